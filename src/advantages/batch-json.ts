@@ -1,0 +1,106 @@
+/**
+ * The advantage calculator's JSON format (issue: `npm run advantages`), shared by the CLI and tests.
+ *
+ * Input:  { method?, gamma?, lambda?, rMs?, normalize?, segmentBaseline?, trajectoryTerm?,
+ *           groups: [[{ reward: number, milestones: [0|1 per step] }, …], …] }
+ * Output: { groups: [[{ advantages, trajectoryAdvantage, segmentAdvantages, shapedRewards }, …], …] }
+ * Every error names the offending field by its JSON path and says what is allowed.
+ */
+import { DEFAULT_ADVANTAGE_SETTINGS, METHODS, NORMALIZATIONS, SEGMENT_BASELINES, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from './types.ts';
+
+export class InputError extends Error {}
+
+const SETTING_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm'] as const;
+
+export interface AdvantageRequest {
+  settings: AdvantageSettings;
+  batch: AdvantageBatch;
+  /** Runs per group, to restore the nesting of the output. */
+  groupSizes: number[];
+}
+
+export function parseAdvantageRequest(json: unknown): AdvantageRequest {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new InputError('input must be a JSON object with a "groups" field');
+  const o = json as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (key !== 'groups' && !(SETTING_KEYS as readonly string[]).includes(key)) {
+      throw new InputError(`unknown field "${key}"; allowed: groups, ${SETTING_KEYS.join(', ')}`);
+    }
+  }
+  const settings = { ...DEFAULT_ADVANTAGE_SETTINGS };
+  const num = (key: 'gamma' | 'lambda' | 'rMs', min: number, max: number, minExclusive = false) => {
+    if (o[key] === undefined) return;
+    const x = o[key];
+    if (typeof x !== 'number' || !Number.isFinite(x) || (minExclusive ? x <= min : x < min) || x > max) {
+      throw new InputError(`${key} must be a number in ${minExclusive ? '(' : '['}${min}, ${max}]; got ${JSON.stringify(x)}`);
+    }
+    settings[key] = x;
+  };
+  const oneOf = <K extends 'method' | 'normalize' | 'segmentBaseline'>(key: K, values: readonly AdvantageSettings[K][]) => {
+    if (o[key] === undefined) return;
+    if (!values.includes(o[key] as AdvantageSettings[K])) throw new InputError(`${key} must be one of ${values.join(', ')}; got ${JSON.stringify(o[key])}`);
+    settings[key] = o[key] as AdvantageSettings[K];
+  };
+  oneOf('method', METHODS);
+  num('gamma', 0, 1);
+  num('lambda', 0, 10);
+  num('rMs', 0, 100, true);
+  oneOf('normalize', NORMALIZATIONS);
+  oneOf('segmentBaseline', SEGMENT_BASELINES);
+  if (o.trajectoryTerm !== undefined) {
+    if (typeof o.trajectoryTerm !== 'boolean') throw new InputError(`trajectoryTerm must be true or false; got ${JSON.stringify(o.trajectoryTerm)}`);
+    settings.trajectoryTerm = o.trajectoryTerm;
+  }
+
+  const groups = o.groups;
+  if (!Array.isArray(groups) || groups.length === 0) throw new InputError('groups must be a non-empty array of groups');
+  const groupSizes: number[] = [];
+  const rewards: number[] = [];
+  const milestones: number[] = [];
+  const runLengths: number[] = [];
+  groups.forEach((group, g) => {
+    if (!Array.isArray(group) || group.length < 2) throw new InputError(`groups[${g}] must be an array of at least 2 runs (G ≥ 2)`);
+    groupSizes.push(group.length);
+    group.forEach((run, i) => {
+      const path = `groups[${g}][${i}]`;
+      if (typeof run !== 'object' || run === null) throw new InputError(`${path} must be an object {reward, milestones}`);
+      const { reward, milestones: m } = run as Record<string, unknown>;
+      if (typeof reward !== 'number' || !Number.isFinite(reward)) throw new InputError(`${path}.reward must be a finite number; got ${JSON.stringify(reward)}`);
+      if (!Array.isArray(m) || m.length === 0) throw new InputError(`${path}.milestones must be a non-empty array of 0/1, one per step`);
+      m.forEach((x, t) => {
+        if (x !== 0 && x !== 1) throw new InputError(`${path}.milestones[${t}] must be 0 or 1; got ${JSON.stringify(x)}`);
+        milestones.push(x);
+      });
+      rewards.push(reward);
+      runLengths.push(m.length);
+    });
+  });
+  const groupOffsets = new Int32Array(groupSizes.length + 1);
+  groupSizes.forEach((n, g) => (groupOffsets[g + 1] = groupOffsets[g] + n));
+  const runOffsets = new Int32Array(runLengths.length + 1);
+  runLengths.forEach((n, i) => (runOffsets[i + 1] = runOffsets[i] + n));
+  return {
+    settings,
+    groupSizes,
+    batch: { groupOffsets, runOffsets, milestones: Uint8Array.from(milestones), rewards: Float64Array.from(rewards) },
+  };
+}
+
+/** Nests per-run results back into the input's group structure. */
+export function formatAdvantageResponse(request: AdvantageRequest, result: AdvantageResult) {
+  const { runOffsets, groupOffsets } = request.batch;
+  const steps = (a: ArrayLike<number>, i: number) => Array.from(a).slice(runOffsets[i], runOffsets[i + 1]);
+  return {
+    groups: request.groupSizes.map((n, g) =>
+      Array.from({ length: n }, (_, r) => {
+        const i = groupOffsets[g] + r;
+        return {
+          advantages: steps(result.advantages, i),
+          trajectoryAdvantage: result.trajectoryAdvantages[i],
+          segmentAdvantages: steps(result.segmentAdvantages, i),
+          shapedRewards: steps(result.shapedRewards, i),
+        };
+      }),
+    ),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * The advantage estimators, CPU reference: BEACON.md §4, A(i, t) = A_traj(i) + λ · A_seg(i, t).
+ *
+ * GRPO keeps the trajectory term alone. BEACON adds λ times the segment term; the "no trajectory term"
+ * ablation drops A_traj. This file is the reference the WGSL kernels are tested against.
+ */
+import { segmentAdvantages } from './segment-baselines.ts';
+import { segmentRuns } from './segmentation.ts';
+import { trajectoryAdvantages } from './trajectory.ts';
+import { numRuns, numSteps, validateBatch, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from './types.ts';
+
+export function computeAdvantages(batch: AdvantageBatch, settings: AdvantageSettings): AdvantageResult {
+  validateBatch(batch);
+  const steps = numSteps(batch);
+  const aTraj = settings.trajectoryTerm ? trajectoryAdvantages(batch, settings.normalize) : new Float64Array(numRuns(batch));
+  let aSeg: Float64Array = new Float64Array(steps);
+  let shapedRewards: Float64Array = new Float64Array(steps);
+  if (settings.method === 'beacon') {
+    const seg = segmentRuns(batch, settings.rMs, settings.gamma);
+    shapedRewards = seg.shapedRewards;
+    aSeg = segmentAdvantages(batch, seg, settings.segmentBaseline, settings.rMs, settings.gamma);
+  }
+  const advantages = new Float64Array(steps);
+  const { runOffsets } = batch;
+  for (let i = 0; i < aTraj.length; i++) {
+    for (let t = runOffsets[i]; t < runOffsets[i + 1]; t++) advantages[t] = aTraj[i] + settings.lambda * aSeg[t];
+  }
+  return { advantages, trajectoryAdvantages: aTraj, segmentAdvantages: aSeg, shapedRewards };
+}

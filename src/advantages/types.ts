@@ -1,0 +1,102 @@
+/**
+ * Data shapes of the advantage estimators (BEACON.md §2–4).
+ *
+ * A batch is offset-indexed, not padded: runs of variable length are laid end to end, `runOffsets`
+ * marks where each run's steps start, and `groupOffsets` marks where each group's runs start. The same
+ * layout feeds the CPU reference here and the WGSL kernels, so the two can be compared element by element.
+ */
+
+export const METHODS = ['grpo', 'beacon'] as const;
+export type Method = (typeof METHODS)[number];
+export const NORMALIZATIONS = ['meanStd', 'mean'] as const;
+export type Normalize = (typeof NORMALIZATIONS)[number];
+/** `perStepReturn`: the paper's formula (default). `stepMean`: the released code's variant. BEACON.md §4. */
+export const SEGMENT_BASELINES = ['perStepReturn', 'stepMean'] as const;
+export type SegmentBaseline = (typeof SEGMENT_BASELINES)[number];
+
+export interface AdvantageBatch {
+  /** numGroups + 1 entries: runs groupOffsets[g] … groupOffsets[g+1]−1 form group g (G ≥ 2 each). */
+  groupOffsets: Int32Array;
+  /** numRuns + 1 entries: steps runOffsets[i] … runOffsets[i+1]−1 belong to run i (length ≥ 1). */
+  runOffsets: Int32Array;
+  /** One entry per step: 1 where the milestone detector Φ fired on that step. */
+  milestones: Uint8Array;
+  /** One entry per run: the final reward R_i (success reward on success, else 0). */
+  rewards: Float32Array | Float64Array;
+}
+
+export interface AdvantageSettings {
+  /** `grpo`: trajectory term only. `beacon`: trajectory + λ · segment term. */
+  method: Method;
+  /** Discount γ inside completed segments, 0…1 (BEACON.md §3). */
+  gamma: number;
+  /** Weight λ of the segment term, ≥ 0. */
+  lambda: number;
+  /** Milestone reward R_ms, > 0. */
+  rMs: number;
+  /** Trajectory-term normalisation. */
+  normalize: Normalize;
+  /** Segment baseline. */
+  segmentBaseline: SegmentBaseline;
+  /** Include A_traj in A (off = the "no trajectory term" ablation). */
+  trajectoryTerm: boolean;
+}
+
+export const DEFAULT_ADVANTAGE_SETTINGS: AdvantageSettings = {
+  method: 'beacon',
+  gamma: 0.95,
+  lambda: 1,
+  rMs: 1,
+  normalize: 'meanStd',
+  segmentBaseline: 'perStepReturn',
+  trajectoryTerm: true,
+};
+
+export interface AdvantageResult {
+  /** Per step: A(i, t) = A_traj(i) + λ · A_seg(i, t) (or the parts the settings keep). */
+  advantages: Float64Array;
+  /** Per run: A_traj(i) as it enters A (0 when the trajectory term is off). */
+  trajectoryAdvantages: Float64Array;
+  /** Per step: A_seg(i, t) before λ (0 under GRPO). */
+  segmentAdvantages: Float64Array;
+  /** Per step: shaped reward r_t (0 under GRPO, which shapes nothing). */
+  shapedRewards: Float64Array;
+}
+
+/** |A| below this counts as zero in every metric (BEACON.md §5). */
+export const ZERO_ADVANTAGE = 1e-6;
+/** ε in the meanStd normalisation (BEACON.md §4). */
+export const STD_EPSILON = 1e-6;
+
+export function numRuns(batch: AdvantageBatch): number {
+  return batch.runOffsets.length - 1;
+}
+export function numGroups(batch: AdvantageBatch): number {
+  return batch.groupOffsets.length - 1;
+}
+export function numSteps(batch: AdvantageBatch): number {
+  return batch.runOffsets[batch.runOffsets.length - 1];
+}
+
+/** Checks the batch's structure; throws a RangeError naming what is wrong. */
+export function validateBatch(batch: AdvantageBatch): void {
+  const { groupOffsets, runOffsets, milestones, rewards } = batch;
+  if (groupOffsets.length < 2) throw new RangeError('groups: need at least one group');
+  if (groupOffsets[0] !== 0) throw new RangeError('groupOffsets must start at 0');
+  for (let g = 0; g + 1 < groupOffsets.length; g++) {
+    if (groupOffsets[g + 1] - groupOffsets[g] < 2) {
+      throw new RangeError(`groups[${g}]: a group needs at least 2 runs (G ≥ 2), got ${groupOffsets[g + 1] - groupOffsets[g]}`);
+    }
+  }
+  const runs = groupOffsets[groupOffsets.length - 1];
+  if (runOffsets.length !== runs + 1) throw new RangeError(`runOffsets must have ${runs + 1} entries, got ${runOffsets.length}`);
+  if (rewards.length !== runs) throw new RangeError(`rewards must have ${runs} entries, got ${rewards.length}`);
+  if (runOffsets[0] !== 0) throw new RangeError('runOffsets must start at 0');
+  for (let i = 0; i < runs; i++) {
+    if (runOffsets[i + 1] - runOffsets[i] < 1) throw new RangeError(`run ${i}: a run needs at least 1 step`);
+    if (!Number.isFinite(rewards[i])) throw new RangeError(`run ${i}: reward must be a finite number, got ${rewards[i]}`);
+  }
+  if (milestones.length !== runOffsets[runs]) {
+    throw new RangeError(`milestones must have one entry per step (${runOffsets[runs]}), got ${milestones.length}`);
+  }
+}
