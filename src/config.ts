@@ -97,7 +97,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('segmentBaseline', { type: 'enum', values: SEGMENT_BASELINES }, 'perStepReturn', false, 'segment baseline (paper or released code)'),
   f('trajectoryTerm', { type: 'bool' }, true, false, 'keep the trajectory term A_traj'),
   f('randomSegments', { type: 'bool' }, false, false, 'ablation: milestone boundaries at random steps'),
-  f('milestoneDropout', { type: 'number', min: 0, max: 1 }, 0, false, 'ablation: drop each milestone with this probability'),
+  f('milestoneDropout', { type: 'number', min: 0, max: 1 }, 0, true, 'ablation: drop each milestone with this probability'),
   f('learningRate', { type: 'number', min: 0, max: 1, minExclusive: true }, 0.003, false, 'Adam learning rate'),
   f('clipRatio', { type: 'number', min: 0, max: 1, minExclusive: true }, 0.2, false, 'PPO clip range'),
   f('epochs', { type: 'int', min: 1, max: 16 }, 2, false, 'PPO epochs per batch'),

@@ -1,0 +1,30 @@
+/**
+ * One iteration's figures: the JSON line the CLI writes and the page plots (names fixed by the issue).
+ */
+import type { CreditMetrics } from '../metrics/credit-metrics.ts';
+
+export interface IterationRecord extends CreditMetrics {
+  /** Completed iterations, 1-based. */
+  iteration: number;
+  method: 'grpo' | 'beacon';
+  policyLoss: number;
+  entropy: number;
+  approxKl: number;
+  clipFraction: number;
+  gradNorm: number;
+  meanEpisodeLength: number;
+  /** Environment steps of this iteration's rollout. */
+  envSteps: number;
+  /** Environment steps per second of rollout wall time. */
+  envStepsPerSecond: number;
+  /** Wall-time split of the iteration in milliseconds. */
+  ms: { rollout: number; advantage: number; update: number };
+}
+
+/** Keys whose values vary between identical runs (wall time), left out of determinism comparisons. */
+export const TIMING_KEYS = ['ms', 'envStepsPerSecond'] as const;
+
+/** JSON with NaN/Infinity written as null (JSON has no NaN). */
+export function recordToJson(record: IterationRecord): string {
+  return JSON.stringify(record, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
+}
