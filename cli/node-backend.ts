@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
+import './register-gradients.ts';
 import type { BackendChoice } from '../src/config.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from '../src/trainer/advantage-engine.ts';
 

@@ -4,6 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
+import '../cli/register-gradients.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { Policy } from '../src/policy/policy.ts';

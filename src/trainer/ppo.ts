@@ -7,7 +7,8 @@
  *   loss    = pgLoss − entropyCoef · mean(H) + klCoef · approxKl
  *
  * Epochs × minibatches over the batch's steps, Adam, global-norm gradient clipping. Every tensor made
- * here is disposed here; statistics are read back once per update.
+ * here is disposed here; statistics are read back once per update. The entry point must have registered
+ * tfjs's gradients (cli/register-gradients.ts in Node, src/backend in the page).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Policy } from '../policy/policy.ts';

@@ -1,0 +1,81 @@
+/**
+ * `npm run bench:train [-- --iters N --env E --horizon H --backend B]`: iteration time and its split
+ * (rollout / advantage / update) for GRPO and BEACON, and BEACON's extra cost over GRPO.
+ *
+ * The two methods' policies diverge after the first update, so their rollouts differ in length and
+ * whole-iteration times are not a like-for-like comparison. The extra cost is therefore measured on
+ * the same batches: every BEACON batch is also run through the GRPO estimator, and the difference of
+ * the two estimators' times is divided by BEACON's iteration time.
+ */
+import { computeAdvantages } from '../src/advantages/estimators.ts';
+import { advantageSettings, DEFAULT_CONFIG } from '../src/config.ts';
+import { Trainer } from '../src/trainer/trainer.ts';
+import { parseConfigFlags, UsageError } from '../cli/config-flags.ts';
+import { initNodeBackend } from '../cli/node-backend.ts';
+import type { IterationRecord } from '../src/trainer/iteration-record.ts';
+
+const base = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'long', backend: 'wasm', iters: 20 } as const;
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = parseConfigFlags(process.argv.slice(2), base).config;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const backend = await initNodeBackend(config.backend);
+  const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+  const rows: Record<string, string | number>[] = [];
+  let beaconIterMs = 0;
+  const repeats = 20; // estimator timings are sub-millisecond: repeat to resolve them
+  let extraMs = 0;
+  for (const method of ['grpo', 'beacon'] as const) {
+    const trainer = new Trainer({ ...config, method }, backend.advantageEngine());
+    const records: IterationRecord[] = [];
+    const extra: number[] = [];
+    for (let i = 0; i < config.iters; i++) {
+      records.push(await trainer.step());
+      if (method === 'beacon' && trainer.lastBatch) {
+        const { batch } = trainer.lastBatch;
+        const time = (m: 'grpo' | 'beacon') => {
+          const t0 = performance.now();
+          for (let r = 0; r < repeats; r++) computeAdvantages(batch, advantageSettings({ ...config, method: m }));
+          return (performance.now() - t0) / repeats;
+        };
+        time('beacon'); // warm up
+        extra.push(time('beacon') - time('grpo'));
+      }
+    }
+    trainer.dispose();
+    const steady = records.slice(2); // the first iterations include JIT and backend warm-up
+    const split = { rollout: mean(steady.map((r) => r.ms.rollout)), advantage: mean(steady.map((r) => r.ms.advantage)), update: mean(steady.map((r) => r.ms.update)) };
+    const total = split.rollout + split.advantage + split.update;
+    if (method === 'beacon') {
+      beaconIterMs = total;
+      extraMs = mean(extra.slice(2));
+    }
+    rows.push({
+      method,
+      'iteration ms': total.toFixed(1),
+      'rollout ms': split.rollout.toFixed(1),
+      'advantage ms': split.advantage.toFixed(2),
+      'update ms': split.update.toFixed(1),
+      'steps/iter': mean(steady.map((r) => r.envSteps)).toFixed(0),
+      'env steps/s': mean(steady.map((r) => r.envStepsPerSecond)).toFixed(0),
+    });
+  }
+  console.log(`bench:train ${config.env}/${config.horizon}, backend ${backend.describe}, ${config.tasksPerIteration}×${config.groupSize} runs/iteration, ${config.iters} iterations per method (first 2 excluded)`);
+  console.table(rows);
+  const share = (100 * extraMs) / beaconIterMs;
+  console.log(`BEACON's extra cost over GRPO on the same batches: ${extraMs.toFixed(3)} ms per iteration = ${share.toFixed(3)}% of iteration time (target < 3%): ${share < 3 ? 'met' : 'NOT met'}`);
+  return 0;
+}
+
+main().then((code) => process.exit(code), (e) => {
+  console.error(e);
+  process.exit(1);
+});
