@@ -1,0 +1,38 @@
+/**
+ * Page backend host: WebGPU from `navigator.gpu`, wasm binaries bundled by Vite.
+ *
+ * The `?url` imports make Vite serve the three .wasm files in dev and copy them into `dist/assets`
+ * on build, with URLs relative to the bundle (`base: './'`), so the wasm backend works from any base
+ * path. tfjs picks one of the three itself (threaded-simd only when the page is cross-origin isolated).
+ */
+import wasmPlainUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
+import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
+import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import {
+  selectBackend,
+  type BackendChoice,
+  type BackendHost,
+  type BackendOptions,
+  type BackendReport,
+} from './select.ts';
+
+function browserGpu(): GPU | string {
+  if ('gpu' in navigator && navigator.gpu) return navigator.gpu;
+  if (!window.isSecureContext) return 'no WebGPU API: the page is not a secure context (open it over https or on localhost)';
+  return 'no WebGPU API: this browser does not expose navigator.gpu (WebGPU disabled or unsupported)';
+}
+
+const browserHost: BackendHost = {
+  gpu: browserGpu,
+  configureWasm: (wasm) =>
+    wasm.setWasmPaths({
+      'tfjs-backend-wasm.wasm': wasmPlainUrl,
+      'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
+      'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
+    }),
+};
+
+/** Selects and initialises a tfjs backend in the page (see select.ts for the choice semantics). */
+export function initBackend(choice: BackendChoice, options: BackendOptions = {}): Promise<BackendReport> {
+  return selectBackend(choice, browserHost, options);
+}

@@ -1,0 +1,195 @@
+/**
+ * Chooses and initialises the tfjs backend: WebGPU, else wasm, else cpu, and says why it fell back.
+ *
+ * This module is environment-neutral. What differs between the page and Node (where `navigator.gpu`
+ * comes from, where the wasm binaries live) is supplied by a `BackendHost`: `browser.ts` for the page,
+ * `node-webgpu.ts` for Node (Dawn). Import `initBackend` from one of those, not from here.
+ *
+ * The WebGPU device is created here rather than by tfjs's own factory so that we hold the adapter's
+ * name for the badge, get a clear reason when there is no adapter (tfjs's factory crashes with
+ * "Cannot read properties of null"), and can re-initialise onto a fresh device after a device loss.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+
+export type BackendName = 'webgpu' | 'wasm' | 'cpu';
+export type BackendChoice = BackendName | 'auto';
+export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'webgpu', 'wasm', 'cpu'];
+
+/** What `initBackend` ended up with; plain data, safe to show or serialise. */
+export interface BackendReport {
+  backend: BackendName;
+  /** Set when backend is 'webgpu': the adapter's description, or vendor and architecture. */
+  adapterName?: string;
+  /** Set when the backend is not the one asked for (or not webgpu under 'auto'): why. */
+  fallbackReason?: string;
+}
+
+export interface BackendOptions {
+  /** Throw `BackendUnavailableError` instead of falling back when the chosen backend fails. */
+  strict?: boolean;
+}
+
+/** The environment-specific part of backend selection. */
+export interface BackendHost {
+  /** The WebGPU entry point, or a sentence saying why there is none. */
+  gpu(): GPU | string;
+  /** Points the wasm backend at its binaries before it initialises (no-op where it finds them itself). */
+  configureWasm(wasm: typeof import('@tensorflow/tfjs-backend-wasm')): void;
+}
+
+export class BackendUnavailableError extends Error {
+  constructor(
+    readonly backend: BackendName,
+    readonly reason: string,
+  ) {
+    super(`backend '${backend}' unavailable: ${reason}`);
+    this.name = 'BackendUnavailableError';
+  }
+}
+
+export function isBackendChoice(s: string): s is BackendChoice {
+  return (BACKEND_CHOICES as readonly string[]).includes(s);
+}
+
+type Attempt = { ok: true; adapterName?: string } | { ok: false; reason: string };
+
+/** The order tried for each choice: the choice itself, then everything after it. */
+const CHAIN: Record<BackendChoice, BackendName[]> = {
+  auto: ['webgpu', 'wasm', 'cpu'],
+  webgpu: ['webgpu', 'wasm', 'cpu'],
+  wasm: ['wasm', 'cpu'],
+  cpu: ['cpu'],
+};
+
+/**
+ * Initialises the first backend of `choice`'s chain that works and makes it tfjs's current backend.
+ * Calling it again re-initialises (e.g. onto a new GPUDevice after the old one was lost).
+ */
+export async function selectBackend(
+  choice: BackendChoice,
+  host: BackendHost,
+  options: BackendOptions = {},
+): Promise<BackendReport> {
+  const reasons: string[] = [];
+  for (const name of CHAIN[choice]) {
+    const attempt = await tryBackend(name, host);
+    if (attempt.ok) {
+      const report: BackendReport = { backend: name };
+      if (attempt.adapterName !== undefined) report.adapterName = attempt.adapterName;
+      if (reasons.length > 0) report.fallbackReason = reasons.join('; ');
+      return report;
+    }
+    if (options.strict) throw new BackendUnavailableError(name, attempt.reason);
+    reasons.push(`${name}: ${attempt.reason}`);
+  }
+  throw new Error(`no tfjs backend could be initialised (${reasons.join('; ')})`);
+}
+
+function tryBackend(name: BackendName, host: BackendHost): Promise<Attempt> {
+  switch (name) {
+    case 'webgpu':
+      return tryWebGpu(host);
+    case 'wasm':
+      return tryWasm(host);
+    case 'cpu':
+      return tryCpu();
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Same limits and features that tfjs's own webgpu factory asks for (tfjs-backend-webgpu 4.22). */
+function deviceDescriptor(adapter: GPUAdapter): GPUDeviceDescriptor {
+  const requiredFeatures: GPUFeatureName[] = [];
+  if (adapter.features.has('timestamp-query')) requiredFeatures.push('timestamp-query');
+  if (adapter.features.has('bgra8unorm-storage')) requiredFeatures.push('bgra8unorm-storage');
+  const l = adapter.limits;
+  return {
+    requiredFeatures,
+    requiredLimits: {
+      maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
+      maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+      maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+      maxBufferSize: l.maxBufferSize,
+      maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+      maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+      // tfjs's AddN (used for the gradient norm over the policy's 8 variables) binds up to 8 inputs plus
+      // its output; the default of 8 storage buffers per stage makes that pipeline invalid.
+      maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+    },
+  };
+}
+
+/** A human-readable adapter name: Chrome often leaves `description` empty, Dawn in Node fills it. */
+export function adapterDisplayName(info: GPUAdapterInfo | undefined): string {
+  if (!info) return 'unknown adapter';
+  if (info.description) return info.description;
+  const parts = [info.vendor, info.architecture, info.device].filter((s) => s && s.length > 0);
+  return parts.length > 0 ? parts.join(' ') : 'unknown adapter';
+}
+
+async function tryWebGpu(host: BackendHost): Promise<Attempt> {
+  const gpu = host.gpu();
+  if (typeof gpu === 'string') return { ok: false, reason: gpu };
+  // Imported here, not at the top, so cpu/wasm users never load it and, in Node, so that it is
+  // evaluated after the host has installed navigator.gpu and the GPU* globals. It also registers the
+  // WEBGPU_* flags read below.
+  const { WebGPUBackend } = await import('@tensorflow/tfjs-backend-webgpu');
+  let adapter: GPUAdapter | null;
+  try {
+    adapter = await gpu.requestAdapter({
+      powerPreference: tf.env().getBool('WEBGPU_USE_LOW_POWER_GPU') ? 'low-power' : 'high-performance',
+    });
+  } catch (e) {
+    return { ok: false, reason: `requestAdapter failed: ${errorText(e)}` };
+  }
+  if (!adapter) return { ok: false, reason: 'no WebGPU adapter (requestAdapter returned null)' };
+  let device: GPUDevice;
+  try {
+    device = await adapter.requestDevice(deviceDescriptor(adapter));
+  } catch (e) {
+    return { ok: false, reason: `requestDevice failed: ${errorText(e)}` };
+  }
+  const info = adapter.info;
+  // Replace whatever factory is registered (tfjs's own, or ours from an earlier call) with one
+  // bound to this device. Kernels stay registered: removeBackend only drops the factory/instance.
+  if (tf.findBackendFactory('webgpu') != null) tf.removeBackend('webgpu');
+  tf.registerBackend('webgpu', () => new WebGPUBackend(device, info), 3);
+  let ok: boolean;
+  try {
+    ok = await tf.setBackend('webgpu');
+  } catch (e) {
+    device.destroy();
+    return { ok: false, reason: `tfjs webgpu init failed: ${errorText(e)}` };
+  }
+  if (!ok) {
+    device.destroy();
+    return { ok: false, reason: 'tfjs webgpu init failed (see console)' };
+  }
+  return { ok: true, adapterName: adapterDisplayName(info) };
+}
+
+let wasmConfigured = false;
+
+async function tryWasm(host: BackendHost): Promise<Attempt> {
+  try {
+    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    // setWasmPaths throws once the backend has initialised, so configure exactly once.
+    if (!wasmConfigured) {
+      host.configureWasm(wasm);
+      wasmConfigured = true;
+    }
+    if (await tf.setBackend('wasm')) return { ok: true };
+    return { ok: false, reason: 'tfjs wasm init failed (see console)' };
+  } catch (e) {
+    return { ok: false, reason: `tfjs wasm init failed: ${errorText(e)}` };
+  }
+}
+
+async function tryCpu(): Promise<Attempt> {
+  if (await tf.setBackend('cpu')) return { ok: true };
+  return { ok: false, reason: 'tfjs cpu init failed' };
+}

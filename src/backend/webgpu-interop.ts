@@ -1,0 +1,57 @@
+/**
+ * Sharing GPU buffers between tfjs's WebGPU backend and our own WGSL kernels.
+ *
+ * Kernels run on the backend's own GPUDevice, read tensors through `dataToGPU` and hand results back
+ * as tensors wrapping our output buffers. The rules that make this work (checked by test/infra.test.ts):
+ * - `WEBGPU_CPU_FORWARD` must be off, or tfjs computes small ops on the CPU and their results have no
+ *   GPU buffer.
+ * - A tensor made with `tf.tensor(values)` lives on the CPU until a GPU kernel consumes it, and
+ *   `dataToGPU` then throws "Data is not on GPU but on CPU": `readTensorToGpu` uploads it first.
+ * - `dataToGPU` returns a *copy* in a pooled buffer (usage STORAGE | COPY_SRC | COPY_DST, size exactly
+ *   the tensor's bytes) plus a `tensorRef` owning it: dispose the ref after submitting the work that
+ *   reads the buffer (queue order keeps that safe).
+ * - A buffer wrapped with `tf.tensor({buffer, zeroCopy: true}, shape, dtype)` needs usage
+ *   STORAGE | COPY_SRC (tfjs checks) and stays ours: disposing the tensor does not destroy it, so destroy
+ *   it after the tensor is disposed. Without `zeroCopy`, tfjs copies it and we may destroy it at once.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+
+/** tfjs's current backend as a WebGPUBackend; throws if the current backend is not webgpu. */
+export function getWebGpuBackend(): WebGPUBackend {
+  const name = tf.getBackend();
+  if (name !== 'webgpu') throw new Error(`the current tfjs backend is '${name}', not 'webgpu'`);
+  return tf.backend() as WebGPUBackend;
+}
+
+/** The GPUDevice the tfjs webgpu backend runs on: our kernels must use this one to share buffers. */
+export function getWebGpuDevice(): GPUDevice {
+  return getWebGpuBackend().device;
+}
+
+/** Turns tfjs's forwarding of small ops to the CPU on or off (it must be off when kernels share buffers). */
+export function setWebGpuCpuForward(enabled: boolean): void {
+  tf.env().set('WEBGPU_CPU_FORWARD', enabled);
+}
+
+/** A GPU buffer holding a copy of `t`'s data, and the tensor that owns it (dispose it when done). */
+export interface GpuView {
+  buffer: GPUBuffer;
+  tensorRef: tf.Tensor;
+}
+
+/** `t.dataToGPU()`, first uploading `t` if its data is still on the CPU. */
+export function readTensorToGpu(t: tf.Tensor): GpuView {
+  const backend = getWebGpuBackend();
+  backend.uploadToGPU(t.dataId);
+  const { buffer, tensorRef } = t.dataToGPU();
+  if (buffer === undefined) throw new Error('dataToGPU returned no GPUBuffer');
+  return { buffer, tensorRef };
+}
+
+/**
+ * Usage an output buffer needs so that tfjs can wrap it as a tensor: GPUBufferUsage.STORAGE | COPY_SRC.
+ * Written as numbers (fixed by the WebGPU spec) because in Node `GPUBufferUsage` is only a global once
+ * Dawn's globals are installed, which may be after this module loads.
+ */
+export const TENSOR_BUFFER_USAGE = 0x0080 | 0x0004;
