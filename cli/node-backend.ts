@@ -1,14 +1,18 @@
 /**
- * Backend selection for the Node commands (train, study, advantages).
+ * Backend selection for the Node commands (train, study, bench).
  *
- * In Node, `auto` means wasm: the fastest deterministic backend without a GPU. `webgpu` runs on Dawn
- * (the `webgpu` package) and computes advantages with the WGSL kernels.
+ * In Node, `auto` means wasm: the fastest deterministic backend on a machine without a GPU (WebGPU on
+ * SwiftShader is two orders of magnitude slower). An explicit choice is strict: it runs or fails with
+ * the reason, never falls back silently. `webgpu` runs on Dawn and computes advantages with the WGSL
+ * kernels; the other backends use the CPU reference.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import '@tensorflow/tfjs-backend-cpu';
-import '@tensorflow/tfjs-backend-wasm';
 import './register-gradients.ts';
+import { initBackend, uninstallNodeWebGpu } from '../src/backend/node-webgpu.ts';
+import { setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import type { BackendChoice } from '../src/config.ts';
+import { createGpuAdvantageEngine } from '../src/gpu/advantage-engine.ts';
+import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from '../src/trainer/advantage-engine.ts';
 
 export interface NodeBackend {
@@ -17,12 +21,26 @@ export interface NodeBackend {
   describe: string;
   /** A fresh advantage engine for one trainer. */
   advantageEngine(): AdvantageEngine;
+  /** Releases the backend so the process can exit (Dawn keeps it alive otherwise). */
+  close(): void;
 }
 
 export async function initNodeBackend(choice: BackendChoice): Promise<NodeBackend> {
-  const name = choice === 'auto' ? 'wasm' : choice;
-  if (name === 'webgpu') throw new Error('webgpu in Node is not wired yet');
-  if (!(await tf.setBackend(name))) throw new Error(`tfjs backend ${name} failed to initialise`);
-  await tf.ready();
-  return { name, describe: name, advantageEngine: () => cpuAdvantageEngine };
+  const report = await initBackend(choice === 'auto' ? 'wasm' : choice, { strict: true });
+  const name = report.backend;
+  if (name === 'webgpu') {
+    // The kernels read tfjs's buffers on the GPU: small ops must not be forwarded to the CPU.
+    setWebGpuCpuForward(false);
+    const shaders = readShaderSources();
+    return {
+      name,
+      describe: `webgpu (${report.adapterName ?? 'unknown adapter'}), advantages on WGSL kernels`,
+      advantageEngine: () => createGpuAdvantageEngine(shaders),
+      close: () => {
+        tf.removeBackend('webgpu');
+        uninstallNodeWebGpu();
+      },
+    };
+  }
+  return { name, describe: name, advantageEngine: () => cpuAdvantageEngine, close: () => {} };
 }

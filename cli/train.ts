@@ -59,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   } finally {
     trainer.dispose();
+    backend.close();
   }
   progress.done();
   return 0;

@@ -1,0 +1,167 @@
+/**
+ * Speed of the advantage computation where the batch already lives on the GPU (tfjs webgpu on Dawn):
+ * `npm run -s bench:kernels -- [--json] [--sizes 1000,65536,1048576] [--reps N]`.
+ *
+ * One row per batch size, `{steps, fusedMs, tfjsOpsMs, cpuMs, dispatches}`:
+ * - fusedMs:   the three WGSL kernels (src/gpu/), from input tensors to the advantages tensor;
+ * - tfjsOpsMs: the same maths composed from stock tfjs ops on the same adapter (src/gpu/composed-ops.ts);
+ * - cpuMs:     the CPU reference including the read-back of the inputs and the upload of the result;
+ * - dispatches: compute dispatches of the fused path.
+ * Every time runs until the GPU has finished (queue drained); medians over --reps repetitions after a
+ * warm-up (shader compilation). A figure to read, not a test. Batches: groups of 8 runs of 1–256 steps
+ * (mean ≈ 128), milestones with probability 0.04 per step, a third of the runs successful.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { computeAdvantages } from '../src/advantages/estimators.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch } from '../src/advantages/types.ts';
+import { initBackend, uninstallNodeWebGpu } from '../src/backend/node-webgpu.ts';
+import { getWebGpuBackend, setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
+import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../src/gpu/advantage-estimator.ts';
+import { composedAdvantages } from '../src/gpu/composed-ops.ts';
+import { readShaderSources } from '../src/gpu/shaders-node.ts';
+import { Rng } from '../src/prng.ts';
+
+interface Row {
+  steps: number;
+  fusedMs: number;
+  tfjsOpsMs: number;
+  cpuMs: number;
+  dispatches: number;
+}
+
+const USAGE = 'usage: npm run -s bench:kernels -- [--json] [--sizes N,N,…] [--reps N]';
+
+function parseArgs(argv: string[]): { json: boolean; sizes: number[]; reps: number | undefined } {
+  let json = false;
+  let sizes = [1000, 65_536, 1_048_576];
+  let reps: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--json') json = true;
+    else if (flag === '--sizes') {
+      sizes = (argv[++i] ?? '').split(',').map(Number);
+      if (sizes.some((n) => !Number.isInteger(n) || n < 2 || n > 2 ** 26)) throw new Error(`--sizes must list integers in [2, 2^26]; got ${argv[i]}`);
+    } else if (flag === '--reps') {
+      reps = Number(argv[++i]);
+      if (!Number.isInteger(reps) || reps < 1) throw new Error(`--reps must be a positive integer; got ${argv[i]}`);
+    } else throw new Error(`unknown flag ${flag}\n${USAGE}`);
+  }
+  return { json, sizes, reps };
+}
+
+/** A batch of exactly `steps` steps (see the header for its shape). */
+function makeBatch(steps: number, rng: Rng): AdvantageBatch {
+  const lengths: number[] = [];
+  for (let total = 0; total < steps; ) {
+    const L = Math.min(1 + rng.nextInt(256), steps - total);
+    lengths.push(L);
+    total += L;
+  }
+  if (lengths.length < 2) lengths.splice(0, 1, steps - 1, 1); // a group needs two runs
+  const groupSizes: number[] = [];
+  for (let r = 0; r < lengths.length; r += 8) groupSizes.push(Math.min(8, lengths.length - r));
+  if (groupSizes.length > 1 && groupSizes[groupSizes.length - 1] < 2) groupSizes[groupSizes.length - 2] += groupSizes.pop()!;
+  const milestones = new Uint8Array(steps);
+  const rewards = new Float64Array(lengths.length);
+  const runOffsets = new Int32Array(lengths.length + 1);
+  lengths.forEach((L, i) => {
+    runOffsets[i + 1] = runOffsets[i] + L;
+    for (let t = runOffsets[i]; t < runOffsets[i + 1]; t++) milestones[t] = rng.bernoulli(0.04) ? 1 : 0;
+    if (rng.bernoulli(1 / 3)) {
+      rewards[i] = 1;
+      milestones[runOffsets[i + 1] - 1] = 1;
+    }
+  });
+  const groupOffsets = new Int32Array(groupSizes.length + 1);
+  groupSizes.forEach((n, g) => (groupOffsets[g + 1] = groupOffsets[g] + n));
+  return { groupOffsets, runOffsets, milestones, rewards };
+}
+
+/** Submits tfjs's pending commands and waits until the GPU queue is empty. */
+async function drain(): Promise<void> {
+  const backend = getWebGpuBackend();
+  backend.ensureCommandEncoderReady();
+  backend.endComputePassEncoder();
+  backend.submitQueue();
+  await backend.device.queue.onSubmittedWorkDone();
+}
+
+/** Fresh input tensors whose data lives only on the GPU (so every read-back is a real one). */
+async function gpuInputs(batch: AdvantageBatch): Promise<AdvantageTensors> {
+  const inputs = batchToTensors(batch);
+  const backend = getWebGpuBackend();
+  for (const t of Object.values(inputs)) backend.uploadToGPU(t.dataId);
+  await drain();
+  return inputs;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function timePath(batch: AdvantageBatch, reps: number, path: (inputs: AdvantageTensors) => Promise<tf.Tensor>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i <= reps; i++) {
+    const inputs = await gpuInputs(batch);
+    const t0 = performance.now();
+    const a = await path(inputs);
+    await drain();
+    const ms = performance.now() - t0;
+    if (i > 0) times.push(ms); // i = 0 is the warm-up
+    tf.dispose([a, ...Object.values(inputs)]);
+  }
+  return median(times);
+}
+
+async function main(): Promise<void> {
+  const { json, sizes, reps } = parseArgs(process.argv.slice(2));
+  const report = await initBackend('webgpu', { strict: true });
+  setWebGpuCpuForward(false);
+  const estimator = new GpuAdvantageEstimator(readShaderSources());
+  const settings = DEFAULT_ADVANTAGE_SETTINGS;
+  const rows: Row[] = [];
+  for (const steps of sizes) {
+    const batch = makeBatch(steps, new Rng(steps));
+    const n = reps ?? (steps <= 10_000 ? 15 : steps <= 100_000 ? 5 : 3);
+    const fusedMs = await timePath(batch, n, async (inputs) => (await estimator.compute(inputs, settings)).advantages);
+    const tfjsOpsMs = await timePath(batch, n, async (inputs) => composedAdvantages(inputs, settings));
+    const cpuMs = await timePath(batch, n, async (inputs) => {
+      const [groupOffsets, runOffsets, milestones, rewards] = await Promise.all(
+        [inputs.groupOffsets, inputs.runOffsets, inputs.milestones, inputs.rewards].map((t) => t.data()),
+      );
+      const cpuBatch: AdvantageBatch = {
+        groupOffsets: groupOffsets as Int32Array,
+        runOffsets: runOffsets as Int32Array,
+        milestones: Uint8Array.from(milestones),
+        rewards: rewards as Float32Array,
+      };
+      const a = tf.tensor1d(Float32Array.from(computeAdvantages(cpuBatch, settings).advantages));
+      getWebGpuBackend().uploadToGPU(a.dataId);
+      return a;
+    });
+    const row = { steps, fusedMs: round(fusedMs), tfjsOpsMs: round(tfjsOpsMs), cpuMs: round(cpuMs), dispatches: GpuAdvantageEstimator.DISPATCHES };
+    rows.push(row);
+    if (!json) process.stderr.write(`  ${steps} steps done\n`);
+  }
+  estimator.dispose();
+  if (json) {
+    process.stdout.write(`${JSON.stringify(rows)}\n`);
+  } else {
+    const adapter = report.adapterName ?? 'unknown adapter';
+    const header = ['steps', 'fused ms', 'tfjs ops ms', 'cpu ms', 'dispatches', 'ops/fused', 'cpu/fused'];
+    const lines = rows.map((r) => [r.steps, r.fusedMs, r.tfjsOpsMs, r.cpuMs, r.dispatches, `${round(r.tfjsOpsMs / r.fusedMs)}×`, `${round(r.cpuMs / r.fusedMs)}×`].map(String));
+    const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+    const fmt = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+    process.stdout.write(`advantage kernels on ${adapter} (median ms, batch on the GPU → advantages tensor on the GPU)\n`);
+    process.stdout.write(`${fmt(header)}\n${lines.map(fmt).join('\n')}\n`);
+  }
+  tf.removeBackend('webgpu');
+  uninstallNodeWebGpu();
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});

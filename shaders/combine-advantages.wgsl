@@ -1,0 +1,49 @@
+// Kernel 3 of 3 of the advantage estimators: the per-step combination, BEACON.md §4.
+//
+//   A_seg(i, t) = r_t − b_k         (perStepReturn: completed segments only, the tail gets 0;
+//                                    stepMean: every step, tail included)
+//   A(i, t)     = A_traj(i) + λ · A_seg(i, t)
+//
+// One invocation per step. `advantages` is the buffer that becomes the loss's tfjs tensor.
+
+struct Params {
+  numSteps: u32,
+  // 0: none (GRPO, A_seg = 0), 1: perStepReturn, 2: stepMean.
+  segmentBaseline: u32,
+  lambda: f32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> stepRun: array<u32>;
+@group(0) @binding(2) var<storage, read> stepSlot: array<u32>;
+@group(0) @binding(3) var<storage, read> shapedRewards: array<f32>;
+@group(0) @binding(4) var<storage, read> trajectoryAdvantages: array<f32>;
+@group(0) @binding(5) var<storage, read> baselines: array<f32>;
+@group(0) @binding(6) var<storage, read_write> segmentAdvantages: array<f32>;
+@group(0) @binding(7) var<storage, read_write> advantages: array<f32>;
+
+override WORKGROUP_SIZE: u32 = 64;
+
+const PER_STEP_RETURN: u32 = 1u;
+const STEP_MEAN: u32 = 2u;
+const COMPLETED: u32 = 0x80000000u;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(
+  @builtin(workgroup_id) wg: vec3<u32>,
+  @builtin(num_workgroups) grid: vec3<u32>,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let t = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+  if (t >= params.numSteps) {
+    return;
+  }
+  let slot = stepSlot[t];
+  let completed = (slot & COMPLETED) != 0u;
+  var aSeg = 0.0;
+  if (params.segmentBaseline == STEP_MEAN || (params.segmentBaseline == PER_STEP_RETURN && completed)) {
+    aSeg = shapedRewards[t] - baselines[slot & ~COMPLETED];
+  }
+  segmentAdvantages[t] = aSeg;
+  advantages[t] = trajectoryAdvantages[stepRun[t]] + params.lambda * aSeg;
+}

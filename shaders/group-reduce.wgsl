@@ -1,0 +1,150 @@
+// Kernel 2 of 3 of the advantage estimators: per-group reductions, BEACON.md §4. One workgroup per
+// group.
+//
+// 1. Trajectory term (GRPO): A_traj(i) = (R_i − mean) / (std + ε) or R_i − mean, std with n − 1.
+//    A group whose rewards are all equal gets exactly 0 (explicit tie test, as on the CPU).
+// 2. Segment baselines, one per (group, segment index k), stored in slot (group's first step) + k − 1:
+//    perStepReturn: b_k = mean of ρ_k(j) over the runs j with K_j ≥ k, ρ_k = the segment's mean r;
+//    stepMean:      b_k = mean of r over every step with segment index k in the group, tails included.
+//    Every mean is shifted by its first term, so equal terms give that term back bit for bit.
+
+struct Params {
+  numGroups: u32,
+  // 0: meanStd, 1: mean.
+  normalize: u32,
+  // 0: A_traj is 0 (the "no trajectory term" ablation).
+  trajectoryTerm: u32,
+  // 0: none (GRPO), 1: perStepReturn, 2: stepMean.
+  segmentBaseline: u32,
+  epsilon: f32,
+}
+
+struct SegmentPartial {
+  first: f32,
+  shiftedSum: f32,
+  count: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> groupOffsets: array<i32>;
+@group(0) @binding(2) var<storage, read> runOffsets: array<i32>;
+@group(0) @binding(3) var<storage, read> rewards: array<f32>;
+@group(0) @binding(4) var<storage, read> runSegments: array<u32>;
+@group(0) @binding(5) var<storage, read> segmentPartials: array<SegmentPartial>;
+@group(0) @binding(6) var<storage, read_write> trajectoryAdvantages: array<f32>;
+@group(0) @binding(7) var<storage, read_write> baselines: array<f32>;
+
+override WORKGROUP_SIZE: u32 = 64;
+
+const PER_STEP_RETURN: u32 = 1u;
+const STEP_MEAN: u32 = 2u;
+const HAS_TAIL: u32 = 0x80000000u;
+
+// The group's scalars, computed by invocation 0 and shared after one barrier.
+var<workgroup> groupMean: f32;
+var<workgroup> groupScale: f32;
+var<workgroup> groupKeepsTrajectory: u32;
+var<workgroup> groupMaxSegment: u32;
+
+// Highest segment index the baseline needs for run j: K_j (perStepReturn) or K_j + tail (stepMean).
+fn segmentsOf(j: u32) -> u32 {
+  let packed = runSegments[j];
+  let milestonesReached = packed & ~HAS_TAIL;
+  if (params.segmentBaseline == STEP_MEAN && (packed & HAS_TAIL) != 0u) {
+    return milestonesReached + 1u;
+  }
+  return milestonesReached;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(
+  @builtin(workgroup_id) wg: vec3<u32>,
+  @builtin(num_workgroups) grid: vec3<u32>,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let g = wg.y * grid.x + wg.x;
+  if (g >= params.numGroups) {
+    return;
+  }
+  let runStart = u32(groupOffsets[g]);
+  let runEnd = u32(groupOffsets[g + 1u]);
+
+  // ---- Group statistics: one invocation walks the group's runs (G is small: a sequential, fixed
+  // order sum with Kahan compensation is as accurate as a tree and needs no barrier per level). ----
+  if (lid == 0u) {
+    let n = runEnd - runStart;
+    let r0 = rewards[runStart];
+    var sum = 0.0;
+    var compensation = 0.0;
+    var differs = false;
+    var maxSegment = 0u;
+    for (var j = runStart; j < runEnd; j++) {
+      let y = (rewards[j] - r0) - compensation;
+      let next = sum + y;
+      compensation = (next - sum) - y;
+      sum = next;
+      differs = differs || rewards[j] != r0;
+      if (params.segmentBaseline != 0u) {
+        maxSegment = max(maxSegment, segmentsOf(j));
+      }
+    }
+    let mean = r0 + sum / f32(n);
+    var squares = 0.0;
+    for (var j = runStart; j < runEnd; j++) {
+      let d = rewards[j] - mean;
+      squares += d * d;
+    }
+    let deviation = sqrt(squares / f32(n - 1u));
+    groupMean = mean;
+    groupScale = select(deviation + params.epsilon, 1.0, params.normalize != 0u);
+    // Tied rewards give exactly 0, whatever rounding the mean had (BEACON.md §4).
+    groupKeepsTrajectory = select(0u, 1u, params.trajectoryTerm != 0u && differs);
+    groupMaxSegment = maxSegment;
+  }
+  workgroupBarrier();
+
+  let mean = groupMean;
+  let scale = groupScale;
+  let keep = groupKeepsTrajectory != 0u;
+  for (var j = runStart + lid; j < runEnd; j += WORKGROUP_SIZE) {
+    trajectoryAdvantages[j] = select(0.0, (rewards[j] - mean) / scale, keep);
+  }
+
+  // ---- Segment baselines: invocation lid handles k = lid + 1, lid + 1 + WORKGROUP_SIZE, … ----
+  let kMax = groupMaxSegment;
+  let groupStepStart = u32(runOffsets[runStart]);
+  for (var k = lid + 1u; k <= kMax; k += WORKGROUP_SIZE) {
+    var first = 0.0;
+    var sum = 0.0;
+    var compensation = 0.0;
+    var count = 0u;
+    for (var j = runStart; j < runEnd; j++) {
+      if (segmentsOf(j) < k) {
+        continue;
+      }
+      let p = segmentPartials[u32(runOffsets[j]) + k - 1u];
+      var term: f32;
+      if (params.segmentBaseline == PER_STEP_RETURN) {
+        // One run, one vote: ρ_k(j) is the mean r of its completed segment k.
+        let rho = p.first + p.shiftedSum / f32(p.count);
+        if (count == 0u) {
+          first = rho;
+        }
+        term = rho - first;
+        count += 1u;
+      } else {
+        // One step, one vote: re-shift the run's partial from its own first value to the pool's.
+        if (count == 0u) {
+          first = p.first;
+        }
+        term = p.shiftedSum + f32(p.count) * (p.first - first);
+        count += p.count;
+      }
+      let y = term - compensation;
+      let next = sum + y;
+      compensation = (next - sum) - y;
+      sum = next;
+    }
+    baselines[groupStepStart + k - 1u] = first + sum / f32(count);
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * The advantage estimators of BEACON.md §3–4 on the GPU: three WGSL dispatches on tfjs's own device.
+ *
+ *   1. segment-scan        (per run)   segment index, shaped reward r_t, K_i, per-segment partial sums
+ *   2. group-reduce        (per group) A_traj with the tie rule; per-(group, k) segment baselines
+ *   3. combine-advantages  (per step)  A_seg = r_t − b_k, A = A_traj + λ · A_seg
+ *
+ * Inputs are tfjs tensors read with `dataToGPU` (no trip through JavaScript); the result is a float32
+ * tensor wrapping the kernels' output buffer (`zeroCopy`), ready for the PPO loss. The CPU reference
+ * in src/advantages/ defines the numbers; test/kernels.test.ts holds the two together.
+ *
+ * Intermediates live in slots indexed by step ranges, so no size has to be read back first: run i's
+ * segment k uses slot runOffsets[i] + k − 1 and group g's baseline k uses runOffsets[first run of g]
+ * + k − 1 (a run has at most as many segments as steps, a group at most as many segment indices as
+ * its steps).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+import { getWebGpuBackend, readTensorToGpu, TENSOR_BUFFER_USAGE, type GpuView } from '../backend/webgpu-interop.ts';
+import { STD_EPSILON, validateBatch, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from '../advantages/types.ts';
+import { GpuBufferPool } from './buffer-pool.ts';
+import { COMBINE_ADVANTAGES, combineWorkgroups } from './combine-advantages.ts';
+import { GROUP_REDUCE, normalizeCode, segmentBaselineCode } from './group-reduce.ts';
+import { KernelRunner } from './kernel.ts';
+import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN, segmentScanWorkgroups } from './segment-scan.ts';
+import type { ShaderSources } from './shader-source.ts';
+
+/** The batch of src/advantages/types.ts as tensors on the webgpu backend (same offset-indexed layout). */
+export interface AdvantageTensors {
+  /** int32 [numGroups + 1]. */
+  groupOffsets: tf.Tensor1D;
+  /** int32 [numRuns + 1]. */
+  runOffsets: tf.Tensor1D;
+  /** int32 or bool [numSteps]: non-zero where the milestone detector fired. */
+  milestones: tf.Tensor1D;
+  /** float32 [numRuns]: final reward R_i. */
+  rewards: tf.Tensor1D;
+}
+
+export interface GpuAdvantageOptions {
+  /** Also read back A, A_traj, A_seg and r_t to the CPU (for metrics, the CLI and tests). */
+  details?: boolean;
+}
+
+export interface GpuAdvantages {
+  /**
+   * Per-step A, float32 [numSteps], wrapping the estimator's own GPU buffer. The caller disposes it;
+   * the buffer is reused once the tensor (and every tensor sharing its data) is disposed.
+   */
+  advantages: tf.Tensor1D;
+  /** With `details`: float32 values widened to the reference's Float64Array shape. */
+  details?: AdvantageResult;
+}
+
+export interface GpuAdvantageEstimatorOptions {
+  /** Defaults to tfjs's current backend, which must be webgpu. */
+  backend?: WebGPUBackend;
+  /** Invocations per workgroup for all three kernels (default 64). */
+  workgroupSize?: number;
+}
+
+export class GpuAdvantageEstimator {
+  /** Compute dispatches per call (the issue allows at most 4). */
+  static readonly DISPATCHES = 3;
+
+  private readonly backend: WebGPUBackend;
+  /** The tfjs backend's device, which the kernels share. */
+  readonly device: GPUDevice;
+  private readonly pool: GpuBufferPool;
+  private readonly workgroupSize: number;
+  private runners?: Promise<Runners>;
+  private disposed = false;
+
+  constructor(
+    private readonly shaders: ShaderSources,
+    options: GpuAdvantageEstimatorOptions = {},
+  ) {
+    this.backend = options.backend ?? getWebGpuBackend();
+    this.device = this.backend.device;
+    this.workgroupSize = options.workgroupSize ?? 64;
+    const wg = this.workgroupSize;
+    if (!Number.isInteger(wg) || wg < 1 || wg > this.device.limits.maxComputeInvocationsPerWorkgroup) {
+      throw new RangeError(`workgroupSize must be an integer in [1, ${this.device.limits.maxComputeInvocationsPerWorkgroup}], got ${wg}`);
+    }
+    this.pool = new GpuBufferPool(this.device, 'advantages');
+  }
+
+  /** GPU buffers this estimator holds now (uniforms, scratch, free and lent outputs). */
+  get liveBuffers(): number {
+    return this.pool.liveBuffers + (this.runners && !this.disposed ? 3 : 0);
+  }
+
+  /** Output buffers lent to advantage tensors that have not been disposed yet (as of the last call). */
+  get lentBuffers(): number {
+    return this.pool.lentBuffers;
+  }
+
+  private ready() {
+    // Compiled once per device (kernel.ts caches pipelines); a failed compile is retried next call.
+    this.runners ??= createRunners(this.device, this.shaders, this.workgroupSize);
+    this.runners.catch(() => (this.runners = undefined));
+    return this.runners;
+  }
+
+  async compute(batch: AdvantageTensors, settings: AdvantageSettings, options: GpuAdvantageOptions = {}): Promise<GpuAdvantages> {
+    if (this.disposed) throw new Error('GpuAdvantageEstimator: compute() after dispose()');
+    const { numGroups, numRuns, numSteps } = checkTensors(batch);
+    checkSettings(settings);
+    const [scan, reduce, combine] = await this.ready();
+
+    // From here to the last submit nothing awaits, so concurrent calls cannot interleave on the
+    // shared scratch buffers. Reading the inputs first also flushes tfjs's pending commands, which
+    // must run before any output buffer of a disposed tensor is written again (reclaim below).
+    const views: GpuView[] = [];
+    let output: GPUBuffer | undefined;
+    let advantages: tf.Tensor1D | undefined;
+    let details: Promise<AdvantageResult> | undefined;
+    let errors: Promise<void>[];
+    try {
+      for (const t of [batch.groupOffsets, batch.runOffsets, batch.milestones, batch.rewards]) views.push(readTensorToGpu(t));
+      this.pool.reclaim();
+      const [groupOffsets, runOffsets, milestones, rewards] = views.map((v) => v.buffer);
+      // Intermediates are bound as storage and copied out for `details`.
+      const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
+      const scratch = (name: string, elements: number, bytes = 4) => this.pool.scratchBuffer(name, elements * bytes, usage);
+      const stepRun = scratch('stepRun', numSteps);
+      const stepSlot = scratch('stepSlot', numSteps);
+      const shapedRewards = scratch('shapedRewards', numSteps);
+      const runSegments = scratch('runSegments', numRuns);
+      const segmentPartials = scratch('segmentPartials', numSteps, SEGMENT_PARTIAL_BYTES);
+      const trajectoryAdvantages = scratch('trajectoryAdvantages', numRuns);
+      const baselines = scratch('baselines', numSteps);
+      const segmentAdvantages = scratch('segmentAdvantages', numSteps);
+      output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE);
+      const baseline = segmentBaselineCode(settings);
+      const wg = this.workgroupSize;
+
+      errors = [
+        scan.dispatch(
+          { groupOffsets, runOffsets, milestones, stepRun, stepSlot, shapedRewards, runSegments, segmentPartials },
+          { numRuns, numGroups, shaping: baseline === 0 ? 0 : 1, rMs: settings.rMs, gamma: settings.gamma },
+          segmentScanWorkgroups(numRuns, wg),
+        ),
+        reduce.dispatch(
+          { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages, baselines },
+          {
+            numGroups,
+            normalize: normalizeCode(settings),
+            trajectoryTerm: settings.trajectoryTerm ? 1 : 0,
+            segmentBaseline: baseline,
+            epsilon: STD_EPSILON,
+          },
+          numGroups,
+        ),
+        combine.dispatch(
+          { stepRun, stepSlot, shapedRewards, trajectoryAdvantages, baselines, segmentAdvantages, advantages: output },
+          { numSteps, segmentBaseline: baseline, lambda: settings.lambda },
+          combineWorkgroups(numSteps, wg),
+        ),
+      ];
+      if (options.details) {
+        details = this.readBack(numSteps, numRuns, [
+          [output, numSteps],
+          [trajectoryAdvantages, numRuns],
+          [segmentAdvantages, numSteps],
+          [shapedRewards, numSteps],
+        ]);
+      }
+      advantages = tf.tensor({ buffer: output, zeroCopy: true }, [numSteps], 'float32') as tf.Tensor1D;
+      const { dataId } = advantages;
+      this.pool.lend(output, () => this.backend.refCount(dataId) === 0);
+    } finally {
+      // Safe right after submitting: the queue runs our reads before tfjs reuses these buffers.
+      for (const v of views) v.tensorRef.dispose();
+      if (output && !advantages) this.pool.lend(output, () => true); // failed before the tensor existed
+    }
+
+    const result = advantages!; // the try block above either assigned it or threw
+    try {
+      await Promise.all(errors);
+      return details ? { advantages: result, details: await details } : { advantages: result };
+    } catch (e) {
+      result.dispose();
+      await details?.catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Copies the given buffers' leading elements into one staging buffer, submits, and maps it. */
+  private readBack(numSteps: number, numRuns: number, parts: [GPUBuffer, number][]): Promise<AdvantageResult> {
+    const total = parts.reduce((n, [, count]) => n + count, 0);
+    const staging = this.device.createBuffer({
+      label: 'advantages read-back',
+      size: total * 4,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    const encoder = this.device.createCommandEncoder({ label: 'advantages read-back' });
+    let offset = 0;
+    for (const [buffer, count] of parts) {
+      encoder.copyBufferToBuffer(buffer, 0, staging, offset * 4, count * 4);
+      offset += count;
+    }
+    this.device.queue.submit([encoder.finish()]);
+    return staging.mapAsync(GPUMapMode.READ).then(
+      () => {
+        const all = new Float32Array(staging.getMappedRange().slice(0));
+        staging.destroy();
+        const widen = (from: number, count: number) => Float64Array.from(all.subarray(from, from + count));
+        return {
+          advantages: widen(0, numSteps),
+          trajectoryAdvantages: widen(numSteps, numRuns),
+          segmentAdvantages: widen(numSteps + numRuns, numSteps),
+          shapedRewards: widen(2 * numSteps + numRuns, numSteps),
+        };
+      },
+      (e: unknown) => {
+        staging.destroy();
+        throw e;
+      },
+    );
+  }
+
+  /** Frees every GPU buffer; advantage tensors still alive become invalid, so dispose them first. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.pool.destroy();
+    void this.runners?.then((rs) => rs.forEach((r) => r.destroy()), () => undefined);
+  }
+}
+
+function createRunners(device: GPUDevice, shaders: ShaderSources, workgroupSize: number) {
+  return Promise.all([
+    KernelRunner.create(device, SEGMENT_SCAN, shaders['segment-scan'], workgroupSize),
+    KernelRunner.create(device, GROUP_REDUCE, shaders['group-reduce'], workgroupSize),
+    KernelRunner.create(device, COMBINE_ADVANTAGES, shaders['combine-advantages'], workgroupSize),
+  ]);
+}
+type Runners = Awaited<ReturnType<typeof createRunners>>;
+
+function checkTensors(b: AdvantageTensors): { numGroups: number; numRuns: number; numSteps: number } {
+  const expect = (name: keyof AdvantageTensors, dtypes: string[]) => {
+    const t = b[name];
+    if (t.rank !== 1) throw new RangeError(`${name} must be a 1-D tensor, got shape [${t.shape}]`);
+    if (!dtypes.includes(t.dtype)) throw new RangeError(`${name} must be ${dtypes.join(' or ')}, got ${t.dtype}`);
+    return t.shape[0];
+  };
+  const numGroups = expect('groupOffsets', ['int32']) - 1;
+  const numRuns = expect('runOffsets', ['int32']) - 1;
+  const numSteps = expect('milestones', ['int32', 'bool']);
+  if (numGroups < 1) throw new RangeError('groupOffsets: need at least one group');
+  if (expect('rewards', ['float32']) !== numRuns) throw new RangeError(`rewards must have ${numRuns} entries (one per run), got ${b.rewards.shape[0]}`);
+  if (numRuns < 2 * numGroups) throw new RangeError(`${numRuns} runs cannot fill ${numGroups} groups of at least 2`);
+  if (numSteps < numRuns) throw new RangeError(`${numSteps} steps cannot fill ${numRuns} runs of at least 1 step`);
+  if (numSteps >= 0x80000000) throw new RangeError('more than 2^31 − 1 steps');
+  return { numGroups, numRuns, numSteps };
+}
+
+function checkSettings(s: AdvantageSettings): void {
+  if (!(s.gamma >= 0 && s.gamma <= 1)) throw new RangeError(`gamma must be in [0, 1], got ${s.gamma}`);
+  if (!(s.lambda >= 0 && Number.isFinite(s.lambda))) throw new RangeError(`lambda must be a finite number ≥ 0, got ${s.lambda}`);
+  if (!(s.rMs > 0 && Number.isFinite(s.rMs))) throw new RangeError(`rMs must be a finite number > 0, got ${s.rMs}`);
+}
+
+/**
+ * The batch as tensors on the current backend, after checking it (validateBatch); the caller disposes
+ * them. The structure can only be checked here: on the GPU, malformed offsets give garbage, not errors.
+ */
+export function batchToTensors(batch: AdvantageBatch): AdvantageTensors {
+  validateBatch(batch);
+  return {
+    groupOffsets: tf.tensor1d(batch.groupOffsets, 'int32'),
+    runOffsets: tf.tensor1d(batch.runOffsets, 'int32'),
+    milestones: tf.tensor1d(Int32Array.from(batch.milestones), 'int32'),
+    rewards: tf.tensor1d(Float32Array.from(batch.rewards), 'float32'),
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * Running one WGSL kernel on a GPUDevice: the part every runner shares.
+ *
+ * A kernel is described once (`KernelSpec`): its uniform `Params` layout and its storage bindings in
+ * binding order, named as in the WGSL (a test checks both against the shader text). From that this
+ * module builds an explicit bind group layout, compiles the pipeline once per (device, kernel, source,
+ * workgroup size) and caches it, and runs dispatches. Each dispatch is its own command buffer inside
+ * error scopes, so a validation, out-of-memory or internal error comes back naming the kernel that
+ * caused it rather than surfacing later from some unrelated submit.
+ */
+import type { KernelName } from './shader-source.ts';
+import { packUniforms, type UniformLayout } from './uniforms.ts';
+
+export type StorageAccess = 'read' | 'read_write';
+
+export interface KernelSpec<P extends string, B extends string> {
+  name: KernelName;
+  /** The WGSL `struct Params`, bound at @binding(0) as `var<uniform> params`. */
+  params: UniformLayout<P>;
+  /** Storage buffers at @binding(1), @binding(2), … in order, with the WGSL variable names. */
+  storage: readonly (readonly [B, StorageAccess])[];
+}
+
+/** Identity with inference: keeps the field and binding names as literal types. */
+export function defineKernel<const P extends string, const B extends string>(spec: KernelSpec<P, B>): KernelSpec<P, B> {
+  return spec;
+}
+
+export class GpuKernelError extends Error {
+  constructor(
+    readonly kernel: string,
+    message: string,
+  ) {
+    super(`WGSL kernel ${kernel}: ${message}`);
+    this.name = 'GpuKernelError';
+  }
+}
+
+interface CompiledKernel {
+  layout: GPUBindGroupLayout;
+  pipeline: GPUComputePipeline;
+}
+
+const pipelineCache = new WeakMap<GPUDevice, Map<string, Promise<CompiledKernel>>>();
+
+/** Number of pipelines compiled so far on `device` (for tests of the cache). */
+export function cachedPipelineCount(device: GPUDevice): number {
+  return pipelineCache.get(device)?.size ?? 0;
+}
+
+function compile<P extends string, B extends string>(
+  device: GPUDevice, spec: KernelSpec<P, B>, source: string, workgroupSize: number,
+): Promise<CompiledKernel> {
+  let cache = pipelineCache.get(device);
+  if (!cache) pipelineCache.set(device, (cache = new Map()));
+  const key = `${spec.name}|${workgroupSize}|${source}`;
+  let compiled = cache.get(key);
+  if (!compiled) {
+    compiled = compileUncached(device, spec, source, workgroupSize);
+    cache.set(key, compiled);
+    // A failed compile is not cached: the next call reports the error again instead of reusing it.
+    compiled.catch(() => cache.delete(key));
+  }
+  return compiled;
+}
+
+async function compileUncached<P extends string, B extends string>(
+  device: GPUDevice, spec: KernelSpec<P, B>, source: string, workgroupSize: number,
+): Promise<CompiledKernel> {
+  // Scopes are pushed and popped in one synchronous stretch, so no other code's errors land in them.
+  device.pushErrorScope('validation');
+  const layout = device.createBindGroupLayout({
+    label: spec.name,
+    entries: [
+      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+      ...spec.storage.map(([, access], i): GPUBindGroupLayoutEntry => ({
+        binding: i + 1,
+        visibility: GPUShaderStage.COMPUTE,
+        buffer: { type: access === 'read' ? 'read-only-storage' : 'storage' },
+      })),
+    ],
+  });
+  const module = device.createShaderModule({ label: spec.name, code: source });
+  const pipelineLayout = device.createPipelineLayout({ label: spec.name, bindGroupLayouts: [layout] });
+  const setupError = device.popErrorScope();
+  let pipeline: GPUComputePipeline;
+  try {
+    pipeline = await device.createComputePipelineAsync({
+      label: spec.name,
+      layout: pipelineLayout,
+      compute: { module, entryPoint: 'main', constants: { WORKGROUP_SIZE: workgroupSize } },
+    });
+  } catch (e) {
+    const info = await module.getCompilationInfo();
+    const messages = info.messages.map((m) => `${m.type} at ${m.lineNum}:${m.linePos}: ${m.message}`);
+    throw new GpuKernelError(spec.name, [e instanceof Error ? e.message : String(e), ...messages].join('\n'));
+  }
+  const error = await setupError;
+  if (error) throw new GpuKernelError(spec.name, error.message);
+  return { layout, pipeline };
+}
+
+/** One kernel bound to a device: its cached pipeline and its own uniform buffer. */
+export class KernelRunner<P extends string, B extends string> {
+  private readonly uniforms: GPUBuffer;
+
+  private constructor(
+    readonly device: GPUDevice,
+    readonly spec: KernelSpec<P, B>,
+    private readonly compiled: CompiledKernel,
+  ) {
+    this.uniforms = device.createBuffer({
+      label: `${spec.name} params`,
+      size: spec.params.bufferSize,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+  }
+
+  static async create<P extends string, B extends string>(
+    device: GPUDevice, spec: KernelSpec<P, B>, source: string, workgroupSize: number,
+  ): Promise<KernelRunner<P, B>> {
+    return new KernelRunner(device, spec, await compile(device, spec, source, workgroupSize));
+  }
+
+  /**
+   * Writes the uniforms, dispatches `workgroups` workgroups (laid out on a 2-D grid when they exceed
+   * the per-dimension limit; the shaders linearise the id and skip the surplus) and submits. The
+   * returned promise settles once the error scopes have come back, rejecting with a GpuKernelError.
+   */
+  dispatch(buffers: Readonly<Record<B, GPUBuffer>>, params: Readonly<Record<P, number>>, workgroups: number): Promise<void> {
+    const d = this.device;
+    const maxPerDimension = d.limits.maxComputeWorkgroupsPerDimension;
+    const x = Math.max(1, Math.min(workgroups, maxPerDimension));
+    const y = Math.ceil(workgroups / x);
+    if (y > maxPerDimension) return Promise.reject(new GpuKernelError(this.spec.name, `${workgroups} workgroups exceed the device's grid`));
+    const uniformBytes = packUniforms(this.spec.params, params); // may throw: before any scope is pushed
+    d.pushErrorScope('out-of-memory');
+    d.pushErrorScope('internal');
+    d.pushErrorScope('validation');
+    d.queue.writeBuffer(this.uniforms, 0, uniformBytes);
+    const bindGroup = d.createBindGroup({
+      label: this.spec.name,
+      layout: this.compiled.layout,
+      entries: [
+        { binding: 0, resource: { buffer: this.uniforms } },
+        ...this.spec.storage.map(([name], i) => ({ binding: i + 1, resource: { buffer: buffers[name] } })),
+      ],
+    });
+    const encoder = d.createCommandEncoder({ label: this.spec.name });
+    const pass = encoder.beginComputePass({ label: this.spec.name });
+    pass.setPipeline(this.compiled.pipeline);
+    pass.setBindGroup(0, bindGroup);
+    pass.dispatchWorkgroups(x, y);
+    pass.end();
+    d.queue.submit([encoder.finish()]);
+    const scopes = [d.popErrorScope(), d.popErrorScope(), d.popErrorScope()];
+    return Promise.all(scopes).then((errors) => {
+      const error = errors.find((e) => e !== null);
+      if (error) throw new GpuKernelError(this.spec.name, error.message);
+    });
+  }
+
+  destroy(): void {
+    this.uniforms.destroy();
+  }
+}

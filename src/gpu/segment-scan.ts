@@ -1,0 +1,33 @@
+/**
+ * Runner of shaders/segment-scan.wgsl (kernel 1 of 3): per-run segmentation and reward shaping,
+ * BEACON.md §2–3. One invocation per run.
+ */
+import { defineKernel } from './kernel.ts';
+import { uniformLayout } from './uniforms.ts';
+
+export const SEGMENT_SCAN = defineKernel({
+  name: 'segment-scan',
+  params: uniformLayout([
+    ['numRuns', 'u32'],
+    ['numGroups', 'u32'],
+    ['shaping', 'u32'],
+    ['rMs', 'f32'],
+    ['gamma', 'f32'],
+  ]),
+  storage: [
+    ['groupOffsets', 'read'],
+    ['runOffsets', 'read'],
+    ['milestones', 'read'],
+    ['stepRun', 'read_write'],
+    ['stepSlot', 'read_write'],
+    ['shapedRewards', 'read_write'],
+    ['runSegments', 'read_write'],
+    ['segmentPartials', 'read_write'],
+  ],
+});
+
+/** Bytes per element of `segmentPartials` (struct SegmentPartial { first: f32, shiftedSum: f32, count: u32 }). */
+export const SEGMENT_PARTIAL_BYTES = 12;
+
+/** Workgroups for one invocation per run. */
+export const segmentScanWorkgroups = (numRuns: number, workgroupSize: number): number => Math.ceil(numRuns / workgroupSize);

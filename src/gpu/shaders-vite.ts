@@ -1,0 +1,14 @@
+/**
+ * Kernel sources for code bundled by Vite (the page, and tests run by Vitest): the `.wgsl` files
+ * inlined as text at build time. Node CLIs use `shaders-node.ts` instead.
+ */
+import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
+import groupReduce from '../../shaders/group-reduce.wgsl?raw';
+import segmentScan from '../../shaders/segment-scan.wgsl?raw';
+import type { ShaderSources } from './shader-source.ts';
+
+export const VITE_SHADERS: ShaderSources = {
+  'segment-scan': segmentScan,
+  'group-reduce': groupReduce,
+  'combine-advantages': combineAdvantages,
+};

@@ -1,0 +1,109 @@
+/**
+ * `npm run advantages`: the same JSON on the cpu and webgpu (WGSL kernels on Dawn) paths, end to end;
+ * every rejection of flags or input in-process (naming the field), and exit code 2 end to end.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatAdvantageResponse, parseAdvantageRequest } from '../src/advantages/batch-json.ts';
+import { computeAdvantages } from '../src/advantages/estimators.ts';
+import { parseAdvantagesArgs, readAdvantageRequest, UsageError } from '../cli/advantages-args.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'advantages-cli-'));
+
+function run(args: string[], stdin?: string) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/advantages.ts', ...args], { cwd: ROOT, input: stdin, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function inputFile(name: string, json: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof json === 'string' ? json : JSON.stringify(json));
+  return path;
+}
+
+const REQUEST = {
+  gamma: 0.9,
+  lambda: 0.5,
+  segmentBaseline: 'stepMean',
+  groups: [
+    [
+      { reward: 1, milestones: [0, 1, 0, 0, 1] },
+      { reward: 0, milestones: [0, 1, 0, 0, 0, 0] },
+      { reward: 0, milestones: [0, 0, 0] },
+    ],
+    [{ reward: 1, milestones: [1] }, { reward: 1, milestones: [1, 1] }],
+  ],
+};
+
+type Output = { groups: { advantages: number[]; trajectoryAdvantage: number; segmentAdvantages: number[]; shapedRewards: number[] }[][] };
+
+describe('npm run advantages', () => {
+  it('prints the same JSON on the cpu and webgpu backends (webgpu to float32 precision)', () => {
+    const file = inputFile('batch.json', REQUEST);
+    const cpu = run(['--input', file, '--backend', 'cpu']);
+    expect(cpu.stderr).toBe('');
+    expect(cpu.code).toBe(0);
+    const request = parseAdvantageRequest(REQUEST);
+    expect(JSON.parse(cpu.stdout)).toEqual(formatAdvantageResponse(request, computeAdvantages(request.batch, request.settings)));
+
+    const gpu = run(['--input', file, '--backend', 'webgpu']);
+    expect(gpu.code, gpu.stderr).toBe(0);
+    const a = JSON.parse(gpu.stdout) as Output;
+    const b = JSON.parse(cpu.stdout) as Output;
+    // Same nesting and keys; numbers within the kernels' tolerance (see test/kernels.test.ts).
+    const close = (x: number, y: number) => expect(Math.abs(x - y)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(y)));
+    expect(a.groups.map((g) => g.map((r) => Object.keys(r)))).toEqual(b.groups.map((g) => g.map((r) => Object.keys(r))));
+    b.groups.forEach((g, gi) => g.forEach((r, ri) => {
+      const q = a.groups[gi][ri];
+      close(q.trajectoryAdvantage, r.trajectoryAdvantage);
+      for (const key of ['advantages', 'segmentAdvantages', 'shapedRewards'] as const) {
+        expect(q[key].length).toBe(r[key].length);
+        q[key].forEach((x, t) => close(x, r[key][t]));
+      }
+    }));
+    // The tied second group gets exactly 0 from the trajectory term on the GPU too.
+    expect(a.groups[1].map((r) => r.trajectoryAdvantage)).toEqual([0, 0]);
+  });
+
+  it('reads stdin with --input -', () => {
+    const r = run(['--input', '-'], JSON.stringify(REQUEST));
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as Output).groups[0][0].advantages).toHaveLength(5);
+  });
+
+  it.each([
+    [['--input'], /--input needs a value/],
+    [['--backend', 'webgpu'], /--input is required/],
+    [['--input', 'x.json', '--backend', 'gpu'], /--backend must be one of cpu, webgpu; got "gpu"/],
+    [['--input', 'x.json', '--seed', '3'], /unknown flag "--seed"/],
+  ])('rejects the flags %j naming the flag', (args, message) => {
+    expect(() => parseAdvantagesArgs(args)).toThrow(UsageError);
+    expect(() => parseAdvantagesArgs(args)).toThrow(message);
+  });
+
+  it.each([
+    ['an unreadable file', null, /--input: cannot read/],
+    ['not JSON', '{groups: ', /input is not valid JSON/],
+    ['a bad setting', { ...REQUEST, gamma: 1.5 }, /gamma must be a number in \[0, 1\]; got 1.5/],
+    ['a bad milestone', { groups: [[{ reward: 1, milestones: [0, 2] }, { reward: 0, milestones: [0] }]] }, /groups\[0\]\[0\]\.milestones\[1\] must be 0 or 1/],
+    ['a group of one run', { groups: [[{ reward: 1, milestones: [1] }]] }, /groups\[0\] must be an array of at least 2 runs/],
+  ])('rejects input with %s naming the field', (name, json, message) => {
+    const path = json === null ? join(dir, 'missing.json') : inputFile(`${name.replace(/\W/g, '-')}.json`, json);
+    expect(() => readAdvantageRequest(path)).toThrow(message);
+  });
+
+  it('exits with 2 and the message for a bad flag, and for bad input on the webgpu path', () => {
+    const flag = run(['--input', 'x.json', '--backend', 'gpu']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/--backend must be one of cpu, webgpu/);
+    expect(flag.stdout).toBe('');
+    const input = run(['--input', inputFile('bad-gamma.json', { ...REQUEST, gamma: 2 }), '--backend', 'webgpu']);
+    expect(input.code).toBe(2);
+    expect(input.stderr).toMatch(/gamma must be a number in \[0, 1\]; got 2/);
+    expect(input.stdout).toBe('');
+  });
+});

@@ -1,0 +1,434 @@
+/**
+ * The WGSL advantage kernels (src/gpu/, shaders/) against the CPU reference (src/advantages/), on
+ * tfjs's WebGPU backend on Dawn (SwiftShader here): layouts, parity over random batches, the exact
+ * zeros BEACON.md §4 promises, buffer ownership and leaks, and errors that name their kernel.
+ */
+import fc from 'fast-check';
+import * as tf from '@tensorflow/tfjs-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { computeAdvantages } from '../src/advantages/estimators.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from '../src/advantages/types.ts';
+import { createGpuAdvantageEngine } from '../src/gpu/advantage-engine.ts';
+import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../src/gpu/advantage-estimator.ts';
+import { COMBINE_ADVANTAGES } from '../src/gpu/combine-advantages.ts';
+import { composedAdvantages } from '../src/gpu/composed-ops.ts';
+import { GROUP_REDUCE } from '../src/gpu/group-reduce.ts';
+import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../src/gpu/kernel.ts';
+import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../src/gpu/segment-scan.ts';
+import { KERNEL_NAMES } from '../src/gpu/shader-source.ts';
+import { readShaderSources } from '../src/gpu/shaders-node.ts';
+import { VITE_SHADERS } from '../src/gpu/shaders-vite.ts';
+import { packUniforms } from '../src/gpu/uniforms.ts';
+import { Rng } from '../src/prng.ts';
+import { useWebGpuBackend } from './support/webgpu.ts';
+
+const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES];
+
+// ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
+
+/** Size and alignment of the WGSL types the kernels use (WGSL spec, "Alignment and Size"). */
+const WGSL_TYPES: Record<string, { size: number; align: number }> = {
+  u32: { size: 4, align: 4 }, i32: { size: 4, align: 4 }, f32: { size: 4, align: 4 },
+  'vec2<f32>': { size: 8, align: 8 }, 'vec2<u32>': { size: 8, align: 8 },
+  'vec4<f32>': { size: 16, align: 16 }, 'vec4<u32>': { size: 16, align: 16 },
+};
+
+const stripComments = (wgsl: string) => wgsl.replace(/\/\/.*$/gm, '');
+
+/** Fields of `struct name` with offsets by WGSL's layout rules, and the struct's size. */
+function wgslStruct(wgsl: string, name: string) {
+  const body = new RegExp(`struct\\s+${name}\\s*\\{([^}]*)\\}`).exec(stripComments(wgsl))?.[1];
+  if (body === undefined) throw new Error(`struct ${name} not found`);
+  let offset = 0;
+  let maxAlign = 1;
+  const fields = [...body.matchAll(/(\w+)\s*:\s*([\w<>]+)\s*,?/g)].map(([, field, type]) => {
+    const t = WGSL_TYPES[type];
+    if (!t) throw new Error(`unsupported WGSL type ${type} in struct ${name}`);
+    offset = Math.ceil(offset / t.align) * t.align;
+    const f = { name: field, type, offset };
+    offset += t.size;
+    maxAlign = Math.max(maxAlign, t.align);
+    return f;
+  });
+  return { fields, size: Math.ceil(offset / maxAlign) * maxAlign };
+}
+
+/** `@group(0) @binding(n) var<space[, access]> name` declarations, in binding order. */
+function wgslBindings(wgsl: string) {
+  return [...stripComments(wgsl).matchAll(/@group\(0\)\s*@binding\((\d+)\)\s*var<(\w+)(?:,\s*(\w+))?>\s*(\w+)/g)]
+    .map(([, binding, space, access, name]) => ({ binding: Number(binding), space, access: access ?? 'read', name }))
+    .sort((a, b) => a.binding - b.binding);
+}
+
+type RunSpec = { reward: number; milestones: number[] };
+
+function makeBatch(groups: RunSpec[][]): AdvantageBatch {
+  const runs = groups.flat();
+  const groupOffsets = new Int32Array(groups.length + 1);
+  groups.forEach((g, i) => (groupOffsets[i + 1] = groupOffsets[i] + g.length));
+  const runOffsets = new Int32Array(runs.length + 1);
+  runs.forEach((r, i) => (runOffsets[i + 1] = runOffsets[i] + r.milestones.length));
+  return {
+    groupOffsets,
+    runOffsets,
+    milestones: Uint8Array.from(runs.flatMap((r) => r.milestones)),
+    rewards: Float64Array.from(runs.map((r) => r.reward)),
+  };
+}
+
+const PATTERNS = ['none', 'all', 'sparse', 'dense', 'success'] as const;
+
+/** A run of `length` steps whose milestones follow `pattern`, drawn from the project's seeded PRNG. */
+function milestonePattern(length: number, pattern: (typeof PATTERNS)[number], seed: number): number[] {
+  const rng = new Rng(seed);
+  const m = Array.from({ length }, () => 0);
+  for (let t = 0; t < length; t++) {
+    if (pattern === 'all') m[t] = 1;
+    else if (pattern === 'sparse') m[t] = rng.bernoulli(0.05) ? 1 : 0;
+    else if (pattern === 'dense' || pattern === 'success') m[t] = rng.bernoulli(0.3) ? 1 : 0;
+  }
+  if (pattern === 'success') m[length - 1] = 1; // a successful run ends on its last milestone: no tail
+  return m;
+}
+
+/** Runs of length 1 … 256 (often short), every milestone pattern, groups of 2 … 64, 1 … 3 groups. */
+function arbGroups(maxGroupSize = 64) {
+  const run = fc
+    .record({
+      length: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 256 })),
+      pattern: fc.constantFrom(...PATTERNS),
+      reward: fc.constantFrom(0, 0.5, 1, 10),
+      seed: fc.integer({ min: 0, max: 2 ** 31 }),
+    })
+    .map(({ length, pattern, reward, seed }): RunSpec => ({ reward, milestones: milestonePattern(length, pattern, seed) }));
+  const group = fc.oneof(fc.array(run, { minLength: 2, maxLength: 4 }), fc.array(run, { minLength: 2, maxLength: maxGroupSize }));
+  return fc.array(group, { minLength: 1, maxLength: 3 });
+}
+
+function arbSettings() {
+  return fc.record({
+    method: fc.constantFrom('grpo' as const, 'beacon' as const),
+    gamma: fc.constantFrom(0, 0.5, 0.95, 1),
+    lambda: fc.constantFrom(0, 0.5, 1, 2),
+    rMs: fc.constantFrom(0.1, 1, 10),
+    normalize: fc.constantFrom('meanStd' as const, 'mean' as const),
+    segmentBaseline: fc.constantFrom('perStepReturn' as const, 'stepMean' as const),
+    trajectoryTerm: fc.boolean(),
+  });
+}
+
+/**
+ * f32 GPU value `a` against the f64 reference `b`: |a − b| ≤ 1e-5 · max(1, |b|).
+ *
+ * Relative alone would fail near 0: every A is a difference of O(1) terms (R_i − mean, r_t − b_k,
+ * A_traj + λ·A_seg), and f32 rounds each term to ~6e-8 of its own size, not of the difference's. When
+ * the terms cancel, that rounding stays behind as an absolute error of order 1e-7 × the terms while
+ * the exact result is ~0, so the bound is relative to the terms' scale (≥ 1 here) below |b| = 1.
+ */
+function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, what: string): void {
+  expect(actual.length, `${what}: length`).toBe(expected.length);
+  for (let i = 0; i < expected.length; i++) {
+    const a = actual[i];
+    const b = expected[i];
+    if (!(Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(b)))) {
+      expect.fail(`${what}[${i}]: GPU ${a}, CPU ${b} (|diff| ${Math.abs(a - b)})`);
+    }
+  }
+}
+
+function expectResultClose(gpu: AdvantageResult, cpu: AdvantageResult): void {
+  expectClose(gpu.shapedRewards, cpu.shapedRewards, 'shapedRewards');
+  expectClose(gpu.trajectoryAdvantages, cpu.trajectoryAdvantages, 'trajectoryAdvantages');
+  expectClose(gpu.segmentAdvantages, cpu.segmentAdvantages, 'segmentAdvantages');
+  expectClose(gpu.advantages, cpu.advantages, 'advantages');
+}
+
+const beacon = (over: Partial<AdvantageSettings> = {}): AdvantageSettings => ({ ...DEFAULT_ADVANTAGE_SETTINGS, ...over });
+
+// ---- Layouts: the TS tables against the WGSL text (no GPU needed). ----
+
+describe('kernel sources and layouts', () => {
+  it('the Vite (?raw) and Node (disk) loaders give the same text for every kernel', () => {
+    const node = readShaderSources();
+    for (const name of KERNEL_NAMES) {
+      expect(VITE_SHADERS[name].length).toBeGreaterThan(100);
+      expect(node[name]).toBe(VITE_SHADERS[name]);
+    }
+  });
+
+  it.each(SPECS.map((s) => [s.name, s] as const))('%s: Params struct and bindings match the runner’s tables', (_, spec) => {
+    const wgsl = VITE_SHADERS[spec.name];
+    const struct = wgslStruct(wgsl, 'Params');
+    expect(spec.params.fields.map(({ name, type, offset }) => ({ name, type, offset }))).toEqual(struct.fields);
+    expect(spec.params.structSize).toBe(struct.size);
+    expect(spec.params.bufferSize % 16).toBe(0);
+    expect(spec.params.bufferSize).toBeGreaterThanOrEqual(struct.size);
+    const bindings = wgslBindings(wgsl);
+    expect(bindings[0]).toEqual({ binding: 0, space: 'uniform', access: 'read', name: 'params' });
+    expect(bindings.slice(1).map(({ binding, access, name }) => [binding, name, access])).toEqual(
+      spec.storage.map(([name, access], i) => [i + 1, name, access]),
+    );
+    expect(bindings.slice(1).every((b) => b.space === 'storage')).toBe(true);
+    expect(wgsl).toMatch(/override WORKGROUP_SIZE: u32/);
+    expect(wgsl).toMatch(/@workgroup_size\(WORKGROUP_SIZE\)/);
+  });
+
+  it('SegmentPartial has the same layout in both kernels that share it, and the TS stride', () => {
+    const a = wgslStruct(VITE_SHADERS['segment-scan'], 'SegmentPartial');
+    const b = wgslStruct(VITE_SHADERS['group-reduce'], 'SegmentPartial');
+    expect(a).toEqual(b);
+    expect(a.size).toBe(SEGMENT_PARTIAL_BYTES);
+  });
+
+  it('packs uniforms at the table’s offsets, and rejects values that do not fit', () => {
+    const bytes = new DataView(packUniforms(SEGMENT_SCAN.params, { numRuns: 7, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95 }));
+    expect([bytes.getUint32(0, true), bytes.getUint32(4, true), bytes.getUint32(8, true)]).toEqual([7, 3, 1]);
+    expect(bytes.getFloat32(12, true)).toBe(2.5);
+    expect(bytes.getFloat32(16, true)).toBe(Math.fround(0.95));
+    expect(() => packUniforms(SEGMENT_SCAN.params, { numRuns: -1, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95 })).toThrow(/numRuns/);
+  });
+});
+
+// ---- On the GPU. ----
+
+describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
+  let device: GPUDevice;
+  let estimator: GpuAdvantageEstimator;
+
+  beforeAll(async () => {
+    ({ device } = await useWebGpuBackend());
+    estimator = new GpuAdvantageEstimator(VITE_SHADERS);
+  });
+  afterAll(() => estimator?.dispose());
+
+  /** Runs the kernels on `batch` and returns the read-back result; disposes every tensor it made. */
+  async function onGpu(batch: AdvantageBatch, settings: AdvantageSettings, e = estimator): Promise<AdvantageResult> {
+    const before = tf.memory().numTensors;
+    const inputs = batchToTensors(batch);
+    try {
+      const out = await e.compute(inputs, settings, { details: true });
+      expect(tf.memory().numTensors).toBe(before + 5); // the 4 inputs and the result, nothing else
+      // The tensor the loss gets holds exactly the values read back.
+      expect(Array.from(await out.advantages.data())).toEqual(Array.from(out.details!.advantages));
+      out.advantages.dispose();
+      return out.details!;
+    } finally {
+      tf.dispose(Object.values(inputs));
+      expect(tf.memory().numTensors).toBe(before);
+    }
+  }
+
+  it('parity with the CPU reference over random batches, settings and baselines', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbGroups(), arbSettings(), async (groups, settings) => {
+        const batch = makeBatch(groups);
+        expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('parity at every sweep point: γ ∈ {0, 0.5, 0.95, 1} × both baselines × both normalisations', async () => {
+    // One group of 64 runs of lengths 1 … 256 (all patterns) and a group of 2: run and step counts that
+    // are not multiples of the workgroup size, k beyond 64 (several passes of the baseline loop).
+    const rng = new Rng(11);
+    const big = Array.from({ length: 64 }, (_, i): RunSpec => ({
+      reward: [0, 1, 0.5, 10][i % 4],
+      milestones: milestonePattern(1 + ((i * 37) % 256), PATTERNS[i % PATTERNS.length], rng.nextInt(2 ** 30)),
+    }));
+    const batch = makeBatch([big, [{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]);
+    expect(batch.runOffsets[batch.runOffsets.length - 1] % 64).not.toBe(0);
+    for (const gamma of [0, 0.5, 0.95, 1]) {
+      for (const segmentBaseline of ['perStepReturn', 'stepMean'] as const) {
+        for (const normalize of ['meanStd', 'mean'] as const) {
+          const settings = beacon({ gamma, segmentBaseline, normalize, rMs: 10, lambda: 2 });
+          expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
+        }
+      }
+    }
+  });
+
+  it('the smallest batch: one group of two one-step runs', async () => {
+    const batch = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]);
+    for (const settings of [beacon(), beacon({ segmentBaseline: 'stepMean' }), beacon({ method: 'grpo' })]) {
+      expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
+    }
+  });
+
+  it.each([1, 48, 256])('gives the same numbers with workgroup size %i', async (workgroupSize) => {
+    const e = new GpuAdvantageEstimator(VITE_SHADERS, { workgroupSize });
+    try {
+      await fc.assert(
+        fc.asyncProperty(arbGroups(), arbSettings(), async (groups, settings) => {
+          const batch = makeBatch(groups);
+          expectResultClose(await onGpu(batch, settings, e), computeAdvantages(batch, settings));
+        }),
+        { numRuns: 8 },
+      );
+    } finally {
+      e.dispose();
+    }
+  });
+
+  it('γ = 1 makes A_seg exactly 0, so BEACON equals GRPO bit for bit (BEACON.md §4, 1)', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbGroups(16), fc.double({ min: 0.01, max: 10, noNaN: true }), fc.constantFrom('meanStd' as const, 'mean' as const), async (groups, rMs, normalize) => {
+        const batch = makeBatch(groups);
+        const be = await onGpu(batch, beacon({ gamma: 1, rMs, normalize }));
+        const gr = await onGpu(batch, beacon({ method: 'grpo', normalize }));
+        expect(be.segmentAdvantages.every((a) => a === 0)).toBe(true);
+        expect(Array.from(be.advantages)).toEqual(Array.from(gr.advantages));
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('a tied group gives exactly 0, for any reward value and group size', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 2, max: 64 }), async (r, n) => {
+        const batch = makeBatch([Array.from({ length: n }, () => ({ reward: r, milestones: [0, 1, 0] }))]);
+        for (const normalize of ['meanStd', 'mean'] as const) {
+          const res = await onGpu(batch, beacon({ method: 'grpo', normalize }));
+          expect(res.trajectoryAdvantages.every((a) => a === 0)).toBe(true);
+          expect(res.advantages.every((a) => a === 0)).toBe(true);
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it(`runs ${GpuAdvantageEstimator.DISPATCHES} dispatches per call (at most 4), and compiles each pipeline once`, async () => {
+    const batch = makeBatch([[{ reward: 1, milestones: [0, 1] }, { reward: 0, milestones: [0] }]]);
+    await onGpu(batch, beacon());
+    const pipelines = cachedPipelineCount(device);
+    const spy = vi.spyOn(KernelRunner.prototype, 'dispatch');
+    try {
+      await onGpu(batch, beacon());
+      expect(spy).toHaveBeenCalledTimes(GpuAdvantageEstimator.DISPATCHES);
+      expect(GpuAdvantageEstimator.DISPATCHES).toBeLessThanOrEqual(4);
+    } finally {
+      spy.mockRestore();
+    }
+    const second = new GpuAdvantageEstimator(VITE_SHADERS);
+    await onGpu(batch, beacon(), second);
+    second.dispose();
+    expect(cachedPipelineCount(device)).toBe(pipelines);
+  });
+
+  it('the advantages tensor feeds tfjs ops directly, and stays valid while any tensor shares its data', async () => {
+    const batch = makeBatch([[{ reward: 1, milestones: [0, 1, 1] }, { reward: 0, milestones: [0, 0] }], [{ reward: 0, milestones: [1] }, { reward: 1, milestones: [1] }]]);
+    const settings = beacon();
+    const expected = computeAdvantages(batch, settings).advantages;
+    const inputs = batchToTensors(batch);
+    const { advantages } = await estimator.compute(inputs, settings);
+    const clone = advantages.clone();
+    const loss = tf.tidy(() => tf.sum(tf.mul(advantages, advantages)));
+    expectClose([(await loss.data())[0]], [expected.reduce((s, a) => s + a * a, 0)], 'Σ A²');
+    advantages.dispose(); // the clone still shares the buffer: the next call must not reuse it
+    const other = await estimator.compute(inputs, beacon({ method: 'grpo' }));
+    expectClose(await clone.data(), expected, 'clone after the next call');
+    tf.dispose([clone, loss, other.advantages, ...Object.values(inputs)]);
+  });
+
+  it('leaks no tensor and no GPU buffer across 100 calls', async () => {
+    const batches = [1, 2, 3].map((seed) => {
+      const rng = new Rng(seed);
+      return makeBatch(Array.from({ length: seed }, () => Array.from({ length: 2 + rng.nextInt(6) }, () => ({
+        reward: rng.nextInt(2),
+        milestones: milestonePattern(1 + rng.nextInt(40), PATTERNS[rng.nextInt(PATTERNS.length)], rng.nextInt(1000)),
+      }))));
+    });
+    const inputs: AdvantageTensors[] = batches.map(batchToTensors);
+    const e = new GpuAdvantageEstimator(VITE_SHADERS);
+    const call = async (i: number) => {
+      const { advantages } = await e.compute(inputs[i % 3], beacon({ segmentBaseline: i % 2 ? 'stepMean' : 'perStepReturn' }), { details: i % 5 === 0 });
+      advantages.dispose();
+    };
+    for (let i = 0; i < 6; i++) await call(i); // warm up: pipelines, scratch sizes, one output per size
+    const tensors = tf.memory().numTensors;
+    const bytes = tf.memory().numBytes;
+    const gpuBytes = (tf.memory() as { numBytesInGPU?: number }).numBytesInGPU;
+    const buffers = e.liveBuffers;
+    for (let i = 0; i < 100; i++) await call(i);
+    expect(tf.memory().numTensors).toBe(tensors);
+    expect(tf.memory().numBytes).toBe(bytes);
+    expect((tf.memory() as { numBytesInGPU?: number }).numBytesInGPU).toBe(gpuBytes);
+    expect(e.liveBuffers).toBe(buffers);
+    expect(e.lentBuffers).toBeLessThanOrEqual(1);
+    // Undisposed results keep their buffers lent; disposing them returns the buffers.
+    const kept = [];
+    for (let i = 0; i < 3; i++) kept.push((await e.compute(inputs[0], beacon())).advantages);
+    expect(e.lentBuffers).toBeGreaterThanOrEqual(3);
+    tf.dispose(kept);
+    await call(0);
+    expect(e.lentBuffers).toBe(1);
+    e.dispose();
+    expect(e.liveBuffers).toBe(0);
+    expect(tf.memory().numTensors).toBe(tensors);
+    tf.dispose(inputs.flatMap((t) => Object.values(t)));
+  });
+
+  it('the trainer’s AdvantageEngine on the kernels: CPU batch in, loss tensor and read-back out', async () => {
+    const engine = createGpuAdvantageEngine(VITE_SHADERS);
+    expect(engine.name).toBe('webgpu-kernels');
+    const before = tf.memory().numTensors;
+    for (const seed of [1, 2]) {
+      const rng = new Rng(seed);
+      const batch = makeBatch([0, 1].map(() => Array.from({ length: 4 }, () => ({ reward: rng.nextInt(2), milestones: milestonePattern(1 + rng.nextInt(30), 'dense', rng.nextInt(1000)) }))));
+      const settings = beacon({ gamma: 0.5 });
+      const { tensor, result } = await engine.compute(batch, settings);
+      expect(tf.memory().numTensors).toBe(before + 1);
+      expectResultClose(result, computeAdvantages(batch, settings));
+      expect(Array.from(await tensor.data())).toEqual(Array.from(result.advantages));
+      tensor.dispose();
+    }
+    engine.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('reports shader errors and GPU validation errors with the kernel’s name', async () => {
+    const broken = { ...VITE_SHADERS, 'group-reduce': VITE_SHADERS['group-reduce'].replace('let kMax', 'let kMax: bool') };
+    const e = new GpuAdvantageEstimator(broken);
+    const inputs = batchToTensors(makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]));
+    const before = tf.memory().numTensors;
+    await expect(e.compute(inputs, beacon())).rejects.toThrow(/WGSL kernel group-reduce: [\s\S]*error at \d+:\d+/);
+    expect(tf.memory().numTensors).toBe(before);
+    e.dispose();
+
+    const runner = await KernelRunner.create(device, COMBINE_ADVANTAGES, VITE_SHADERS['combine-advantages'], 64);
+    const storage = () => device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE });
+    const notStorage = device.createBuffer({ size: 64, usage: GPUBufferUsage.COPY_DST });
+    const buffers = { stepRun: storage(), stepSlot: storage(), shapedRewards: storage(), trajectoryAdvantages: storage(), baselines: storage(), segmentAdvantages: storage(), advantages: notStorage };
+    const error = await runner.dispatch(buffers, { numSteps: 4, segmentBaseline: 1, lambda: 1 }, 1).catch((x: unknown) => x);
+    expect(error).toBeInstanceOf(GpuKernelError);
+    expect((error as GpuKernelError).kernel).toBe('combine-advantages');
+    runner.destroy();
+    Object.values(buffers).forEach((b) => b.destroy());
+    tf.dispose(Object.values(inputs));
+  });
+
+  it('rejects malformed tensors and settings with a message naming the field', async () => {
+    const batch = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]);
+    const inputs = batchToTensors(batch);
+    const floatOffsets = { ...inputs, runOffsets: tf.tensor1d([0, 1, 2], 'float32') };
+    await expect(estimator.compute(floatOffsets, beacon())).rejects.toThrow(/runOffsets must be int32/);
+    await expect(estimator.compute(inputs, beacon({ gamma: 1.5 }))).rejects.toThrow(/gamma/);
+    expect(() => batchToTensors(makeBatch([[{ reward: 1, milestones: [1] }]]))).toThrow(/groups\[0\].*at least 2 runs/);
+    tf.dispose([floatOffsets.runOffsets, ...Object.values(inputs)]);
+  });
+
+  it('the composed-tfjs-ops version used by the benchmark computes the same advantages', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbGroups(8), arbSettings(), async (groups, settings) => {
+        const batch = makeBatch(groups);
+        const inputs = batchToTensors(batch);
+        const before = tf.memory().numTensors;
+        const a = composedAdvantages(inputs, settings);
+        expect(tf.memory().numTensors).toBe(before + 1);
+        expectClose(await a.data(), computeAdvantages(batch, settings).advantages, 'composed advantages');
+        tf.dispose([a, ...Object.values(inputs)]);
+      }),
+      { numRuns: 12 },
+    );
+  });
+});

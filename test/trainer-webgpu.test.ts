@@ -1,0 +1,40 @@
+/**
+ * The trainer on the webgpu backend (Dawn in Node): advantages come from the WGSL kernels, feed the
+ * loss as a GPU tensor, and equal the CPU reference on the same batch.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import '../cli/register-gradients.ts';
+import { computeAdvantages } from '../src/advantages/estimators.ts';
+import { advantageSettings, DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
+import { createGpuAdvantageEngine } from '../src/gpu/advantage-engine.ts';
+import { readShaderSources } from '../src/gpu/shaders-node.ts';
+import { Trainer } from '../src/trainer/trainer.ts';
+import { useWebGpuBackend } from './support/webgpu.ts';
+
+beforeAll(async () => {
+  await useWebGpuBackend();
+});
+
+describe('trainer on webgpu', () => {
+  it('computes advantages with the kernels, equal to the CPU reference, without leaking tensors', async () => {
+    const config: TrainConfig = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'short', tasksPerIteration: 2, groupSize: 3, hiddenSize: 8, epochs: 1, minibatches: 1 };
+    const engine = createGpuAdvantageEngine(readShaderSources());
+    expect(engine.name).toBe('webgpu-kernels');
+    const trainer = new Trainer(config, engine);
+    try {
+      let tensorsAfterFirst = -1;
+      for (let i = 1; i <= 3; i++) {
+        const record = await trainer.step();
+        expect(Number.isFinite(record.policyLoss)).toBe(true);
+        if (i === 1) tensorsAfterFirst = tf.memory().numTensors;
+        const { batch, result } = trainer.lastBatch!;
+        const reference = computeAdvantages(batch, advantageSettings(config));
+        reference.advantages.forEach((a, t) => expect(Math.abs(result.advantages[t] - a)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(a))));
+      }
+      expect(tf.memory().numTensors).toBe(tensorsAfterFirst);
+    } finally {
+      trainer.dispose();
+    }
+  });
+});
