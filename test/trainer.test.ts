@@ -63,6 +63,28 @@ describe('trainer', () => {
     expect(gamma1.map(strip)).toEqual(grpo.map(strip));
   });
 
+  for (const env of ['gridhouse', 'texthouse'] as const) {
+    for (const method of ['grpo', 'beacon'] as const) {
+      it(`${env}/tiny: ${method} reaches 90% success within 25 iterations on seeds 1 and 2`, async () => {
+        for (const seed of [1, 2]) {
+          const trainer = new Trainer(small({ env, method, seed, tasksPerIteration: 4, groupSize: 8, hiddenSize: 32 }));
+          try {
+            const recent: number[] = [];
+            let reached = 0;
+            for (let i = 1; i <= 25 && !reached; i++) {
+              recent.push((await trainer.step()).success);
+              // Success of the last 3 iterations together (96 runs), so one lucky batch does not count.
+              if (recent.length >= 3 && recent.slice(-3).reduce((a, x) => a + x, 0) / 3 >= 0.9) reached = i;
+            }
+            expect(reached, `seed ${seed} never reached 90%`).toBeGreaterThan(0);
+          } finally {
+            trainer.dispose();
+          }
+        }
+      });
+    }
+  }
+
   it('keeps the tensor count flat between iteration 5 and iteration 50', async () => {
     const trainer = new Trainer(small({ tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, epochs: 1, minibatches: 1 }));
     try {
