@@ -1,0 +1,58 @@
+/**
+ * One study worker thread: selects the wasm backend once, then trains the runs the parent sends, one
+ * after another, and answers with each run's summary (src/study/summary.ts), never its raw records.
+ *
+ * Messages: parent → worker `{ type: 'run', spec, config }`; worker → parent `ready`, `progress`
+ * (every iteration), `done` (the run's result) or `failed` (an unexpected error; the run is not stored).
+ */
+import { parentPort } from 'node:worker_threads';
+import type { TrainConfig } from '../src/config.ts';
+import { runKey, type RunSpec } from '../src/study/matrix.ts';
+import { summarizeRun, type IterationFigures, type RunResult } from '../src/study/summary.ts';
+import { NonFiniteLossError } from '../src/trainer/ppo.ts';
+import { Trainer } from '../src/trainer/trainer.ts';
+import { initNodeBackend } from './node-backend.ts';
+
+export type ToWorker = { type: 'run'; spec: RunSpec; config: TrainConfig };
+export type FromWorker =
+  | { type: 'ready'; backend: string }
+  | { type: 'progress'; key: string; iteration: number; success: number }
+  | { type: 'done'; key: string; result: RunResult }
+  | { type: 'failed'; key: string; error: string };
+
+const port = parentPort;
+if (!port) throw new Error('cli/study-worker.ts runs as a worker thread of cli/study.ts');
+const post = (m: FromWorker) => port.postMessage(m);
+
+const backend = await initNodeBackend('wasm');
+
+async function train(spec: RunSpec, config: TrainConfig): Promise<RunResult> {
+  const key = runKey(spec);
+  const trainer = new Trainer(config, backend.advantageEngine());
+  const records: IterationFigures[] = [];
+  const t0 = performance.now();
+  let stopped: string | null = null;
+  try {
+    for (let i = 0; i < config.iters; i++) {
+      const r = await trainer.step();
+      records.push(r);
+      post({ type: 'progress', key, iteration: r.iteration, success: r.success });
+    }
+  } catch (e) {
+    // A diverged run is a result of its method, kept with the iterations before the stop.
+    if (!(e instanceof NonFiniteLossError)) throw e;
+    stopped = `non-finite loss at iteration ${records.length + 1}: ${e.message}`;
+  } finally {
+    trainer.dispose();
+  }
+  return summarizeRun(spec, records, (performance.now() - t0) / 1000, stopped);
+}
+
+port.on('message', (m: ToWorker) => {
+  const key = runKey(m.spec);
+  train(m.spec, m.config).then(
+    (result) => post({ type: 'done', key, result }),
+    (e: unknown) => post({ type: 'failed', key, error: e instanceof Error ? e.stack ?? e.message : String(e) }),
+  );
+});
+post({ type: 'ready', backend: backend.describe });
