@@ -1,0 +1,78 @@
+/**
+ * Replays one run of a batch snapshot in a batch-1 environment, for the episode viewer.
+ *
+ * A run is fixed by its task seed and its actions: resetting with the seed rebuilds the task instance
+ * and stepping the recorded actions retraces the episode exactly. The replay environment has no milestone
+ * dropout, so it detects every milestone; the run's recorded milestones (what training saw, after any
+ * dropout) say which ones light up, and a detected one that was not recorded was dropped.
+ */
+import { createEnv, type GridFrame } from '../../envs/index.ts';
+import { Rng } from '../prng.ts';
+import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
+
+export interface Replay {
+  run: number;
+  task: string;
+  milestoneNames: string[];
+  /** Text of each state, before each step and after the last: steps + 1 entries. */
+  observations: string[];
+  /** GridHouse frames, like `observations`; null for text environments. */
+  frames: GridFrame[] | null;
+  /** Text command of each step. */
+  actions: string[];
+  /** Per step: milestone index (1..M) recorded in training on this step, else 0. */
+  recorded: number[];
+  /** Per step: milestone index the replay environment detected (no dropout), else 0. */
+  detected: number[];
+  success: boolean;
+}
+
+export function replayRun(snapshot: BatchSnapshot, run: number): Replay {
+  const from = snapshot.runOffsets[run];
+  const to = snapshot.runOffsets[run + 1];
+  if (!(run >= 0 && to !== undefined)) throw new RangeError(`run ${run} is not in the batch (${snapshot.runOffsets.length - 1} runs)`);
+  const env = createEnv(snapshot.env, { horizon: snapshot.horizon, batchSize: 1, milestoneDropout: 0 });
+  env.reset([snapshot.taskSeeds[run]], new Rng(0));
+  const frames: GridFrame[] | null = env.renderFrame ? [] : null;
+  const replay: Replay = {
+    run,
+    task: env.describeTask(0),
+    milestoneNames: env.describeMilestones(0),
+    observations: [],
+    frames,
+    actions: [],
+    recorded: Array.from(snapshot.milestones.subarray(from, to)),
+    detected: [],
+    success: false,
+  };
+  const action = new Int32Array(1);
+  const snap = () => {
+    replay.observations.push(env.describeObservation(0));
+    frames?.push(env.renderFrame!(0));
+  };
+  snap();
+  for (let t = from; t < to; t++) {
+    if (env.done[0]) throw new Error(`replay of run ${run} ended at step ${t - from}, before its ${to - from} recorded steps`);
+    action[0] = snapshot.actions[t];
+    replay.actions.push(env.describeAction(0, action[0]));
+    env.step(action);
+    replay.detected.push(env.milestone[0]);
+    snap();
+  }
+  replay.success = env.success[0] === 1;
+  return replay;
+}
+
+/** The run the views show when the visitor has not picked one: the first partial success, else run 0. */
+export function defaultRun(snapshot: BatchSnapshot): number {
+  const runs = snapshot.runOffsets.length - 1;
+  for (let i = 0; i < runs; i++) if (!snapshot.success[i] && snapshot.milestonesReached[i] > 0) return i;
+  return 0;
+}
+
+export type Outcome = 'full' | 'partial' | 'failure';
+
+export function runOutcome(snapshot: BatchSnapshot, run: number): Outcome {
+  if (snapshot.success[run]) return 'full';
+  return snapshot.milestonesReached[run] > 0 ? 'partial' : 'failure';
+}

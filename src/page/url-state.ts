@@ -1,0 +1,82 @@
+/**
+ * The page's whole state as a URL query, and back: training settings (`CONFIG_FIELDS`) plus page
+ * settings (`PAGE_FIELDS`).
+ *
+ * Only values that differ from the page defaults are written, in table order, so a shared link is short
+ * and stable. Reading reports every unknown key, bad value and repeated key by name; a field with a bad
+ * value keeps its default. Nothing is coerced silently.
+ */
+import { CONFIG_FIELDS, fieldSpec, parseConfig, type ConfigIssue, type TrainConfig } from '../config.ts';
+import { PAGE_DEFAULT_CONFIG } from './page-defaults.ts';
+import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, pageFieldSpec, parsePageField, type PageSettings } from './page-settings.ts';
+
+export interface PageState {
+  config: TrainConfig;
+  page: PageSettings;
+}
+
+export interface ReadResult extends PageState {
+  issues: ConfigIssue[];
+}
+
+/** Keys of the training table that the page does not take from the URL, with the reason shown. */
+const NOT_PAGE_SETTINGS: Record<string, string> = {
+  method: 'method is not a page setting: the page always trains GRPO and BEACON side by side; ignored',
+};
+
+export function readPageState(search: string | URLSearchParams, base: PageState = { config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS }): ReadResult {
+  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const issues: ConfigIssue[] = [];
+  const page = { ...base.page } as Record<string, unknown>;
+  const configEntries: [string, string][] = [];
+  const seen = new Set<string>();
+  for (const [key, raw] of params) {
+    if (seen.has(key)) {
+      issues.push({ field: key, message: `${key} is given more than once; only the first value (${JSON.stringify(params.get(key))}) is used` });
+      continue;
+    }
+    seen.add(key);
+    if (key in NOT_PAGE_SETTINGS) {
+      issues.push({ field: key, message: NOT_PAGE_SETTINGS[key] });
+      continue;
+    }
+    const spec = pageFieldSpec(key);
+    if (spec) {
+      const parsed = parsePageField(spec, raw);
+      if ('error' in parsed) issues.push({ field: key, message: `${parsed.error}; using ${String(base.page[spec.key])}` });
+      else page[key] = parsed.value;
+      continue;
+    }
+    if (!fieldSpec(key)) {
+      issues.push({ field: key, message: `unknown setting ${JSON.stringify(key)}; known settings: ${knownKeys().join(', ')}` });
+      continue;
+    }
+    configEntries.push([key, raw]);
+  }
+  const parsed = parseConfig(configEntries, base.config);
+  for (const issue of parsed.issues) {
+    const spec = fieldSpec(issue.field);
+    issues.push(spec ? { field: issue.field, message: `${issue.message}; using ${String(base.config[spec.key])}` } : issue);
+  }
+  return { config: { ...parsed.config, method: base.config.method }, page: page as unknown as PageSettings, issues };
+}
+
+/** The query string (without "?") of the settings that differ from the page defaults. */
+export function writePageState(state: PageState, defaults: PageState = { config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS }): string {
+  const q = new URLSearchParams();
+  for (const spec of CONFIG_FIELDS) {
+    if (spec.key in NOT_PAGE_SETTINGS) continue;
+    const v = state.config[spec.key];
+    if (v !== defaults.config[spec.key]) q.set(spec.key, String(v));
+  }
+  for (const spec of PAGE_FIELDS) {
+    const v = state.page[spec.key];
+    if (v !== defaults.page[spec.key]) q.set(spec.key, String(v));
+  }
+  return q.toString();
+}
+
+/** Every key the page reads from its URL. */
+export function knownKeys(): string[] {
+  return [...CONFIG_FIELDS.map((s) => s.key as string).filter((k) => !(k in NOT_PAGE_SETTINGS)), ...PAGE_FIELDS.map((s) => s.key)];
+}

@@ -1,0 +1,337 @@
+/**
+ * <beacon-live-app>: the page. Reads the settings from the URL, owns the training worker (through
+ * TrainingController), passes state down to the views and turns their events into worker commands and
+ * URL updates.
+ *
+ * The URL always holds the settings in effect (the two tables of src/config.ts and
+ * src/page/page-settings.ts); settings that wait for a restart join it when the restart happens.
+ */
+import { LitElement, css, html, nothing } from 'lit';
+import type { Method } from '../advantages/types.ts';
+import { fieldSpec, type ConfigIssue, type TrainConfig } from '../config.ts';
+import type { PageSettings } from '../page/page-settings.ts';
+import { readPageState, writePageState } from '../page/url-state.ts';
+import type { ConfigEditDetail, PageSettingDetail, StagedDetail, TrainingCommandDetail } from './events.ts';
+import { downloadBlob } from './download.ts';
+import { TrainingController } from './training-controller.ts';
+import { sharedStyles } from './theme.ts';
+import type { MetricChart } from './metric-chart.ts';
+import './backend-badge.ts';
+import './comparison-chart.ts';
+import './explainer-section.ts';
+import './method-panel.ts';
+import './run-inspector.ts';
+import './settings-alert.ts';
+import './settings-form.ts';
+import './share-export.ts';
+import './training-controls.ts';
+
+const METHODS: Method[] = ['grpo', 'beacon'];
+
+export class BeaconLiveApp extends LitElement {
+  static override properties = {
+    config: { state: true },
+    staged: { state: true },
+    page: { state: true },
+    issues: { state: true },
+  };
+
+  private declare config: TrainConfig;
+  private declare staged: Partial<TrainConfig>;
+  private declare page: PageSettings;
+  private declare issues: ConfigIssue[];
+  private readonly training: TrainingController;
+  private urlTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor() {
+    super();
+    const { config, page, issues } = readPageState(location.search);
+    this.config = config;
+    this.page = page;
+    this.issues = issues;
+    this.staged = {};
+    this.training = new TrainingController(this, () => ({ config: this.config, running: this.page.autostart, speed: this.page.speed }));
+    this.addEventListener('training-command', (e) => this.onCommand(e.detail));
+    this.addEventListener('config-edit', (e) => this.onConfigEdit(e.detail));
+    this.addEventListener('page-setting', (e) => this.onPageSetting(e.detail));
+    this.addEventListener('staged-settings', (e) => this.onStaged(e.detail));
+    this.addEventListener('export-charts', () => void this.exportCharts());
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Normalise the address bar: bad parameters go, the settings in effect stay.
+    this.writeUrl();
+  }
+
+  static override styles = [
+    sharedStyles,
+    css`
+      :host {
+        display: block;
+        max-width: 1360px;
+        margin: 0 auto;
+        padding: 20px clamp(12px, 3vw, 32px) 48px;
+      }
+      .top {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: flex-start;
+        justify-content: space-between;
+        gap: 12px 24px;
+        margin-bottom: 14px;
+      }
+      .brand h1 {
+        margin: 0;
+        font-size: clamp(1.5rem, 3.2vw, 2.1rem);
+        font-weight: 750;
+        letter-spacing: -0.02em;
+      }
+      .brand h1 span {
+        color: var(--beacon);
+      }
+      .brand p {
+        margin: 4px 0 0;
+        color: var(--fg-muted);
+        max-width: 62ch;
+      }
+      backend-badge {
+        max-width: min(100%, 460px);
+      }
+      settings-alert,
+      .errors {
+        margin-bottom: 14px;
+      }
+      .controls {
+        position: sticky;
+        top: 0;
+        z-index: 10;
+        display: flex;
+        flex-direction: column;
+        gap: 10px;
+        margin-bottom: 18px;
+        box-shadow: 0 2px 12px rgb(0 0 0 / 0.06);
+      }
+      .pair {
+        display: grid;
+        grid-template-columns: repeat(2, minmax(0, 1fr));
+        gap: 18px;
+      }
+      @media (max-width: 880px) {
+        .pair {
+          grid-template-columns: minmax(0, 1fr);
+        }
+        .controls {
+          position: static;
+        }
+      }
+      section.block {
+        margin-top: 26px;
+      }
+      section.block > h2 {
+        margin: 0 0 4px;
+        font-size: 1.2rem;
+      }
+      section.block > p.lede {
+        margin: 0 0 12px;
+        color: var(--fg-muted);
+        font-size: 0.9rem;
+      }
+      .errors {
+        padding: 10px 14px;
+        border-radius: 10px;
+        border: 1px solid var(--danger);
+        background: var(--danger-bg);
+        font-size: 0.9rem;
+      }
+      .errors p {
+        margin: 0;
+      }
+      footer {
+        margin-top: 32px;
+        font-size: 0.8rem;
+        color: var(--fg-muted);
+      }
+      footer a {
+        color: inherit;
+      }
+    `,
+  ];
+
+  override render() {
+    const t = this.training;
+    const rev = t.revision;
+    const state = t.state;
+    const iterations = state?.iterations ?? { grpo: t.histories.grpo.latest?.iteration ?? 0, beacon: t.histories.beacon.latest?.iteration ?? 0 };
+    const general = t.errors.filter((e) => !e.method);
+    return html`
+      <header class="top">
+        <div class="brand">
+          <h1>Beacon <span>Live</span></h1>
+          <p>GRPO and BEACON train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.</p>
+        </div>
+        <backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.backend?.recovery ?? ''} .failure=${t.crash}></backend-badge>
+      </header>
+      <settings-alert .issues=${this.issues}></settings-alert>
+      ${t.crash || general.length
+        ? html`<div class="errors" role="alert">${t.crash ? html`<p>${t.crash}</p>` : nothing}${general.map((e) => html`<p>${e.message}</p>`)}</div>`
+        : nothing}
+      <div class="controls card">
+        <training-controls
+          ?ready=${state !== null}
+          ?running=${state?.running ?? false}
+          ?finished=${state?.finished ?? false}
+          .iterations=${iterations}
+          .budget=${this.config.iters}
+          .speed=${this.page.speed}
+          .smoothing=${this.page.smoothing}
+        ></training-controls>
+        <share-export
+          .url=${this.shareUrl()}
+          .histories=${t.histories}
+          .revision=${rev}
+          .config=${this.config}
+          .backend=${t.backend ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}` : ''}
+        ></share-export>
+      </div>
+
+      <comparison-chart .histories=${t.histories} .revision=${rev} .smoothing=${this.page.smoothing} .target=${this.page.target}></comparison-chart>
+
+      <section class="block" aria-labelledby="batch-title">
+        <h2 id="batch-title">Inside the latest batch</h2>
+        <p class="lede">One run per method, replayed step by step, with the credit each step received.</p>
+        <div class="pair">
+          ${METHODS.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${this.page.speed}></run-inspector>`)}
+        </div>
+      </section>
+
+      <section class="block" aria-labelledby="metrics-title">
+        <h2 id="metrics-title">Metrics per method</h2>
+        <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
+        <div class="pair">
+          ${METHODS.map(
+            (m) => html`<method-panel
+              method=${m}
+              .history=${t.histories[m]}
+              .revision=${rev}
+              .smoothing=${this.page.smoothing}
+              .halted=${t.errors.filter((e) => e.method === m).map((e) => e.message).join(' ')}
+            ></method-panel>`,
+          )}
+        </div>
+      </section>
+
+      <section class="block" aria-labelledby="settings-title">
+        <h2 id="settings-title">Settings</h2>
+        <p class="lede">Every setting is part of the link. Changes marked “needs a restart” apply when both methods start again.</p>
+        <settings-form class="card" .config=${this.config} .staged=${this.staged} .page=${this.page}></settings-form>
+      </section>
+
+      <section class="block">
+        <explainer-section></explainer-section>
+      </section>
+
+      <footer>
+        <p>
+          Beacon Live implements BEACON (milestone-guided policy learning, ZJU REAL lab, 2026) and GRPO on small
+          household tasks. Training runs in a Web Worker with TensorFlow.js; charts by uPlot. Colours: Okabe–Ito palette.
+        </p>
+      </footer>
+    `;
+  }
+
+  /** For tests and demonstrations: makes the worker lose its GPU device. */
+  loseDevice(): void {
+    this.training.loseDevice();
+  }
+
+  private shareUrl(): string {
+    const q = writePageState({ config: this.config, page: this.page });
+    return `${location.origin}${location.pathname}${q ? `?${q}` : ''}`;
+  }
+
+  /** Writes the settings in effect to the address bar (debounced: sliders send many events). */
+  private writeUrl(): void {
+    if (this.urlTimer !== null) clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(() => {
+      this.urlTimer = null;
+      const url = this.shareUrl();
+      if (url !== location.href) history.replaceState(null, '', url);
+    }, 250);
+  }
+
+  private onCommand({ command }: TrainingCommandDetail): void {
+    const t = this.training;
+    if (command === 'pause') t.pause();
+    else if (command === 'resume') t.resume();
+    else if (command === 'step') t.step();
+    else this.restart();
+  }
+
+  /** Rebuilds both trainers with the settings in effect plus those waiting for a restart. */
+  private restart(): void {
+    const state = this.training.state;
+    this.config = { ...this.config, ...this.staged };
+    this.staged = {};
+    this.training.reset(this.config, (state?.running ?? this.page.autostart) || (state?.finished ?? false));
+    this.writeUrl();
+  }
+
+  private onConfigEdit({ changes }: ConfigEditDetail): void {
+    const live: Partial<TrainConfig> = {};
+    const staged: Partial<TrainConfig> = { ...this.staged };
+    for (const [key, value] of Object.entries(changes) as [keyof TrainConfig, never][]) {
+      const spec = fieldSpec(key);
+      if (!spec) continue;
+      if (spec.restart) {
+        if (value === this.config[key]) delete staged[key];
+        else staged[key] = value;
+      } else if (value !== this.config[key]) {
+        live[key] = value;
+      }
+    }
+    this.staged = staged;
+    if (Object.keys(live).length) {
+      this.config = { ...this.config, ...live };
+      this.training.settings(live);
+      this.writeUrl();
+    }
+  }
+
+  private onPageSetting({ changes }: PageSettingDetail): void {
+    this.page = { ...this.page, ...changes };
+    if (changes.speed) this.training.speed(changes.speed);
+    this.writeUrl();
+  }
+
+  private onStaged({ action }: StagedDetail): void {
+    if (action === 'apply') this.restart();
+    else this.staged = {};
+  }
+
+  /** Downloads every chart of the page as a PNG, one file each. */
+  private async exportCharts(): Promise<void> {
+    for (const chart of deepQuery<MetricChart>(this.renderRoot, 'metric-chart')) {
+      try {
+        downloadBlob(await chart.toPng(), `${chart.filename}.png`);
+      } catch {
+        // A chart with no data yet has nothing to export.
+      }
+    }
+  }
+}
+
+/** All elements matching `selector` in `root` and in every shadow root below it. */
+function deepQuery<T extends Element>(root: ParentNode, selector: string): T[] {
+  const out: T[] = [...root.querySelectorAll<T>(selector)];
+  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) out.push(...deepQuery<T>(el.shadowRoot, selector));
+  return out;
+}
+
+customElements.define('beacon-live-app', BeaconLiveApp);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'beacon-live-app': BeaconLiveApp;
+  }
+}

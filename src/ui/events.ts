@@ -1,0 +1,40 @@
+/**
+ * The typed events the page's elements send up to <beacon-live-app>. Properties flow down; these
+ * bubble (and cross shadow roots) up.
+ */
+import type { TrainConfig } from '../config.ts';
+import type { PageSettings } from '../page/page-settings.ts';
+
+export type TrainingCommand = 'pause' | 'resume' | 'step' | 'reset';
+
+export interface TrainingCommandDetail {
+  command: TrainingCommand;
+}
+
+/** Training settings edited in the form (already validated against CONFIG_FIELDS). */
+export interface ConfigEditDetail {
+  changes: Partial<TrainConfig>;
+}
+
+export interface PageSettingDetail {
+  changes: Partial<PageSettings>;
+}
+
+/** What to do with the settings that wait for a restart. */
+export interface StagedDetail {
+  action: 'apply' | 'discard';
+}
+
+export function emit<T>(from: HTMLElement, type: keyof HTMLElementEventMap, detail: T): void {
+  from.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'training-command': CustomEvent<TrainingCommandDetail>;
+    'config-edit': CustomEvent<ConfigEditDetail>;
+    'page-setting': CustomEvent<PageSettingDetail>;
+    'staged-settings': CustomEvent<StagedDetail>;
+    'export-charts': CustomEvent<Record<string, never>>;
+  }
+}

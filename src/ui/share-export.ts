@@ -1,0 +1,135 @@
+/**
+ * <share-export>: copy the page's URL (every setting is in it), download both methods' metrics as CSV or
+ * JSON, and download every chart as PNG.
+ *
+ * Reads what it exports from its properties; the charts' PNGs are made by the charts themselves
+ * (requested from the page with an `export-charts` event).
+ */
+import { LitElement, css, html } from 'lit';
+import type { Method } from '../advantages/types.ts';
+import type { TrainConfig } from '../config.ts';
+import { recordsToCsv, recordsToJson } from '../page/export.ts';
+import { methodConfig } from '../page/method-configs.ts';
+import type { MetricHistory } from '../page/metric-history.ts';
+import { downloadText } from './download.ts';
+import { emit } from './events.ts';
+import { sharedStyles } from './theme.ts';
+
+export class ShareExport extends LitElement {
+  static override properties = {
+    url: { type: String },
+    histories: { attribute: false },
+    revision: { type: Number },
+    config: { attribute: false },
+    backend: { type: String },
+    status: { state: true },
+  };
+
+  /** The shareable URL of the current settings. */
+  declare url: string;
+  declare histories: Record<Method, MetricHistory> | null;
+  /** Bumped when the histories grew. */
+  declare revision: number;
+  declare config: TrainConfig | null;
+  /** The backend line for the export (e.g. "webgpu (SwiftShader)"). */
+  declare backend: string;
+  private declare status: string;
+  private statusTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor() {
+    super();
+    this.url = '';
+    this.histories = null;
+    this.revision = 0;
+    this.config = null;
+    this.backend = '';
+    this.status = '';
+  }
+
+  static override styles = [
+    sharedStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .row {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: 8px;
+      }
+      .status {
+        font-size: 0.8rem;
+        color: var(--fg-muted);
+        min-width: 8em;
+      }
+      input {
+        flex: 1 1 240px;
+        min-width: 0;
+        font: 0.8rem var(--mono);
+      }
+    `,
+  ];
+
+  override render() {
+    return html`<div class="row" role="group" aria-label="Share and export">
+      <button class="primary" type="button" @click=${this.share}>Share link</button>
+      <button type="button" @click=${this.csv} ?disabled=${!this.hasData()}>CSV</button>
+      <button type="button" @click=${this.json} ?disabled=${!this.hasData()}>JSON</button>
+      <button type="button" @click=${() => emit(this, 'export-charts', {})} ?disabled=${!this.hasData()}>Charts (PNG)</button>
+      <span class="status" role="status">${this.status}</span>
+    </div>`;
+  }
+
+  private hasData(): boolean {
+    return !!this.histories && (this.histories.grpo.length > 0 || this.histories.beacon.length > 0);
+  }
+
+  private say(text: string): void {
+    this.status = text;
+    if (this.statusTimer !== null) clearTimeout(this.statusTimer);
+    this.statusTimer = setTimeout(() => (this.status = ''), 4000);
+  }
+
+  private share = async () => {
+    try {
+      await navigator.clipboard.writeText(this.url);
+      this.say('Link copied');
+    } catch {
+      // No clipboard permission (e.g. not a secure context): show the link so it can be copied by hand.
+      window.prompt('Copy this link:', this.url);
+    }
+  };
+
+  private runs(): Record<Method, MetricHistory['records']> {
+    return { grpo: this.histories!.grpo.records, beacon: this.histories!.beacon.records };
+  }
+
+  private csv = () => {
+    downloadText(recordsToCsv(this.runs()), 'beacon-live-metrics.csv', 'text/csv');
+    this.say('CSV saved');
+  };
+
+  private json = () => {
+    const config = this.config!;
+    const text = recordsToJson(
+      {
+        configs: { grpo: methodConfig('grpo', config), beacon: methodConfig('beacon', config) },
+        backend: this.backend,
+        url: this.url,
+        exportedAt: new Date().toISOString(),
+      },
+      this.runs(),
+    );
+    downloadText(text, 'beacon-live-metrics.json', 'application/json');
+    this.say('JSON saved');
+  };
+}
+
+customElements.define('share-export', ShareExport);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'share-export': ShareExport;
+  }
+}

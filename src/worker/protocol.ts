@@ -1,0 +1,72 @@
+/**
+ * The typed messages between the page and the training worker.
+ *
+ * The page sends commands; the worker answers with what happened. Every answer about training carries
+ * the `generation` it belongs to (it grows with each reset), so the page drops answers that arrive after
+ * a reset from the trainers it replaced. Batch snapshots travel as transferable typed arrays.
+ */
+import type { Method } from '../advantages/types.ts';
+import type { BackendReport } from '../backend/select.ts';
+import type { TrainConfig } from '../config.ts';
+import type { Speed } from '../page/page-settings.ts';
+import type { IterationRecord } from '../trainer/iteration-record.ts';
+import type { BatchSnapshot } from './batch-snapshot.ts';
+
+export type ToWorker =
+  /** First message: select the backend, build both trainers, run if `running`. */
+  | { type: 'init'; config: TrainConfig; running: boolean; speed: Speed }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  /** One iteration of each method, then pause. */
+  | { type: 'step' }
+  /** Rebuild both trainers from `config` (re-selecting the backend if its choice changed). */
+  | { type: 'reset'; config: TrainConfig; running: boolean }
+  /** Settings that take effect from the next iteration (only fields with `restart: false`). */
+  | { type: 'settings'; changes: Partial<TrainConfig> }
+  | { type: 'speed'; speed: Speed }
+  /** Destroys the GPU device, as a driver crash would: exercises the recovery path. */
+  | { type: 'loseDevice' };
+
+export interface BackendMessage {
+  type: 'backend';
+  report: BackendReport;
+  /** Where the advantages are computed: the WGSL kernels (webgpu) or the CPU reference. */
+  advantages: 'webgpu-kernels' | 'cpu';
+  /** Set after a device loss: what was lost and what the worker did about it. */
+  recovery?: string;
+}
+
+export interface RecordMessage {
+  type: 'record';
+  generation: number;
+  record: IterationRecord;
+}
+
+export interface SnapshotMessage {
+  type: 'snapshot';
+  generation: number;
+  snapshot: BatchSnapshot;
+}
+
+export interface StateMessage {
+  type: 'state';
+  generation: number;
+  /** Training continues on its own (not paused, budget not reached). */
+  running: boolean;
+  /** Both methods reached the iteration budget. */
+  finished: boolean;
+  /** Completed iterations per method. */
+  iterations: Record<Method, number>;
+  /** Methods stopped by an error (e.g. a non-finite loss). */
+  halted: Method[];
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  generation: number;
+  /** The method whose trainer failed, if the error belongs to one. */
+  method?: Method;
+  message: string;
+}
+
+export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage;

@@ -1,0 +1,249 @@
+/**
+ * The training loop the worker runs: two trainers (GRPO and BEACON, same config and seed) stepped in
+ * turn, one iteration each, under the page's commands (pause, resume, step, reset, speed, settings).
+ *
+ * It knows nothing of `self`/`postMessage` or of backend selection: the worker supplies a `LoopHost`, so
+ * the loop runs (and is tested) in Node on the cpu backend just as it runs in the worker. All work happens
+ * in one async pump; commands only set flags and wake it, so a reset never lands in the middle of a step.
+ */
+import type { Method } from '../advantages/types.ts';
+import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
+import { methodConfig, PAGE_METHODS } from '../page/method-configs.ts';
+import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
+import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import type { IterationRecord } from '../trainer/iteration-record.ts';
+import { NonFiniteLossError } from '../trainer/ppo.ts';
+import { Trainer } from '../trainer/trainer.ts';
+import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
+import type { FromWorker, ToWorker } from './protocol.ts';
+
+export interface LoopHost {
+  post(message: FromWorker, transfer?: Transferable[]): void;
+  /**
+   * Makes sure the tfjs backend for `config.backend` is current (selecting it on first use, when the
+   * choice changed, or when `force`d after a device loss) and returns the advantage-engine factory for it.
+   */
+  prepare(config: TrainConfig, force: boolean): Promise<() => AdvantageEngine>;
+  /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
+  wait(ms: number): Promise<void>;
+}
+
+/** Thrown into a running step when the GPU device is lost. */
+export class DeviceLostError extends Error {
+  override name = 'DeviceLostError';
+}
+
+/** Fields that may change between iterations without rebuilding the trainers. */
+export const LIVE_KEYS = CONFIG_FIELDS.filter((s) => !s.restart).map((s) => s.key);
+
+function liveSettings(config: TrainConfig): Partial<TrainConfig> {
+  return Object.fromEntries(LIVE_KEYS.map((k) => [k, config[k]])) as Partial<TrainConfig>;
+}
+
+export class TrainingLoop {
+  private config: TrainConfig | null = null;
+  private trainers: Record<Method, Trainer> | null = null;
+  private generation = 0;
+  private running = false;
+  private speed: Speed = 'normal';
+  private pendingSteps = 0;
+  private pendingReset: { config: TrainConfig; running: boolean; force: boolean } | null = null;
+  private readonly halted = new Set<Method>();
+  /** Methods whose latest batch has not been sent as a snapshot yet. */
+  private readonly unsent = new Set<Method>();
+  private pumping = false;
+  private abortStep: ((e: Error) => void) | null = null;
+
+  constructor(private readonly host: LoopHost) {}
+
+  /** Handles one command from the page. */
+  command(message: ToWorker): void {
+    switch (message.type) {
+      case 'init':
+      case 'reset':
+        this.speed = message.type === 'init' ? message.speed : this.speed;
+        this.pendingReset = { config: message.config, running: message.running, force: false };
+        this.pendingSteps = 0;
+        break;
+      case 'pause':
+        this.running = false;
+        this.pendingSteps = 0;
+        break;
+      case 'resume':
+        this.running = true;
+        break;
+      case 'step':
+        this.running = false;
+        this.pendingSteps++;
+        break;
+      case 'speed':
+        this.speed = message.speed;
+        break;
+      case 'settings':
+        this.applySettings(message.changes);
+        break;
+      case 'loseDevice':
+        return; // handled by the worker, which owns the device
+    }
+    this.postState();
+    void this.pump();
+  }
+
+  /** Called by the worker when the GPU device is lost: abandon the step, rebuild on a new backend. */
+  deviceLost(reason: string): void {
+    const running = this.pendingReset ? this.pendingReset.running : this.running;
+    if (this.config) this.pendingReset = { config: this.pendingReset?.config ?? this.config, running, force: true };
+    this.abortStep?.(new DeviceLostError(reason));
+    void this.pump();
+  }
+
+  get iterations(): Record<Method, number> {
+    return { grpo: this.trainers?.grpo.iteration ?? 0, beacon: this.trainers?.beacon.iteration ?? 0 };
+  }
+
+  private applySettings(changes: Partial<TrainConfig>): void {
+    if (!this.config) return;
+    const restartKeys = Object.keys(changes).filter((k) => !(LIVE_KEYS as string[]).includes(k));
+    if (restartKeys.length > 0) {
+      this.host.post({ type: 'error', generation: this.generation, message: `settings ${restartKeys.join(', ')} need a restart; ignored` });
+      return;
+    }
+    this.config = { ...this.config, ...changes };
+    if (this.trainers) for (const m of PAGE_METHODS) this.trainers[m].updateSettings(liveSettings(methodConfig(m, this.config)));
+  }
+
+  private finished(): boolean {
+    if (!this.trainers || !this.config) return false;
+    return PAGE_METHODS.every((m) => this.halted.has(m) || this.trainers![m].iteration >= this.config!.iters);
+  }
+
+  private postState(): void {
+    this.host.post({
+      type: 'state',
+      generation: this.generation,
+      running: this.running && !this.finished(),
+      finished: this.finished(),
+      iterations: this.iterations,
+      halted: [...this.halted],
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (;;) {
+        if (this.pendingReset) {
+          await this.rebuild();
+          continue;
+        }
+        const manual = !this.running && this.pendingSteps > 0;
+        if (!(this.running || manual) || !this.trainers || this.finished()) break;
+        await this.iterate();
+        if (manual) this.pendingSteps--;
+        this.postState();
+        await this.host.wait(this.running ? SPEED_PACING[this.speed].pauseMs : 0);
+      }
+    } finally {
+      this.pumping = false;
+    }
+    if (this.finished()) this.running = false;
+    this.flushSnapshots();
+    this.postState();
+  }
+
+  private async rebuild(): Promise<void> {
+    const reset = this.pendingReset!;
+    this.pendingReset = null;
+    this.disposeTrainers();
+    this.generation++;
+    this.halted.clear();
+    this.unsent.clear();
+    this.config = reset.config;
+    this.running = reset.running;
+    try {
+      const engine = await this.host.prepare(reset.config, reset.force);
+      if (this.pendingReset) return; // superseded while the backend was initialising
+      this.trainers = {
+        grpo: new Trainer(methodConfig('grpo', reset.config), engine()),
+        beacon: new Trainer(methodConfig('beacon', reset.config), engine()),
+      };
+    } catch (e) {
+      this.running = false;
+      this.host.post({ type: 'error', generation: this.generation, message: `could not start training: ${errorText(e)}` });
+    }
+    this.postState();
+  }
+
+  /** One iteration of each method that is still going, GRPO first. */
+  private async iterate(): Promise<void> {
+    const trainers = this.trainers!;
+    const config = this.config!;
+    for (const method of PAGE_METHODS) {
+      const trainer = trainers[method];
+      if (this.halted.has(method) || trainer.iteration >= config.iters) continue;
+      let record: IterationRecord;
+      try {
+        record = await this.watched(trainer.step());
+      } catch (e) {
+        if (e instanceof DeviceLostError) return; // the pump rebuilds next
+        this.halted.add(method);
+        const why = e instanceof NonFiniteLossError ? 'training stopped' : 'training failed';
+        this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${why} at iteration ${trainer.iteration + 1}: ${errorText(e)}` });
+        continue;
+      }
+      this.host.post({ type: 'record', generation: this.generation, record });
+      this.unsent.add(method);
+      const every = SPEED_PACING[this.speed].snapshotEvery;
+      if (every > 0 && record.iteration % every === 0) this.sendSnapshot(method);
+    }
+  }
+
+  /** A step that a device loss can interrupt (a lost device may leave its promises pending forever). */
+  private watched<T>(step: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.abortStep = reject;
+      step.then(resolve, reject).finally(() => {
+        this.abortStep = null;
+      });
+    });
+  }
+
+  private sendSnapshot(method: Method): void {
+    const trainer = this.trainers?.[method];
+    if (!trainer?.lastBatch || !this.config) return;
+    const settings = trainer.settings;
+    const snapshot = makeSnapshot(trainer.lastBatch, {
+      method,
+      iteration: trainer.iteration,
+      env: settings.env,
+      horizon: settings.horizon,
+      lambda: settings.lambda,
+      randomSegments: settings.randomSegments,
+    });
+    this.host.post({ type: 'snapshot', generation: this.generation, snapshot }, snapshotTransferables(snapshot));
+    this.unsent.delete(method);
+  }
+
+  /** When training stops, the views get the latest batches even if the speed skipped them. */
+  private flushSnapshots(): void {
+    if (SPEED_PACING[this.speed].snapshotEvery === 0) return;
+    for (const m of [...this.unsent]) this.sendSnapshot(m);
+  }
+
+  private disposeTrainers(): void {
+    if (!this.trainers) return;
+    for (const m of PAGE_METHODS) {
+      try {
+        this.trainers[m].dispose();
+      } catch {
+        // After a device loss the old tensors may live on a backend that is gone; nothing to free.
+      }
+    }
+    this.trainers = null;
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,66 @@
+/**
+ * The training worker: selects the tfjs backend, owns the two trainers, and talks to the page through
+ * the typed messages of protocol.ts. Training here keeps going in a background tab (workers are not
+ * throttled like requestAnimationFrame) and never blocks the page's drawing.
+ */
+// The trainer differentiates with tfjs's gradient registry, which tfjs-core alone leaves empty. The
+// core comes first: registering gradients reads its flags.
+import '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-core/dist/register_all_gradients';
+import { TrainingLoop } from './training-loop.ts';
+import { WorkerBackend } from './worker-backend.ts';
+import { advantageEngineName, createAdvantageEngine } from './advantage-engine-factory.ts';
+import type { FromWorker, ToWorker } from './protocol.ts';
+
+/** The parts of DedicatedWorkerGlobalScope used here (the project compiles against the DOM lib). */
+interface WorkerScope {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
+}
+const scope = self as unknown as WorkerScope;
+const post = (message: FromWorker, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
+
+let lostReason: string | null = null;
+
+const backend = new WorkerBackend((reason) => {
+  lostReason = reason;
+  loop.deviceLost(reason);
+});
+
+/** A macrotask turn (MessageChannel is not clamped like setTimeout), or a real pause. */
+function wait(ms: number): Promise<void> {
+  if (ms > 0) return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+const loop: TrainingLoop = new TrainingLoop({
+  post,
+  wait,
+  async prepare(config, force) {
+    const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
+    if (changed || lostReason) {
+      const recovery = lostReason
+        ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, training restarted from iteration 0`
+        : undefined;
+      post({ type: 'backend', report, advantages: advantageEngineName(report.backend), ...(recovery ? { recovery } : {}) });
+      lostReason = null;
+    }
+    return () => createAdvantageEngine(report.backend);
+  },
+});
+
+scope.onmessage = (event) => {
+  const message = event.data;
+  if (message.type === 'loseDevice') {
+    if (!backend.loseDevice()) post({ type: 'error', generation: -1, message: 'loseDevice: the worker is not on webgpu' });
+    return;
+  }
+  loop.command(message);
+};

@@ -1,0 +1,255 @@
+/**
+ * The live page end to end in headless Chromium (system Chromium through playwright-core), built with
+ * `vite build` and served from a sub-path:
+ * - autostart on WebGPU (SwiftShader adapter) with the advantages on the WGSL kernels, both method
+ *   panels pass 3 iterations, the charts hold data, the episode and credit views draw, CSV / JSON / PNG
+ *   export, no console errors, no serious axe-core violations, and a lost GPU device is recovered;
+ * - every setting round-trips through the URL (load with parameters → the Share link is the same URL);
+ * - bad parameters are named in a role="alert" message and replaced by defaults;
+ * - without a WebGPU adapter the page falls back to wasm, says why, and trains (the wasm binaries load
+ *   from the sub-path).
+ * Tiny settings keep it fast: SwiftShader runs WebGPU on the CPU.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/config.ts';
+import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
+import { DEFAULT_PAGE_SETTINGS, type PageSettings } from '../../src/page/page-settings.ts';
+import { writePageState } from '../../src/page/url-state.ts';
+import { launchChromium } from '../support/browser.ts';
+import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** Small enough that an iteration takes seconds on SwiftShader. */
+const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8';
+
+let server: SubPathServer;
+let gpuBrowser: Browser;
+
+beforeAll(async () => {
+  [server, gpuBrowser] = await Promise.all([buildAndServe(), launchChromium({ webgpu: true })]);
+}, 300_000);
+
+afterAll(async () => {
+  await gpuBrowser?.close();
+  await server?.close();
+});
+
+interface Watched {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions, page and worker. */
+  errors: string[];
+}
+
+async function open(browser: Browser, query: string): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}${query ? `?${query}` : ''}`);
+  return { page, context, errors };
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const t0 = Date.now();
+  let last: T = await read();
+  while (!ok(last)) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 250));
+    last = await read();
+  }
+  return last;
+}
+
+const iterations = (page: Page) =>
+  page.locator('method-panel').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.method, Number((e as HTMLElement).dataset.iteration)])));
+
+const backendOf = (page: Page) => page.locator('backend-badge').getAttribute('data-backend');
+
+/** Distinct colours on a canvas (a blank or single-colour canvas has 1). */
+function distinctColours(canvas: HTMLCanvasElement): number {
+  const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+  const seen = new Set<number>();
+  for (let i = 0; i < data.length && seen.size < 50; i += 4 * 7) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  return seen.size;
+}
+
+async function axeViolations(page: Page) {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
+  });
+}
+
+describe('live page', () => {
+  it('autostarts on WebGPU, trains both methods, draws every view, is accessible and recovers a lost device', async () => {
+    const { page, context, errors } = await open(gpuBrowser, TINY);
+    try {
+      expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000)).toBe('webgpu');
+      const badge = await page.locator('backend-badge .badge').innerText();
+      expect(badge).toMatch(/WebGPU/);
+      expect(badge.toLowerCase()).toMatch(/swiftshader/);
+      expect(badge).toMatch(/WGSL kernels/); // advantages on the GPU kernels, not the CPU reference
+
+      const its = await waitFor('3 iterations of each method', () => iterations(page), (v) => v.grpo >= 3 && v.beacon >= 3, 240_000);
+      expect(Object.keys(its).sort()).toEqual(['beacon', 'grpo']);
+
+      // Charts hold data: every chart has an x column with points and a drawn uPlot canvas.
+      const charts = await page.locator('metric-chart').evaluateAll((els) =>
+        els.map((e) => {
+          const chart = e as HTMLElement & { heading: string; data: ArrayLike<unknown>[] };
+          const canvas = chart.shadowRoot!.querySelector('canvas');
+          return { heading: chart.heading, points: chart.data[0].length, series: chart.data.length - 1, drawn: !!canvas && canvas.width > 0 };
+        }),
+      );
+      expect(charts.length).toBe(9); // comparison + 4 per method
+      for (const c of charts) {
+        expect(c.points, c.heading).toBeGreaterThanOrEqual(3);
+        expect(c.drawn, c.heading).toBe(true);
+      }
+      const reached = await page.locator('comparison-chart [data-reached]').allInnerTexts();
+      expect(reached.join(' ')).toMatch(/GRPO.*BEACON/s);
+
+      // The credit view and the episode viewer draw the latest batch of each method.
+      const views = await waitFor(
+        'credit and episode views',
+        () =>
+          page.evaluate(`(() => { ${distinctColours.toString()}; return [...document.querySelector('beacon-live-app').shadowRoot.querySelectorAll('run-inspector')].map((ri) => {
+            const credit = ri.shadowRoot.querySelector('credit-view');
+            const viewer = ri.shadowRoot.querySelector('episode-viewer');
+            const cc = credit.shadowRoot.querySelector('canvas');
+            const vc = viewer.shadowRoot.querySelector('canvas');
+            return { steps: credit.credit ? credit.credit.steps : 0, creditColours: cc ? distinctColours(cc) : 0, viewerColours: vc ? distinctColours(vc) : 0, task: viewer.shadowRoot.querySelector('.task')?.textContent ?? '' };
+          }); })()`) as Promise<{ steps: number; creditColours: number; viewerColours: number; task: string }[]>,
+        (v) => v.length === 2 && v.every((x) => x.steps > 0 && x.creditColours > 4 && x.viewerColours > 4),
+        60_000,
+      );
+      for (const v of views) expect(v.task).toMatch(/^Task: /);
+      const legend = await page.locator('credit-view .legend').first().innerText();
+      expect(legend).toMatch(/A_traj[\s\S]*A_seg[\s\S]*A[\s\S]*milestone/);
+
+      // Export: CSV and JSON of both methods' records, a chart as PNG.
+      const saved = async (button: string) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button, exact: true }).click()]);
+        return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+      };
+      const csv = await saved('CSV');
+      expect(csv.name).toBe('beacon-live-metrics.csv');
+      const rows = csv.bytes.toString('utf8').trimEnd().split('\n');
+      expect(rows[0]).toMatch(/^method,iteration,success,partial,failure,/);
+      expect(rows.filter((r) => r.startsWith('grpo,')).length).toBeGreaterThanOrEqual(3);
+      expect(rows.filter((r) => r.startsWith('beacon,')).length).toBeGreaterThanOrEqual(3);
+      const json = JSON.parse((await saved('JSON')).bytes.toString('utf8'));
+      expect(json.configs.grpo.method).toBe('grpo');
+      expect(json.configs.beacon.horizon).toBe('tiny');
+      expect(json.records.beacon.length).toBeGreaterThanOrEqual(3);
+      expect(json.backend).toMatch(/^webgpu .*advantages: webgpu-kernels$/);
+      const png = await saved('Download Success rate: GRPO vs BEACON as PNG');
+      expect(png.name).toBe('beacon-live-comparison.png');
+      expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+      expect(png.bytes.length).toBeGreaterThan(5000);
+
+      // Nothing went wrong on the way.
+      expect(await page.locator('beacon-live-app >> .errors').count()).toBe(0);
+      expect(await page.locator('method-panel .halted').count()).toBe(0);
+      expect(errors).toEqual([]);
+      expect(server.misses).toEqual([]);
+
+      const violations = await axeViolations(page);
+      expect(violations).toEqual([]);
+
+      // A lost device: the worker recovers onto a new WebGPU device, says so, and trains again.
+      await page.evaluate(() => (document.querySelector('beacon-live-app') as unknown as { loseDevice(): void }).loseDevice());
+      const recovery = await waitFor('the recovery notice', () => page.locator('backend-badge .recovery').allInnerTexts(), (t) => t.length > 0, 60_000);
+      expect(recovery[0]).toMatch(/GPU device lost .*recovered on a new WebGPU device, training restarted from iteration 0/);
+      expect(await backendOf(page)).toBe('webgpu');
+      await waitFor('training after the recovery', () => iterations(page), (v) => v.grpo >= 1 && v.beacon >= 1, 180_000);
+    } finally {
+      await context.close();
+    }
+  }, 600_000);
+
+  it('round-trips every setting through the URL: the Share link equals the URL it was opened with', async () => {
+    // A valid non-default value for every setting the page takes.
+    const other = (spec: FieldSpec | { key: string; kind: FieldSpec['kind'] }, def: unknown): unknown => {
+      const k = spec.kind;
+      if (k.type === 'enum') return k.values.find((v) => v !== def && v !== 'webgpu' && v !== 'auto') ?? k.values.find((v) => v !== def);
+      if (k.type === 'bool') return !def;
+      if (k.type === 'int') return def === k.min ? k.min + 1 : k.min;
+      return def === k.max ? (k.min + k.max) / 2 : k.max;
+    };
+    const config = { ...PAGE_DEFAULT_CONFIG } as Record<string, unknown>;
+    for (const spec of CONFIG_FIELDS) if (spec.key !== 'method') config[spec.key] = other(spec, PAGE_DEFAULT_CONFIG[spec.key]);
+    // Keep the page light: it is opened paused (autostart flips to false) on the cpu backend.
+    const state = { config: { ...(config as unknown as TrainConfig), backend: 'cpu' as const, horizon: 'tiny' as const }, page: { autostart: false, speed: 'fast', smoothing: 0.5, target: 0.75 } as PageSettings };
+    const query = writePageState(state);
+    for (const spec of CONFIG_FIELDS) if (spec.key !== 'method') expect(query).toContain(`${spec.key}=`);
+    for (const key of Object.keys(DEFAULT_PAGE_SETTINGS)) expect(query).toContain(`${key}=`);
+
+    const { page, context, errors } = await open(gpuBrowser, query);
+    try {
+      await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000);
+      expect(await backendOf(page)).toBe('cpu');
+      let dialogUrl = '';
+      page.on('dialog', (d) => {
+        dialogUrl = d.defaultValue();
+        void d.dismiss();
+      });
+      await page.getByRole('button', { name: 'Share link' }).click();
+      await waitFor('the Share status', () => page.locator('share-export [role=status]').innerText(), (t) => t.includes('copied') || dialogUrl !== '', 10_000);
+      const shared = dialogUrl || (await page.evaluate(() => navigator.clipboard.readText()));
+      expect(shared).toBe(`${server.url}?${query}`);
+      await waitFor('the address bar', () => page.evaluate(() => location.href), (href) => href === `${server.url}?${query}`, 10_000);
+      // Opened paused: no iteration ran.
+      expect(await iterations(page)).toEqual({ grpo: 0, beacon: 0 });
+      expect(await page.locator('settings-alert [role=alert]').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('names bad URL parameters in an alert and uses the defaults instead', async () => {
+    const { page, context, errors } = await open(gpuBrowser, 'gamma=7&bogus=1&method=grpo&groupSize=1.5&autostart=0&backend=cpu');
+    try {
+      const alert = page.locator('settings-alert [role=alert]');
+      await alert.waitFor({ timeout: 30_000 });
+      const text = await alert.innerText();
+      expect(text).toMatch(/4 URL parameters were not used/);
+      expect(text).toMatch(/gamma: gamma must be a number in \[0, 1\]; got "7"; using 0\.95/);
+      expect(text).toMatch(/bogus: unknown setting "bogus"/);
+      expect(text).toMatch(/method: .*always trains GRPO and BEACON/);
+      expect(text).toMatch(/groupSize: groupSize must be an integer in \[2, 64\]; got "1\.5"; using 8/);
+      expect(await page.locator('settings-form #f-gamma').inputValue()).toBe('0.95');
+      // The address bar keeps only what is in effect.
+      await waitFor('the address bar', () => page.evaluate(() => location.search), (s) => s === '?backend=cpu&autostart=false', 10_000);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('without a WebGPU adapter falls back to wasm, says why, and trains', async () => {
+    const browser = await launchChromium({ webgpu: false });
+    try {
+      const { page, context, errors } = await open(browser, TINY);
+      expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000)).toBe('wasm');
+      expect(await page.locator('backend-badge .badge').innerText()).toMatch(/^\s*WebAssembly\s+fallback\s*$/);
+      expect(await page.locator('backend-badge .reason').innerText()).toMatch(/Fallback because webgpu: no WebGPU adapter/);
+      await waitFor('an iteration on wasm', () => iterations(page), (v) => v.grpo >= 1 && v.beacon >= 1, 120_000);
+      expect(errors).toEqual([]);
+      expect(server.misses).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,120 @@
+/**
+ * The page's URL codec: every training setting (but `method`) and every page setting round-trips, only
+ * non-defaults are written, and each bad parameter is named while its field keeps the default.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../src/config.ts';
+import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
+import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageSettings } from '../src/page/page-settings.ts';
+import { knownKeys, readPageState, writePageState } from '../src/page/url-state.ts';
+
+function arbValue(kind: FieldSpec['kind']): fc.Arbitrary<unknown> {
+  switch (kind.type) {
+    case 'int':
+      return fc.integer({ min: kind.min, max: kind.max });
+    case 'number':
+      return fc
+        .double({ min: kind.min, max: kind.max, noNaN: true })
+        .map((x) => (Object.is(x, -0) ? 0 : x))
+        .filter((x) => !(kind.minExclusive && x <= kind.min));
+    case 'enum':
+      return fc.constantFrom(...kind.values);
+    case 'bool':
+      return fc.boolean();
+  }
+}
+
+/** A valid value of the field that differs from `def`. */
+function otherValue(kind: FieldSpec['kind'], def: unknown): unknown {
+  switch (kind.type) {
+    case 'int':
+      return def === kind.max ? kind.min : kind.max;
+    case 'number':
+      return def === kind.max ? (kind.min + kind.max) / 2 : kind.max;
+    case 'enum':
+      return kind.values.find((v) => v !== def);
+    case 'bool':
+      return !def;
+  }
+}
+
+const TRAIN_FIELDS = CONFIG_FIELDS.filter((s) => s.key !== 'method');
+
+describe('page URL state', () => {
+  it('writes nothing for the page defaults', () => {
+    expect(writePageState({ config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS })).toBe('');
+    const back = readPageState('');
+    expect(back).toEqual({ config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS, issues: [] });
+  });
+
+  it.each([...TRAIN_FIELDS.map((s) => ['training', s] as const), ...PAGE_FIELDS.map((s) => ['page', s] as const)])('round-trips a non-default %s setting: %s', (where, spec) => {
+    const s = spec as FieldSpec | PageFieldSpec;
+    const def = where === 'training' ? PAGE_DEFAULT_CONFIG[s.key as keyof TrainConfig] : DEFAULT_PAGE_SETTINGS[s.key as keyof PageSettings];
+    const value = otherValue(s.kind, def);
+    expect(value).not.toBe(def);
+    const state = {
+      config: where === 'training' ? { ...PAGE_DEFAULT_CONFIG, [s.key]: value } : PAGE_DEFAULT_CONFIG,
+      page: where === 'page' ? { ...DEFAULT_PAGE_SETTINGS, [s.key]: value } : DEFAULT_PAGE_SETTINGS,
+    };
+    const query = writePageState(state);
+    expect(query).toBe(`${s.key}=${encodeURIComponent(String(value))}`);
+    expect(readPageState(query)).toEqual({ ...state, issues: [] });
+  });
+
+  it('round-trips any combination of valid settings', () => {
+    const arbConfig = fc.record(Object.fromEntries(TRAIN_FIELDS.map((s) => [s.key, arbValue(s.kind)])));
+    const arbPage = fc.record(Object.fromEntries(PAGE_FIELDS.map((s) => [s.key, arbValue(s.kind)])));
+    fc.assert(
+      fc.property(arbConfig, arbPage, (c, p) => {
+        const state = { config: { ...PAGE_DEFAULT_CONFIG, ...c } as TrainConfig, page: p as unknown as PageSettings };
+        const back = readPageState(`?${writePageState(state)}`);
+        expect(back.issues).toEqual([]);
+        expect(back.config).toEqual(state.config);
+        expect(back.page).toEqual(state.page);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('knows every setting except method', () => {
+    expect(knownKeys().sort()).toEqual([...TRAIN_FIELDS.map((s) => s.key as string), ...PAGE_FIELDS.map((s) => s.key as string)].sort());
+  });
+
+  it.each([
+    ['gamma=1.5', 'gamma', /gamma must be a number in \[0, 1\]; got "1.5"; using 0.95/],
+    ['groupSize=1', 'groupSize', /groupSize must be an integer in \[2, 64\]; got "1"/],
+    ['tasksPerIteration=2.5', 'tasksPerIteration', /integer/],
+    ['env=mars', 'env', /env must be one of gridhouse, texthouse; got "mars"/],
+    ['trajectoryTerm=yes', 'trajectoryTerm', /true or false/],
+    ['learningRate=0', 'learningRate', /learningRate must be a number in \(0, 1\]/],
+    ['speed=warp', 'speed', /speed must be one of slow, normal, fast, nodraw; got "warp"; using normal/],
+    ['autostart=maybe', 'autostart', /autostart must be true or false/],
+    ['smoothing=1', 'smoothing', /smoothing must be a number in \[0, 0.99\]/],
+    ['target=0', 'target', /target must be a number in \[0.05, 1\]/],
+    ['colour=blue', 'colour', /unknown setting "colour"; known settings: .*gamma.*autostart/],
+    ['method=grpo', 'method', /the page always trains GRPO and BEACON side by side; ignored/],
+  ])('names the bad parameter in %s and keeps the default', (query, field, message) => {
+    const { config, page, issues } = readPageState(query);
+    expect(issues).toHaveLength(1);
+    expect(issues[0].field).toBe(field);
+    expect(issues[0].message).toMatch(message);
+    expect(config).toEqual(PAGE_DEFAULT_CONFIG);
+    expect(page).toEqual(DEFAULT_PAGE_SETTINGS);
+  });
+
+  it('reports every bad parameter and still applies the good ones', () => {
+    const { config, page, issues } = readPageState('gamma=2&lambda=0.5&speed=fast&bogus=1&seed=-1');
+    expect(issues.map((i) => i.field)).toEqual(['bogus', 'gamma', 'seed']);
+    expect(config.lambda).toBe(0.5);
+    expect(config.gamma).toBe(PAGE_DEFAULT_CONFIG.gamma);
+    expect(config.seed).toBe(PAGE_DEFAULT_CONFIG.seed);
+    expect(page.speed).toBe('fast');
+  });
+
+  it('reports a repeated key and uses its first value', () => {
+    const { config, issues } = readPageState('seed=5&seed=6');
+    expect(config.seed).toBe(5);
+    expect(issues).toEqual([{ field: 'seed', message: expect.stringMatching(/given more than once; only the first value \("5"\)/) }]);
+  });
+});
