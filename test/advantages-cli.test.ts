@@ -2,7 +2,6 @@
  * `npm run advantages`: the same JSON on the cpu and webgpu (WGSL kernels on Dawn) paths, end to end;
  * every rejection of flags or input in-process (naming the field), and exit code 2 end to end.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,14 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { formatAdvantageResponse, parseAdvantageRequest } from '../src/advantages/batch-json.ts';
 import { computeAdvantages } from '../src/advantages/estimators.ts';
 import { parseAdvantagesArgs, readAdvantageRequest, UsageError } from '../cli/advantages-args.ts';
+import { runCli } from './support/cli.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'advantages-cli-'));
 
-function run(args: string[], stdin?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/advantages.ts', ...args], { cwd: ROOT, input: stdin, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (args: string[], stdin?: string) => runCli('cli/advantages.ts', args, stdin);
 
 function inputFile(name: string, json: unknown): string {
   const path = join(dir, name);
@@ -42,15 +38,15 @@ const REQUEST = {
 type Output = { groups: { advantages: number[]; trajectoryAdvantage: number; segmentAdvantages: number[]; shapedRewards: number[] }[][] };
 
 describe('npm run advantages', () => {
-  it('prints the same JSON on the cpu and webgpu backends (webgpu to float32 precision)', () => {
+  it('prints the same JSON on the cpu and webgpu backends (webgpu to float32 precision)', async () => {
     const file = inputFile('batch.json', REQUEST);
-    const cpu = run(['--input', file, '--backend', 'cpu']);
+    const cpu = await run(['--input', file, '--backend', 'cpu']);
     expect(cpu.stderr).toBe('');
     expect(cpu.code).toBe(0);
     const request = parseAdvantageRequest(REQUEST);
     expect(JSON.parse(cpu.stdout)).toEqual(formatAdvantageResponse(request, computeAdvantages(request.batch, request.settings)));
 
-    const gpu = run(['--input', file, '--backend', 'webgpu']);
+    const gpu = await run(['--input', file, '--backend', 'webgpu']);
     expect(gpu.code, gpu.stderr).toBe(0);
     const a = JSON.parse(gpu.stdout) as Output;
     const b = JSON.parse(cpu.stdout) as Output;
@@ -69,8 +65,8 @@ describe('npm run advantages', () => {
     expect(a.groups[1].map((r) => r.trajectoryAdvantage)).toEqual([0, 0]);
   });
 
-  it('reads stdin with --input -', () => {
-    const r = run(['--input', '-'], JSON.stringify(REQUEST));
+  it('reads stdin with --input -', async () => {
+    const r = await run(['--input', '-'], JSON.stringify(REQUEST));
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as Output).groups[0][0].advantages).toHaveLength(5);
   });
@@ -96,12 +92,12 @@ describe('npm run advantages', () => {
     expect(() => readAdvantageRequest(path)).toThrow(message);
   });
 
-  it('exits with 2 and the message for a bad flag, and for bad input on the webgpu path', () => {
-    const flag = run(['--input', 'x.json', '--backend', 'gpu']);
+  it('exits with 2 and the message for a bad flag, and for bad input on the webgpu path', async () => {
+    const flag = await run(['--input', 'x.json', '--backend', 'gpu']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/--backend must be one of cpu, webgpu/);
     expect(flag.stdout).toBe('');
-    const input = run(['--input', inputFile('bad-gamma.json', { ...REQUEST, gamma: 2 }), '--backend', 'webgpu']);
+    const input = await run(['--input', inputFile('bad-gamma.json', { ...REQUEST, gamma: 2 }), '--backend', 'webgpu']);
     expect(input.code).toBe(2);
     expect(input.stderr).toMatch(/gamma must be a number in \[0, 1\]; got 2/);
     expect(input.stdout).toBe('');

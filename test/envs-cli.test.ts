@@ -3,29 +3,13 @@
  * JSON and table output, same seed ⇒ same figures (speed aside), bad flags ⇒ exit code 2 with a message
  * naming the flag and what it allows (every rejection is also checked in-process, which is faster).
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseEnvsArgs } from '../cli/envs-args.ts';
 import { ENV_NAMES } from '../envs/index.ts';
 import { runStats } from '../envs/stats.ts';
+import { runCli } from './support/cli.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'cli/envs.ts', ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (...args: string[]) => runCli('cli/envs.ts', args);
 
 function withoutSpeed(json: string): Record<string, unknown> {
   const { stepsPerSecond, ...rest } = JSON.parse(json) as Record<string, unknown>;
