@@ -9,22 +9,8 @@ import { randomizeMilestones } from '../src/advantages/random-segments.ts';
 import { perStepReturn, segmentRuns } from '../src/advantages/segmentation.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch, type AdvantageSettings } from '../src/advantages/types.ts';
 import { Rng } from '../src/prng.ts';
+import { makeBatch, type RunSpec } from './support/batches.ts';
 
-type RunSpec = { reward: number; milestones: number[] };
-
-function makeBatch(groups: RunSpec[][]): AdvantageBatch {
-  const runs = groups.flat();
-  const groupOffsets = new Int32Array(groups.length + 1);
-  groups.forEach((g, i) => (groupOffsets[i + 1] = groupOffsets[i] + g.length));
-  const runOffsets = new Int32Array(runs.length + 1);
-  runs.forEach((r, i) => (runOffsets[i + 1] = runOffsets[i] + r.milestones.length));
-  return {
-    groupOffsets,
-    runOffsets,
-    milestones: Uint8Array.from(runs.flatMap((r) => r.milestones)),
-    rewards: Float64Array.from(runs.map((r) => r.reward)),
-  };
-}
 
 const beacon = (over: Partial<AdvantageSettings> = {}): AdvantageSettings => ({ ...DEFAULT_ADVANTAGE_SETTINGS, ...over });
 const grpo = (over: Partial<AdvantageSettings> = {}): AdvantageSettings => beacon({ method: 'grpo', ...over });

@@ -20,6 +20,7 @@ import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import { VITE_SHADERS } from '../src/gpu/shaders-vite.ts';
 import { packUniforms } from '../src/gpu/uniforms.ts';
 import { Rng } from '../src/prng.ts';
+import { makeBatch, type RunSpec } from './support/batches.ts';
 import { useWebGpuBackend } from './support/webgpu.ts';
 
 const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES];
@@ -60,21 +61,6 @@ function wgslBindings(wgsl: string) {
     .sort((a, b) => a.binding - b.binding);
 }
 
-type RunSpec = { reward: number; milestones: number[] };
-
-function makeBatch(groups: RunSpec[][]): AdvantageBatch {
-  const runs = groups.flat();
-  const groupOffsets = new Int32Array(groups.length + 1);
-  groups.forEach((g, i) => (groupOffsets[i + 1] = groupOffsets[i] + g.length));
-  const runOffsets = new Int32Array(runs.length + 1);
-  runs.forEach((r, i) => (runOffsets[i + 1] = runOffsets[i] + r.milestones.length));
-  return {
-    groupOffsets,
-    runOffsets,
-    milestones: Uint8Array.from(runs.flatMap((r) => r.milestones)),
-    rewards: Float64Array.from(runs.map((r) => r.reward)),
-  };
-}
 
 const PATTERNS = ['none', 'all', 'sparse', 'dense', 'success'] as const;
 

@@ -1,0 +1,20 @@
+/**
+ * Builds an offset-indexed AdvantageBatch from nested runs, for tests that write batches by hand.
+ */
+import type { AdvantageBatch } from '../../src/advantages/types.ts';
+
+export type RunSpec = { reward: number; milestones: number[] };
+
+export function makeBatch(groups: RunSpec[][]): AdvantageBatch {
+  const runs = groups.flat();
+  const groupOffsets = new Int32Array(groups.length + 1);
+  groups.forEach((g, i) => (groupOffsets[i + 1] = groupOffsets[i] + g.length));
+  const runOffsets = new Int32Array(runs.length + 1);
+  runs.forEach((r, i) => (runOffsets[i + 1] = runOffsets[i] + r.milestones.length));
+  return {
+    groupOffsets,
+    runOffsets,
+    milestones: Uint8Array.from(runs.flatMap((r) => r.milestones)),
+    rewards: Float64Array.from(runs.map((r) => r.reward)),
+  };
+}
