@@ -3,7 +3,7 @@
  *
  * Every random choice in the learning path (environment layouts, milestone dropout, action sampling,
  * random segmentation, weight init, minibatch shuffles) draws from an `Rng` passed explicitly, so one
- * seed fixes a whole run. `Math.random` is never used. Independent streams come from `fork(label)`,
+ * seed fixes a whole run; the global unseeded generator is never used. Streams come from `fork(label)`,
  * which derives a child seed from the parent's seed and a label without consuming the parent's
  * stream: adding a new consumer of randomness does not shift the draws of existing ones.
  */
