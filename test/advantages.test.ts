@@ -223,3 +223,10 @@ function plainAdvantages(groups: RunSpec[][], s: AdvantageSettings): number[] {
   }
   return out;
 }
+
+describe('batch validation', () => {
+  it('rejects milestone flags other than 0 and 1, naming the step', () => {
+    const b = makeBatch([[{ reward: 1, milestones: [0, 2] }, { reward: 0, milestones: [0] }]]);
+    expect(() => computeAdvantages(b, DEFAULT_ADVANTAGE_SETTINGS)).toThrow(/milestones\[1\] must be 0 or 1, got 2/);
+  });
+});

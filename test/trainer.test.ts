@@ -55,6 +55,27 @@ describe('trainer', () => {
     });
   }
 
+  it('records milestones as 0/1 flags, one per milestone the environment reported', async () => {
+    const trainer = new Trainer(small({ horizon: 'long', randomSegments: true }));
+    try {
+      await trainer.step();
+      const { rollout, batch } = trainer.lastBatch!;
+      expect(rollout.milestones.every((m) => m === 0 || m === 1)).toBe(true);
+      for (let i = 0; i < rollout.numRuns; i++) {
+        let fired = 0;
+        let randomised = 0;
+        for (let t = rollout.runOffsets[i]; t < rollout.runOffsets[i + 1]; t++) {
+          fired += rollout.milestones[t];
+          randomised += batch.milestones[t];
+        }
+        expect(fired).toBe(rollout.milestonesReached[i]);
+        expect(randomised).toBe(fired); // random segmentation keeps K_i
+      }
+    } finally {
+      trainer.dispose();
+    }
+  });
+
   it('γ = 1 BEACON gives the same records as GRPO (method name aside)', async () => {
     const grpo = await run(small({ method: 'grpo', horizon: 'short' }), 3);
     const gamma1 = await run(small({ method: 'beacon', gamma: 1, horizon: 'short' }), 3);

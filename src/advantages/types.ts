@@ -99,4 +99,7 @@ export function validateBatch(batch: AdvantageBatch): void {
   if (milestones.length !== runOffsets[runs]) {
     throw new RangeError(`milestones must have one entry per step (${runOffsets[runs]}), got ${milestones.length}`);
   }
+  for (let t = 0; t < milestones.length; t++) {
+    if (milestones[t] > 1) throw new RangeError(`milestones[${t}] must be 0 or 1, got ${milestones[t]}`);
+  }
 }

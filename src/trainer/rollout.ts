@@ -108,7 +108,8 @@ export class RolloutCollector {
       }
       env.step(actions);
       for (let b = 0; b < B; b++) {
-        if (live[b]) slots.milestones[b * maxSteps + env.steps[b] - 1] = env.milestone[b];
+        // The batch takes 0/1 flags (Φ fired or not); the env reports the milestone's task-order index.
+        if (live[b]) slots.milestones[b * maxSteps + env.steps[b] - 1] = env.milestone[b] > 0 ? 1 : 0;
       }
     }
     return this.layOut(taskSeeds, groupSize, episodeSeeds);
