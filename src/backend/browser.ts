@@ -1,5 +1,6 @@
 /**
- * Page backend host: WebGPU from `navigator.gpu`, wasm binaries bundled by Vite.
+ * Browser backend host, for the page and its training worker: WebGPU from `navigator.gpu` (Chromium
+ * exposes it in dedicated workers too), wasm binaries bundled by Vite.
  *
  * The `?url` imports make Vite serve the three .wasm files in dev and copy them into `dist/assets`
  * on build, with URLs relative to the bundle (`base: './'`), so the wasm backend works from any base
@@ -18,7 +19,7 @@ import {
 
 function browserGpu(): GPU | string {
   if ('gpu' in navigator && navigator.gpu) return navigator.gpu;
-  if (!window.isSecureContext) return 'no WebGPU API: the page is not a secure context (open it over https or on localhost)';
+  if (!globalThis.isSecureContext) return 'no WebGPU API: the page is not a secure context (open it over https or on localhost)';
   return 'no WebGPU API: this browser does not expose navigator.gpu (WebGPU disabled or unsupported)';
 }
 
@@ -32,7 +33,7 @@ const browserHost: BackendHost = {
     }),
 };
 
-/** Selects and initialises a tfjs backend in the page (see select.ts for the choice semantics). */
+/** Selects and initialises a tfjs backend in the page or a worker (see select.ts for the choice semantics). */
 export function initBackend(choice: BackendChoice, options: BackendOptions = {}): Promise<BackendReport> {
   return selectBackend(choice, browserHost, options);
 }
