@@ -41,7 +41,7 @@ export function replayRun(snapshot: BatchSnapshot, run: number): Replay {
     observations: [],
     frames,
     actions: [],
-    recorded: Array.from(snapshot.milestones.subarray(from, to)),
+    recorded: [],
     detected: [],
     success: false,
   };
@@ -59,6 +59,8 @@ export function replayRun(snapshot: BatchSnapshot, run: number): Replay {
     replay.detected.push(env.milestone[0]);
     snap();
   }
+  // Training records 0/1 flags (Φ fired, after dropout); the replay knows which milestone each one was.
+  replay.recorded = replay.detected.map((k, n) => (snapshot.milestones[from + n] ? k : 0));
   replay.success = env.success[0] === 1;
   return replay;
 }
