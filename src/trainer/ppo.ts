@@ -89,8 +89,8 @@ function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch,
       const ratio = tf.exp(logRatio);
       const clipped = tf.clipByValue(ratio, 1 - s.clipRatio, 1 + s.clipRatio);
       const pgLoss = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(clipped, adv))));
-      // Masked candidates have p = 0 exactly, so p · log p contributes nothing there.
-      const entropy = tf.mean(tf.neg(tf.sum(tf.mul(probs, tf.where(tf.cast(mask, 'bool'), logp, tf.zerosLike(logp))), 1)));
+      // Masked candidates have a finite logit (−1e9) and p = 0 exactly, so p · log p adds 0 there.
+      const entropy = tf.mean(tf.neg(tf.sum(tf.mul(probs, logp), 1)));
       const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
       const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), s.clipRatio), 'float32'));
       parts = [pgLoss, entropy, approxKl, clipFraction].map((t) => tf.keep(t));

@@ -43,7 +43,7 @@ class SlotBuffers {
   readonly logProbs: Float32Array;
   readonly stateKeys: Uint32Array;
   readonly milestones: Uint8Array;
-  constructor(readonly env: VecEnv) {
+  constructor(env: VecEnv) {
     const slots = env.batchSize * env.maxSteps;
     this.obs = new Float32Array(slots * env.obsDim);
     this.features = new Float32Array(slots * env.maxActions * env.actionDim);
