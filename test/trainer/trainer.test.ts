@@ -4,14 +4,14 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import '../cli/register-gradients.ts';
+import '../../cli/register-gradients.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
-import { Policy } from '../src/policy/policy.ts';
-import { Rng } from '../src/prng.ts';
-import { NonFiniteLossError, ppoUpdate } from '../src/trainer/ppo.ts';
-import { TIMING_KEYS, type IterationRecord } from '../src/trainer/iteration-record.ts';
-import { Trainer } from '../src/trainer/trainer.ts';
+import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
+import { Policy } from '../../src/policy/policy.ts';
+import { Rng } from '../../src/prng.ts';
+import { NonFiniteLossError, ppoUpdate } from '../../src/trainer/ppo.ts';
+import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
+import { Trainer } from '../../src/trainer/trainer.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

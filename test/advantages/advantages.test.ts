@@ -4,12 +4,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeAdvantages } from '../src/advantages/estimators.ts';
-import { randomizeMilestones } from '../src/advantages/random-segments.ts';
-import { perStepReturn, segmentRuns } from '../src/advantages/segmentation.ts';
-import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch, type AdvantageSettings } from '../src/advantages/types.ts';
-import { Rng } from '../src/prng.ts';
-import { makeBatch, type RunSpec } from './support/batches.ts';
+import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { randomizeMilestones } from '../../src/advantages/random-segments.ts';
+import { perStepReturn, segmentRuns } from '../../src/advantages/segmentation.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch, type AdvantageSettings } from '../../src/advantages/types.ts';
+import { Rng } from '../../src/prng.ts';
+import { makeBatch, type RunSpec } from '../support/batches.ts';
 
 
 const beacon = (over: Partial<AdvantageSettings> = {}): AdvantageSettings => ({ ...DEFAULT_ADVANTAGE_SETTINGS, ...over });

@@ -6,22 +6,22 @@
 import fc from 'fast-check';
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { computeAdvantages } from '../src/advantages/estimators.ts';
-import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from '../src/advantages/types.ts';
-import { createGpuAdvantageEngine } from '../src/gpu/advantage-engine.ts';
-import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../src/gpu/advantage-estimator.ts';
-import { COMBINE_ADVANTAGES } from '../src/gpu/combine-advantages.ts';
-import { composedAdvantages } from '../src/gpu/composed-ops.ts';
-import { GROUP_REDUCE } from '../src/gpu/group-reduce.ts';
-import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../src/gpu/kernel.ts';
-import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../src/gpu/segment-scan.ts';
-import { KERNEL_NAMES } from '../src/gpu/shader-source.ts';
-import { readShaderSources } from '../src/gpu/shaders-node.ts';
-import { VITE_SHADERS } from '../src/gpu/shaders-vite.ts';
-import { packUniforms } from '../src/gpu/uniforms.ts';
-import { Rng } from '../src/prng.ts';
-import { makeBatch, type RunSpec } from './support/batches.ts';
-import { useWebGpuBackend } from './support/webgpu.ts';
+import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from '../../src/advantages/types.ts';
+import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
+import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
+import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
+import { composedAdvantages } from '../../src/gpu/composed-ops.ts';
+import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
+import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
+import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
+import { KERNEL_NAMES } from '../../src/gpu/shader-source.ts';
+import { readShaderSources } from '../../src/gpu/shaders-node.ts';
+import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { packUniforms } from '../../src/gpu/uniforms.ts';
+import { Rng } from '../../src/prng.ts';
+import { makeBatch, type RunSpec } from '../support/batches.ts';
+import { useWebGpuBackend } from '../support/webgpu.ts';
 
 const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES];
 

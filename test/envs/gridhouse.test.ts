@@ -3,9 +3,9 @@
  * rendering (snapshot) and option validation (issue 2).
  */
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../src/prng.ts';
-import { HORIZONS, type Horizon } from '../envs/types.ts';
-import { OBS_TIME, createGridHouse, type GridHouse } from '../envs/gridhouse/gridhouse.ts';
+import { Rng } from '../../src/prng.ts';
+import { HORIZONS, type Horizon } from '../../envs/types.ts';
+import { OBS_TIME, createGridHouse, type GridHouse } from '../../envs/gridhouse/gridhouse.ts';
 import {
   DOOR_OPEN,
   FLAG_CLEAN,
@@ -22,8 +22,8 @@ import {
   MS_UNLOCK,
   NUM_ACTIONS,
   OBJECT_KEY,
-} from '../envs/gridhouse/catalog.ts';
-import { randomAdmissibleActions } from '../envs/random-policy.ts';
+} from '../../envs/gridhouse/catalog.ts';
+import { randomAdmissibleActions } from '../../envs/random-policy.ts';
 
 function seedsFrom(start: number, n: number, group = 1): number[] {
   return Array.from({ length: n }, (_, i) => start + Math.floor(i / group));

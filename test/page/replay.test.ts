@@ -6,12 +6,12 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TrainConfig } from '../src/config.ts';
-import { runCredit } from '../src/page/credit-data.ts';
-import { defaultRun, replayRun, runOutcome } from '../src/page/episode-replay.ts';
-import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
-import { Trainer } from '../src/trainer/trainer.ts';
-import { makeSnapshot, snapshotRuns, type BatchSnapshot } from '../src/worker/batch-snapshot.ts';
+import type { TrainConfig } from '../../src/config.ts';
+import { runCredit } from '../../src/page/credit-data.ts';
+import { defaultRun, replayRun, runOutcome } from '../../src/page/episode-replay.ts';
+import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
+import { Trainer } from '../../src/trainer/trainer.ts';
+import { makeSnapshot, snapshotRuns, type BatchSnapshot } from '../../src/worker/batch-snapshot.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { debiasedEma, firstCrossing } from '../src/page/smoothing.ts';
+import { debiasedEma, firstCrossing } from '../../src/page/smoothing.ts';
 
 /** The textbook definition, written out: m_t = β m_{t−1} + (1 − β) x_t, shown m_t / (1 − β^t). */
 function reference(xs: number[], beta: number): number[] {

@@ -4,10 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../src/config.ts';
-import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
-import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageSettings } from '../src/page/page-settings.ts';
-import { knownKeys, readPageState, writePageState } from '../src/page/url-state.ts';
+import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/config.ts';
+import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
+import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageSettings } from '../../src/page/page-settings.ts';
+import { knownKeys, readPageState, writePageState } from '../../src/page/url-state.ts';
 
 function arbValue(kind: FieldSpec['kind']): fc.Arbitrary<unknown> {
   switch (kind.type) {

@@ -4,10 +4,10 @@
  * naming the flag and what it allows (every rejection is also checked in-process, which is faster).
  */
 import { describe, expect, it } from 'vitest';
-import { parseEnvsArgs } from '../cli/envs-args.ts';
-import { ENV_NAMES } from '../envs/index.ts';
-import { runStats } from '../envs/stats.ts';
-import { runCli } from './support/cli.ts';
+import { parseEnvsArgs } from '../../cli/envs-args.ts';
+import { ENV_NAMES } from '../../envs/index.ts';
+import { runStats } from '../../envs/stats.ts';
+import { runCli } from '../support/cli.ts';
 
 const cli = (...args: string[]) => runCli('cli/envs.ts', args);
 

@@ -6,10 +6,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatAdvantageResponse, parseAdvantageRequest } from '../src/advantages/batch-json.ts';
-import { computeAdvantages } from '../src/advantages/estimators.ts';
-import { parseAdvantagesArgs, readAdvantageRequest, UsageError } from '../cli/advantages-args.ts';
-import { runCli } from './support/cli.ts';
+import { formatAdvantageResponse, parseAdvantageRequest } from '../../src/advantages/batch-json.ts';
+import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { parseAdvantagesArgs, readAdvantageRequest, UsageError } from '../../cli/advantages-args.ts';
+import { runCli } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'advantages-cli-'));
 

@@ -2,11 +2,11 @@
  * Metric export (CSV, JSON), the per-method history and the comparison columns built from it.
  */
 import { describe, expect, it } from 'vitest';
-import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
-import { comparisonColumns, successColumns } from '../src/page/chart-data.ts';
-import { CSV_COLUMNS, recordsToCsv, recordsToJson } from '../src/page/export.ts';
-import { MetricHistory } from '../src/page/metric-history.ts';
-import type { IterationRecord } from '../src/trainer/iteration-record.ts';
+import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
+import { comparisonColumns, successColumns } from '../../src/page/chart-data.ts';
+import { CSV_COLUMNS, recordsToCsv, recordsToJson } from '../../src/page/export.ts';
+import { MetricHistory } from '../../src/page/metric-history.ts';
+import type { IterationRecord } from '../../src/trainer/iteration-record.ts';
 
 function record(method: 'grpo' | 'beacon', iteration: number, over: Partial<IterationRecord> = {}): IterationRecord {
   return {

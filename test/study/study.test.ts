@@ -8,19 +8,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseStudyFlags } from '../cli/study-flags.ts';
-import { UsageError } from '../cli/config-flags.ts';
-import { loadRunsFromStudy, loadStoredRuns, runsDir, saveStoredRun } from '../cli/study-store.ts';
-import type { EnvName, Horizon } from '../envs/index.ts';
-import { ABLATIONS, CONFIG_FIELDS } from '../src/config.ts';
-import { studyFigures } from '../src/study/charts.ts';
-import { evaluateClaims, type ClaimResult } from '../src/study/claims.ts';
-import { EtaModel } from '../src/study/eta.ts';
-import { buildMatrix, planRuns, runConfig, runKey, type RunSpec, type StoredRun, type Variant } from '../src/study/matrix.ts';
-import { FULL_PROFILE, QUICK_PROFILE } from '../src/study/profile.ts';
-import { DEFINITIONS, renderReadme, sharedHyperparameters, type StudyDocument } from '../src/study/report.ts';
-import { aggregateCurve, finalSuccess, itersToTarget, meanSd, medianIters, peakMovingAverage, summarizeRun, type IterationFigures, type RunResult } from '../src/study/summary.ts';
-import { renderFigure, type Figure } from '../src/study/svg.ts';
+import { parseStudyFlags } from '../../cli/study-flags.ts';
+import { UsageError } from '../../cli/config-flags.ts';
+import { loadRunsFromStudy, loadStoredRuns, runsDir, saveStoredRun } from '../../cli/study-store.ts';
+import type { EnvName, Horizon } from '../../envs/index.ts';
+import { ABLATIONS, CONFIG_FIELDS } from '../../src/config.ts';
+import { studyFigures } from '../../src/study/charts.ts';
+import { evaluateClaims, type ClaimResult } from '../../src/study/claims.ts';
+import { EtaModel } from '../../src/study/eta.ts';
+import { buildMatrix, planRuns, runConfig, runKey, type RunSpec, type StoredRun, type Variant } from '../../src/study/matrix.ts';
+import { FULL_PROFILE, QUICK_PROFILE } from '../../src/study/profile.ts';
+import { DEFINITIONS, renderReadme, sharedHyperparameters, type StudyDocument } from '../../src/study/report.ts';
+import { aggregateCurve, finalSuccess, itersToTarget, meanSd, medianIters, peakMovingAverage, summarizeRun, type IterationFigures, type RunResult } from '../../src/study/summary.ts';
+import { renderFigure, type Figure } from '../../src/study/svg.ts';
 
 // ---------- synthetic runs ----------
 

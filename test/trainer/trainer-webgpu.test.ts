@@ -4,13 +4,13 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import '../cli/register-gradients.ts';
-import { computeAdvantages } from '../src/advantages/estimators.ts';
-import { advantageSettings, DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
-import { createGpuAdvantageEngine } from '../src/gpu/advantage-engine.ts';
-import { readShaderSources } from '../src/gpu/shaders-node.ts';
-import { Trainer } from '../src/trainer/trainer.ts';
-import { useWebGpuBackend } from './support/webgpu.ts';
+import '../../cli/register-gradients.ts';
+import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { advantageSettings, DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
+import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
+import { readShaderSources } from '../../src/gpu/shaders-node.ts';
+import { Trainer } from '../../src/trainer/trainer.ts';
+import { useWebGpuBackend } from '../support/webgpu.ts';
 
 beforeAll(async () => {
   await useWebGpuBackend();

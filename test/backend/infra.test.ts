@@ -6,11 +6,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initBackend } from '../src/backend/node-webgpu.ts';
-import { readTensorToGpu, TENSOR_BUFFER_USAGE } from '../src/backend/webgpu-interop.ts';
-import { launchChromium } from './support/browser.ts';
-import { startPageServer, type PageServer } from './support/server.ts';
-import { expectNoTensorLeak, useWebGpuBackend, type WebGpuTestContext } from './support/webgpu.ts';
+import { initBackend } from '../../src/backend/node-webgpu.ts';
+import { readTensorToGpu, TENSOR_BUFFER_USAGE } from '../../src/backend/webgpu-interop.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startPageServer, type PageServer } from '../support/server.ts';
+import { expectNoTensorLeak, useWebGpuBackend, type WebGpuTestContext } from '../support/webgpu.ts';
 
 const A = [
   [1, 2, 3],

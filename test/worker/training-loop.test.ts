@@ -6,11 +6,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TrainConfig } from '../src/config.ts';
-import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
-import { cpuAdvantageEngine } from '../src/trainer/advantage-engine.ts';
-import type { FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../src/worker/protocol.ts';
-import { TrainingLoop } from '../src/worker/training-loop.ts';
+import type { TrainConfig } from '../../src/config.ts';
+import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
+import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import type { FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../../src/worker/protocol.ts';
+import { TrainingLoop } from '../../src/worker/training-loop.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
