@@ -3,23 +3,26 @@
  * uniformly random admissible actions, observation and action features written every step, resets
  * included. Task seeds come in GRPO groups of 8 equal seeds, as in training. Rates are given per second
  * of the process's CPU time (the one-core figure, which a busy machine does not distort much) and per
- * second of wall time. Prints figures; asserts nothing (timing is not a test). Targets from issue 2:
- * GridHouse ≥ 1,000,000/s, TextHouse ≥ 200,000/s.
+ * second of wall time. Prints figures; asserts nothing (timing is not a test). Targets: GridHouse
+ * ≥ 1,000,000/s and TextHouse ≥ 200,000/s, so that stepping never slows training down.
  *
  *   npm run bench:envs [-- --seconds 2] [-- --env gridhouse] [-- --horizon long]
  */
 import { Rng } from '../src/prng.ts';
 import { ENV_NAMES, HORIZONS, createEnv, type Horizon } from '../envs/index.ts';
 import { randomAdmissibleActions } from '../envs/random-policy.ts';
+import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 
 const TARGETS: Record<string, number> = { gridhouse: 1_000_000, texthouse: 200_000 };
 const B = 256;
 const GROUP = 8;
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const FLAGS = {
+  seconds: { kind: { type: 'number', min: 0.1, max: 600 }, doc: 'measuring time per row; default 1' },
+  env: { kind: { type: 'enum', values: ENV_NAMES }, doc: 'only this environment' },
+  horizon: { kind: { type: 'enum', values: HORIZONS }, doc: 'only this horizon' },
+} as const;
+const USAGE = `usage: npm run bench:envs [-- --seconds S] [-- --env E] [-- --horizon H]\n${flagsHelp(FLAGS)}`;
 
 interface Rate {
   /** Steps per second of wall-clock time. */
@@ -60,20 +63,30 @@ function measure(envName: string, horizon: Horizon, seconds: number): Rate {
   return run(seconds * 1000);
 }
 
-const seconds = Number(flag('seconds') ?? 1);
-const onlyEnv = flag('env');
-const onlyHorizon = flag('horizon');
-const fmt = (x: number): string => Math.round(x).toLocaleString('en-US').padStart(11);
-console.log(`env-steps/s at B = ${B}, random admissible actions, features and resets included, seeds in groups of ${GROUP}`);
-console.log(`  ${'env'.padEnd(10)} ${'horizon'.padEnd(7)} ${'per CPU-s'.padStart(11)} ${'per wall-s'.padStart(11)}`);
-for (const name of ENV_NAMES) {
-  if (onlyEnv !== undefined && name !== onlyEnv) continue;
-  const target = TARGETS[name];
-  for (const horizon of HORIZONS) {
-    if (onlyHorizon !== undefined && horizon !== onlyHorizon) continue;
-    const rate = measure(name, horizon, seconds);
-    const verdict = target === undefined ? '' : `  target ${target.toLocaleString('en-US')}: ${rate.cpu >= target ? 'met' : 'NOT met'}`;
-    console.log(`  ${name.padEnd(10)} ${horizon.padEnd(7)} ${fmt(rate.cpu)} ${fmt(rate.wall)}${verdict}`);
+function main(): number {
+  const { flags, help } = parseFlags(process.argv.slice(2), FLAGS);
+  if (help) {
+    console.log(USAGE);
+    return 0;
   }
+  const seconds = flags.seconds ?? 1;
+  const onlyEnv = flags.env;
+  const onlyHorizon = flags.horizon;
+  const fmt = (x: number): string => Math.round(x).toLocaleString('en-US').padStart(11);
+  console.log(`env-steps/s at B = ${B}, random admissible actions, features and resets included, seeds in groups of ${GROUP}`);
+  console.log(`  ${'env'.padEnd(10)} ${'horizon'.padEnd(7)} ${'per CPU-s'.padStart(11)} ${'per wall-s'.padStart(11)}`);
+  for (const name of ENV_NAMES) {
+    if (onlyEnv !== undefined && name !== onlyEnv) continue;
+    const target = TARGETS[name];
+    for (const horizon of HORIZONS) {
+      if (onlyHorizon !== undefined && horizon !== onlyHorizon) continue;
+      const rate = measure(name, horizon, seconds);
+      const verdict = target === undefined ? '' : `  target ${target.toLocaleString('en-US')}: ${rate.cpu >= target ? 'met' : 'NOT met'}`;
+      console.log(`  ${name.padEnd(10)} ${horizon.padEnd(7)} ${fmt(rate.cpu)} ${fmt(rate.wall)}${verdict}`);
+    }
+  }
+  console.log('(per CPU-s: steps per second of this process\'s CPU time, the one-core figure; per wall-s drops when other work shares the core)');
+  return 0;
 }
-console.log('(per CPU-s: steps per second of this process\'s CPU time, the one-core figure; per wall-s drops when other work shares the core)');
+
+runCommand(main, USAGE);

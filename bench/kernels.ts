@@ -13,7 +13,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { computeAdvantages } from '../src/advantages/estimators.ts';
-import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch } from '../src/advantages/types.ts';
+import type { AdvantageBatch } from '../src/advantages/types.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS } from '../src/config.ts';
 import { initBackend, uninstallNodeWebGpu } from '../src/backend/node-webgpu.ts';
 import { getWebGpuBackend, setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../src/gpu/advantage-estimator.ts';

@@ -9,23 +9,19 @@
  */
 import { computeAdvantages } from '../src/advantages/estimators.ts';
 import { advantageSettings, DEFAULT_CONFIG } from '../src/config.ts';
-import { Trainer } from '../src/trainer/trainer.ts';
-import { parseConfigFlags, UsageError } from '../cli/config-flags.ts';
+import { TrainingRun } from '../src/trainer/run.ts';
+import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
 import type { IterationRecord } from '../src/trainer/iteration-record.ts';
 
 const base = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'long', backend: 'wasm', iters: 20 } as const;
+const USAGE = `usage: npm run bench:train [-- --name value …]\n${flagsHelp({}, base)}`;
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = parseConfigFlags(process.argv.slice(2), base).config;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n`);
-      return 2;
-    }
-    throw e;
+  const { config, help } = parseFlags(process.argv.slice(2), {}, base);
+  if (help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
   }
   const backend = await initNodeBackend(config.backend);
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
@@ -34,13 +30,13 @@ async function main(): Promise<number> {
   const repeats = 20; // estimator timings are sub-millisecond: repeat to resolve them
   let extraMs = 0;
   for (const method of ['grpo', 'beacon'] as const) {
-    const trainer = new Trainer({ ...config, method }, backend.advantageEngine());
+    const run = new TrainingRun({ ...config, method }, backend.advantageEngine(method));
     const records: IterationRecord[] = [];
     const extra: number[] = [];
-    for (let i = 0; i < config.iters; i++) {
-      records.push(await trainer.step());
-      if (method === 'beacon' && trainer.lastBatch) {
-        const { batch } = trainer.lastBatch;
+    await run.run((record) => {
+      records.push(record);
+      if (method === 'beacon' && run.trainer.lastBatch) {
+        const { batch } = run.trainer.lastBatch;
         const time = (m: 'grpo' | 'beacon') => {
           const t0 = performance.now();
           for (let r = 0; r < repeats; r++) computeAdvantages(batch, advantageSettings({ ...config, method: m }));
@@ -49,8 +45,8 @@ async function main(): Promise<number> {
         time('beacon'); // warm up
         extra.push(time('beacon') - time('grpo'));
       }
-    }
-    trainer.dispose();
+    });
+    run.dispose();
     const steady = records.slice(2); // the first iterations include JIT and backend warm-up
     const split = { rollout: mean(steady.map((r) => r.ms.rollout)), advantage: mean(steady.map((r) => r.ms.advantage)), update: mean(steady.map((r) => r.ms.update)) };
     const total = split.rollout + split.advantage + split.update;
@@ -75,7 +71,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then((code) => process.exit(code), (e) => {
-  console.error(e);
-  process.exit(1);
-});
+runCommand(main, USAGE);

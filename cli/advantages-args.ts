@@ -5,37 +5,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { InputError, parseAdvantageRequest, type AdvantageRequest } from '../src/advantages/batch-json.ts';
+import { BACKEND_NAMES } from '../src/backend/select.ts';
+import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 
-export const USAGE = `usage: npm run -s advantages -- --input FILE [--backend cpu|webgpu]
+const FLAGS = {
+  input: { kind: 'string', required: true, doc: 'the batch as JSON ({ method?, gamma?, …, groups: [[{ reward, milestones }, …], …] }); "-" reads stdin' },
+  backend: { kind: { type: 'enum', values: BACKEND_NAMES }, doc: 'webgpu computes through the WGSL kernels on Dawn; wasm and cpu run the CPU reference (default cpu)' },
+} as const;
 
-  --input FILE   the batch as JSON ({ groups: [[{ reward, milestones }, …], …], gamma?, lambda?, … });
-                 "-" reads stdin
-  --backend      cpu (reference, default) or webgpu (the WGSL kernels through Dawn)`;
+export const USAGE = `usage: npm run -s advantages -- --input FILE [--backend ${BACKEND_NAMES.join('|')}]\n${flagsHelp(FLAGS)}`;
 
-export const BACKENDS = ['cpu', 'webgpu'] as const;
-export type Backend = (typeof BACKENDS)[number];
-
-export class UsageError extends Error {}
+export type Backend = (typeof BACKEND_NAMES)[number];
 
 export function parseAdvantagesArgs(argv: string[]): { input: string; backend: Backend } | 'help' {
-  let input: string | undefined;
-  let backend: Backend = 'cpu';
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    if (flag === '--help' || flag === '-h') return 'help';
-    const value = argv[i + 1];
-    if (flag === '--input' || flag === '--backend') {
-      if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`${flag} needs a value`);
-      i++;
-      if (flag === '--input') input = value;
-      else if ((BACKENDS as readonly string[]).includes(value)) backend = value as Backend;
-      else throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}; got ${JSON.stringify(value)}`);
-    } else {
-      throw new UsageError(`unknown flag ${JSON.stringify(flag)}; allowed: --input, --backend, --help`);
-    }
-  }
-  if (input === undefined) throw new UsageError('--input is required');
-  return { input, backend };
+  const { flags, help } = parseFlags(argv, FLAGS);
+  if (help) return 'help';
+  return { input: flags.input!, backend: flags.backend ?? 'cpu' };
 }
 
 /** Reads and parses the batch at `input` (a path, or - for stdin). */

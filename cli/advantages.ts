@@ -8,27 +8,28 @@
  * Invalid flags or input exit with 2 and a message naming the field; a missing GPU adapter exits with 1.
  */
 import { InputError, formatAdvantageResponse, type AdvantageRequest } from '../src/advantages/batch-json.ts';
-import { computeAdvantages } from '../src/advantages/estimators.ts';
 import type { AdvantageResult } from '../src/advantages/types.ts';
-import { parseAdvantagesArgs, readAdvantageRequest, USAGE, UsageError } from './advantages-args.ts';
+import { methodSpec } from '../src/methods/registry.ts';
+import { parseAdvantagesArgs, readAdvantageRequest, USAGE } from './advantages-args.ts';
+import { runCommand } from './flags.ts';
 
-/** The kernels through tfjs on Dawn; leaves no tensor, buffer or GPU handle behind. */
+/** The method's engine on webgpu (its WGSL kernels through tfjs on Dawn); leaves no tensor, buffer or GPU handle behind. */
 async function computeOnWebGpu(request: AdvantageRequest): Promise<AdvantageResult> {
   // Loaded only here so that the cpu path (and every usage error) never loads tfjs or the native addon.
   const tf = await import('@tensorflow/tfjs-core');
   const { initBackend, uninstallNodeWebGpu } = await import('../src/backend/node-webgpu.ts');
-  const { GpuAdvantageEstimator, batchToTensors } = await import('../src/gpu/advantage-estimator.ts');
+  const { setWebGpuCpuForward } = await import('../src/backend/webgpu-interop.ts');
+  const { createAdvantageEngine } = await import('../src/trainer/advantage-engine.ts');
   const { readShaderSources } = await import('../src/gpu/shaders-node.ts');
   await initBackend('webgpu', { strict: true });
-  const estimator = new GpuAdvantageEstimator(readShaderSources());
-  const inputs = batchToTensors(request.batch);
+  setWebGpuCpuForward(false);
+  const engine = createAdvantageEngine('webgpu', request.settings.method, readShaderSources);
   try {
-    const { advantages, details } = await estimator.compute(inputs, request.settings, { details: true });
-    advantages.dispose();
-    return details!;
+    const { tensor, result } = await engine.compute(request.batch, request.settings);
+    tensor.dispose();
+    return result;
   } finally {
-    tf.dispose(Object.values(inputs));
-    estimator.dispose();
+    engine.dispose();
     // Dawn keeps the process alive while its device and GPU object are referenced.
     tf.removeBackend('webgpu');
     uninstallNodeWebGpu();
@@ -36,25 +37,15 @@ async function computeOnWebGpu(request: AdvantageRequest): Promise<AdvantageResu
 }
 
 async function main(argv: string[]): Promise<number> {
-  let args: ReturnType<typeof parseAdvantagesArgs>;
-  let request: AdvantageRequest;
-  try {
-    args = parseAdvantagesArgs(argv);
-    if (args === 'help') {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
-    request = readAdvantageRequest(args.input);
-  } catch (e) {
-    if (e instanceof UsageError || e instanceof InputError) {
-      process.stderr.write(`${e.message}\n${e instanceof UsageError ? `\n${USAGE}\n` : ''}`);
-      return 2;
-    }
-    throw e;
+  const args = parseAdvantagesArgs(argv);
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
   }
+  const request = readAdvantageRequest(args.input);
   let result: AdvantageResult;
   try {
-    result = args.backend === 'cpu' ? computeAdvantages(request.batch, request.settings) : await computeOnWebGpu(request);
+    result = args.backend === 'webgpu' ? await computeOnWebGpu(request) : methodSpec(request.settings.method).estimate(request.batch, request.settings);
   } catch (e) {
     process.stderr.write(`advantages (${args.backend}): ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
@@ -63,4 +54,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+runCommand(() => main(process.argv.slice(2)), USAGE, [InputError]);

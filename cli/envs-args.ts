@@ -5,25 +5,24 @@
  */
 import { ENV_NAMES, HORIZONS, type Horizon } from '../envs/index.ts';
 import { POLICIES, type PolicyName } from '../envs/stats.ts';
+import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 
-export const USAGE = `usage: npm run -s envs -- stats --env <${ENV_NAMES.join('|')}> --horizon <${HORIZONS.join('|')}>
-         [--policy <random|oracle>] [--episodes N] [--seed S] [--batch B] [--dropout P] [--json]
+const FLAGS = {
+  env: { kind: { type: 'enum', values: ENV_NAMES }, required: true, doc: 'environment' },
+  horizon: { kind: { type: 'enum', values: HORIZONS }, required: true, doc: 'task length' },
+  policy: { kind: { type: 'enum', values: POLICIES }, doc: 'random (uniform over admissible actions) or oracle; default random' },
+  episodes: { kind: { type: 'int', min: 1, max: 1_000_000 }, doc: 'episodes to play; default 1000' },
+  seed: { kind: { type: 'int', min: 0, max: 0xffffffff }, doc: 'seed of the task stream and the policy; default 1' },
+  batch: { kind: { type: 'int', min: 1, max: 4096 }, doc: 'episodes stepped together; default 256' },
+  dropout: { kind: { type: 'number', min: 0, max: 1 }, doc: 'milestone dropout probability; default 0' },
+  json: { kind: 'switch', doc: 'print one JSON object instead of a table' },
+} as const;
 
-  --env        environment (required)
-  --horizon    task length (required)
-  --policy     random (uniform over admissible actions) or oracle; default random
-  --episodes   integer in [1, 1000000]; default 1000
-  --seed       integer in [0, 4294967295]; default 1
-  --batch      episodes stepped together, integer in [1, 4096]; default 256
-  --dropout    milestone dropout probability in [0, 1]; default 0
-  --json       print one JSON object instead of a table`;
-
-export class UsageError extends Error {}
+export const USAGE = `usage: npm run -s envs -- stats --env <${ENV_NAMES.join('|')}> --horizon <${HORIZONS.join('|')}> [flags]\n${flagsHelp(FLAGS)}`;
 
 export interface EnvsFlags {
   env: string;
-  /** '' until given; parseEnvsArgs requires it. */
-  horizon: Horizon | '';
+  horizon: Horizon;
   policy: PolicyName;
   episodes: number;
   seed: number;
@@ -32,71 +31,23 @@ export interface EnvsFlags {
   json: boolean;
 }
 
-function integerFlag(name: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(`--${name} must be an integer in [${min}, ${max}]; got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
-
-function choiceFlag(name: string, raw: string, allowed: readonly string[]): string {
-  if (!allowed.includes(raw)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(raw)}`);
-  return raw;
-}
-
-export function parseEnvsArgs(argv: string[]): EnvsFlags {
+/** Parses `stats` and its flags; null for --help. */
+export function parseEnvsArgs(argv: string[]): EnvsFlags | null {
   const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h') return null;
   if (command !== 'stats') {
     throw new UsageError(command === undefined ? 'missing command (the only command is "stats")' : `unknown command ${JSON.stringify(command)} (the only command is "stats")`);
   }
-  const flags: EnvsFlags = { env: '', horizon: '', policy: 'random', episodes: 1000, seed: 1, batch: 256, dropout: 0, json: false };
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}; flags start with --`);
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-    if (name === 'json') {
-      if (eq >= 0) throw new UsageError('--json takes no value');
-      flags.json = true;
-      continue;
-    }
-    const known = ['env', 'horizon', 'policy', 'episodes', 'seed', 'batch', 'dropout'];
-    if (!known.includes(name)) throw new UsageError(`unknown flag --${name}; allowed: ${[...known, 'json'].map((k) => `--${k}`).join(', ')}`);
-    let raw: string;
-    if (eq >= 0) raw = arg.slice(eq + 1);
-    else {
-      if (i + 1 >= rest.length) throw new UsageError(`--${name} needs a value`);
-      raw = rest[++i];
-    }
-    switch (name) {
-      case 'env':
-        flags.env = choiceFlag(name, raw, ENV_NAMES);
-        break;
-      case 'horizon':
-        flags.horizon = choiceFlag(name, raw, HORIZONS) as Horizon;
-        break;
-      case 'policy':
-        flags.policy = choiceFlag(name, raw, POLICIES) as PolicyName;
-        break;
-      case 'episodes':
-        flags.episodes = integerFlag(name, raw, 1, 1_000_000);
-        break;
-      case 'seed':
-        flags.seed = integerFlag(name, raw, 0, 0xffffffff);
-        break;
-      case 'batch':
-        flags.batch = integerFlag(name, raw, 1, 4096);
-        break;
-      case 'dropout': {
-        const p = Number(raw);
-        if (raw.trim() === '' || !(p >= 0 && p <= 1)) throw new UsageError(`--dropout must be a number in [0, 1]; got ${JSON.stringify(raw)}`);
-        flags.dropout = p;
-        break;
-      }
-    }
-  }
-  if (flags.env === '') throw new UsageError(`--env is required (one of ${ENV_NAMES.join(', ')})`);
-  if (flags.horizon === '') throw new UsageError(`--horizon is required (one of ${HORIZONS.join(', ')})`);
-  return flags;
+  const { flags, help } = parseFlags(rest, FLAGS);
+  if (help) return null;
+  return {
+    env: flags.env!,
+    horizon: flags.horizon!,
+    policy: flags.policy ?? 'random',
+    episodes: flags.episodes ?? 1000,
+    seed: flags.seed ?? 1,
+    batch: flags.batch ?? 256,
+    dropout: flags.dropout ?? 0,
+    json: flags.json === true,
+  };
 }

@@ -3,29 +3,22 @@
  * --episodes 1000 --seed 1 [--json]`. Prints full / partial / failed shares, mean length, mean milestones
  * and speed, as a table or as one JSON object. Bad flags print what is allowed and exit with code 2.
  */
-import type { Horizon } from '../envs/index.ts';
 import { runStats } from '../envs/stats.ts';
-import { USAGE, UsageError, parseEnvsArgs, type EnvsFlags } from './envs-args.ts';
+import { USAGE, parseEnvsArgs } from './envs-args.ts';
+import { runCommand } from './flags.ts';
 
 function percent(x: number): string {
   return `${(100 * x).toFixed(1)}%`.padStart(7);
 }
 
 function main(argv: string[]): number {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  const flags = parseEnvsArgs(argv);
+  if (!flags) {
     console.log(USAGE);
     return 0;
   }
-  let flags: EnvsFlags;
-  try {
-    flags = parseEnvsArgs(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`envs: ${err.message}\n\n${USAGE}`);
-    return 2;
-  }
   const s = runStats(flags.env, {
-    horizon: flags.horizon as Horizon,
+    horizon: flags.horizon,
     policy: flags.policy,
     episodes: flags.episodes,
     seed: flags.seed,
@@ -48,4 +41,4 @@ function main(argv: string[]): number {
   return 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+runCommand(() => main(process.argv.slice(2)), USAGE);

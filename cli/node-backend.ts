@@ -11,16 +11,16 @@ import './register-gradients.ts';
 import { initBackend, uninstallNodeWebGpu } from '../src/backend/node-webgpu.ts';
 import { setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import type { BackendChoice } from '../src/config.ts';
-import { createGpuAdvantageEngine } from '../src/gpu/advantage-engine.ts';
 import { readShaderSources } from '../src/gpu/shaders-node.ts';
-import { cpuAdvantageEngine, type AdvantageEngine } from '../src/trainer/advantage-engine.ts';
+import type { Method } from '../src/methods/registry.ts';
+import { createAdvantageEngine, type AdvantageEngine } from '../src/trainer/advantage-engine.ts';
 
 export interface NodeBackend {
   name: 'webgpu' | 'wasm' | 'cpu';
   /** One line for logs: the backend and, for webgpu, the adapter. */
   describe: string;
-  /** A fresh advantage engine for one trainer. */
-  advantageEngine(): AdvantageEngine;
+  /** A fresh advantage engine for one trainer of `method`. */
+  advantageEngine(method: Method): AdvantageEngine;
   /** Releases the backend so the process can exit (Dawn keeps it alive otherwise). */
   close(): void;
 }
@@ -31,16 +31,15 @@ export async function initNodeBackend(choice: BackendChoice): Promise<NodeBacken
   if (name === 'webgpu') {
     // The kernels read tfjs's buffers on the GPU: small ops must not be forwarded to the CPU.
     setWebGpuCpuForward(false);
-    const shaders = readShaderSources();
     return {
       name,
       describe: `webgpu (${report.adapterName ?? 'unknown adapter'}), advantages on WGSL kernels`,
-      advantageEngine: () => createGpuAdvantageEngine(shaders),
+      advantageEngine: (method) => createAdvantageEngine(name, method, readShaderSources),
       close: () => {
         tf.removeBackend('webgpu');
         uninstallNodeWebGpu();
       },
     };
   }
-  return { name, describe: name, advantageEngine: () => cpuAdvantageEngine, close: () => {} };
+  return { name, describe: name, advantageEngine: (method) => createAdvantageEngine(name, method, readShaderSources), close: () => {} };
 }

@@ -9,8 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import type { TrainConfig } from '../src/config.ts';
 import { runKey, type RunSpec } from '../src/study/matrix.ts';
 import { summarizeRun, type IterationFigures, type RunResult } from '../src/study/summary.ts';
-import { NonFiniteLossError } from '../src/trainer/ppo.ts';
-import { Trainer } from '../src/trainer/trainer.ts';
+import { TrainingRun } from '../src/trainer/run.ts';
 import { initNodeBackend } from './node-backend.ts';
 
 export type ToWorker = { type: 'run'; spec: RunSpec; config: TrainConfig };
@@ -28,24 +27,19 @@ const backend = await initNodeBackend('wasm');
 
 async function train(spec: RunSpec, config: TrainConfig): Promise<RunResult> {
   const key = runKey(spec);
-  const trainer = new Trainer(config, backend.advantageEngine());
+  const run = new TrainingRun(config, backend.advantageEngine(config.method));
   const records: IterationFigures[] = [];
   const t0 = performance.now();
-  let stopped: string | null = null;
   try {
-    for (let i = 0; i < config.iters; i++) {
-      const r = await trainer.step();
+    // A diverged run is a result of its method, kept with the iterations before the stop.
+    const result = await run.run((r) => {
       records.push(r);
       post({ type: 'progress', key, iteration: r.iteration, success: r.success });
-    }
-  } catch (e) {
-    // A diverged run is a result of its method, kept with the iterations before the stop.
-    if (!(e instanceof NonFiniteLossError)) throw e;
-    stopped = `non-finite loss at iteration ${records.length + 1}: ${e.message}`;
+    });
+    return summarizeRun(spec, records, (performance.now() - t0) / 1000, result.message ?? null);
   } finally {
-    trainer.dispose();
+    run.dispose();
   }
-  return summarizeRun(spec, records, (performance.now() - t0) / 1000, stopped);
 }
 
 port.on('message', (m: ToWorker) => {

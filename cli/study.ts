@@ -1,6 +1,6 @@
 /**
  * `npm run study [-- --seeds N --workers N --quick --fresh --report-only]`: the reproduction study of
- * issue 6, headless on wasm, in parallel worker threads, resumable.
+ * the paper's claims (docs/results/README.md), headless on wasm, in parallel worker threads, resumable.
  *
  * Each finished run is stored under <outDir>/runs/ and skipped on a rerun (unless its config changed,
  * or --fresh). When every run is done it writes <outDir>/study.json, the SVG charts and README.md.
@@ -20,7 +20,7 @@ import { buildMatrix, planRuns, runConfig, runKey, type RunSpec } from '../src/s
 import { DEFINITIONS, renderReadme, sharedHyperparameters, studyJson, type StudyDocument } from '../src/study/report.ts';
 import type { RunResult } from '../src/study/summary.ts';
 import { renderFigure } from '../src/study/svg.ts';
-import { UsageError } from './config-flags.ts';
+import { runCommand } from './flags.ts';
 import { parseStudyFlags, STUDY_USAGE as USAGE, type StudyOptions } from './study-flags.ts';
 import { clearStoredRuns, loadRunsFromStudy, loadStoredRuns, saveStoredRun } from './study-store.ts';
 import type { FromWorker, ToWorker } from './study-worker.ts';
@@ -140,16 +140,7 @@ function writeOutputs(options: StudyOptions, specs: RunSpec[], results: Map<stri
 }
 
 async function main(argv: string[]): Promise<number> {
-  let options;
-  try {
-    options = parseStudyFlags(argv);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    throw e;
-  }
+  const options = parseStudyFlags(argv);
   if (!options) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -192,7 +183,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
-  process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-  process.exit(1);
-});
+runCommand(() => main(process.argv.slice(2)), USAGE);

@@ -6,35 +6,28 @@
  * terminal, plain lines otherwise. Bad flags exit with 2; a non-finite loss stops the run with exit 1,
  * the policy keeping its last good weights.
  */
-import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DEFAULT_CONFIG } from '../src/config.ts';
-import { NonFiniteLossError } from '../src/trainer/ppo.ts';
 import { recordToJson } from '../src/trainer/iteration-record.ts';
-import { Trainer } from '../src/trainer/trainer.ts';
-import { configHelp, parseConfigFlags, UsageError } from './config-flags.ts';
+import { TrainingRun } from '../src/trainer/run.ts';
+import { flagsHelp, parseFlags, runCommand } from './flags.ts';
 import { initNodeBackend } from './node-backend.ts';
 import { progressReporter } from './progress.ts';
 
-const USAGE = `usage: npm run -s train -- [--name value …] [--out FILE]\n${configHelp()}\n  --out FILE           write the JSON lines to FILE instead of stdout`;
+const FLAGS = {
+  out: { kind: 'string', doc: 'write the JSON lines to FILE instead of stdout' },
+} as const;
+
+const USAGE = `usage: npm run -s train -- [--name value …] [--out FILE]\n${flagsHelp(FLAGS, DEFAULT_CONFIG)}`;
 
 async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseConfigFlags(argv, DEFAULT_CONFIG, { out: true, help: false });
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    throw e;
-  }
-  if (parsed.extra.has('help')) {
+  const { flags, config, help } = parseFlags(argv, FLAGS, DEFAULT_CONFIG);
+  if (help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const { config } = parsed;
-  const out = parsed.extra.get('out');
+  const { out } = flags;
   const backend = await initNodeBackend(config.backend);
   process.stderr.write(`backend: ${backend.describe}\n`);
   if (out) {
@@ -42,30 +35,23 @@ async function main(argv: string[]): Promise<number> {
     writeFileSync(out, '');
   }
   const write = (line: string) => (out ? appendFileSync(out, `${line}\n`) : process.stdout.write(`${line}\n`));
-  const trainer = new Trainer(config, backend.advantageEngine());
+  const run = new TrainingRun(config, backend.advantageEngine(config.method));
   const progress = progressReporter(config.iters, process.stderr);
   try {
-    for (let i = 0; i < config.iters; i++) {
-      const record = await trainer.step();
+    const result = await run.run((record) => {
       write(recordToJson(record));
       progress.update(record);
-    }
-  } catch (e) {
-    if (e instanceof NonFiniteLossError) {
-      progress.done();
-      process.stderr.write(`training stopped at iteration ${trainer.iteration + 1}: ${e.message}\n`);
+    });
+    progress.done();
+    if (result.status === 'diverged') {
+      process.stderr.write(`${result.message}\n`);
       return 1;
     }
-    throw e;
+    return 0;
   } finally {
-    trainer.dispose();
+    run.dispose();
     backend.close();
   }
-  progress.done();
-  return 0;
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
-  process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-  process.exit(1);
-});
+runCommand(() => main(process.argv.slice(2)), USAGE);

@@ -6,10 +6,11 @@
  * any error; nothing is coerced silently. `configToQuery` and `parseConfig` are inverse (round-trip tested).
  */
 import { ENV_NAMES, HORIZONS, type EnvName, type Horizon } from '../envs/index.ts';
-import { METHODS, NORMALIZATIONS, SEGMENT_BASELINES, type AdvantageSettings, type Method, type Normalize, type SegmentBaseline } from './advantages/types.ts';
+import { NORMALIZATIONS, SEGMENT_BASELINES, type AdvantageSettings, type Normalize, type SegmentBaseline } from './advantages/types.ts';
+import { BACKEND_CHOICES, type BackendChoice } from './backend/select.ts';
+import { METHOD_NAMES, type Method } from './methods/registry.ts';
 
-export const BACKENDS = ['auto', 'webgpu', 'wasm', 'cpu'] as const;
-export type BackendChoice = (typeof BACKENDS)[number];
+export type { BackendChoice };
 
 export interface TrainConfig {
   /** Environment key (envs/index.ts). */
@@ -64,15 +65,19 @@ export interface TrainConfig {
   backend: BackendChoice;
 }
 
-type Kind =
+/** The kinds of value a setting takes, with their bounds. */
+export type SettingKind =
   | { type: 'int'; min: number; max: number }
   | { type: 'number'; min: number; max: number; minExclusive?: boolean }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'bool' };
 
+/** A setting's kinds, plus lists for commands' own flags (comma-separated integers in [min, max]). */
+export type ValueKind = SettingKind | { type: 'list'; min: number; max: number };
+
 export interface FieldSpec<K extends keyof TrainConfig = keyof TrainConfig> {
   key: K;
-  kind: Kind;
+  kind: SettingKind;
   default: TrainConfig[K];
   /** One line for tooltips and --help. */
   doc: string;
@@ -80,12 +85,12 @@ export interface FieldSpec<K extends keyof TrainConfig = keyof TrainConfig> {
   restart: boolean;
 }
 
-const f = <K extends keyof TrainConfig>(key: K, kind: Kind, def: TrainConfig[K], restart: boolean, doc: string): FieldSpec<K> => ({ key, kind, default: def, doc, restart });
+const f = <K extends keyof TrainConfig>(key: K, kind: SettingKind, def: TrainConfig[K], restart: boolean, doc: string): FieldSpec<K> => ({ key, kind, default: def, doc, restart });
 
 export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('env', { type: 'enum', values: ENV_NAMES }, 'gridhouse', true, 'environment'),
   f('horizon', { type: 'enum', values: HORIZONS }, 'long', true, 'task horizon (more milestones as it grows)'),
-  f('method', { type: 'enum', values: METHODS }, 'beacon', true, 'advantage estimator'),
+  f('method', { type: 'enum', values: METHOD_NAMES }, 'beacon', true, 'advantage estimator'),
   f('seed', { type: 'int', min: 0, max: 4294967295 }, 1, true, 'seed of the run’s PRNG'),
   f('tasksPerIteration', { type: 'int', min: 1, max: 256 }, 8, true, 'N: task instances per iteration'),
   f('groupSize', { type: 'int', min: 2, max: 64 }, 8, true, 'G: rollouts per task instance (one group)'),
@@ -107,7 +112,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('maxGradNorm', { type: 'number', min: 0, max: 100, minExclusive: true }, 1, false, 'global gradient-norm clip'),
   f('hiddenSize', { type: 'int', min: 8, max: 512 }, 64, true, 'policy width'),
   f('iters', { type: 'int', min: 1, max: 100000 }, 200, false, 'training iterations (budget)'),
-  f('backend', { type: 'enum', values: BACKENDS }, 'auto', true, 'tfjs backend'),
+  f('backend', { type: 'enum', values: BACKEND_CHOICES }, 'auto', true, 'tfjs backend'),
 ];
 
 export const DEFAULT_CONFIG: TrainConfig = Object.fromEntries(CONFIG_FIELDS.map((s) => [s.key, s.default])) as unknown as TrainConfig;
@@ -116,36 +121,57 @@ export function fieldSpec(key: string): FieldSpec | undefined {
   return CONFIG_FIELDS.find((s) => s.key === key);
 }
 
-/** Allowed range or values of a field, as shown in error messages and --help. */
-export function describeRange(spec: FieldSpec): string {
-  const k = spec.kind;
+/** Allowed range or values of a kind, as shown in error messages and --help. */
+export function describeKind(k: ValueKind): string {
   switch (k.type) {
     case 'int': return `an integer in [${k.min}, ${k.max}]`;
     case 'number': return `a number in ${k.minExclusive ? '(' : '['}${k.min}, ${k.max}]`;
     case 'enum': return `one of ${k.values.join(', ')}`;
     case 'bool': return 'true or false';
+    case 'list': return `comma-separated integers in [${k.min}, ${k.max}]`;
   }
 }
 
-/** Parses one raw value; returns the value or an error message naming the field and its range. */
-export function parseField(spec: FieldSpec, raw: string): { value: TrainConfig[keyof TrainConfig] } | { error: string } {
-  const k = spec.kind;
-  const bad = { error: `${spec.key} must be ${describeRange(spec)}; got ${JSON.stringify(raw)}` };
+const NUMBER_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * Checks one value of `kind` named `name`; returns the value or an error message naming the field and
+ * its range. `raw` is text (URL, flag) or, with `json`, a JSON value (imported files). Nothing is
+ * coerced: JSON must carry a number where a number is due, and text must spell one exactly.
+ */
+export function parseValue(name: string, k: ValueKind, raw: unknown, json = false): { value: never } | { error: string } {
+  const bad = { error: `${name} must be ${describeKind(k)}; got ${JSON.stringify(raw) ?? String(raw)}` };
+  const text = typeof raw === 'string' && !json;
+  const number = (v: unknown): number => (json ? (typeof v === 'number' ? v : NaN) : typeof v === 'string' && NUMBER_TEXT.test(v.trim()) ? Number(v) : NaN);
+  const inRange = (x: number, min: number, max: number, integer: boolean, minExclusive = false) =>
+    Number.isFinite(x) && (!integer || Number.isInteger(x)) && (minExclusive ? x > min : x >= min) && x <= max;
   switch (k.type) {
     case 'enum':
-      return k.values.includes(raw) ? { value: raw as never } : bad;
+      return typeof raw === 'string' && k.values.includes(raw) ? { value: raw as never } : bad;
     case 'bool':
-      return raw === 'true' || raw === '1' ? { value: true } : raw === 'false' || raw === '0' ? { value: false } : bad;
+      if (json) return typeof raw === 'boolean' ? { value: raw as never } : bad;
+      return raw === 'true' || raw === '1' ? { value: true as never } : raw === 'false' || raw === '0' ? { value: false as never } : bad;
     case 'int':
     case 'number': {
-      if (raw.trim() === '' || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) return bad;
-      const x = Number(raw);
-      if (!Number.isFinite(x) || (k.type === 'int' && !Number.isInteger(x))) return bad;
-      const low = k.type === 'number' && k.minExclusive ? x <= k.min : x < k.min;
-      if (low || x > k.max) return bad;
-      return { value: x };
+      const x = number(raw);
+      return inRange(x, k.min, k.max, k.type === 'int', k.type === 'number' && k.minExclusive) ? { value: x as never } : bad;
+    }
+    case 'list': {
+      if (!text || (raw as string).trim() === '') return bad;
+      const xs = (raw as string).split(',').map(number);
+      return xs.every((x) => inRange(x, k.min, k.max, true)) ? { value: xs as never } : bad;
     }
   }
+}
+
+/** Allowed range or values of a setting. */
+export function describeRange(spec: FieldSpec): string {
+  return describeKind(spec.kind);
+}
+
+/** Parses one setting's raw text; returns the value or an error message naming the field and its range. */
+export function parseField(spec: FieldSpec, raw: string): { value: TrainConfig[keyof TrainConfig] } | { error: string } {
+  return parseValue(spec.key, spec.kind, raw);
 }
 
 export interface ConfigIssue {
@@ -174,20 +200,36 @@ export function parseConfig(entries: Iterable<[string, string]>, base: TrainConf
   return { config: config as unknown as TrainConfig, issues };
 }
 
-/** The settings that differ from the defaults, as URL query entries (stable field order). */
-export function configToQuery(config: TrainConfig, defaults: TrainConfig = DEFAULT_CONFIG): URLSearchParams {
+/** The settings that differ from the defaults, as URL query entries (stable field order), less `omit`. */
+export function configToQuery(config: TrainConfig, defaults: TrainConfig = DEFAULT_CONFIG, omit: readonly string[] = []): URLSearchParams {
   const q = new URLSearchParams();
   for (const spec of CONFIG_FIELDS) {
+    if (omit.includes(spec.key)) continue;
     const v = config[spec.key];
     if (v !== defaults[spec.key]) q.set(spec.key, String(v));
   }
   return q;
 }
 
+/** The settings an advantage estimator reads: the same names, bounds and defaults as the config fields. */
+export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
+
 /** The advantage estimator's view of a config. */
 export function advantageSettings(config: TrainConfig): AdvantageSettings {
-  const { method, gamma, lambda, rMs, normalize, segmentBaseline, trajectoryTerm } = config;
-  return { method, gamma, lambda, rMs, normalize, segmentBaseline, trajectoryTerm };
+  return Object.fromEntries(ADVANTAGE_KEYS.map((k) => [k, config[k]])) as unknown as AdvantageSettings;
+}
+
+export const DEFAULT_ADVANTAGE_SETTINGS: AdvantageSettings = advantageSettings(DEFAULT_CONFIG);
+
+/**
+ * Checks advantage settings that did not come through `parseConfig` (a caller's object, a kernel's
+ * input) against the config table; throws a RangeError naming the first bad field and its range.
+ */
+export function checkAdvantageSettings(settings: AdvantageSettings): void {
+  for (const key of ADVANTAGE_KEYS) {
+    const parsed = parseValue(key, fieldSpec(key)!.kind, settings[key], true);
+    if ('error' in parsed) throw new RangeError(parsed.error);
+  }
 }
 
 /** Named ablations of BEACON.md §6: each a set of overrides on a BEACON config, never a code fork. */

@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, configToQuery, DEFAULT_CONFIG, parseConfig, type FieldSpec, type TrainConfig } from '../src/config.ts';
-import { parseConfigFlags, UsageError } from '../cli/config-flags.ts';
 
 function arbValue(spec: FieldSpec): fc.Arbitrary<unknown> {
   const k = spec.kind;
@@ -50,15 +49,5 @@ describe('config', () => {
     expect(issues[0].field).toBe(key);
     expect(issues[0].message).toMatch(message);
     expect(config).toEqual(DEFAULT_CONFIG); // the bad value is not coerced into the config
-  });
-
-  it('parses CLI flags, both --name value and --name=value, and rejects bad ones', () => {
-    const { config, extra } = parseConfigFlags(['--gamma', '0.5', '--iters=3', '--out', 'x.jsonl'], DEFAULT_CONFIG, { out: true });
-    expect(config.gamma).toBe(0.5);
-    expect(config.iters).toBe(3);
-    expect(extra.get('out')).toBe('x.jsonl');
-    expect(() => parseConfigFlags(['--gamma'], DEFAULT_CONFIG)).toThrow(/--gamma needs a value/);
-    expect(() => parseConfigFlags(['--lambda', '-1'], DEFAULT_CONFIG)).toThrow(UsageError);
-    expect(() => parseConfigFlags(['stray'], DEFAULT_CONFIG)).toThrow(/unexpected argument "stray"/);
   });
 });

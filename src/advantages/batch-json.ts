@@ -1,16 +1,16 @@
 /**
- * The advantage calculator's JSON format (issue: `npm run advantages`), shared by the CLI and tests.
+ * The advantage calculator's JSON format (`npm run advantages`), shared by the CLI and tests.
  *
  * Input:  { method?, gamma?, lambda?, rMs?, normalize?, segmentBaseline?, trajectoryTerm?,
  *           groups: [[{ reward: number, milestones: [0|1 per step] }, …], …] }
  * Output: { groups: [[{ advantages, trajectoryAdvantage, segmentAdvantages, shapedRewards }, …], …] }
- * Every error names the offending field by its JSON path and says what is allowed.
+ * Every error names the offending field by its JSON path and says what is allowed. The settings take
+ * the names, bounds and defaults of the training config table (src/config.ts).
  */
-import { DEFAULT_ADVANTAGE_SETTINGS, METHODS, NORMALIZATIONS, SEGMENT_BASELINES, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from './types.ts';
+import { ADVANTAGE_KEYS, DEFAULT_ADVANTAGE_SETTINGS, fieldSpec, parseValue } from '../config.ts';
+import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from './types.ts';
 
 export class InputError extends Error {}
-
-const SETTING_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm'] as const;
 
 export interface AdvantageRequest {
   settings: AdvantageSettings;
@@ -23,33 +23,16 @@ export function parseAdvantageRequest(json: unknown): AdvantageRequest {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new InputError('input must be a JSON object with a "groups" field');
   const o = json as Record<string, unknown>;
   for (const key of Object.keys(o)) {
-    if (key !== 'groups' && !(SETTING_KEYS as readonly string[]).includes(key)) {
-      throw new InputError(`unknown field "${key}"; allowed: groups, ${SETTING_KEYS.join(', ')}`);
+    if (key !== 'groups' && !(ADVANTAGE_KEYS as readonly string[]).includes(key)) {
+      throw new InputError(`unknown field "${key}"; allowed: groups, ${ADVANTAGE_KEYS.join(', ')}`);
     }
   }
-  const settings = { ...DEFAULT_ADVANTAGE_SETTINGS };
-  const num = (key: 'gamma' | 'lambda' | 'rMs', min: number, max: number, minExclusive = false) => {
-    if (o[key] === undefined) return;
-    const x = o[key];
-    if (typeof x !== 'number' || !Number.isFinite(x) || (minExclusive ? x <= min : x < min) || x > max) {
-      throw new InputError(`${key} must be a number in ${minExclusive ? '(' : '['}${min}, ${max}]; got ${JSON.stringify(x)}`);
-    }
-    settings[key] = x;
-  };
-  const oneOf = <K extends 'method' | 'normalize' | 'segmentBaseline'>(key: K, values: readonly AdvantageSettings[K][]) => {
-    if (o[key] === undefined) return;
-    if (!values.includes(o[key] as AdvantageSettings[K])) throw new InputError(`${key} must be one of ${values.join(', ')}; got ${JSON.stringify(o[key])}`);
-    settings[key] = o[key] as AdvantageSettings[K];
-  };
-  oneOf('method', METHODS);
-  num('gamma', 0, 1);
-  num('lambda', 0, 10);
-  num('rMs', 0, 100, true);
-  oneOf('normalize', NORMALIZATIONS);
-  oneOf('segmentBaseline', SEGMENT_BASELINES);
-  if (o.trajectoryTerm !== undefined) {
-    if (typeof o.trajectoryTerm !== 'boolean') throw new InputError(`trajectoryTerm must be true or false; got ${JSON.stringify(o.trajectoryTerm)}`);
-    settings.trajectoryTerm = o.trajectoryTerm;
+  const settings: Record<string, unknown> = { ...DEFAULT_ADVANTAGE_SETTINGS };
+  for (const key of ADVANTAGE_KEYS) {
+    if (o[key] === undefined) continue;
+    const parsed = parseValue(key, fieldSpec(key)!.kind, o[key], true);
+    if ('error' in parsed) throw new InputError(parsed.error);
+    settings[key] = parsed.value;
   }
 
   const groups = o.groups;
@@ -80,7 +63,7 @@ export function parseAdvantageRequest(json: unknown): AdvantageRequest {
   const runOffsets = new Int32Array(runLengths.length + 1);
   runLengths.forEach((n, i) => (runOffsets[i + 1] = runOffsets[i] + n));
   return {
-    settings,
+    settings: settings as unknown as AdvantageSettings,
     groupSizes,
     batch: { groupOffsets, runOffsets, milestones: Uint8Array.from(milestones), rewards: Float64Array.from(rewards) },
   };

@@ -6,8 +6,9 @@
  * layout feeds the CPU reference here and the WGSL kernels, so the two can be compared element by element.
  */
 
-export const METHODS = ['grpo', 'beacon'] as const;
-export type Method = (typeof METHODS)[number];
+import type { Method } from '../methods/registry.ts';
+
+export type { Method };
 export const NORMALIZATIONS = ['meanStd', 'mean'] as const;
 export type Normalize = (typeof NORMALIZATIONS)[number];
 /** `perStepReturn`: the paper's formula (default). `stepMean`: the released code's variant. BEACON.md §4. */
@@ -41,16 +42,6 @@ export interface AdvantageSettings {
   /** Include A_traj in A (off = the "no trajectory term" ablation). */
   trajectoryTerm: boolean;
 }
-
-export const DEFAULT_ADVANTAGE_SETTINGS: AdvantageSettings = {
-  method: 'beacon',
-  gamma: 0.95,
-  lambda: 1,
-  rMs: 1,
-  normalize: 'meanStd',
-  segmentBaseline: 'perStepReturn',
-  trajectoryTerm: true,
-};
 
 export interface AdvantageResult {
   /** Per step: A(i, t) = A_traj(i) + λ · A_seg(i, t) (or the parts the settings keep). */

@@ -18,6 +18,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { getWebGpuBackend, readTensorToGpu, TENSOR_BUFFER_USAGE, type GpuView } from '../backend/webgpu-interop.ts';
 import { STD_EPSILON, validateBatch, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from '../advantages/types.ts';
+import { checkAdvantageSettings } from '../config.ts';
 import { GpuBufferPool } from './buffer-pool.ts';
 import { COMBINE_ADVANTAGES, combineWorkgroups } from './combine-advantages.ts';
 import { GROUP_REDUCE, normalizeCode, segmentBaselineCode } from './group-reduce.ts';
@@ -105,7 +106,7 @@ export class GpuAdvantageEstimator {
   async compute(batch: AdvantageTensors, settings: AdvantageSettings, options: GpuAdvantageOptions = {}): Promise<GpuAdvantages> {
     if (this.disposed) throw new Error('GpuAdvantageEstimator: compute() after dispose()');
     const { numGroups, numRuns, numSteps } = checkTensors(batch);
-    checkSettings(settings);
+    checkAdvantageSettings(settings);
     const [scan, reduce, combine] = await this.ready();
 
     // From here to the last submit nothing awaits, so concurrent calls cannot interleave on the
@@ -256,11 +257,6 @@ function checkTensors(b: AdvantageTensors): { numGroups: number; numRuns: number
   return { numGroups, numRuns, numSteps };
 }
 
-function checkSettings(s: AdvantageSettings): void {
-  if (!(s.gamma >= 0 && s.gamma <= 1)) throw new RangeError(`gamma must be in [0, 1], got ${s.gamma}`);
-  if (!(s.lambda >= 0 && Number.isFinite(s.lambda))) throw new RangeError(`lambda must be a finite number ≥ 0, got ${s.lambda}`);
-  if (!(s.rMs > 0 && Number.isFinite(s.rMs))) throw new RangeError(`rMs must be a finite number > 0, got ${s.rMs}`);
-}
 
 /**
  * The batch as tensors on the current backend, after checking it (validateBatch); the caller disposes

@@ -4,10 +4,9 @@
  * Pure functions of a finished batch and its advantages; no tfjs, no DOM. A metric that is undefined
  * for a batch (no repeated keys, no milestone steps) is NaN, written as null in JSON.
  */
-import { ZERO_ADVANTAGE, type AdvantageBatch, type Method } from '../advantages/types.ts';
+import { ZERO_ADVANTAGE, type AdvantageBatch } from '../advantages/types.ts';
 
 export interface CreditMetricsInput {
-  method: Method;
   /** The batch as the advantages saw it (milestones after dropout / random segmentation). */
   batch: AdvantageBatch;
   /** Per step A(i, t). */
@@ -27,7 +26,7 @@ export interface CreditMetrics {
   success: number;
   partial: number;
   failure: number;
-  /** Share of runs carrying a positive reward signal under the method. */
+  /** Share of runs with at least one step where |A| ≥ 1e-6: runs that teach the policy something (§5). */
   sampleUtilization: number;
   /** Share of steps with |A| < 1e-6. */
   zeroAdvantageRatio: number;
@@ -48,7 +47,7 @@ export function creditMetrics(input: CreditMetricsInput): CreditMetrics {
   for (let i = 0; i < runs; i++) {
     if (success[i]) solved++;
     else if (milestonesReached[i] > 0) partial++;
-    if (success[i] || (input.method === 'beacon' && hasSegment(batch, i))) utilised++;
+    if (hasSignal(batch.runOffsets, advantages, i)) utilised++;
   }
   const steps = advantages.length;
   let zero = 0;
@@ -64,8 +63,9 @@ export function creditMetrics(input: CreditMetricsInput): CreditMetrics {
   };
 }
 
-function hasSegment(batch: AdvantageBatch, run: number): boolean {
-  for (let t = batch.runOffsets[run]; t < batch.runOffsets[run + 1]; t++) if (batch.milestones[t]) return true;
+/** Effective sample utilisation counts a run when any of its steps carries |A| ≥ 1e-6 (docs/maths.md §5). */
+function hasSignal(runOffsets: Int32Array, advantages: ArrayLike<number>, run: number): boolean {
+  for (let t = runOffsets[run]; t < runOffsets[run + 1]; t++) if (Math.abs(advantages[t]) >= ZERO_ADVANTAGE) return true;
   return false;
 }
 

@@ -1,23 +1,13 @@
 /**
- * The two trainers' configs, derived from the one page config.
- *
- * Both trainers share the seed, the task stream and every shared setting. The BEACON ablation switches
- * (trajectory term off, random segments, milestone dropout) change BEACON only: the GRPO panel always
- * shows the plain baseline it is compared with, as in the paper's ablation table (BEACON.md §6).
+ * The methods the page races, and each one's config, derived from the one page config through the
+ * method registry (src/methods/registry.ts): every method shares the seed, the task stream and every
+ * shared setting, and resets the switches that do not apply to it.
  */
 import type { TrainConfig } from '../config.ts';
-import type { Method } from '../advantages/types.ts';
+import { METHOD_NAMES, methodSpec, type Method } from '../methods/registry.ts';
 
-export const PAGE_METHODS = ['grpo', 'beacon'] as const satisfies readonly Method[];
-
-export function beaconConfig(config: TrainConfig): TrainConfig {
-  return { ...config, method: 'beacon' };
-}
-
-export function grpoConfig(config: TrainConfig): TrainConfig {
-  return { ...config, method: 'grpo', trajectoryTerm: true, randomSegments: false, milestoneDropout: 0 };
-}
+export const PAGE_METHODS: readonly Method[] = METHOD_NAMES;
 
 export function methodConfig(method: Method, config: TrainConfig): TrainConfig {
-  return method === 'grpo' ? grpoConfig(config) : beaconConfig(config);
+  return methodSpec(method).configFor(config);
 }

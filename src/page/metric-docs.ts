@@ -19,7 +19,7 @@ export const METRIC_DOCS = {
   },
   sampleUtilization: {
     label: 'Sample utilisation',
-    doc: 'Share of runs that carry a positive reward signal under the method: full successes for GRPO; full successes plus runs with at least one completed segment for BEACON. Paper (ALFWorld): 23.7% GRPO → 82.0% BEACON.',
+    doc: 'Share of runs in which at least one step has a non-zero advantage (|A| ≥ 1e-6): runs that teach the policy something. Defined on the advantages, so a γ = 1 BEACON run and its GRPO twin report the same figure. Paper (ALFWorld): 23.7% GRPO → 82.0% BEACON.',
   },
   zeroAdvantageRatio: {
     label: 'Zero-advantage ratio',
@@ -55,7 +55,7 @@ export const METRIC_DOCS = {
   },
   iterationsToTarget: {
     label: 'Iterations to target',
-    doc: 'First iteration at which the smoothed success rate (the bold line) reaches the target. Paper (ALFWorld, 60%): BEACON 50, GRPO 120.',
+    doc: 'First iteration at which the mean success of the last 5 iterations reaches the target (the same definition as in the study). Paper (ALFWorld, 60%): BEACON 50, GRPO 120.',
   },
   aTraj: {
     label: 'A_traj',

@@ -4,7 +4,7 @@
  * Same shape and the same validation (`parseField` of src/config.ts) as the training table, so the URL,
  * the controls and the tooltips read both tables the same way.
  */
-import { describeRange, parseField, type FieldSpec } from '../config.ts';
+import { describeKind, parseValue, type SettingKind } from '../config.ts';
 
 export const SPEEDS = ['slow', 'normal', 'fast', 'nodraw'] as const;
 export type Speed = (typeof SPEEDS)[number];
@@ -16,25 +16,25 @@ export interface PageSettings {
   speed: Speed;
   /** β of the debiased EMA drawn over the raw success rate (0 = no smoothing). */
   smoothing: number;
-  /** Success rate whose first crossing is marked on the comparison chart. */
+  /** Success rate whose iterations-to-target is marked on the comparison chart. */
   target: number;
 }
 
 export interface PageFieldSpec<K extends keyof PageSettings = keyof PageSettings> {
   key: K;
-  kind: FieldSpec['kind'];
+  kind: SettingKind;
   default: PageSettings[K];
   /** One line for tooltips. */
   doc: string;
 }
 
-const p = <K extends keyof PageSettings>(key: K, kind: FieldSpec['kind'], def: PageSettings[K], doc: string): PageFieldSpec<K> => ({ key, kind, default: def, doc });
+const p = <K extends keyof PageSettings>(key: K, kind: SettingKind, def: PageSettings[K], doc: string): PageFieldSpec<K> => ({ key, kind, default: def, doc });
 
 export const PAGE_FIELDS: readonly PageFieldSpec[] = [
   p('autostart', { type: 'bool' }, true, 'start training when the page opens (0 opens paused)'),
   p('speed', { type: 'enum', values: SPEEDS }, 'normal', 'slow: watch each iteration · normal: train flat out, views follow every iteration · fast: views every 10th iteration · nodraw: skip drawing episodes and credit'),
   p('smoothing', { type: 'number', min: 0, max: 0.99 }, 0.9, 'β of the debiased moving average drawn over the raw success rate'),
-  p('target', { type: 'number', min: 0.05, max: 1 }, 0.6, 'success rate whose first crossing (smoothed) is marked on the comparison chart'),
+  p('target', { type: 'number', min: 0.05, max: 1 }, 0.6, 'success rate whose iterations-to-target (mean of the last 5 iterations) is marked on the comparison chart'),
 ];
 
 export const DEFAULT_PAGE_SETTINGS: PageSettings = Object.fromEntries(PAGE_FIELDS.map((s) => [s.key, s.default])) as unknown as PageSettings;
@@ -51,17 +51,12 @@ export function pageFieldSpec(key: string): PageFieldSpec | undefined {
   return PAGE_FIELDS.find((s) => s.key === key);
 }
 
-/** The page field in the shape the training table's helpers take (they read only `key` and `kind`). */
-function asFieldSpec(spec: PageFieldSpec): FieldSpec {
-  return { key: spec.key, kind: spec.kind, default: spec.default, doc: spec.doc, restart: false } as unknown as FieldSpec;
-}
-
 /** Validates one raw page value exactly as a training setting would be validated. */
 export function parsePageField(spec: PageFieldSpec, raw: string): { value: PageSettings[keyof PageSettings] } | { error: string } {
-  return parseField(asFieldSpec(spec), raw) as { value: PageSettings[keyof PageSettings] } | { error: string };
+  return parseValue(spec.key, spec.kind, raw);
 }
 
 /** Allowed values of a page field, worded as for training settings. */
 export function describePageRange(spec: PageFieldSpec): string {
-  return describeRange(asFieldSpec(spec));
+  return describeKind(spec.kind);
 }

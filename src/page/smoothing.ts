@@ -28,15 +28,3 @@ export function debiasedEma(values: ArrayLike<number | null>, beta: number): (nu
   }
   return out;
 }
-
-/**
- * The x of the first point whose value is ≥ target, or null if none is. `xs` and `ys` are parallel
- * (e.g. iterations and the smoothed success rate).
- */
-export function firstCrossing(xs: ArrayLike<number>, ys: ArrayLike<number | null>, target: number): number | null {
-  for (let i = 0; i < ys.length; i++) {
-    const y = ys[i];
-    if (y !== null && y >= target) return xs[i];
-  }
-  return null;
-}

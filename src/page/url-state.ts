@@ -6,7 +6,7 @@
  * and stable. Reading reports every unknown key, bad value and repeated key by name; a field with a bad
  * value keeps its default. Nothing is coerced silently.
  */
-import { CONFIG_FIELDS, fieldSpec, parseConfig, type ConfigIssue, type TrainConfig } from '../config.ts';
+import { CONFIG_FIELDS, configToQuery, fieldSpec, parseConfig, type ConfigIssue, type TrainConfig } from '../config.ts';
 import { PAGE_DEFAULT_CONFIG } from './page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, pageFieldSpec, parsePageField, type PageSettings } from './page-settings.ts';
 
@@ -21,7 +21,7 @@ export interface ReadResult extends PageState {
 
 /** Keys of the training table that the page does not take from the URL, with the reason shown. */
 const NOT_PAGE_SETTINGS: Record<string, string> = {
-  method: 'method is not a page setting: the page always trains GRPO and BEACON side by side; ignored',
+  method: 'method is not a page setting: the page races its methods side by side; ignored',
 };
 
 export function readPageState(search: string | URLSearchParams, base: PageState = { config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS }): ReadResult {
@@ -63,12 +63,7 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
 
 /** The query string (without "?") of the settings that differ from the page defaults. */
 export function writePageState(state: PageState, defaults: PageState = { config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS }): string {
-  const q = new URLSearchParams();
-  for (const spec of CONFIG_FIELDS) {
-    if (spec.key in NOT_PAGE_SETTINGS) continue;
-    const v = state.config[spec.key];
-    if (v !== defaults.config[spec.key]) q.set(spec.key, String(v));
-  }
+  const q = configToQuery(state.config, defaults.config, Object.keys(NOT_PAGE_SETTINGS));
   for (const spec of PAGE_FIELDS) {
     const v = state.page[spec.key];
     if (v !== defaults.page[spec.key]) q.set(spec.key, String(v));

@@ -6,19 +6,20 @@
  */
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import { ABLATIONS, CONFIG_FIELDS, DEFAULT_CONFIG, type AblationName, type TrainConfig } from '../config.ts';
+import type { Method } from '../methods/registry.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
 
 export interface RunSpec {
   env: EnvName;
   horizon: Horizon;
-  method: 'grpo' | 'beacon';
-  /** null for plain GRPO / BEACON runs. */
+  method: Method;
+  /** null for a method's plain runs. */
   ablation: AblationName | null;
   seed: number;
 }
 
 /** What a run is called in tables and charts: the ablation's name, else the method. */
-export type Variant = 'grpo' | 'beacon' | AblationName;
+export type Variant = Method | AblationName;
 
 export function variantOf(spec: Pick<RunSpec, 'method' | 'ablation'>): Variant {
   return spec.ablation ?? spec.method;
@@ -35,12 +36,12 @@ const HORIZON_ORDER: Record<Horizon, number> = { tiny: 0, short: 1, medium: 2, l
  * All runs of a profile with `seeds` seeds (1…seeds), longest horizons first: the longest runs start
  * first so that the workers finish close together.
  */
-export function buildMatrix(profile: Pick<StudyProfile, 'envs' | 'horizons' | 'ablationHorizon' | 'ablations'>, seeds: number): RunSpec[] {
+export function buildMatrix(profile: Pick<StudyProfile, 'envs' | 'methods' | 'horizons' | 'ablationHorizon' | 'ablations'>, seeds: number): RunSpec[] {
   const specs: RunSpec[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
     for (const env of profile.envs) {
       for (const horizon of profile.horizons) {
-        for (const method of ['grpo', 'beacon'] as const) specs.push({ env, horizon, method, ablation: null, seed });
+        for (const method of profile.methods) specs.push({ env, horizon, method, ablation: null, seed });
       }
       for (const ablation of profile.ablations) specs.push({ env, horizon: profile.ablationHorizon, method: 'beacon', ablation, seed });
     }

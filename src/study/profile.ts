@@ -9,6 +9,7 @@
  */
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import type { AblationName, TrainConfig } from '../config.ts';
+import type { Method } from '../methods/registry.ts';
 
 /** The config fields the study sets; everything else keeps its default. */
 export type StudyBudget = Pick<TrainConfig, 'iters' | 'tasksPerIteration' | 'groupSize' | 'hiddenSize'>;
@@ -21,7 +22,9 @@ export interface StudyProfile {
   /** Seeds 1…seeds per cell. */
   seeds: number;
   envs: readonly EnvName[];
-  /** Horizons on which GRPO and BEACON are compared. */
+  /** Methods compared on every horizon (keys of the method registry). */
+  methods: readonly Method[];
+  /** Horizons on which the methods are compared. */
   horizons: readonly Horizon[];
   /** The horizon on which the ablations run (BEACON.md §6). */
   ablationHorizon: Horizon;
@@ -58,10 +61,11 @@ export const ALL_ABLATIONS: readonly AblationName[] = ['gamma1', 'gamma0', 'rand
  */
 export const FULL_PROFILE: StudyProfile = {
   name: 'full',
-  purpose: 'the study of issue 6: every claim, 5 seeds, both environments',
+  purpose: 'the study of the paper’s claims: every claim, 5 seeds, both environments',
   budget: { iters: 80, tasksPerIteration: 4, groupSize: 8, hiddenSize: 32 },
   seeds: 5,
   envs: ['gridhouse', 'texthouse'],
+  methods: ['grpo', 'beacon'],
   horizons: ['short', 'medium', 'long'],
   ablationHorizon: 'long',
   ablations: ALL_ABLATIONS,
@@ -85,6 +89,7 @@ export const QUICK_PROFILE: StudyProfile = {
   budget: { iters: 12, tasksPerIteration: 4, groupSize: 4, hiddenSize: 32 },
   seeds: 2,
   envs: ['gridhouse', 'texthouse'],
+  methods: ['grpo', 'beacon'],
   horizons: ['short', 'long'],
   ablationHorizon: 'long',
   ablations: ALL_ABLATIONS,

@@ -3,20 +3,20 @@
  *
  * Definitions (also written into study.json and the README):
  * - finalSuccess: mean success over the last FINAL_WINDOW iterations (all of them if fewer).
- * - itersTo60: the first iteration i ≥ TRAILING_WINDOW at which the mean success of iterations
- *   i−TRAILING_WINDOW+1 … i is ≥ TARGET_SUCCESS; null if that never happens within the budget.
+ * - itersTo60: iterations to TARGET_SUCCESS, as on the page (src/metrics/iterations-to-target.ts);
+ *   null if the target is not reached within the budget.
  * - sampleUtilization, zeroAdvantageRatio, contradictoryRatio, signalRetention, ccr: means over the
  *   run's iterations of the per-iteration figures (BEACON.md §5); iterations where a figure is undefined
  *   (NaN, e.g. no repeated state keys) are left out; null if it is undefined throughout.
  * - contradictoryPeak: the largest TRAILING_WINDOW-iteration moving average of contradictoryRatio (the
  *   paper quotes the ratio "at its peak"; the moving average keeps one noisy batch from setting it).
  */
+import { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW } from '../metrics/iterations-to-target.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import { runKey, variantOf, type RunSpec, type Variant } from './matrix.ts';
 
 export const FINAL_WINDOW = 10;
-export const TRAILING_WINDOW = 5;
-export const TARGET_SUCCESS = 0.6;
+export { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW };
 
 /** The per-iteration figures the study keeps of each record. */
 export type IterationFigures = Pick<IterationRecord, 'success' | 'partial' | 'failure' | 'sampleUtilization' | 'zeroAdvantageRatio' | 'contradictoryRatio' | 'signalRetention' | 'ccr' | 'meanEpisodeLength'>;
@@ -80,18 +80,6 @@ export function finalSuccess(success: readonly number[], window = FINAL_WINDOW):
   if (success.length === 0) return 0;
   const tail = success.slice(-window);
   return tail.reduce((a, x) => a + x, 0) / tail.length;
-}
-
-/** First 1-based iteration whose trailing `window`-iteration mean success is ≥ target; null if never. */
-export function itersToTarget(success: readonly number[], target = TARGET_SUCCESS, window = TRAILING_WINDOW): number | null {
-  let sum = 0;
-  for (let i = 0; i < success.length; i++) {
-    sum += success[i];
-    if (i >= window) sum -= success[i - window];
-    // A small tolerance so that a window of exact 0.6 values is not lost to rounding in the sum.
-    if (i + 1 >= window && sum / window >= target - 1e-12) return i + 1;
-  }
-  return null;
 }
 
 /** Largest `window`-iteration moving average of the finite values (windows without one are skipped). */

@@ -2,10 +2,15 @@
  * Where the advantages are computed: the CPU reference (wasm/cpu backends) or the WGSL kernels
  * (webgpu backend). Either way the trainer gets a float32 tensor for the loss and CPU copies of
  * A, A_traj, A_seg and r_t for the metrics and the credit view.
+ *
+ * `createAdvantageEngine` is the one place that choice is made, for the page's worker and for Node alike.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { computeAdvantages } from '../advantages/estimators.ts';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
+import type { BackendName } from '../backend/select.ts';
+import { createGpuAdvantageEngine } from '../gpu/advantage-engine.ts';
+import type { ShaderSources } from '../gpu/shader-source.ts';
+import { methodSpec, type Method } from '../methods/registry.ts';
 
 export interface ComputedAdvantages {
   /** Per-step A as a float32 tensor [S]; the caller disposes it. */
@@ -13,8 +18,10 @@ export interface ComputedAdvantages {
   result: AdvantageResult;
 }
 
+export type AdvantageEngineName = 'cpu' | 'webgpu-kernels';
+
 export interface AdvantageEngine {
-  readonly name: 'cpu' | 'webgpu-kernels';
+  readonly name: AdvantageEngineName;
   compute(batch: AdvantageBatch, settings: AdvantageSettings): Promise<ComputedAdvantages>;
   dispose(): void;
 }
@@ -22,8 +29,22 @@ export interface AdvantageEngine {
 export const cpuAdvantageEngine: AdvantageEngine = {
   name: 'cpu',
   async compute(batch, settings) {
-    const result = computeAdvantages(batch, settings);
+    const result = methodSpec(settings.method).estimate(batch, settings);
     return { tensor: tf.tensor1d(Float32Array.from(result.advantages)), result };
   },
   dispose() {},
 };
+
+/** Which engine `createAdvantageEngine` picks for `method` on `backend` (for the page to show). */
+export function advantageEngineName(backend: BackendName, method: Method): AdvantageEngineName {
+  return backend === 'webgpu' && methodSpec(method).gpuKernels !== null ? 'webgpu-kernels' : 'cpu';
+}
+
+/**
+ * A fresh engine for one trainer of `method` on `backend`: the method's WGSL kernels on webgpu (they
+ * read tfjs's buffers in place), its CPU reference elsewhere. `shaders` supplies the WGSL sources
+ * (read from disk in Node, bundled by Vite in the page).
+ */
+export function createAdvantageEngine(backend: BackendName, method: Method, shaders: () => ShaderSources): AdvantageEngine {
+  return advantageEngineName(backend, method) === 'webgpu-kernels' ? createGpuAdvantageEngine(shaders()) : cpuAdvantageEngine;
+}

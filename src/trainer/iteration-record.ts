@@ -1,12 +1,13 @@
 /**
- * One iteration's figures: the JSON line the CLI writes and the page plots (names fixed by the issue).
+ * One iteration's figures: the JSON line the CLI writes and the page plots (a public format: keep names).
  */
 import type { CreditMetrics } from '../metrics/credit-metrics.ts';
+import type { Method } from '../methods/registry.ts';
 
 export interface IterationRecord extends CreditMetrics {
   /** Completed iterations, 1-based. */
   iteration: number;
-  method: 'grpo' | 'beacon';
+  method: Method;
   policyLoss: number;
   entropy: number;
   approxKl: number;

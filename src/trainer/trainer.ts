@@ -112,7 +112,6 @@ export class Trainer {
       iteration: this.completed,
       method: c.method,
       ...creditMetrics({
-        method: c.method,
         batch,
         advantages: result.advantages,
         success: rollout.success,

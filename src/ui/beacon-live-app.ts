@@ -7,7 +7,7 @@
  * src/page/page-settings.ts); settings that wait for a restart join it when the restart happens.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { Method } from '../advantages/types.ts';
+import { PAGE_METHODS } from '../page/method-configs.ts';
 import { fieldSpec, type ConfigIssue, type TrainConfig } from '../config.ts';
 import type { PageSettings } from '../page/page-settings.ts';
 import { readPageState, writePageState } from '../page/url-state.ts';
@@ -26,7 +26,6 @@ import './settings-form.ts';
 import './share-export.ts';
 import './training-controls.ts';
 
-const METHODS: Method[] = ['grpo', 'beacon'];
 
 export class BeaconLiveApp extends LitElement {
   static override properties = {
@@ -162,7 +161,7 @@ export class BeaconLiveApp extends LitElement {
     const t = this.training;
     const rev = t.revision;
     const state = t.state;
-    const iterations = state?.iterations ?? { grpo: t.histories.grpo.latest?.iteration ?? 0, beacon: t.histories.beacon.latest?.iteration ?? 0 };
+    const iterations = state?.iterations ?? Object.fromEntries(PAGE_METHODS.map((m) => [m, t.histories[m].latest?.iteration ?? 0]));
     const general = t.errors.filter((e) => !e.method);
     return html`
       <header class="top">
@@ -195,13 +194,13 @@ export class BeaconLiveApp extends LitElement {
         ></share-export>
       </div>
 
-      <comparison-chart .histories=${t.histories} .revision=${rev} .smoothing=${this.page.smoothing} .target=${this.page.target}></comparison-chart>
+      <comparison-chart .histories=${t.histories} .methods=${PAGE_METHODS} .revision=${rev} .smoothing=${this.page.smoothing} .target=${this.page.target}></comparison-chart>
 
       <section class="block" aria-labelledby="batch-title">
         <h2 id="batch-title">Inside the latest batch</h2>
         <p class="lede">One run per method, replayed step by step, with the credit each step received.</p>
         <div class="pair">
-          ${METHODS.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${this.page.speed}></run-inspector>`)}
+          ${PAGE_METHODS.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${this.page.speed}></run-inspector>`)}
         </div>
       </section>
 
@@ -209,7 +208,7 @@ export class BeaconLiveApp extends LitElement {
         <h2 id="metrics-title">Metrics per method</h2>
         <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
         <div class="pair">
-          ${METHODS.map(
+          ${PAGE_METHODS.map(
             (m) => html`<method-panel
               method=${m}
               .history=${t.histories[m]}

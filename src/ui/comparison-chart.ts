@@ -1,27 +1,29 @@
 /**
- * <comparison-chart>: both methods' success rates on one chart (raw faint, smoothed bold), the target
- * line, and the iteration at which each method's smoothed curve first reached the target.
+ * <comparison-chart>: the racing methods' success rates on one chart (raw faint, smoothed bold), the
+ * target line, and each method's iterations to the target (src/metrics/iterations-to-target.ts).
  */
 import { LitElement, css, html } from 'lit';
-import type { Method } from '../advantages/types.ts';
+import { methodSpec, type Method } from '../methods/registry.ts';
 import { comparisonColumns } from '../page/chart-data.ts';
 import { METRIC_DOCS } from '../page/metric-docs.ts';
 import type { MetricHistory } from '../page/metric-history.ts';
 import type { ChartMarker, ChartSeries } from './metric-chart.ts';
-import { METHOD_LABELS } from './method-panel.ts';
-import { sharedStyles } from './theme.ts';
+import { methodColorVar, sharedStyles } from './theme.ts';
 import './metric-chart.ts';
 import './metric-tip.ts';
 
 export class ComparisonChart extends LitElement {
   static override properties = {
     histories: { attribute: false },
+    methods: { attribute: false },
     revision: { type: Number },
     smoothing: { type: Number },
     target: { type: Number },
   };
 
-  declare histories: Record<Method, MetricHistory> | null;
+  declare histories: Partial<Record<Method, MetricHistory>> | null;
+  /** The racing methods, in display order. */
+  declare methods: readonly Method[];
   declare revision: number;
   declare smoothing: number;
   declare target: number;
@@ -29,6 +31,7 @@ export class ComparisonChart extends LitElement {
   constructor() {
     super();
     this.histories = null;
+    this.methods = [];
     this.revision = 0;
     this.smoothing = 0.9;
     this.target = 0.6;
@@ -72,22 +75,29 @@ export class ComparisonChart extends LitElement {
 
   override render() {
     if (!this.histories) return html``;
-    const { columns, crossing } = comparisonColumns(this.histories, this.smoothing, this.target);
+    const methods = this.methods.filter((m) => this.histories![m]);
+    const { columns, crossing } = comparisonColumns(this.histories, methods, this.smoothing, this.target);
     const pctTarget = `${Math.round(this.target * 100)}%`;
-    const series: ChartSeries[] = (['grpo', 'beacon'] as const).flatMap((m): ChartSeries[] => [
-      { label: `${METHOD_LABELS[m].name} per iteration`, color: METHOD_LABELS[m].color, width: 1, alpha: 0.28, hideInLegend: true },
-      { label: METHOD_LABELS[m].name, color: METHOD_LABELS[m].color, width: 2.75, ...(m === 'grpo' ? { dash: [7, 3] } : {}) },
-    ]);
+    // Line styles keep the methods apart without colour: solid for the first, then dashes and dots.
+    const DASHES: (number[] | undefined)[] = [undefined, [7, 3], [2, 3], [10, 3, 2, 3]];
+    const series: ChartSeries[] = methods.flatMap((m, i): ChartSeries[] => {
+      const { label } = methodSpec(m);
+      const dash = DASHES[i % DASHES.length];
+      return [
+        { label: `${label} per iteration`, color: methodColorVar(m), width: 1, alpha: 0.28, hideInLegend: true },
+        { label, color: methodColorVar(m), width: 2.75, ...(dash ? { dash } : {}) },
+      ];
+    });
     const markers: ChartMarker[] = [{ at: this.target, axis: 'y', label: `target ${pctTarget}`, color: '--fg-muted' }];
-    for (const m of ['grpo', 'beacon'] as const) {
+    for (const m of methods) {
       const at = crossing[m];
-      if (at !== null) markers.push({ at, axis: 'x', label: `${METHOD_LABELS[m].name} @ ${at}`, color: METHOD_LABELS[m].color });
+      if (at != null) markers.push({ at, axis: 'x', label: `${methodSpec(m).label} @ ${at}`, color: methodColorVar(m) });
     }
     const tip = `${METRIC_DOCS.iterationsToTarget.doc} The target is a page setting (target=${this.target}).`;
-    return html`<section class="card" aria-label="Comparison of the two methods">
+    return html`<section class="card" aria-label="Comparison of the methods">
       <metric-chart
-        heading="Success rate: GRPO vs BEACON"
-        .doc=${`${METRIC_DOCS.success.doc} Both methods train on the same task stream from the same seed.`}
+        heading=${`Success rate: ${methods.map((m) => methodSpec(m).label).join(' vs ')}`}
+        .doc=${`${METRIC_DOCS.success.doc} Every method trains on the same task stream from the same seed.`}
         .series=${series}
         .data=${columns}
         .markers=${markers}
@@ -100,10 +110,10 @@ export class ComparisonChart extends LitElement {
       ></metric-chart>
       <ul class="reached" aria-label="Iterations to ${pctTarget} success">
         <li class="muted">Iterations to ${pctTarget} <metric-tip .label=${METRIC_DOCS.iterationsToTarget.label} .doc=${tip}></metric-tip></li>
-        ${(['grpo', 'beacon'] as const).map(
+        ${methods.map(
           (m) => html`<li data-reached=${m}>
-            <span class="dot" style="background: var(${METHOD_LABELS[m].color})"></span>${METHOD_LABELS[m].name}
-            <b>${crossing[m] === null ? 'not yet' : `iteration ${crossing[m]}`}</b>
+            <span class="dot" style="background: var(${methodColorVar(m)})"></span>${methodSpec(m).label}
+            <b>${crossing[m] == null ? 'not yet' : `iteration ${crossing[m]}`}</b>
           </li>`,
         )}
       </ul>

@@ -7,7 +7,7 @@
  * whose values are read out below the chart; the numbers are also available as a table.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import type { Method } from '../advantages/types.ts';
+import { methodSpec, type Method } from '../methods/registry.ts';
 import type { RunCredit } from '../page/credit-data.ts';
 import { METRIC_DOCS } from '../page/metric-docs.ts';
 import { ColorSchemeController } from './color-scheme-controller.ts';
@@ -159,7 +159,7 @@ export class CreditView extends LitElement {
         <span>A_traj <b>${fmt(c.aTraj)}</b> on every step</span>
         <span>${complete} completed segment${complete === 1 ? '' : 's'}${tail ? `, tail of ${tail.to - tail.from + 1} step${tail.to === tail.from ? '' : 's'}` : ''}</span>
         <span>CCR (this run) <b>${Number.isFinite(c.ccr) ? c.ccr.toFixed(2) : '–'}</b> <metric-tip .label=${METRIC_DOCS.ccr.label} .doc=${METRIC_DOCS.ccr.doc}></metric-tip></span>
-        ${this.method === 'grpo' ? html`<span class="muted">GRPO has no segment term: A = A_traj</span>` : html`<span class="muted">λ = ${c.lambda}</span>`}
+        ${methodSpec(this.method).needs.milestones ? html`<span class="muted">λ = ${c.lambda}</span>` : html`<span class="muted">${methodSpec(this.method).label} has no segment term: ${methodSpec(this.method).formula}</span>`}
         ${c.advantages.every((a) => Math.abs(a) < 1e-6) ? html`<span class="zero">Every step has A = 0: this run teaches the policy nothing.</span>` : nothing}
       </p>
       <div class="scroll">

@@ -6,19 +6,14 @@
  * contract the end-to-end tests read. Everything shown is read from the history passed down.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { Method } from '../advantages/types.ts';
+import type { Method } from '../methods/registry.ts';
 import { fieldColumns, successColumns } from '../page/chart-data.ts';
 import { METRIC_DOCS } from '../page/metric-docs.ts';
 import type { MetricHistory } from '../page/metric-history.ts';
-import { sharedStyles } from './theme.ts';
+import { methodLabel, sharedStyles } from './theme.ts';
 import type { ChartSeries } from './metric-chart.ts';
 import './metric-chart.ts';
 import './metric-tip.ts';
-
-export const METHOD_LABELS: Record<Method, { name: string; formula: string; color: string; ink: string }> = {
-  grpo: { name: 'GRPO', formula: 'A = A_traj: one score per run', color: '--grpo', ink: '--grpo-ink' },
-  beacon: { name: 'BEACON', formula: 'A = A_traj + λ · A_seg: credit per milestone segment', color: '--beacon', ink: '--beacon-ink' },
-};
 
 const OUTCOME_SERIES: ChartSeries[] = [
   { label: 'full', color: '--success', width: 1 },
@@ -164,7 +159,7 @@ export class MethodPanel extends LitElement {
   }
 
   override render() {
-    const label = METHOD_LABELS[this.method];
+    const label = methodLabel(this.method);
     const h = this.history;
     const latest = h?.latest;
     const itPerSec = h?.iterationsPerSecond() ?? NaN;

@@ -7,13 +7,12 @@
  * off freezes the view on the batch shown. A picked run index is kept for the following batches.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import type { Method } from '../advantages/types.ts';
+import type { Method } from '../methods/registry.ts';
 import { runCredit, type RunCredit } from '../page/credit-data.ts';
 import { defaultRun, replayRun, runOutcome, type Replay } from '../page/episode-replay.ts';
 import type { Speed } from '../page/page-settings.ts';
 import { snapshotRuns, type BatchSnapshot } from '../worker/batch-snapshot.ts';
-import { METHOD_LABELS } from './method-panel.ts';
-import { sharedStyles } from './theme.ts';
+import { methodLabel, sharedStyles } from './theme.ts';
 import './credit-view.ts';
 import './episode-viewer.ts';
 
@@ -130,7 +129,7 @@ export class RunInspector extends LitElement {
   }
 
   override render() {
-    const label = METHOD_LABELS[this.method];
+    const label = methodLabel(this.method);
     const s = this.shown;
     const runs = s ? snapshotRuns(s) : 0;
     const run = this.replay?.run ?? -1;

@@ -6,7 +6,7 @@
  * (requested from the page with an `export-charts` event).
  */
 import { LitElement, css, html } from 'lit';
-import type { Method } from '../advantages/types.ts';
+import type { Method } from '../methods/registry.ts';
 import type { TrainConfig } from '../config.ts';
 import { recordsToCsv, recordsToJson } from '../page/export.ts';
 import { methodConfig } from '../page/method-configs.ts';
@@ -27,7 +27,7 @@ export class ShareExport extends LitElement {
 
   /** The shareable URL of the current settings. */
   declare url: string;
-  declare histories: Record<Method, MetricHistory> | null;
+  declare histories: Partial<Record<Method, MetricHistory>> | null;
   /** Bumped when the histories grew. */
   declare revision: number;
   declare config: TrainConfig | null;
@@ -82,7 +82,7 @@ export class ShareExport extends LitElement {
   }
 
   private hasData(): boolean {
-    return !!this.histories && (this.histories.grpo.length > 0 || this.histories.beacon.length > 0);
+    return !!this.histories && Object.values(this.histories).some((h) => h.length > 0);
   }
 
   private say(text: string): void {
@@ -101,8 +101,8 @@ export class ShareExport extends LitElement {
     }
   };
 
-  private runs(): Record<Method, MetricHistory['records']> {
-    return { grpo: this.histories!.grpo.records, beacon: this.histories!.beacon.records };
+  private runs(): Partial<Record<Method, MetricHistory['records']>> {
+    return Object.fromEntries(Object.entries(this.histories!).map(([m, h]) => [m, h.records]));
   }
 
   private csv = () => {
@@ -114,7 +114,7 @@ export class ShareExport extends LitElement {
     const config = this.config!;
     const text = recordsToJson(
       {
-        configs: { grpo: methodConfig('grpo', config), beacon: methodConfig('beacon', config) },
+        configs: Object.fromEntries(Object.keys(this.histories!).map((m) => [m, methodConfig(m as Method, config)])),
         backend: this.backend,
         url: this.url,
         exportedAt: new Date().toISOString(),

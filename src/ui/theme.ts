@@ -7,6 +7,7 @@
  * time through `cssColor`, so charts follow the colour scheme too.
  */
 import { css } from 'lit';
+import { METHODS } from '../methods/registry.ts';
 
 /** Okabe & Ito (2008), "Color Universal Design". */
 export const OKABE_ITO = {
@@ -19,6 +20,32 @@ export const OKABE_ITO = {
   reddishPurple: '#CC79A7',
   black: '#000000',
 } as const;
+
+/** The custom property of a method's line colour ('--grpo') and of its text colour ('--grpo-ink'). */
+export function methodColorVar(method: string): string {
+  return `--${method}`;
+}
+export function methodInkVar(method: string): string {
+  return `--${method}-ink`;
+}
+
+/** What a panel shows of a method: its name, its formula, and its colours as custom properties. */
+export function methodLabel(method: string): { name: string; formula: string; color: string; ink: string } {
+  const spec = METHODS[method as keyof typeof METHODS];
+  return { name: spec.label, formula: spec.formula, color: methodColorVar(method), ink: methodInkVar(method) };
+}
+
+/**
+ * The methods' colours from the registry as CSS for the document, light and dark (the page's other
+ * colours sit beside them in index.html), so a registered method brings its colour with it.
+ */
+export function methodColorCss(): string {
+  const vars = (scheme: 'light' | 'dark') =>
+    Object.entries(METHODS)
+      .map(([name, spec]) => `${methodColorVar(name)}: ${spec.color[scheme].line}; ${methodInkVar(name)}: ${spec.color[scheme].ink};`)
+      .join(' ');
+  return `:root { ${vars('light')} }\n@media (prefers-color-scheme: dark) { :root { ${vars('dark')} } }`;
+}
 
 /** Resolves a custom property (e.g. '--grpo') on `el` to a colour string; falls back to `fallback`. */
 export function cssColor(el: Element, property: string, fallback = '#888'): string {

@@ -8,7 +8,8 @@
  * lost GPU device).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Method } from '../advantages/types.ts';
+import type { Method } from '../methods/registry.ts';
+import { PAGE_METHODS } from '../page/method-configs.ts';
 import type { TrainConfig } from '../config.ts';
 import { MetricHistory } from '../page/metric-history.ts';
 import type { Speed } from '../page/page-settings.ts';
@@ -26,8 +27,8 @@ export interface TrainingStart {
 }
 
 export class TrainingController implements ReactiveController {
-  histories: Record<Method, MetricHistory> = { grpo: new MetricHistory(), beacon: new MetricHistory() };
-  snapshots: Record<Method, BatchSnapshot | null> = { grpo: null, beacon: null };
+  histories = perMethod(() => new MetricHistory());
+  snapshots = perMethod((): BatchSnapshot | null => null);
   backend: BackendMessage | null = null;
   state: StateMessage | null = null;
   /** Errors to show, newest last (per method and general). */
@@ -109,8 +110,8 @@ export class TrainingController implements ReactiveController {
   /** Starts showing generation `g`: everything from older trainers is cleared. */
   private adopt(g: number): void {
     this.generation = g;
-    this.histories = { grpo: new MetricHistory(), beacon: new MetricHistory() };
-    this.snapshots = { grpo: null, beacon: null };
+    this.histories = perMethod(() => new MetricHistory());
+    this.snapshots = perMethod((): BatchSnapshot | null => null);
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.schedule();
   }
@@ -153,4 +154,9 @@ export class TrainingController implements ReactiveController {
       this.host.requestUpdate();
     }, wait);
   }
+}
+
+/** One value per page method. */
+function perMethod<T>(make: () => T): Record<Method, T> {
+  return Object.fromEntries(PAGE_METHODS.map((m) => [m, make()])) as Record<Method, T>;
 }

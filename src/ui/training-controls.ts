@@ -5,7 +5,7 @@
  * Sends `training-command` and `page-setting` events; holds no training state of its own.
  */
 import { LitElement, css, html } from 'lit';
-import type { Method } from '../advantages/types.ts';
+import type { Method } from '../methods/registry.ts';
 import { describePageRange, PAGE_FIELDS, SPEEDS, type PageSettings, type Speed } from '../page/page-settings.ts';
 import { emit, type PageSettingDetail, type TrainingCommand, type TrainingCommandDetail } from './events.ts';
 import { sharedStyles } from './theme.ts';
@@ -33,7 +33,7 @@ export class TrainingControls extends LitElement {
   declare ready: boolean;
   declare running: boolean;
   declare finished: boolean;
-  declare iterations: Record<Method, number>;
+  declare iterations: Partial<Record<Method, number>>;
   /** Iterations per method (the `iters` setting). */
   declare budget: number;
   declare speed: Speed;
@@ -44,7 +44,7 @@ export class TrainingControls extends LitElement {
     this.ready = false;
     this.running = false;
     this.finished = false;
-    this.iterations = { grpo: 0, beacon: 0 };
+    this.iterations = {};
     this.budget = 0;
     this.speed = 'normal';
     this.smoothing = 0.9;
@@ -118,7 +118,8 @@ export class TrainingControls extends LitElement {
   ];
 
   override render() {
-    const done = Math.min(this.iterations.grpo, this.iterations.beacon);
+    const counts = Object.values(this.iterations);
+    const done = counts.length > 0 ? Math.min(...counts) : 0;
     const status = !this.ready ? 'starting…' : this.finished ? 'budget reached' : this.running ? 'training' : 'paused';
     return html`<div class="bar" role="group" aria-label="Training controls">
       <div class="buttons">

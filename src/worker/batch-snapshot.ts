@@ -5,7 +5,7 @@
  *
  * Every array is a fresh copy, so the worker can transfer it without detaching the trainer's own.
  */
-import type { Method } from '../advantages/types.ts';
+import type { Method } from '../methods/registry.ts';
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import type { BatchView } from '../trainer/trainer.ts';
 

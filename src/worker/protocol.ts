@@ -5,7 +5,7 @@
  * the `generation` it belongs to (it grows with each reset), so the page drops answers that arrive after
  * a reset from the trainers it replaced. Batch snapshots travel as transferable typed arrays.
  */
-import type { Method } from '../advantages/types.ts';
+import type { Method } from '../methods/registry.ts';
 import type { BackendReport } from '../backend/select.ts';
 import type { TrainConfig } from '../config.ts';
 import type { Speed } from '../page/page-settings.ts';

@@ -1,19 +1,19 @@
 /**
- * The training loop the worker runs: two trainers (GRPO and BEACON, same config and seed) stepped in
- * turn, one iteration each, under the page's commands (pause, resume, step, reset, speed, settings).
+ * The training loop the worker runs: one training run per page method (same config and seed), stepped
+ * in turn, one iteration each, under the page's commands (pause, resume, step, reset, speed, settings).
+ * Each method's run is the one driver of src/trainer/run.ts, which also halts a diverged method.
  *
  * It knows nothing of `self`/`postMessage` or of backend selection: the worker supplies a `LoopHost`, so
  * the loop runs (and is tested) in Node on the cpu backend just as it runs in the worker. All work happens
  * in one async pump; commands only set flags and wake it, so a reset never lands in the middle of a step.
  */
-import type { Method } from '../advantages/types.ts';
 import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import { methodConfig, PAGE_METHODS } from '../page/method-configs.ts';
 import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
+import type { Method } from '../methods/registry.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
-import { NonFiniteLossError } from '../trainer/ppo.ts';
-import { Trainer } from '../trainer/trainer.ts';
+import { TrainingRun } from '../trainer/run.ts';
 import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
@@ -23,7 +23,7 @@ export interface LoopHost {
    * Makes sure the tfjs backend for `config.backend` is current (selecting it on first use, when the
    * choice changed, or when `force`d after a device loss) and returns the advantage-engine factory for it.
    */
-  prepare(config: TrainConfig, force: boolean): Promise<() => AdvantageEngine>;
+  prepare(config: TrainConfig, force: boolean): Promise<(method: Method) => AdvantageEngine>;
   /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
   wait(ms: number): Promise<void>;
 }
@@ -42,13 +42,14 @@ function liveSettings(config: TrainConfig): Partial<TrainConfig> {
 
 export class TrainingLoop {
   private config: TrainConfig | null = null;
-  private trainers: Record<Method, Trainer> | null = null;
+  private runs: Map<Method, TrainingRun> | null = null;
   private generation = 0;
   private running = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
   private pendingReset: { config: TrainConfig; running: boolean; force: boolean } | null = null;
-  private readonly halted = new Set<Method>();
+  /** Methods stopped by an error other than a divergence (a divergence halts the run itself). */
+  private readonly failed = new Set<Method>();
   /** Methods whose latest batch has not been sent as a snapshot yet. */
   private readonly unsent = new Set<Method>();
   private pumping = false;
@@ -98,7 +99,11 @@ export class TrainingLoop {
   }
 
   get iterations(): Record<Method, number> {
-    return { grpo: this.trainers?.grpo.iteration ?? 0, beacon: this.trainers?.beacon.iteration ?? 0 };
+    return Object.fromEntries(PAGE_METHODS.map((m) => [m, this.runs?.get(m)?.iteration ?? 0])) as Record<Method, number>;
+  }
+
+  private halted(method: Method): boolean {
+    return this.failed.has(method) || this.runs?.get(method)?.halted != null;
   }
 
   private applySettings(changes: Partial<TrainConfig>): void {
@@ -109,12 +114,12 @@ export class TrainingLoop {
       return;
     }
     this.config = { ...this.config, ...changes };
-    if (this.trainers) for (const m of PAGE_METHODS) this.trainers[m].updateSettings(liveSettings(methodConfig(m, this.config)));
+    if (this.runs) for (const [m, run] of this.runs) run.updateSettings(liveSettings(methodConfig(m, this.config)));
   }
 
   private finished(): boolean {
-    if (!this.trainers || !this.config) return false;
-    return PAGE_METHODS.every((m) => this.halted.has(m) || this.trainers![m].iteration >= this.config!.iters);
+    if (!this.runs) return false;
+    return [...this.runs].every(([m, run]) => this.failed.has(m) || run.finished);
   }
 
   private postState(): void {
@@ -124,7 +129,7 @@ export class TrainingLoop {
       running: this.running && !this.finished(),
       finished: this.finished(),
       iterations: this.iterations,
-      halted: [...this.halted],
+      halted: PAGE_METHODS.filter((m) => this.halted(m)),
     });
   }
 
@@ -138,7 +143,7 @@ export class TrainingLoop {
           continue;
         }
         const manual = !this.running && this.pendingSteps > 0;
-        if (!(this.running || manual) || !this.trainers || this.finished()) break;
+        if (!(this.running || manual) || !this.runs || this.finished()) break;
         await this.iterate();
         if (manual) this.pendingSteps--;
         this.postState();
@@ -155,19 +160,16 @@ export class TrainingLoop {
   private async rebuild(): Promise<void> {
     const reset = this.pendingReset!;
     this.pendingReset = null;
-    this.disposeTrainers();
+    this.disposeRuns();
     this.generation++;
-    this.halted.clear();
+    this.failed.clear();
     this.unsent.clear();
     this.config = reset.config;
     this.running = reset.running;
     try {
       const engine = await this.host.prepare(reset.config, reset.force);
       if (this.pendingReset) return; // superseded while the backend was initialising
-      this.trainers = {
-        grpo: new Trainer(methodConfig('grpo', reset.config), engine()),
-        beacon: new Trainer(methodConfig('beacon', reset.config), engine()),
-      };
+      this.runs = new Map(PAGE_METHODS.map((m) => [m, new TrainingRun(methodConfig(m, reset.config), engine(m))]));
     } catch (e) {
       this.running = false;
       this.host.post({ type: 'error', generation: this.generation, message: `could not start training: ${errorText(e)}` });
@@ -175,21 +177,21 @@ export class TrainingLoop {
     this.postState();
   }
 
-  /** One iteration of each method that is still going, GRPO first. */
+  /** One iteration of each method that is still going, in registry order. */
   private async iterate(): Promise<void> {
-    const trainers = this.trainers!;
-    const config = this.config!;
-    for (const method of PAGE_METHODS) {
-      const trainer = trainers[method];
-      if (this.halted.has(method) || trainer.iteration >= config.iters) continue;
-      let record: IterationRecord;
+    for (const [method, run] of this.runs!) {
+      if (this.failed.has(method) || run.finished) continue;
+      let record: IterationRecord | null;
       try {
-        record = await this.watched(trainer.step());
+        record = await this.watched(run.step());
       } catch (e) {
         if (e instanceof DeviceLostError) return; // the pump rebuilds next
-        this.halted.add(method);
-        const why = e instanceof NonFiniteLossError ? 'training stopped' : 'training failed';
-        this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${why} at iteration ${trainer.iteration + 1}: ${errorText(e)}` });
+        this.failed.add(method);
+        this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}` });
+        continue;
+      }
+      if (!record) {
+        if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
         continue;
       }
       this.host.post({ type: 'record', generation: this.generation, record });
@@ -210,7 +212,7 @@ export class TrainingLoop {
   }
 
   private sendSnapshot(method: Method): void {
-    const trainer = this.trainers?.[method];
+    const trainer = this.runs?.get(method)?.trainer;
     if (!trainer?.lastBatch || !this.config) return;
     const settings = trainer.settings;
     const snapshot = makeSnapshot(trainer.lastBatch, {
@@ -231,16 +233,16 @@ export class TrainingLoop {
     for (const m of [...this.unsent]) this.sendSnapshot(m);
   }
 
-  private disposeTrainers(): void {
-    if (!this.trainers) return;
-    for (const m of PAGE_METHODS) {
+  private disposeRuns(): void {
+    if (!this.runs) return;
+    for (const run of this.runs.values()) {
       try {
-        this.trainers[m].dispose();
+        run.dispose();
       } catch {
         // After a device loss the old tensors may live on a backend that is gone; nothing to free.
       }
     }
-    this.trainers = null;
+    this.runs = null;
   }
 }
 

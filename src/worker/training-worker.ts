@@ -1,5 +1,5 @@
 /**
- * The training worker: selects the tfjs backend, owns the two trainers, and talks to the page through
+ * The training worker: selects the tfjs backend, owns the page's training runs, and talks to the page through
  * the typed messages of protocol.ts. Training here keeps going in a background tab (workers are not
  * throttled like requestAnimationFrame) and never blocks the page's drawing.
  */
@@ -9,7 +9,9 @@ import '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { TrainingLoop } from './training-loop.ts';
 import { WorkerBackend } from './worker-backend.ts';
-import { advantageEngineName, createAdvantageEngine } from './advantage-engine-factory.ts';
+import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
+import { PAGE_METHODS } from '../page/method-configs.ts';
+import { advantageEngineName, createAdvantageEngine } from '../trainer/advantage-engine.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the project compiles against the DOM lib). */
@@ -49,10 +51,11 @@ const loop: TrainingLoop = new TrainingLoop({
       const recovery = lostReason
         ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, training restarted from iteration 0`
         : undefined;
-      post({ type: 'backend', report, advantages: advantageEngineName(report.backend), ...(recovery ? { recovery } : {}) });
+      const kernels = PAGE_METHODS.some((m) => advantageEngineName(report.backend, m) === 'webgpu-kernels');
+      post({ type: 'backend', report, advantages: kernels ? 'webgpu-kernels' : 'cpu', ...(recovery ? { recovery } : {}) });
       lostReason = null;
     }
-    return () => createAdvantageEngine(report.backend);
+    return (method) => createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
 });
 

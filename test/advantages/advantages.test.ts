@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { computeAdvantages } from '../../src/advantages/estimators.ts';
 import { randomizeMilestones } from '../../src/advantages/random-segments.ts';
 import { perStepReturn, segmentRuns } from '../../src/advantages/segmentation.ts';
-import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch, type AdvantageSettings } from '../../src/advantages/types.ts';
+import type { AdvantageBatch, AdvantageSettings } from '../../src/advantages/types.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 

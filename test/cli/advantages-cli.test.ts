@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatAdvantageResponse, parseAdvantageRequest } from '../../src/advantages/batch-json.ts';
 import { computeAdvantages } from '../../src/advantages/estimators.ts';
-import { parseAdvantagesArgs, readAdvantageRequest, UsageError } from '../../cli/advantages-args.ts';
+import { parseAdvantagesArgs, readAdvantageRequest } from '../../cli/advantages-args.ts';
+import { UsageError } from '../../cli/flags.ts';
 import { runCli } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'advantages-cli-'));

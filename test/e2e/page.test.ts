@@ -226,7 +226,7 @@ describe('live page', () => {
       expect(text).toMatch(/4 URL parameters were not used/);
       expect(text).toMatch(/gamma: gamma must be a number in \[0, 1\]; got "7"; using 0\.95/);
       expect(text).toMatch(/bogus: unknown setting "bogus"/);
-      expect(text).toMatch(/method: .*always trains GRPO and BEACON/);
+      expect(text).toMatch(/method: .*the page races its methods side by side/);
       expect(text).toMatch(/groupSize: groupSize must be an integer in \[2, 64\]; got "1\.5"; using 8/);
       expect(await page.locator('settings-form #f-gamma').inputValue()).toBe('0.95');
       // The address bar keeps only what is in effect.

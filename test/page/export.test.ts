@@ -78,21 +78,29 @@ describe('metric history and chart columns', () => {
     expect(h.recentMean((r) => r.success)).toBeCloseTo(0.5, 12);
   });
 
-  it('aligns both methods on one x axis and marks the first smoothed crossing', () => {
+  it('aligns the methods on one x axis and marks iterations to the target (mean of the last 5)', () => {
     const grpo = new MetricHistory();
     const beacon = new MetricHistory();
     [0.2, 0.4, 0.7].forEach((s, i) => grpo.push(record('grpo', i + 1, { success: s }), i));
     [0.5, 0.9].forEach((s, i) => beacon.push(record('beacon', i + 1, { success: s }), i));
-    const { columns, crossing } = comparisonColumns({ grpo, beacon }, 0, 0.6);
+    const { columns, crossing } = comparisonColumns({ grpo, beacon }, ['grpo', 'beacon'], 0, 0.6);
     expect(columns[0]).toEqual([1, 2, 3]);
     expect(columns[1]).toEqual([0.2, 0.4, 0.7]);
     expect(columns[3]).toEqual([0.5, 0.9, null]);
-    expect(crossing).toEqual({ grpo: 3, beacon: 2 });
-    // Smoothed (β = 0.9), GRPO's curve is at 0.451 on iteration 3 although its raw value is 0.7.
-    const smooth = comparisonColumns({ grpo, beacon }, 0.9, 0.6);
-    expect(smooth.crossing).toEqual({ grpo: null, beacon: 2 });
+    // Fewer than 5 iterations: no full window yet, whatever the raw values.
+    expect(crossing).toEqual({ grpo: null, beacon: null });
+    // BEACON: 0.5, 0.9, 0.3, 0.9, 0.4 → mean 0.6 at iteration 5; GRPO: 0.2, 0.4, 0.7, 0.8, 0.8 → 0.58, then
+    // 0.4, 0.7, 0.8, 0.8, 0.5 → 0.64 at iteration 6.
+    [0.3, 0.9, 0.4].forEach((s, i) => beacon.push(record('beacon', i + 3, { success: s }), i + 2));
+    [0.8, 0.8, 0.5].forEach((s, i) => grpo.push(record('grpo', i + 4, { success: s }), i + 3));
+    expect(comparisonColumns({ grpo, beacon }, ['grpo', 'beacon'], 0, 0.6).crossing).toEqual({ grpo: 6, beacon: 5 });
+    // Only the methods asked for, in the order asked.
+    expect(comparisonColumns({ grpo, beacon }, ['beacon'], 0, 0.6).columns).toHaveLength(3);
+    // Smoothing changes the drawn curve, never the iterations to the target.
+    const smooth = comparisonColumns({ grpo, beacon }, ['grpo', 'beacon'], 0.9, 0.6);
+    expect(smooth.crossing).toEqual({ grpo: 6, beacon: 5 });
     expect(smooth.columns[2][2]).toBeCloseTo(0.1222 / (1 - 0.9 ** 3), 6);
     expect(smooth.columns[4][1]).toBeCloseTo((0.9 * 0.05 + 0.1 * 0.9) / (1 - 0.81), 6);
-    expect(successColumns(grpo, 0)[2]).toEqual([0.2, 0.4, 0.7]);
+    expect(successColumns(grpo, 0)[2]).toEqual([0.2, 0.4, 0.7, 0.8, 0.8, 0.5]);
   });
 });

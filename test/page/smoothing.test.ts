@@ -1,9 +1,9 @@
 /**
- * The debiased EMA of the success curves and the first crossing of a target.
+ * The debiased EMA of the success curves.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { debiasedEma, firstCrossing } from '../../src/page/smoothing.ts';
+import { debiasedEma } from '../../src/page/smoothing.ts';
 
 /** The textbook definition, written out: m_t = β m_{t−1} + (1 − β) x_t, shown m_t / (1 − β^t). */
 function reference(xs: number[], beta: number): number[] {
@@ -55,13 +55,5 @@ describe('debiased EMA', () => {
   it('rejects β outside [0, 1)', () => {
     expect(() => debiasedEma([1], 1)).toThrow(/smoothing β must be in \[0, 1\)/);
     expect(() => debiasedEma([1], -0.1)).toThrow(RangeError);
-  });
-});
-
-describe('first crossing', () => {
-  it('finds the first x at or above the target', () => {
-    expect(firstCrossing([1, 2, 3, 4], [0.2, 0.59, 0.6, 0.9], 0.6)).toBe(3);
-    expect(firstCrossing([1, 2], [null, 0.7], 0.6)).toBe(2);
-    expect(firstCrossing([1, 2], [0.1, 0.2], 0.6)).toBeNull();
   });
 });

@@ -93,7 +93,7 @@ describe('page URL state', () => {
     ['smoothing=1', 'smoothing', /smoothing must be a number in \[0, 0.99\]/],
     ['target=0', 'target', /target must be a number in \[0.05, 1\]/],
     ['colour=blue', 'colour', /unknown setting "colour"; known settings: .*gamma.*autostart/],
-    ['method=grpo', 'method', /the page always trains GRPO and BEACON side by side; ignored/],
+    ['method=grpo', 'method', /method is not a page setting: the page races its methods side by side; ignored/],
   ])('names the bad parameter in %s and keeps the default', (query, field, message) => {
     const { config, page, issues } = readPageState(query);
     expect(issues).toHaveLength(1);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseStudyFlags } from '../../cli/study-flags.ts';
-import { UsageError } from '../../cli/config-flags.ts';
+import { UsageError } from '../../cli/flags.ts';
 import { loadRunsFromStudy, loadStoredRuns, runsDir, saveStoredRun } from '../../cli/study-store.ts';
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import { ABLATIONS, CONFIG_FIELDS } from '../../src/config.ts';
@@ -206,7 +206,7 @@ describe('run matrix', () => {
     it('skips a finished run, retrains one whose config changed, ignores unreadable files', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const specs = buildMatrix({ envs: ['gridhouse'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, 2);
+      const specs = buildMatrix({ envs: ['gridhouse'], methods: ['grpo', 'beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, 2);
       expect(specs).toHaveLength(4);
       const [first, second] = specs;
       const result = summarizeRun(first, records({ level: 0.5 }, 1), 3);
@@ -227,7 +227,7 @@ describe('run matrix', () => {
     it('a committed study.json counts as a store of finished runs', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const specs = buildMatrix({ envs: ['texthouse'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'] }, 1);
+      const specs = buildMatrix({ envs: ['texthouse'], methods: ['grpo', 'beacon'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'] }, 1);
       const runs = specs.slice(0, 2).map((s) => summarizeRun(s, records({ level: 0.4 }, s.seed), 2));
       writeFileSync(join(dir, 'study.json'), JSON.stringify({ budget, commit: 'abc', dirty: false, runCommits: ['abc'], runs }));
       const plan = planRuns(specs, loadRunsFromStudy(dir), budget);

@@ -1,0 +1,18 @@
+/**
+ * BEACON: GRPO's trajectory score plus λ times a segment score that compares each milestone segment with
+ * the same segment of the group's other runs (docs/maths.md §2–4).
+ */
+import { computeAdvantages } from '../advantages/estimators.ts';
+import type { MethodSpec } from './method.ts';
+
+export const beacon: MethodSpec = {
+  name: 'beacon',
+  label: 'BEACON',
+  description: 'the run’s score plus credit per milestone segment, against the group’s same segment',
+  formula: 'A = A_traj + λ · A_seg: credit per milestone segment',
+  color: { light: { line: '#0072b2', ink: '#0072b2' }, dark: { line: '#56b4e9', ink: '#6cc0ee' } },
+  needs: { milestones: true, stateKeys: false, values: false },
+  estimate: computeAdvantages,
+  gpuKernels: 'dualScale',
+  configFor: (shared) => ({ ...shared, method: 'beacon' }),
+};

@@ -1,0 +1,46 @@
+/**
+ * What a training method is, as the registry (registry.ts) holds it: everything the trainer, the page,
+ * the command line and the study need to know about a method, so that adding one is one file plus one
+ * registry line.
+ */
+import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
+import type { TrainConfig } from '../config.ts';
+
+/** What a method reads from a rollout besides actions, log-probabilities and outcomes. */
+export interface RolloutNeeds {
+  /** Per-step milestone flags from the environment's detector Φ (docs/maths.md §2). */
+  milestones: boolean;
+  /** Per-step environment state keys (anchor states, docs/maths.md §7). */
+  stateKeys: boolean;
+  /** Per-step value estimates from a learned critic (docs/maths.md §8). */
+  values: boolean;
+}
+
+/** A colour for light and for dark pages: `line` for plots, `ink` for text on the page background. */
+export interface MethodColor {
+  light: { line: string; ink: string };
+  dark: { line: string; ink: string };
+}
+
+export interface MethodSpec {
+  /** Registry key: CLI `--method`, URL values, JSON `method` fields. */
+  readonly name: string;
+  /** Display name ("GRPO"). */
+  readonly label: string;
+  /** One line: what the method does with credit. */
+  readonly description: string;
+  /** The advantage in symbols, for the panel header ("A = A_traj + λ · A_seg"). */
+  readonly formula: string;
+  /** Page colour (Okabe–Ito palette, chosen for colour-blind readers). */
+  readonly color: MethodColor;
+  readonly needs: RolloutNeeds;
+  /** The CPU reference estimator. */
+  readonly estimate: (batch: AdvantageBatch, settings: AdvantageSettings) => AdvantageResult;
+  /** The WGSL path that computes the same advantages on webgpu (src/gpu/), or null for the CPU only. */
+  readonly gpuKernels: 'dualScale' | null;
+  /**
+   * The method's own config in a comparison, from the shared one: every method of a race shares seed,
+   * task stream and shared settings; a method resets the switches that do not apply to it.
+   */
+  readonly configFor: (shared: TrainConfig) => TrainConfig;
+}

@@ -1,0 +1,25 @@
+/**
+ * The one method registry: names map to method specs (method.ts). The trainer, the page, the command
+ * line, the study and the advantage calculator enumerate it; none of them lists methods itself.
+ */
+import { beacon } from './beacon.ts';
+import { grpo } from './grpo.ts';
+import type { MethodSpec } from './method.ts';
+
+export const METHODS = {
+  grpo,
+  beacon,
+} as const satisfies Record<string, MethodSpec>;
+
+export type Method = keyof typeof METHODS;
+export const METHOD_NAMES = Object.keys(METHODS) as Method[];
+
+export function methodSpec(name: Method): MethodSpec {
+  return METHODS[name];
+}
+
+export function isMethod(name: string): name is Method {
+  return Object.prototype.hasOwnProperty.call(METHODS, name);
+}
+
+export type { MethodSpec } from './method.ts';

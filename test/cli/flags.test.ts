@@ -1,0 +1,58 @@
+/**
+ * The one flag parser (cli/flags.ts): a command's own flags, every training setting, and a rejection
+ * naming the flag and its range for everything else.
+ */
+import { describe, expect, it } from 'vitest';
+import { flagsHelp, parseFlags, UsageError } from '../../cli/flags.ts';
+import { DEFAULT_CONFIG } from '../../src/config.ts';
+
+const TABLE = {
+  out: { kind: 'string', doc: 'output file' },
+  json: { kind: 'switch', doc: 'print JSON' },
+  reps: { kind: { type: 'int', min: 1, max: 9 }, doc: 'repetitions' },
+  sizes: { kind: { type: 'list', min: 2, max: 100 }, doc: 'batch sizes' },
+  input: { kind: 'string', required: true, doc: 'the input file' },
+} as const;
+
+describe('parseFlags', () => {
+  it('reads --name value, --name=value, switches, lists and training settings', () => {
+    const p = parseFlags(['--input', 'a.json', '--gamma', '0.5', '--iters=3', '--out', 'x.jsonl', '--json', '--reps', '4', '--sizes', '2,10,100'], TABLE, DEFAULT_CONFIG);
+    expect(p.flags).toEqual({ input: 'a.json', out: 'x.jsonl', json: true, reps: 4, sizes: [2, 10, 100] });
+    expect(p.config).toEqual({ ...DEFAULT_CONFIG, gamma: 0.5, iters: 3 });
+    expect([...p.settingsGiven].sort()).toEqual(['gamma', 'iters']);
+    expect(p.help).toBe(false);
+  });
+
+  it('answers --help without checking anything else', () => {
+    expect(parseFlags(['--bogus', '--help'], TABLE).help).toBe(true);
+    expect(parseFlags(['-h'], TABLE).help).toBe(true);
+  });
+
+  it.each([
+    [['--input', 'a', '--gamma'], /--gamma needs a value/],
+    [['--input', 'a', '--lambda', '-1'], /--lambda must be a number in \[0, 10\]; got "-1"/],
+    [['stray'], /unexpected argument "stray"/],
+    [['--input', 'a', '--seed', '1', '--seed', '2'], /--seed is given more than once/],
+    [['--input', 'a', '--json=yes'], /--json takes no value/],
+    [['--input', 'a', '--reps', '0'], /--reps must be an integer in \[1, 9\]; got "0"/],
+    [['--input', 'a', '--reps', '2.5'], /--reps must be an integer in \[1, 9\]/],
+    [['--input', 'a', '--sizes', '2,x'], /--sizes must be comma-separated integers in \[2, 100\]/],
+    [['--input', 'a', '--speed', 'fast'], /unknown flag --speed; known flags: --out, --json, --reps, --sizes, --input, --env/],
+    [['--out', 'x'], /--input is required: the input file/],
+    [['--input', 'a', '--out', '--json'], /--out needs a value/],
+  ])('rejects %j naming the flag', (argv, message) => {
+    expect(() => parseFlags(argv, TABLE, DEFAULT_CONFIG)).toThrow(UsageError);
+    expect(() => parseFlags(argv, TABLE, DEFAULT_CONFIG)).toThrow(message);
+  });
+
+  it('takes no training setting when the command has no config', () => {
+    expect(() => parseFlags(['--input', 'a', '--gamma', '0.5'], TABLE)).toThrow(/unknown flag --gamma/);
+  });
+
+  it('lists every flag with its range in the help text', () => {
+    const help = flagsHelp(TABLE, DEFAULT_CONFIG);
+    expect(help).toMatch(/--reps\s+repetitions \(an integer in \[1, 9\]\)/);
+    expect(help).toMatch(/--input\s+the input file; required/);
+    expect(help).toMatch(/--gamma\s+.*\(a number in \[0, 1\]; default 0.95\)/);
+  });
+});
