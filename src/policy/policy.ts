@@ -38,9 +38,10 @@ export class Policy {
     const glorot = (name: string, rows: number, cols: number) => {
       const limit = Math.sqrt(6 / (rows + cols));
       const values = Float32Array.from({ length: rows * cols }, () => (rng.nextFloat() * 2 - 1) * limit);
-      return tf.variable(tf.tensor2d(values, [rows, cols]), true, `${name}_${uniqueId()}`);
+      // tidy frees the initial tensor; the variable keeps its data (tf.variable alone leaks one tensor each).
+      return tf.tidy(() => tf.variable(tf.tensor2d(values, [rows, cols]), true, `${name}_${uniqueId()}`));
     };
-    const zeros = (name: string, n: number) => tf.variable(tf.zeros([n]), true, `${name}_${uniqueId()}`);
+    const zeros = (name: string, n: number) => tf.tidy(() => tf.variable(tf.zeros([n]), true, `${name}_${uniqueId()}`));
     this.w1 = glorot('w1', obsDim, h);
     this.b1 = zeros('b1', h);
     this.w2 = glorot('w2', h, h);
