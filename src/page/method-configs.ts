@@ -3,7 +3,7 @@
  *
  * Both trainers share the seed, the task stream and every shared setting. The BEACON ablation switches
  * (trajectory term off, random segments, milestone dropout) change BEACON only: the GRPO panel always
- * shows the plain baseline it is compared with, as in the paper's ablation table (BEACON.md §6).
+ * shows the plain baseline it is compared with, as in the paper's ablation table (docs/maths.md §6).
  */
 import type { TrainConfig } from '../config.ts';
 import type { Method } from '../advantages/types.ts';

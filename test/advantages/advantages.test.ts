@@ -1,5 +1,5 @@
 /**
- * The advantage estimators against BEACON.md §3–4: the worked examples, the four consequences, and
+ * The advantage estimators against docs/maths.md §3–4: the worked examples, the four consequences, and
  * property tests against a plain transcription of the formulas over random batches.
  */
 import fc from 'fast-check';

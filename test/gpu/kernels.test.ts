@@ -1,7 +1,7 @@
 /**
  * The WGSL advantage kernels (src/gpu/, shaders/) against the CPU reference (src/advantages/), on
  * tfjs's WebGPU backend on Dawn (SwiftShader here): layouts, parity over random batches, the exact
- * zeros BEACON.md §4 promises, buffer ownership and leaks, and errors that name their kernel.
+ * zeros docs/maths.md §4 promises, buffer ownership and leaks, and errors that name their kernel.
  */
 import fc from 'fast-check';
 import * as tf from '@tensorflow/tfjs-core';
