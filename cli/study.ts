@@ -1,6 +1,6 @@
 /**
- * `npm run study [-- --seeds N --workers N --quick --fresh --report-only]`: the reproduction study of
- * the paper's claims (docs/results/README.md), headless on wasm, in parallel worker threads, resumable.
+ * `npm run study [-- --seeds N --workers N --quick --fresh --report-only]`: the study that tests the
+ * paper's claims in our environments, headless on wasm, in parallel worker threads, resumable.
  *
  * Each finished run is stored under <outDir>/runs/ and skipped on a rerun (unless its config changed,
  * or --fresh). When every run is done it writes <outDir>/study.json, the SVG charts and README.md.

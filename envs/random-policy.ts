@@ -1,6 +1,6 @@
 /**
  * The uniformly random admissible policy: for each live episode, one of its admissible candidate actions,
- * each with equal probability. The calibration baseline of issue 2 (a random policy almost never solves a
+ * each with equal probability. The calibration baseline of the horizons (a random policy almost never solves a
  * long task but often completes a sub-goal), used by the stats CLI, the benchmark, tests and the trainer.
  * Allocates nothing.
  */

@@ -1,7 +1,7 @@
 /**
  * Episode statistics of a fixed policy on any environment: how many runs end in full success, partial
- * success (at least one milestone, task failed) or complete failure (BEACON.md §1), with mean length,
- * mean milestones and stepping speed. This is how the calibration of issue 2 is checked
+ * success (at least one milestone, task failed) or complete failure (docs/maths.md §1), with mean length,
+ * mean milestones and stepping speed. This is how the calibration of the horizons is checked
  * (`npm run -s envs -- stats …`). Same options ⇒ same figures, speed aside.
  */
 import { Rng } from '../src/prng.ts';

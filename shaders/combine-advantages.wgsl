@@ -1,4 +1,4 @@
-// Kernel 3 of 3 of the advantage estimators: the per-step combination, BEACON.md §4.
+// Kernel 3 of 3 of the advantage estimators: the per-step combination, docs/maths.md §4.
 //
 //   A_seg(i, t) = r_t − b_k         (perStepReturn: completed segments only, the tail gets 0;
 //                                    stepMean: every step, tail included)

@@ -1,4 +1,4 @@
-// Kernel 2 of 3 of the advantage estimators: per-group reductions, BEACON.md §4. One workgroup per
+// Kernel 2 of 3 of the advantage estimators: per-group reductions, docs/maths.md §4. One workgroup per
 // group.
 //
 // 1. Trajectory term (GRPO): A_traj(i) = (R_i − mean) / (std + ε) or R_i − mean, std with n − 1.
@@ -97,7 +97,7 @@ fn main(
     let deviation = sqrt(squares / f32(n - 1u));
     groupMean = mean;
     groupScale = select(deviation + params.epsilon, 1.0, params.normalize != 0u);
-    // Tied rewards give exactly 0, whatever rounding the mean had (BEACON.md §4).
+    // Tied rewards give exactly 0, whatever rounding the mean had (docs/maths.md §4).
     groupKeepsTrajectory = select(0u, 1u, params.trajectoryTerm != 0u && differs);
     groupMaxSegment = maxSegment;
   }

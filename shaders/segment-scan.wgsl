@@ -1,5 +1,5 @@
 // Kernel 1 of 3 of the advantage estimators: per-run segmentation and temporal reward shaping,
-// BEACON.md §2–3. One invocation per run scans that run's steps in order.
+// docs/maths.md §2–3. One invocation per run scans that run's steps in order.
 //
 // Writes, per step: the run it belongs to, its (group, segment index) baseline slot with a
 // "completed segment" flag, and the shaped reward r_t. Per run: K_i and whether a tail follows the

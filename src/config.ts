@@ -25,9 +25,9 @@ export interface TrainConfig {
   tasksPerIteration: number;
   /** G: rollouts per task instance (one GRPO group). */
   groupSize: number;
-  /** γ: discount inside completed segments (BEACON.md §3). */
+  /** γ: discount inside completed segments (docs/maths.md §3). */
   gamma: number;
-  /** λ: weight of the segment term (BEACON.md §4). */
+  /** λ: weight of the segment term (docs/maths.md §4). */
   lambda: number;
   /** R_ms: reward of a milestone step. */
   rMs: number;
@@ -232,7 +232,7 @@ export function checkAdvantageSettings(settings: AdvantageSettings): void {
   }
 }
 
-/** Named ablations of BEACON.md §6: each a set of overrides on a BEACON config, never a code fork. */
+/** Named ablations of docs/maths.md §6: each a set of overrides on a BEACON config, never a code fork. */
 export const ABLATIONS = {
   gamma1: { gamma: 1 },
   gamma0: { gamma: 0 },

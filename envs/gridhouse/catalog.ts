@@ -80,7 +80,7 @@ export const TREATABLE: readonly (readonly number[])[] = [
 export const KEY_COLOURS = ['red', 'blue', 'yellow', 'green'] as const;
 export const ROOM_NAMES = ['hall', 'kitchen', 'pantry', 'scullery', 'dining room', 'study'] as const;
 
-// ---- Milestones: each reads the state after a step (BEACON.md §2). ----
+// ---- Milestones: each reads the state after a step (docs/maths.md §2). ----
 export const MS_TAKE_KEY = 0;
 export const MS_UNLOCK = 1;
 export const MS_OPEN = 2;

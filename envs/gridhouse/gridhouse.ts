@@ -8,7 +8,7 @@
  * Taking from a receptacle takes its lowest-numbered object, so the task object (slot 0) is always
  * reachable under a pile of distractors and no task can deadlock.
  *
- * Milestones (BEACON.md §2) are read from the state after each step: only the next one in task order is
+ * Milestones (docs/maths.md §2) are read from the state after each step: only the next one in task order is
  * tested, so each fires at most once and in order; the task is built so that the next milestone's
  * condition can only become true through the action that completes it. Dropout (§6) hides a milestone
  * from the report without changing the task's progress.
@@ -270,7 +270,7 @@ class GridHouse implements VecEnv {
       }
       for (let d = 0; d < MAX_DOORS; d++) this.doorState[b * MAX_DOORS + d] = L.doorInitial[s * MAX_DOORS + d];
       this.progress[b] = 0;
-      // Dropout is decided per episode and per milestone up front (BEACON.md §6); no draws when p = 0.
+      // Dropout is decided per episode and per milestone up front (docs/maths.md §6); no draws when p = 0.
       let bits = 0;
       if (p > 0) for (let k = 0; k < MAX_MILESTONES; k++) if (rng.bernoulli(p)) bits |= 1 << k;
       this.dropped[b] = bits;
@@ -397,7 +397,7 @@ class GridHouse implements VecEnv {
     }
   }
 
-  /** Φ: tests the next milestone in task order against the state after the step (BEACON.md §2). */
+  /** Φ: tests the next milestone in task order against the state after the step (docs/maths.md §2). */
   private detectMilestone(b: number): void {
     const L = this.layouts;
     const s = this.slot[b];

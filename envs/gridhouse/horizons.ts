@@ -2,7 +2,7 @@
  * What a GridHouse task looks like at each horizon: how many rooms, which doors, which furniture in
  * which room, how many milestones, and the step limit. Tuned so that a uniformly random admissible
  * policy solves `tiny` often, `long` almost never, and still completes a first sub-goal on `long` in a
- * third of its runs (the regime BEACON.md §1 describes). `npm run -s envs -- stats` prints the figures.
+ * third of its runs (the regime docs/maths.md §1 describes). `npm run -s envs -- stats` prints the figures.
  */
 import type { Horizon } from '../types.ts';
 import { DOOR_CLOSED, DOOR_LOCKED } from './catalog.ts';

@@ -1,5 +1,5 @@
 /**
- * The advantage calculator's JSON format (`npm run advantages`), shared by the CLI and tests.
+ * The advantage calculator's JSON format (`npm run advantages`, docs/maths.md §3–4), shared by the CLI and tests.
  *
  * Input:  { method?, gamma?, lambda?, rMs?, normalize?, segmentBaseline?, trajectoryTerm?,
  *           groups: [[{ reward: number, milestones: [0|1 per step] }, …], …] }

@@ -1,5 +1,5 @@
 /**
- * The advantage estimators, CPU reference: BEACON.md §4, A(i, t) = A_traj(i) + λ · A_seg(i, t).
+ * The advantage estimators, CPU reference: docs/maths.md §4, A(i, t) = A_traj(i) + λ · A_seg(i, t).
  *
  * GRPO keeps the trajectory term alone. BEACON adds λ times the segment term; the "no trajectory term"
  * ablation drops A_traj. This file is the reference the WGSL kernels are tested against.

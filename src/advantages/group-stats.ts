@@ -1,5 +1,5 @@
 /**
- * Means and deviations with the exactness the specification relies on (BEACON.md §4).
+ * Means and deviations with the exactness the specification relies on (docs/maths.md §4).
  *
  * A mean computed as Σx / n is not exact even when every x is equal (0.1 + 0.1 + 0.1 ≠ 0.3 in binary
  * floating point), which would leave tiny non-zero advantages in tied groups and break "γ = 1 reduces

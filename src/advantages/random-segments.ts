@@ -1,5 +1,5 @@
 /**
- * The "random segmentation" ablation (BEACON.md §6): each run keeps its number of milestones K_i, but
+ * The "random segmentation" ablation (docs/maths.md §6): each run keeps its number of milestones K_i, but
  * the K_i boundaries move to uniformly random distinct steps instead of where Φ fired.
  */
 import type { Rng } from '../prng.ts';

@@ -1,5 +1,5 @@
 /**
- * Segment-level advantage A_seg(i, t) = r_t − baseline: BEACON.md §4, two baselines.
+ * Segment-level advantage A_seg(i, t) = r_t − baseline: docs/maths.md §4, two baselines.
  *
  * perStepReturn (paper, default): b_k = mean of ρ_k(j) over G_k = { j in the group : K_j ≥ k }; steps
  *   of completed segment k get r_t − b_k; the incomplete tail gets 0 (its run is in no G_{K_i+1}).

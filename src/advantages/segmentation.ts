@@ -1,5 +1,5 @@
 /**
- * Milestones, segments and temporal reward shaping: BEACON.md §2–3.
+ * Milestones, segments and temporal reward shaping: docs/maths.md §2–3.
  *
  * For run i with milestone steps t_1 < … < t_K (t_0 = −1), completed segment k holds steps
  * t_{k−1}+1 … t_k (length L_k = t_k − t_{k−1}); steps after t_K form the incomplete segment K+1.

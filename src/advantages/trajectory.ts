@@ -1,5 +1,5 @@
 /**
- * Trajectory-level (GRPO) advantage: BEACON.md §4.
+ * Trajectory-level (GRPO) advantage: docs/maths.md §4.
  *
  *   meanStd: A_traj(i) = (R_i − mean_group R) / (std_group R + ε), std with n − 1
  *   mean:    A_traj(i) =  R_i − mean_group R

@@ -1,5 +1,5 @@
 /**
- * Data shapes of the advantage estimators (BEACON.md §2–4).
+ * Data shapes of the advantage estimators (docs/maths.md §2–4).
  *
  * A batch is offset-indexed, not padded: runs of variable length are laid end to end, `runOffsets`
  * marks where each run's steps start, and `groupOffsets` marks where each group's runs start. The same
@@ -11,7 +11,7 @@ import type { Method } from '../methods/registry.ts';
 export type { Method };
 export const NORMALIZATIONS = ['meanStd', 'mean'] as const;
 export type Normalize = (typeof NORMALIZATIONS)[number];
-/** `perStepReturn`: the paper's formula (default). `stepMean`: the released code's variant. BEACON.md §4. */
+/** `perStepReturn`: the paper's formula (default). `stepMean`: the released code's variant. docs/maths.md §4. */
 export const SEGMENT_BASELINES = ['perStepReturn', 'stepMean'] as const;
 export type SegmentBaseline = (typeof SEGMENT_BASELINES)[number];
 
@@ -29,7 +29,7 @@ export interface AdvantageBatch {
 export interface AdvantageSettings {
   /** `grpo`: trajectory term only. `beacon`: trajectory + λ · segment term. */
   method: Method;
-  /** Discount γ inside completed segments, 0…1 (BEACON.md §3). */
+  /** Discount γ inside completed segments, 0…1 (docs/maths.md §3). */
   gamma: number;
   /** Weight λ of the segment term, ≥ 0. */
   lambda: number;
@@ -54,9 +54,9 @@ export interface AdvantageResult {
   shapedRewards: Float64Array;
 }
 
-/** |A| below this counts as zero in every metric (BEACON.md §5). */
+/** |A| below this counts as zero in every metric (docs/maths.md §5). */
 export const ZERO_ADVANTAGE = 1e-6;
-/** ε in the meanStd normalisation (BEACON.md §4). */
+/** ε in the meanStd normalisation (docs/maths.md §4). */
 export const STD_EPSILON = 1e-6;
 
 export function numRuns(batch: AdvantageBatch): number {

@@ -1,5 +1,5 @@
 /**
- * The advantage estimators of BEACON.md §3–4 on the GPU: three WGSL dispatches on tfjs's own device.
+ * The advantage estimators of docs/maths.md §3–4 on the GPU: three WGSL dispatches on tfjs's own device.
  *
  *   1. segment-scan        (per run)   segment index, shaped reward r_t, K_i, per-segment partial sums
  *   2. group-reduce        (per group) A_traj with the tie rule; per-(group, k) segment baselines
@@ -61,7 +61,7 @@ export interface GpuAdvantageEstimatorOptions {
 }
 
 export class GpuAdvantageEstimator {
-  /** Compute dispatches per call (the issue allows at most 4). */
+  /** Compute dispatches per call; the kernel tests hold it to at most 4 (fused kernels, little per-call overhead). */
   static readonly DISPATCHES = 3;
 
   private readonly backend: WebGPUBackend;

@@ -1,6 +1,6 @@
 /**
  * Runner of shaders/combine-advantages.wgsl (kernel 3 of 3): A(i, t) = A_traj(i) + λ · A_seg(i, t),
- * BEACON.md §4. One invocation per step; its `advantages` output is the loss's tensor.
+ * docs/maths.md §4. One invocation per step; its `advantages` output is the loss's tensor.
  */
 import { defineKernel } from './kernel.ts';
 import { uniformLayout } from './uniforms.ts';

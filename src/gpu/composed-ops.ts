@@ -26,7 +26,7 @@ export function composedAdvantages(b: AdvantageTensors, s: AdvantageSettings): t
     const groupOfRun = idsFromOffsets(b.groupOffsets, G, R);
     const runStarts = tf.slice(b.runOffsets, 0, R);
 
-    // Trajectory term (BEACON.md §4), means shifted by each group's first reward.
+    // Trajectory term (docs/maths.md §4), means shifted by each group's first reward.
     let aTraj: tf.Tensor1D = tf.zeros([R]);
     if (s.trajectoryTerm) {
       const first = tf.gather(b.rewards, tf.slice(b.groupOffsets, 0, G));

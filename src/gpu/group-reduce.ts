@@ -1,6 +1,6 @@
 /**
  * Runner of shaders/group-reduce.wgsl (kernel 2 of 3): per-group trajectory statistics with the
- * exact-zero tie rule, and the per-(group, k) segment baselines, BEACON.md §4. One workgroup per group.
+ * exact-zero tie rule, and the per-(group, k) segment baselines, docs/maths.md §4. One workgroup per group.
  */
 import type { AdvantageSettings } from '../advantages/types.ts';
 import { defineKernel } from './kernel.ts';

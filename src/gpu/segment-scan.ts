@@ -1,6 +1,6 @@
 /**
  * Runner of shaders/segment-scan.wgsl (kernel 1 of 3): per-run segmentation and reward shaping,
- * BEACON.md §2–3. One invocation per run.
+ * docs/maths.md §2–3. One invocation per run.
  */
 import { defineKernel } from './kernel.ts';
 import { uniformLayout } from './uniforms.ts';

@@ -1,5 +1,5 @@
 /**
- * The paper's credit-assignment metrics for one batch: BEACON.md §5.
+ * The paper's credit-assignment metrics for one batch: docs/maths.md §5.
  *
  * Pure functions of a finished batch and its advantages; no tfjs, no DOM. A metric that is undefined
  * for a batch (no repeated keys, no milestone steps) is NaN, written as null in JSON.

@@ -1,6 +1,6 @@
 /**
  * The credit view's data for one run: per step A_traj, A_seg, A and r_t, the segments the advantage
- * estimator cut at milestones (BEACON.md §2), the incomplete tail, and the run's CCR (§5).
+ * estimator cut at milestones (docs/maths.md §2), the incomplete tail, and the run's CCR (§5).
  */
 import { creditConcentration } from '../metrics/credit-metrics.ts';
 import type { BatchSnapshot } from '../worker/batch-snapshot.ts';

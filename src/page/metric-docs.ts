@@ -1,5 +1,5 @@
 /**
- * The text of every metric tooltip and chart legend: one table, read by every view (BEACON.md §5).
+ * The text of every metric tooltip and chart legend: one table, read by every view (docs/maths.md §5).
  */
 
 export interface MetricDoc {

@@ -1,5 +1,6 @@
 /**
- * The nine claims of issue 6, each judged by code from the runs, per environment.
+ * The nine paper claims the study tests (docs/results/README.md), each judged by code from the runs, per
+ * environment.
  *
  * A claim holds when it holds in every environment of the study. Each rule is written next to its
  * claim (`rule`), goes into study.json and the README, and is fixed before the results are seen; no

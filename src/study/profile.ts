@@ -1,5 +1,5 @@
 /**
- * The study's settings in one place: which runs it makes (the matrix of issue 6) and the training
+ * The study's settings in one place: which runs it makes (the method × horizon × ablation matrix) and the training
  * budget every one of them gets.
  *
  * Every method and ablation trains with the same budget and the same hyperparameters (the defaults of
@@ -26,7 +26,7 @@ export interface StudyProfile {
   methods: readonly Method[];
   /** Horizons on which the methods are compared. */
   horizons: readonly Horizon[];
-  /** The horizon on which the ablations run (BEACON.md §6). */
+  /** The horizon on which the ablations run (docs/maths.md §6). */
   ablationHorizon: Horizon;
   ablations: readonly AblationName[];
   /** Output folder, relative to the repository root. */

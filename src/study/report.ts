@@ -14,7 +14,7 @@ import { FINAL_WINDOW, TARGET_SUCCESS, TRAILING_WINDOW, meanSd, medianIters, sel
 export const DEFINITIONS: Record<string, string> = {
   finalSuccess: `mean success rate over the last ${FINAL_WINDOW} iterations of the run`,
   itersTo60: `first iteration i ≥ ${TRAILING_WINDOW} at which the mean success of iterations i−${TRAILING_WINDOW - 1}…i is ≥ ${TARGET_SUCCESS * 100}%; null if never within the budget`,
-  sampleUtilization: 'run mean of the per-iteration share of runs with a positive reward signal (BEACON.md §5)',
+  sampleUtilization: 'run mean of the per-iteration share of runs with at least one step where |A| ≥ 1e-6 (docs/maths.md §5)',
   zeroAdvantageRatio: 'run mean of the per-iteration share of steps with |A| < 1e-6',
   contradictoryRatio: 'run mean of the per-iteration contradictory action ratio (iterations where it is undefined left out)',
   contradictoryPeak: `largest ${TRAILING_WINDOW}-iteration moving average of the contradictory action ratio`,

@@ -6,7 +6,7 @@
  * - itersTo60: iterations to TARGET_SUCCESS, as on the page (src/metrics/iterations-to-target.ts);
  *   null if the target is not reached within the budget.
  * - sampleUtilization, zeroAdvantageRatio, contradictoryRatio, signalRetention, ccr: means over the
- *   run's iterations of the per-iteration figures (BEACON.md §5); iterations where a figure is undefined
+ *   run's iterations of the per-iteration figures (docs/maths.md §5); iterations where a figure is undefined
  *   (NaN, e.g. no repeated state keys) are left out; null if it is undefined throughout.
  * - contradictoryPeak: the largest TRAILING_WINDOW-iteration moving average of contradictoryRatio (the
  *   paper quotes the ratio "at its peak"; the moving average keeps one noisy batch from setting it).

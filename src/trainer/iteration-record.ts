@@ -1,5 +1,6 @@
 /**
- * One iteration's figures: the JSON line the CLI writes and the page plots (a public format: keep names).
+ * One iteration's figures: the JSON line the CLI writes and the page plots. The field names are an
+ * interface (the CLI's JSON lines, the study and the page all read them): rename none.
  */
 import type { CreditMetrics } from '../metrics/credit-metrics.ts';
 import type { Method } from '../methods/registry.ts';

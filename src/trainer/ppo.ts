@@ -1,5 +1,5 @@
 /**
- * PPO clipped-surrogate update on per-step advantages (the policy update of BEACON.md §4).
+ * PPO clipped-surrogate update on per-step advantages (the policy update of docs/maths.md §4).
  *
  *   ratio   = exp(log π(a|s) − log π_old(a|s))
  *   pgLoss  = −mean(min(ratio · A, clip(ratio, 1 − ε, 1 + ε) · A))

@@ -1,5 +1,5 @@
 /**
- * <explainer-section>: "What am I seeing": the two advantage estimators in the notation of BEACON.md
+ * <explainer-section>: "What am I seeing": the two advantage estimators in the notation of docs/maths.md
  * (§2–4), what each chart measures (the metric-docs table, §5), and the ablations (§6).
  */
 import { LitElement, css, html } from 'lit';

@@ -198,7 +198,7 @@ export class SettingsForm extends LitElement {
         </select>
         <metric-tip
           label="Ablation presets"
-          .doc=${'Each preset sets the ablation switches (γ, random segments, milestone dropout, trajectory term, segment baseline) to the paper’s values for that ablation (BEACON.md §6) and the others to their defaults. Ablations change BEACON only; the GRPO panel stays the plain baseline.'}
+          .doc=${'Each preset sets the ablation switches (γ, random segments, milestone dropout, trajectory term, segment baseline) to the paper’s values for that ablation (docs/maths.md §6) and the others to their defaults. Ablations change BEACON only; the GRPO panel stays the plain baseline.'}
         ></metric-tip>
       </div>
       <div class="groups">

@@ -1,5 +1,5 @@
 /**
- * The advantage estimators against BEACON.md §3–4: the worked examples, the four consequences, and
+ * The advantage estimators against docs/maths.md §3–4: the worked examples, the four consequences, and
  * property tests against a plain transcription of the formulas over random batches.
  */
 import fc from 'fast-check';
@@ -19,7 +19,7 @@ const grpo = (over: Partial<AdvantageSettings> = {}): AdvantageSettings => beaco
 /** Step range of run i. */
 const stepsOf = (b: AdvantageBatch, i: number) => Array.from({ length: b.runOffsets[i + 1] - b.runOffsets[i] }, (_, n) => b.runOffsets[i] + n);
 
-describe('BEACON.md §3 temporal reward shaping', () => {
+describe('docs/maths.md §3 temporal reward shaping', () => {
   it('γ = 0.95, L = 5 gives 0.8145, 0.8574, 0.9025, 0.95, 1.0 (× R_ms)', () => {
     const b = makeBatch([[{ reward: 1, milestones: [0, 0, 0, 0, 1] }, { reward: 0, milestones: [0, 0] }]]);
     const seg = segmentRuns(b, 2, 0.95);
@@ -41,7 +41,7 @@ describe('BEACON.md §3 temporal reward shaping', () => {
   });
 });
 
-describe('BEACON.md §4 trajectory term', () => {
+describe('docs/maths.md §4 trajectory term', () => {
   it('meanStd uses the sample std (n − 1) and ε; mean subtracts the mean', () => {
     const b = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }, { reward: 0, milestones: [0] }]]);
     const std = Math.sqrt(((2 / 3) ** 2 + 2 * (1 / 3) ** 2) / 2);
@@ -64,7 +64,7 @@ describe('BEACON.md §4 trajectory term', () => {
   });
 });
 
-describe('BEACON.md §4 consequences', () => {
+describe('docs/maths.md §4 consequences', () => {
   it('1. γ = 1 makes A_seg vanish exactly, so BEACON equals GRPO bit for bit', () => {
     fc.assert(fc.property(arbBatch(), fc.double({ min: 0.01, max: 10, noNaN: true }), ({ groups }, rMs) => {
       const b = makeBatch(groups);
@@ -129,7 +129,7 @@ describe('stepMean (released-code) baseline', () => {
   });
 });
 
-describe('property: the estimators equal a plain transcription of BEACON.md §3–4', () => {
+describe('property: the estimators equal a plain transcription of docs/maths.md §3–4', () => {
   it('over random batches, both baselines, both normalisations, γ ∈ [0, 1]', () => {
     fc.assert(fc.property(arbBatch(), arbSettings(), ({ groups }, settings) => {
       const res = computeAdvantages(makeBatch(groups), settings);

@@ -1,6 +1,6 @@
 /**
  * GridHouse: determinism, oracle solvability, milestone order and dropout, admissible masks, text
- * rendering (snapshot) and option validation (issue 2).
+ * rendering (snapshot) and option validation.
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/prng.ts';

@@ -1,6 +1,6 @@
 /**
  * TextHouse: options, determinism, oracle solvability, the milestone detector, dropout, admissibility,
- * state keys, incremental features, text rendering and the random-policy calibration of issue 2.
+ * state keys, incremental features, text rendering and the random-policy calibration of the horizons.
  */
 import { describe, expect, it } from 'vitest';
 import { ACTION_FEATURE_NAMES, OBS_FEATURE_NAMES, initActionFeatures } from '../../envs/texthouse/features.ts';

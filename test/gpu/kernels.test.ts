@@ -1,7 +1,7 @@
 /**
  * The WGSL advantage kernels (src/gpu/, shaders/) against the CPU reference (src/advantages/), on
  * tfjs's WebGPU backend on Dawn (SwiftShader here): layouts, parity over random batches, the exact
- * zeros BEACON.md §4 promises, buffer ownership and leaks, and errors that name their kernel.
+ * zeros docs/maths.md §4 promises, buffer ownership and leaks, and errors that name their kernel.
  */
 import fc from 'fast-check';
 import * as tf from '@tensorflow/tfjs-core';
@@ -257,7 +257,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     }
   });
 
-  it('γ = 1 makes A_seg exactly 0, so BEACON equals GRPO bit for bit (BEACON.md §4, 1)', async () => {
+  it('γ = 1 makes A_seg exactly 0, so BEACON equals GRPO bit for bit (docs/maths.md §4, 1)', async () => {
     await fc.assert(
       fc.asyncProperty(arbGroups(16), fc.double({ min: 0.01, max: 10, noNaN: true }), fc.constantFrom('meanStd' as const, 'mean' as const), async (groups, rMs, normalize) => {
         const batch = makeBatch(groups);
