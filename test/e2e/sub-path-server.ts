@@ -32,7 +32,21 @@ export interface SubPathServer {
   close(): Promise<void>;
 }
 
-export async function buildAndServe(): Promise<SubPathServer> {
+export interface ServeOptions {
+  /**
+   * Send the cross-origin isolation headers (COOP/COEP), as the dev and preview servers do: the page is
+   * then cross-origin isolated and the wasm backend can use threads.
+   */
+  isolated?: boolean;
+}
+
+/** The headers that make a page cross-origin isolated (SharedArrayBuffer, hence wasm threads). */
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+} as const;
+
+export async function buildAndServe(options: ServeOptions = {}): Promise<SubPathServer> {
   const outDir = mkdtempSync(join(tmpdir(), 'beacon-live-dist-'));
   await build({ root: ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const misses: string[] = [];
@@ -50,7 +64,7 @@ export async function buildAndServe(): Promise<SubPathServer> {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...(options.isolated ? ISOLATION_HEADERS : {}) });
     res.end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
