@@ -24,6 +24,8 @@ export interface BackendReport {
   backend: BackendName;
   /** Set when backend is 'webgpu': the adapter's description, or vendor and architecture. */
   adapterName?: string;
+  /** Set when backend is 'webgpu' on a software adapter (a declared fallback adapter, SwiftShader, llvmpipe). */
+  software?: boolean;
   /** Set when the backend is not the one asked for (or not webgpu under 'auto'): why. */
   fallbackReason?: string;
 }
@@ -55,7 +57,7 @@ export function isBackendChoice(s: string): s is BackendChoice {
   return (BACKEND_CHOICES as readonly string[]).includes(s);
 }
 
-type Attempt = { ok: true; adapterName?: string } | { ok: false; reason: string };
+type Attempt = { ok: true; adapterName?: string; software?: boolean } | { ok: false; reason: string };
 
 /** The order tried for each choice: the choice itself, then everything after it. */
 const CHAIN: Record<BackendChoice, BackendName[]> = {
@@ -80,6 +82,7 @@ export async function selectBackend(
     if (attempt.ok) {
       const report: BackendReport = { backend: name };
       if (attempt.adapterName !== undefined) report.adapterName = attempt.adapterName;
+      if (attempt.software) report.software = true;
       if (reasons.length > 0) report.fallbackReason = reasons.join('; ');
       return report;
     }
@@ -124,6 +127,17 @@ function deviceDescriptor(adapter: GPUAdapter): GPUDeviceDescriptor {
       maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
     },
   };
+}
+
+/**
+ * A software adapter runs WebGPU on the CPU: usually much slower than wasm. Chromium declares a fallback
+ * adapter in `isFallbackAdapter` (newer) but its SwiftShader adapter is not always declared, so the name
+ * is checked too.
+ */
+export function isSoftwareAdapter(info: GPUAdapterInfo | undefined): boolean {
+  if (!info) return false;
+  if ((info as GPUAdapterInfo & { isFallbackAdapter?: boolean }).isFallbackAdapter === true) return true;
+  return /swiftshader|llvmpipe|lavapipe|software|microsoft basic render/i.test([info.vendor, info.architecture, info.device, info.description].join(' '));
 }
 
 /** A human-readable adapter name: Chrome often leaves `description` empty, Dawn in Node fills it. */
@@ -172,7 +186,7 @@ async function tryWebGpu(host: BackendHost): Promise<Attempt> {
     device.destroy();
     return { ok: false, reason: 'tfjs webgpu init failed (see console)' };
   }
-  return { ok: true, adapterName: adapterDisplayName(info) };
+  return { ok: true, adapterName: adapterDisplayName(info), ...(isSoftwareAdapter(info) ? { software: true } : {}) };
 }
 
 let wasmConfigured = false;

@@ -5,6 +5,7 @@
  * the controls and the tooltips read both tables the same way.
  */
 import { describeKind, parseValue, type SettingKind } from '../config.ts';
+import { isMethod, METHOD_NAMES, type Method } from '../methods/registry.ts';
 
 export const SPEEDS = ['slow', 'normal', 'fast', 'nodraw'] as const;
 export type Speed = (typeof SPEEDS)[number];
@@ -18,23 +19,40 @@ export interface PageSettings {
   smoothing: number;
   /** Success rate whose iterations-to-target is marked on the comparison chart. */
   target: number;
+  /** The methods raced side by side, in panel order: 2–4 distinct names of the method registry. */
+  methods: readonly Method[];
+  /** Presenter mode: the stage layout (race chart and episodes large, minimal controls). */
+  present: boolean;
 }
+
+/**
+ * A list of registered method names. Page-only: the training table has one method per run, the page
+ * races several. Checked against the registry, so a method appears here as soon as it is registered.
+ */
+export interface MethodListKind {
+  type: 'methods';
+  min: number;
+  max: number;
+}
+export type PageKind = SettingKind | MethodListKind;
 
 export interface PageFieldSpec<K extends keyof PageSettings = keyof PageSettings> {
   key: K;
-  kind: SettingKind;
+  kind: PageKind;
   default: PageSettings[K];
   /** One line for tooltips. */
   doc: string;
 }
 
-const p = <K extends keyof PageSettings>(key: K, kind: SettingKind, def: PageSettings[K], doc: string): PageFieldSpec<K> => ({ key, kind, default: def, doc });
+const p = <K extends keyof PageSettings>(key: K, kind: PageKind, def: PageSettings[K], doc: string): PageFieldSpec<K> => ({ key, kind, default: def, doc });
 
 export const PAGE_FIELDS: readonly PageFieldSpec[] = [
   p('autostart', { type: 'bool' }, true, 'start training when the page opens (0 opens paused)'),
   p('speed', { type: 'enum', values: SPEEDS }, 'normal', 'slow: watch each iteration · normal: train flat out, views follow every iteration · fast: views every 10th iteration · nodraw: skip drawing episodes and credit'),
   p('smoothing', { type: 'number', min: 0, max: 0.99 }, 0.9, 'β of the debiased moving average drawn over the raw success rate'),
   p('target', { type: 'number', min: 0.05, max: 1 }, 0.6, 'success rate whose iterations-to-target (mean of the last 5 iterations) is marked on the comparison chart'),
+  p('methods', { type: 'methods', min: 2, max: 4 }, ['grpo', 'beacon'], 'the methods raced side by side, comma-separated, in panel order'),
+  p('present', { type: 'bool' }, false, 'presenter mode: race chart and episodes large, minimal controls, large text'),
 ];
 
 export const DEFAULT_PAGE_SETTINGS: PageSettings = Object.fromEntries(PAGE_FIELDS.map((s) => [s.key, s.default])) as unknown as PageSettings;
@@ -53,10 +71,32 @@ export function pageFieldSpec(key: string): PageFieldSpec | undefined {
 
 /** Validates one raw page value exactly as a training setting would be validated. */
 export function parsePageField(spec: PageFieldSpec, raw: string): { value: PageSettings[keyof PageSettings] } | { error: string } {
+  if (spec.kind.type === 'methods') return parseMethodList(spec.key, spec.kind, raw);
   return parseValue(spec.key, spec.kind, raw);
 }
 
 /** Allowed values of a page field, worded as for training settings. */
 export function describePageRange(spec: PageFieldSpec): string {
-  return describeKind(spec.kind);
+  return describePageKind(spec.kind);
+}
+
+export function describePageKind(k: PageKind): string {
+  if (k.type === 'methods') return `${k.min} to ${k.max} distinct methods, comma-separated, from ${METHOD_NAMES.join(', ')}`;
+  return describeKind(k);
+}
+
+/** The text form of a page value in the URL (a method list joins with commas). */
+export function formatPageValue(value: PageSettings[keyof PageSettings]): string {
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+function parseMethodList(name: string, k: MethodListKind, raw: string): { value: Method[] } | { error: string } {
+  const names = raw.split(',').map((s) => s.trim());
+  const why = (detail: string) => ({ error: `${name} must be ${describePageKind(k)}; got ${JSON.stringify(raw)}: ${detail}` });
+  const unknown = names.filter((n) => !isMethod(n));
+  if (unknown.length > 0) return why(`${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is not a method' : 'are not methods'}`);
+  const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+  if (repeated.length > 0) return why(`${JSON.stringify(repeated[0])} is named twice`);
+  if (names.length < k.min || names.length > k.max) return why(`${names.length} named`);
+  return { value: names as Method[] };
 }

@@ -8,7 +8,7 @@
  */
 import { CONFIG_FIELDS, configToQuery, fieldSpec, parseConfig, type ConfigIssue, type TrainConfig } from '../config.ts';
 import { PAGE_DEFAULT_CONFIG } from './page-defaults.ts';
-import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, pageFieldSpec, parsePageField, type PageSettings } from './page-settings.ts';
+import { DEFAULT_PAGE_SETTINGS, formatPageValue, PAGE_FIELDS, pageFieldSpec, parsePageField, type PageSettings } from './page-settings.ts';
 
 export interface PageState {
   config: TrainConfig;
@@ -21,7 +21,7 @@ export interface ReadResult extends PageState {
 
 /** Keys of the training table that the page does not take from the URL, with the reason shown. */
 const NOT_PAGE_SETTINGS: Record<string, string> = {
-  method: 'method is not a page setting: the page races its methods side by side; ignored',
+  method: 'method is not a page setting: the page races its methods side by side; ignored (choose them with methods=…)',
 };
 
 export function readPageState(search: string | URLSearchParams, base: PageState = { config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS }): ReadResult {
@@ -43,7 +43,7 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
     const spec = pageFieldSpec(key);
     if (spec) {
       const parsed = parsePageField(spec, raw);
-      if ('error' in parsed) issues.push({ field: key, message: `${parsed.error}; using ${String(base.page[spec.key])}` });
+      if ('error' in parsed) issues.push({ field: key, message: `${parsed.error}; using ${formatPageValue(base.page[spec.key])}` });
       else page[key] = parsed.value;
       continue;
     }
@@ -65,8 +65,8 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
 export function writePageState(state: PageState, defaults: PageState = { config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS }): string {
   const q = configToQuery(state.config, defaults.config, Object.keys(NOT_PAGE_SETTINGS));
   for (const spec of PAGE_FIELDS) {
-    const v = state.page[spec.key];
-    if (v !== defaults.page[spec.key]) q.set(spec.key, String(v));
+    const v = formatPageValue(state.page[spec.key]);
+    if (v !== formatPageValue(defaults.page[spec.key])) q.set(spec.key, v);
   }
   return q.toString();
 }

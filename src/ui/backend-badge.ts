@@ -1,12 +1,14 @@
 /**
  * <backend-badge>: which tfjs backend trains the policies, with the WebGPU adapter's name or the reason
- * for the fallback, and what happened after a lost GPU device.
+ * for the fallback, the probe's figures when `auto` chose by measurement, a software adapter named as
+ * such, and what happened after a lost GPU device.
  *
  * The host carries `data-backend` (webgpu | wasm | cpu) once the worker has chosen: the contract the
  * end-to-end tests read.
  */
 import { LitElement, css, html, nothing } from 'lit';
 import type { BackendReport } from '../backend/select.ts';
+import type { ProbeOutcome } from '../page/backend-choice.ts';
 import { sharedStyles } from './theme.ts';
 
 const NAMES: Record<BackendReport['backend'], string> = {
@@ -21,6 +23,8 @@ export class BackendBadge extends LitElement {
     advantages: { type: String },
     recovery: { type: String },
     failure: { type: String },
+    probe: { attribute: false },
+    probing: { type: Boolean },
   };
 
   declare report: BackendReport | null;
@@ -30,6 +34,10 @@ export class BackendBadge extends LitElement {
   declare recovery: string;
   /** No backend could start (the worker failed). */
   declare failure: string;
+  /** How `auto` was decided by measurement, when it was. */
+  declare probe: ProbeOutcome | null;
+  /** The probe is running. */
+  declare probing: boolean;
 
   constructor() {
     super();
@@ -37,6 +45,8 @@ export class BackendBadge extends LitElement {
     this.advantages = '';
     this.recovery = '';
     this.failure = '';
+    this.probe = null;
+    this.probing = false;
   }
 
   static override styles = [
@@ -97,6 +107,14 @@ export class BackendBadge extends LitElement {
       .recovery {
         color: var(--fg);
       }
+      .probe {
+        margin: 6px 4px 0;
+        font-size: 0.8rem;
+      }
+      .probe .figures {
+        color: var(--fg-muted);
+        font-variant-numeric: tabular-nums;
+      }
     `,
   ];
 
@@ -109,22 +127,44 @@ export class BackendBadge extends LitElement {
     const r = this.report;
     if (!r) {
       return html`<span class="badge" role="status"
-        ><span class="dot"></span><span class="name">${this.failure ? 'No backend' : 'Starting…'}</span
-        >${this.failure ? html`<span class="detail">${this.failure}</span>` : nothing}</span
+        ><span class="dot"></span><span class="name">${this.failure ? 'No backend' : this.probing ? 'Measuring backends…' : 'Starting…'}</span
+        >${this.failure ? html`<span class="detail">${this.failure}</span>` : this.probing ? html`<span class="detail">timing wasm and this GPU adapter on a throw-away copy</span>` : nothing}</span
       >`;
     }
     const fallback = r.fallbackReason !== undefined;
+    const p = this.probe;
+    const detail = fallback
+      ? 'fallback'
+      : r.backend === 'webgpu'
+        ? `${r.adapterName ?? 'unknown adapter'}${r.software ? ' (software adapter)' : ''}`
+        : p
+          ? 'chosen by measurement'
+          : 'as chosen in the settings';
     return html`
       <span class="badge" role="status" title=${this.advantages === 'webgpu-kernels' ? 'Advantages computed by the WGSL kernels on the GPU' : 'Advantages computed by the CPU reference'}>
         <span class="dot ${fallback ? 'fallback' : r.backend === 'webgpu' ? 'webgpu' : ''}"></span>
         <span class="name">${NAMES[r.backend]}</span>
-        <span class="detail">${fallback ? 'fallback' : r.backend === 'webgpu' ? (r.adapterName ?? 'unknown adapter') : 'as chosen in the settings'}</span>
+        <span class="detail">${detail}</span>
         ${this.advantages === 'webgpu-kernels' ? html`<span class="kernels">WGSL kernels</span>` : nothing}
       </span>
       ${fallback ? html`<p class="reason">Fallback because ${r.fallbackReason}</p>` : nothing}
+      ${p
+        ? html`<p class="probe">
+            <span class="choice">${p.reason}</span><br />
+            <span class="figures"
+              >One training step: wasm ${ms(p.wasmMs)}, WebGPU${p.adapterName ? ` (${p.adapterName}${p.software ? ', software' : ''})` : ''}
+              ${p.webgpuStoppedAfterMs !== undefined ? `> ${ms(p.webgpuStoppedAfterMs)} (stopped)` : ms(p.webgpuMs)}</span
+            >
+          </p>`
+        : nothing}
       ${this.recovery ? html`<p class="recovery" role="alert">${this.recovery}</p>` : nothing}
     `;
   }
+}
+
+function ms(x: number | null): string {
+  if (x === null) return 'failed';
+  return x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`;
 }
 
 customElements.define('backend-badge', BackendBadge);

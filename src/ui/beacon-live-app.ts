@@ -7,7 +7,6 @@
  * src/page/page-settings.ts); settings that wait for a restart join it when the restart happens.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { PAGE_METHODS } from '../page/method-configs.ts';
 import { fieldSpec, type ConfigIssue, type TrainConfig } from '../config.ts';
 import type { PageSettings } from '../page/page-settings.ts';
 import { readPageState, writePageState } from '../page/url-state.ts';
@@ -49,7 +48,7 @@ export class BeaconLiveApp extends LitElement {
     this.page = page;
     this.issues = issues;
     this.staged = {};
-    this.training = new TrainingController(this, () => ({ config: this.config, running: this.page.autostart, speed: this.page.speed }));
+    this.training = new TrainingController(this, () => ({ config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed }));
     this.addEventListener('training-command', (e) => this.onCommand(e.detail));
     this.addEventListener('config-edit', (e) => this.onConfigEdit(e.detail));
     this.addEventListener('page-setting', (e) => this.onPageSetting(e.detail));
@@ -161,7 +160,8 @@ export class BeaconLiveApp extends LitElement {
     const t = this.training;
     const rev = t.revision;
     const state = t.state;
-    const iterations = state?.iterations ?? Object.fromEntries(PAGE_METHODS.map((m) => [m, t.histories[m].latest?.iteration ?? 0]));
+    const methods = t.methods;
+    const iterations = state?.iterations ?? Object.fromEntries(methods.map((m) => [m, t.histories[m]?.latest?.iteration ?? 0]));
     const general = t.errors.filter((e) => !e.method);
     return html`
       <header class="top">
@@ -169,7 +169,7 @@ export class BeaconLiveApp extends LitElement {
           <h1>Beacon <span>Live</span></h1>
           <p>GRPO and BEACON train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.</p>
         </div>
-        <backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.backend?.recovery ?? ''} .failure=${t.crash}></backend-badge>
+        <backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.backend?.recovery ?? ''} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing}></backend-badge>
       </header>
       <settings-alert .issues=${this.issues}></settings-alert>
       ${t.crash || general.length
@@ -194,13 +194,13 @@ export class BeaconLiveApp extends LitElement {
         ></share-export>
       </div>
 
-      <comparison-chart .histories=${t.histories} .methods=${PAGE_METHODS} .revision=${rev} .smoothing=${this.page.smoothing} .target=${this.page.target}></comparison-chart>
+      <comparison-chart .histories=${t.histories} .methods=${methods} .revision=${rev} .smoothing=${this.page.smoothing} .target=${this.page.target}></comparison-chart>
 
       <section class="block" aria-labelledby="batch-title">
         <h2 id="batch-title">Inside the latest batch</h2>
         <p class="lede">One run per method, replayed step by step, with the credit each step received.</p>
         <div class="pair">
-          ${PAGE_METHODS.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${this.page.speed}></run-inspector>`)}
+          ${methods.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${this.page.speed}></run-inspector>`)}
         </div>
       </section>
 
@@ -208,7 +208,7 @@ export class BeaconLiveApp extends LitElement {
         <h2 id="metrics-title">Metrics per method</h2>
         <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
         <div class="pair">
-          ${PAGE_METHODS.map(
+          ${methods.map(
             (m) => html`<method-panel
               method=${m}
               .history=${t.histories[m]}

@@ -22,8 +22,11 @@ const GROUPS: { title: string; keys: readonly string[] }[] = [
   { title: 'Policy and PPO', keys: ['learningRate', 'hiddenSize', 'clipRatio', 'epochs', 'minibatches', 'entropyCoef', 'klCoef', 'maxGradNorm'] },
   { title: 'Runtime and page', keys: ['backend', 'autostart', 'target'] },
 ];
-/** Settings the page does not take (both methods always run) or shows elsewhere (the control bar). */
-const NOT_IN_FORM = ['method', 'speed', 'smoothing'];
+/**
+ * Settings the page does not take (it races several methods) or shows elsewhere: the control bar, the
+ * method picker, the presenter button.
+ */
+const NOT_IN_FORM = ['method', 'speed', 'smoothing', 'methods', 'present'];
 
 const PRESET_LABELS: Record<AblationName | 'none', string> = {
   none: 'Full BEACON (no ablation)',
@@ -231,7 +234,7 @@ export class SettingsForm extends LitElement {
       </select>`;
     } else if (k.type === 'bool') {
       control = html`<input id=${id} type="checkbox" .checked=${value === true} @change=${(e: Event) => this.edit(s, String((e.target as HTMLInputElement).checked))} />`;
-    } else {
+    } else if (k.type === 'int' || k.type === 'number') {
       control = html`<input
         id=${id}
         type="number"
@@ -244,6 +247,8 @@ export class SettingsForm extends LitElement {
         aria-describedby=${error ? `${id}-error` : nothing}
         @change=${(e: Event) => this.edit(s, (e.target as HTMLInputElement).value)}
       />`;
+    } else {
+      control = nothing; // a method list is chosen in <method-picker>
     }
     return html`<div class="field">
       <label for=${id}>${labelOf(s.spec.doc)}<code>${key}</code></label>

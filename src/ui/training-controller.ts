@@ -1,18 +1,24 @@
 /**
- * A reactive controller that owns the training worker for its host: starts it when the host connects,
- * terminates it when the host disconnects, keeps what the worker reports (backend, records, latest
- * batches, state, errors) and asks the host to re-render at most ~10 times a second.
+ * A reactive controller that owns the training workers for its host, one per raced method: starts them
+ * when the host connects, terminates them when it disconnects, keeps what they report (backend, records,
+ * latest batches, state, errors) and asks the host to re-render at most ~10 times a second.
  *
- * Answers from trainers that a reset replaced are dropped by generation: the page adopts the highest
- * generation it has seen and clears its histories when a new one starts (a reset, or a recovery after a
- * lost GPU device).
+ * Each worker trains one method on its own tfjs backend instance, so methods run in parallel on separate
+ * cores; each goes at its own pace (the panels show each one's iterations per second) and the same
+ * commands reach all of them. Under `backend=auto`, when the browser has a WebGPU adapter, the backend
+ * is chosen by measurement first (backend-probe.ts, src/page/backend-choice.ts).
+ *
+ * Answers from trainers that a reset replaced are dropped by generation, per worker: the page adopts the
+ * highest generation a worker has sent and clears that method's history when a new one starts (a reset,
+ * or a recovery after a lost GPU device).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Method } from '../methods/registry.ts';
-import { PAGE_METHODS } from '../page/method-configs.ts';
 import type { TrainConfig } from '../config.ts';
+import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../page/backend-choice.ts';
 import { MetricHistory } from '../page/metric-history.ts';
 import type { Speed } from '../page/page-settings.ts';
+import type { ProbeTiming } from '../worker/backend-probe.ts';
 import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
 import type { BackendMessage, FromWorker, StateMessage, ToWorker } from '../worker/protocol.ts';
 import { TrainingWorkerClient } from '../worker/worker-client.ts';
@@ -22,26 +28,58 @@ const UPDATE_INTERVAL_MS = 100;
 
 export interface TrainingStart {
   config: TrainConfig;
+  methods: readonly Method[];
   running: boolean;
   speed: Speed;
 }
 
+/** What the page shows of all the workers together. */
+export interface RaceState {
+  running: boolean;
+  finished: boolean;
+  iterations: Record<Method, number>;
+  halted: Method[];
+}
+
+/**
+ * Test hook: factors applied to the probe's timings (`{ webgpu: 1000 }` makes the adapter look 1000×
+ * slower), so a test can force either choice on any machine. Set before the page's scripts run.
+ */
+interface ProbeHook {
+  __beaconProbeScale?: Partial<Record<'webgpu' | 'wasm', number>>;
+}
+
+interface Slot {
+  client: TrainingWorkerClient;
+  generation: number;
+  state: StateMessage | null;
+  backend: BackendMessage | null;
+}
+
 export class TrainingController implements ReactiveController {
-  histories = perMethod(() => new MetricHistory());
-  snapshots = perMethod((): BatchSnapshot | null => null);
-  backend: BackendMessage | null = null;
-  state: StateMessage | null = null;
+  methods: readonly Method[] = [];
+  histories = {} as Record<Method, MetricHistory>;
+  snapshots = {} as Record<Method, BatchSnapshot | null>;
+  /** The probe's outcome when `auto` was decided by measurement; null otherwise (or while probing). */
+  probe: ProbeOutcome | null = null;
+  /** True while the backend probe runs. */
+  probing = false;
   /** Errors to show, newest last (per method and general). */
   errors: { method?: Method; message: string }[] = [];
-  /** The worker could not load or crashed. */
+  /** A worker could not load or crashed. */
   crash = '';
   /** Grows with every batch of changes; elements redraw when it changes. */
   revision = 0;
 
-  private client: TrainingWorkerClient | null = null;
-  private generation = 0;
+  private slots = new Map<Method, Slot>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastUpdate = 0;
+  private speedNow: Speed = 'normal';
+  /** Probe outcomes by the settings that set its cost, so a reset with the same shapes does not re-probe. */
+  private probeCache = new Map<string, ProbeOutcome>();
+  private probeWorkers: TrainingWorkerClient[] = [];
+  /** Bumped on every (re)start, so a probe that a later start superseded is ignored. */
+  private startToken = 0;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -51,80 +89,223 @@ export class TrainingController implements ReactiveController {
   }
 
   hostConnected(): void {
-    this.client = new TrainingWorkerClient(
-      (m) => this.receive(m),
-      (message) => {
-        this.crash = `The training worker stopped: ${message}`;
-        this.host.requestUpdate();
-      },
-    );
-    const { config, running, speed } = this.start();
-    this.send({ type: 'init', config, running, speed });
+    const { config, methods, running, speed } = this.start();
+    this.speedNow = speed;
+    void this.launch(config, methods, running);
   }
 
   hostDisconnected(): void {
-    this.client?.terminate();
-    this.client = null;
+    this.stopAll();
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /** The badge's backend: the first method's worker (all workers make the same choice). */
+  get backend(): BackendMessage | null {
+    for (const m of this.methods) {
+      const b = this.slots.get(m)?.backend;
+      if (b) return b;
+    }
+    return null;
+  }
+
+  /** All workers together: null until every worker has built its trainer. */
+  get state(): RaceState | null {
+    const states = this.methods.map((m) => this.slots.get(m)?.state ?? null);
+    if (states.length === 0 || states.some((s) => s === null)) return null;
+    const all = states as StateMessage[];
+    return {
+      running: all.some((s) => s.running),
+      finished: all.every((s) => s.finished),
+      iterations: Object.fromEntries(all.map((s) => [s.method, s.iteration])) as Record<Method, number>,
+      halted: all.filter((s) => s.halted).map((s) => s.method),
+    };
   }
 
   get running(): boolean {
     return this.state?.running ?? false;
   }
 
+  /** Number of training workers (one per raced method). */
+  get workerCount(): number {
+    return this.slots.size;
+  }
+
   pause(): void {
-    this.send({ type: 'pause' });
+    this.broadcast({ type: 'pause' });
   }
 
   resume(): void {
-    this.send({ type: 'resume' });
+    this.broadcast({ type: 'resume' });
   }
 
   step(): void {
-    this.send({ type: 'step' });
+    this.broadcast({ type: 'step' });
   }
 
   speed(speed: Speed): void {
-    this.send({ type: 'speed', speed });
+    this.speedNow = speed;
+    this.broadcast({ type: 'speed', speed });
   }
 
   settings(changes: Partial<TrainConfig>): void {
-    this.send({ type: 'settings', changes });
+    this.broadcast({ type: 'settings', changes });
   }
 
-  reset(config: TrainConfig, running: boolean): void {
-    this.adopt(this.generation + 1);
-    this.send({ type: 'reset', config, running });
-  }
-
-  /** Simulates a lost GPU device in the worker (for tests and demonstrations). */
-  loseDevice(): void {
-    this.send({ type: 'loseDevice' });
-  }
-
-  private send(message: ToWorker): void {
-    this.client?.send(message);
-  }
-
-  /** Starts showing generation `g`: everything from older trainers is cleared. */
-  private adopt(g: number): void {
-    this.generation = g;
-    this.histories = perMethod(() => new MetricHistory());
-    this.snapshots = perMethod((): BatchSnapshot | null => null);
+  /** Starts every method again from iteration 0; a new list of methods starts new workers. */
+  reset(config: TrainConfig, running: boolean, methods: readonly Method[] = this.methods): void {
+    const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
+    if (!same || this.probeKey(config) !== null) {
+      // New workers (other methods), or a backend to decide by measurement first.
+      this.stopAll();
+      void this.launch(config, methods, running);
+      return;
+    }
+    for (const [m, slot] of this.slots) {
+      slot.generation++;
+      this.clearMethod(m);
+      slot.state = null;
+      slot.client.send({ type: 'reset', config, running });
+    }
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.schedule();
   }
 
-  private receive(m: FromWorker): void {
+  /** Simulates a lost GPU device in every worker (for tests and demonstrations). */
+  loseDevice(): void {
+    this.broadcast({ type: 'loseDevice' });
+  }
+
+  private broadcast(message: ToWorker): void {
+    for (const slot of this.slots.values()) slot.client.send(message);
+  }
+
+  private stopAll(): void {
+    this.startToken++;
+    for (const slot of this.slots.values()) slot.client.terminate();
+    this.slots.clear();
+    for (const w of this.probeWorkers) w.terminate();
+    this.probeWorkers = [];
+    this.probing = false;
+  }
+
+  private clearMethod(m: Method): void {
+    this.histories[m] = new MetricHistory();
+    this.snapshots[m] = null;
+  }
+
+  /** Decides the backend (by measurement under auto with a WebGPU adapter), then starts one worker per method. */
+  private async launch(config: TrainConfig, methods: readonly Method[], running: boolean): Promise<void> {
+    const token = ++this.startToken;
+    this.methods = methods;
+    this.histories = {} as Record<Method, MetricHistory>;
+    this.snapshots = {} as Record<Method, BatchSnapshot | null>;
+    for (const m of methods) this.clearMethod(m);
+    this.errors = this.errors.filter((e) => e.method === undefined);
+    this.probe = null;
+    let backend = config.backend;
+    const key = this.probeKey(config);
+    if (key !== null && (await hasWebGpuAdapter())) {
+      if (token !== this.startToken) return;
+      let outcome = this.probeCache.get(key);
+      if (!outcome) {
+        this.probing = true;
+        this.schedule();
+        outcome = await this.runProbe(config, methods[0]);
+        if (token !== this.startToken) return;
+        this.probing = false;
+        this.probeCache.set(key, outcome);
+      }
+      this.probe = outcome;
+      backend = outcome.chosen;
+    }
+    if (token !== this.startToken) return;
+    for (const method of methods) {
+      const client = new TrainingWorkerClient(
+        (msg) => this.receive(method, msg),
+        (message) => {
+          this.crash = `The ${method} training worker stopped: ${message}`;
+          this.host.requestUpdate();
+        },
+        `training-${method}`,
+      );
+      this.slots.set(method, { client, generation: 1, state: null, backend: null });
+      client.send({ type: 'init', config: { ...config, backend }, method, running, speed: this.speedNow });
+    }
+    this.schedule();
+  }
+
+  /** The cache key of a probe at `config`, or null when `config` does not ask for a measured choice. */
+  private probeKey(config: TrainConfig): string | null {
+    if (config.backend !== 'auto') return null;
+    return JSON.stringify([config.env, config.hiddenSize, config.tasksPerIteration, config.groupSize]);
+  }
+
+  /**
+   * Times wasm, then WebGPU with a deadline, each in a throw-away worker. One after the other, not at
+   * once: a software adapter runs on the same cores and would slow wasm's probe many times over.
+   */
+  private async runProbe(config: TrainConfig, method: Method): Promise<ProbeOutcome> {
+    const scale = (globalThis as ProbeHook).__beaconProbeScale ?? {};
+    const timed = (backend: 'webgpu' | 'wasm', deadlineMs: number) => {
+      const t0 = performance.now();
+      let timer: ReturnType<typeof setTimeout>;
+      let finish!: (t: ProbeTiming | null) => void;
+      const done = new Promise<ProbeTiming | null>((resolve) => (finish = resolve));
+      const worker = new TrainingWorkerClient(
+        (m) => {
+          if (m.type !== 'probe') return;
+          clearTimeout(timer);
+          worker.terminate();
+          const factor = scale[backend] ?? 1;
+          finish(m.result.ms === null ? m.result : { ...m.result, ms: m.result.ms * factor });
+        },
+        (message) => {
+          clearTimeout(timer);
+          worker.terminate();
+          finish({ backend, ms: null, error: message });
+        },
+        `probe-${backend}`,
+      );
+      this.probeWorkers.push(worker);
+      const stopAt = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          worker.terminate();
+          finish(null);
+        }, Math.max(0, ms - (performance.now() - t0)));
+      };
+      stopAt(deadlineMs);
+      worker.send({ type: 'probe', config, method, backend });
+      return { done, stopAt };
+    };
+    const wasm = (await timed('wasm', 120_000).done) ?? { backend: 'wasm' as const, ms: null, error: 'timed out' };
+    const deadline = webgpuProbeDeadlineMs(wasm.ms);
+    const webgpu = await timed('webgpu', deadline).done;
+    this.probeWorkers = [];
+    if (webgpu === null) {
+      const info = await webGpuAdapterInfo();
+      return chooseBackend(wasm, { stoppedAfterMs: deadline, ...info });
+    }
+    return chooseBackend(wasm, webgpu);
+  }
+
+  private receive(method: Method, m: FromWorker): void {
+    const slot = this.slots.get(method);
+    if (!slot) return;
+    if (m.type === 'probe') return;
     if (m.type === 'backend') {
-      this.backend = m;
+      slot.backend = m;
       this.schedule();
       return;
     }
     if (m.generation >= 0) {
-      if (m.generation < this.generation) return; // from trainers a reset replaced
-      if (m.generation > this.generation) this.adopt(m.generation);
+      if (m.generation < slot.generation) return; // from a trainer a reset replaced
+      if (m.generation > slot.generation) {
+        // The worker restarted on its own (a recovery after a lost device).
+        slot.generation = m.generation;
+        this.clearMethod(method);
+      }
     }
     switch (m.type) {
       case 'record':
@@ -134,7 +315,7 @@ export class TrainingController implements ReactiveController {
         this.snapshots[m.snapshot.method] = m.snapshot;
         break;
       case 'state':
-        this.state = m;
+        slot.state = m;
         break;
       case 'error':
         this.errors = [...this.errors.slice(-4), m.method ? { method: m.method, message: m.message } : { message: m.message }];
@@ -156,7 +337,23 @@ export class TrainingController implements ReactiveController {
   }
 }
 
-/** One value per page method. */
-function perMethod<T>(make: () => T): Record<Method, T> {
-  return Object.fromEntries(PAGE_METHODS.map((m) => [m, make()])) as Record<Method, T>;
+/** A WebGPU adapter exists here (the probe is only worth running then). */
+async function hasWebGpuAdapter(): Promise<boolean> {
+  try {
+    return !!(await navigator.gpu?.requestAdapter());
+  } catch {
+    return false;
+  }
+}
+
+/** The adapter's name and kind, for the badge when its probe had to be stopped. */
+async function webGpuAdapterInfo(): Promise<{ adapterName?: string; software?: boolean }> {
+  try {
+    const adapter = await navigator.gpu?.requestAdapter();
+    if (!adapter) return {};
+    const { adapterDisplayName, isSoftwareAdapter } = await import('../backend/select.ts');
+    return { adapterName: adapterDisplayName(adapter.info), software: isSoftwareAdapter(adapter.info) };
+  } catch {
+    return {};
+  }
 }

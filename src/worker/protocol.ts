@@ -1,5 +1,5 @@
 /**
- * The typed messages between the page and the training worker.
+ * The typed messages between the page and a training worker (one per raced method).
  *
  * The page sends commands; the worker answers with what happened. Every answer about training carries
  * the `generation` it belongs to (it grows with each reset), so the page drops answers that arrive after
@@ -11,21 +11,24 @@ import type { TrainConfig } from '../config.ts';
 import type { Speed } from '../page/page-settings.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import type { BatchSnapshot } from './batch-snapshot.ts';
+import type { ProbeTiming } from './backend-probe.ts';
 
 export type ToWorker =
-  /** First message: select the backend, build both trainers, run if `running`. */
-  | { type: 'init'; config: TrainConfig; running: boolean; speed: Speed }
+  /** First message: select the backend, build `method`'s trainer from the page config, run if `running`. */
+  | { type: 'init'; config: TrainConfig; method: Method; running: boolean; speed: Speed }
   | { type: 'pause' }
   | { type: 'resume' }
-  /** One iteration of each method, then pause. */
+  /** One iteration, then pause. */
   | { type: 'step' }
-  /** Rebuild both trainers from `config` (re-selecting the backend if its choice changed). */
+  /** Rebuild the trainer from `config` (re-selecting the backend if its choice changed). */
   | { type: 'reset'; config: TrainConfig; running: boolean }
   /** Settings that take effect from the next iteration (only fields with `restart: false`). */
   | { type: 'settings'; changes: Partial<TrainConfig> }
   | { type: 'speed'; speed: Speed }
   /** Destroys the GPU device, as a driver crash would: exercises the recovery path. */
-  | { type: 'loseDevice' };
+  | { type: 'loseDevice' }
+  /** A probe worker: time `backend` on a throw-away trainer at `config`'s settings (backend-probe.ts). */
+  | { type: 'probe'; config: TrainConfig; method: Method; backend: 'webgpu' | 'wasm' };
 
 export interface BackendMessage {
   type: 'backend';
@@ -51,14 +54,21 @@ export interface SnapshotMessage {
 export interface StateMessage {
   type: 'state';
   generation: number;
+  method: Method;
   /** Training continues on its own (not paused, budget not reached). */
   running: boolean;
-  /** Both methods reached the iteration budget. */
+  /** The method reached the iteration budget (or halted). */
   finished: boolean;
-  /** Completed iterations per method. */
-  iterations: Record<Method, number>;
-  /** Methods stopped by an error (e.g. a non-finite loss). */
-  halted: Method[];
+  /** Completed iterations. */
+  iteration: number;
+  /** Stopped by an error (e.g. a non-finite loss). */
+  halted: boolean;
+}
+
+/** A probe worker's answer: one backend's time for a warm training step, or why it could not run. */
+export interface ProbeMessage {
+  type: 'probe';
+  result: ProbeTiming;
 }
 
 export interface ErrorMessage {
@@ -69,4 +79,4 @@ export interface ErrorMessage {
   message: string;
 }
 
-export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage;
+export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage | ProbeMessage;

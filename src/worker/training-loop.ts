@@ -1,14 +1,15 @@
 /**
- * The training loop the worker runs: one training run per page method (same config and seed), stepped
- * in turn, one iteration each, under the page's commands (pause, resume, step, reset, speed, settings).
- * Each method's run is the one driver of src/trainer/run.ts, which also halts a diverged method.
+ * The training loop a worker runs: one method's training run, under the page's commands (pause, resume,
+ * step, reset, speed, settings). The page starts one worker per raced method, each with its own tfjs
+ * backend, so methods train in parallel on separate cores and a slow method never holds up a fast one.
+ * The run is the one driver of src/trainer/run.ts, which also halts a diverged method.
  *
  * It knows nothing of `self`/`postMessage` or of backend selection: the worker supplies a `LoopHost`, so
  * the loop runs (and is tested) in Node on the cpu backend just as it runs in the worker. All work happens
  * in one async pump; commands only set flags and wake it, so a reset never lands in the middle of a step.
  */
 import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
-import { methodConfig, PAGE_METHODS } from '../page/method-configs.ts';
+import { methodConfig } from '../page/method-configs.ts';
 import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
 import type { Method } from '../methods/registry.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
@@ -21,9 +22,9 @@ export interface LoopHost {
   post(message: FromWorker, transfer?: Transferable[]): void;
   /**
    * Makes sure the tfjs backend for `config.backend` is current (selecting it on first use, when the
-   * choice changed, or when `force`d after a device loss) and returns the advantage-engine factory for it.
+   * choice changed, or when `force`d after a device loss) and returns the advantage engine of `method` on it.
    */
-  prepare(config: TrainConfig, force: boolean): Promise<(method: Method) => AdvantageEngine>;
+  prepare(config: TrainConfig, method: Method, force: boolean): Promise<AdvantageEngine>;
   /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
   wait(ms: number): Promise<void>;
 }
@@ -42,16 +43,18 @@ function liveSettings(config: TrainConfig): Partial<TrainConfig> {
 
 export class TrainingLoop {
   private config: TrainConfig | null = null;
-  private runs: Map<Method, TrainingRun> | null = null;
+  /** The method this loop trains; set by `init`. */
+  private method: Method | null = null;
+  private run: TrainingRun | null = null;
   private generation = 0;
   private running = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
   private pendingReset: { config: TrainConfig; running: boolean; force: boolean } | null = null;
-  /** Methods stopped by an error other than a divergence (a divergence halts the run itself). */
-  private readonly failed = new Set<Method>();
-  /** Methods whose latest batch has not been sent as a snapshot yet. */
-  private readonly unsent = new Set<Method>();
+  /** Stopped by an error other than a divergence (a divergence halts the run itself). */
+  private failed = false;
+  /** The latest batch has not been sent as a snapshot yet. */
+  private unsent = false;
   private pumping = false;
   private abortStep: ((e: Error) => void) | null = null;
 
@@ -62,7 +65,10 @@ export class TrainingLoop {
     switch (message.type) {
       case 'init':
       case 'reset':
-        this.speed = message.type === 'init' ? message.speed : this.speed;
+        if (message.type === 'init') {
+          this.speed = message.speed;
+          this.method = message.method;
+        }
         this.pendingReset = { config: message.config, running: message.running, force: false };
         this.pendingSteps = 0;
         break;
@@ -84,6 +90,7 @@ export class TrainingLoop {
         this.applySettings(message.changes);
         break;
       case 'loseDevice':
+      case 'probe':
         return; // handled by the worker, which owns the device
     }
     this.postState();
@@ -98,12 +105,12 @@ export class TrainingLoop {
     void this.pump();
   }
 
-  get iterations(): Record<Method, number> {
-    return Object.fromEntries(PAGE_METHODS.map((m) => [m, this.runs?.get(m)?.iteration ?? 0])) as Record<Method, number>;
+  get iteration(): number {
+    return this.run?.iteration ?? 0;
   }
 
-  private halted(method: Method): boolean {
-    return this.failed.has(method) || this.runs?.get(method)?.halted != null;
+  private get halted(): boolean {
+    return this.failed || this.run?.halted != null;
   }
 
   private applySettings(changes: Partial<TrainConfig>): void {
@@ -114,22 +121,24 @@ export class TrainingLoop {
       return;
     }
     this.config = { ...this.config, ...changes };
-    if (this.runs) for (const [m, run] of this.runs) run.updateSettings(liveSettings(methodConfig(m, this.config)));
+    if (this.run && this.method) this.run.updateSettings(liveSettings(methodConfig(this.method, this.config)));
   }
 
   private finished(): boolean {
-    if (!this.runs) return false;
-    return [...this.runs].every(([m, run]) => this.failed.has(m) || run.finished);
+    if (!this.run) return false;
+    return this.failed || this.run.finished;
   }
 
   private postState(): void {
+    if (!this.method) return;
     this.host.post({
       type: 'state',
       generation: this.generation,
+      method: this.method,
       running: this.running && !this.finished(),
       finished: this.finished(),
-      iterations: this.iterations,
-      halted: PAGE_METHODS.filter((m) => this.halted(m)),
+      iteration: this.iteration,
+      halted: this.halted,
     });
   }
 
@@ -143,7 +152,7 @@ export class TrainingLoop {
           continue;
         }
         const manual = !this.running && this.pendingSteps > 0;
-        if (!(this.running || manual) || !this.runs || this.finished()) break;
+        if (!(this.running || manual) || !this.run || this.finished()) break;
         await this.iterate();
         if (manual) this.pendingSteps--;
         this.postState();
@@ -162,14 +171,15 @@ export class TrainingLoop {
     this.pendingReset = null;
     this.disposeRuns();
     this.generation++;
-    this.failed.clear();
-    this.unsent.clear();
+    this.failed = false;
+    this.unsent = false;
     this.config = reset.config;
     this.running = reset.running;
+    const method = this.method!;
     try {
-      const engine = await this.host.prepare(reset.config, reset.force);
+      const engine = await this.host.prepare(reset.config, method, reset.force);
       if (this.pendingReset) return; // superseded while the backend was initialising
-      this.runs = new Map(PAGE_METHODS.map((m) => [m, new TrainingRun(methodConfig(m, reset.config), engine(m))]));
+      this.run = new TrainingRun(methodConfig(method, reset.config), engine);
     } catch (e) {
       this.running = false;
       this.host.post({ type: 'error', generation: this.generation, message: `could not start training: ${errorText(e)}` });
@@ -177,28 +187,28 @@ export class TrainingLoop {
     this.postState();
   }
 
-  /** One iteration of each method that is still going, in registry order. */
+  /** One iteration of the method, unless it is finished or stopped. */
   private async iterate(): Promise<void> {
-    for (const [method, run] of this.runs!) {
-      if (this.failed.has(method) || run.finished) continue;
-      let record: IterationRecord | null;
-      try {
-        record = await this.watched(run.step());
-      } catch (e) {
-        if (e instanceof DeviceLostError) return; // the pump rebuilds next
-        this.failed.add(method);
-        this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}` });
-        continue;
-      }
-      if (!record) {
-        if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
-        continue;
-      }
-      this.host.post({ type: 'record', generation: this.generation, record });
-      this.unsent.add(method);
-      const every = SPEED_PACING[this.speed].snapshotEvery;
-      if (every > 0 && record.iteration % every === 0) this.sendSnapshot(method);
+    const run = this.run!;
+    const method = this.method!;
+    if (this.failed || run.finished) return;
+    let record: IterationRecord | null;
+    try {
+      record = await this.watched(run.step());
+    } catch (e) {
+      if (e instanceof DeviceLostError) return; // the pump rebuilds next
+      this.failed = true;
+      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}` });
+      return;
     }
+    if (!record) {
+      if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
+      return;
+    }
+    this.host.post({ type: 'record', generation: this.generation, record });
+    this.unsent = true;
+    const every = SPEED_PACING[this.speed].snapshotEvery;
+    if (every > 0 && record.iteration % every === 0) this.sendSnapshot();
   }
 
   /** A step that a device loss can interrupt (a lost device may leave its promises pending forever). */
@@ -211,9 +221,10 @@ export class TrainingLoop {
     });
   }
 
-  private sendSnapshot(method: Method): void {
-    const trainer = this.runs?.get(method)?.trainer;
-    if (!trainer?.lastBatch || !this.config) return;
+  private sendSnapshot(): void {
+    const trainer = this.run?.trainer;
+    const method = this.method;
+    if (!trainer?.lastBatch || !this.config || !method) return;
     const settings = trainer.settings;
     const snapshot = makeSnapshot(trainer.lastBatch, {
       method,
@@ -224,25 +235,23 @@ export class TrainingLoop {
       randomSegments: settings.randomSegments,
     });
     this.host.post({ type: 'snapshot', generation: this.generation, snapshot }, snapshotTransferables(snapshot));
-    this.unsent.delete(method);
+    this.unsent = false;
   }
 
   /** When training stops, the views get the latest batches even if the speed skipped them. */
   private flushSnapshots(): void {
     if (SPEED_PACING[this.speed].snapshotEvery === 0) return;
-    for (const m of [...this.unsent]) this.sendSnapshot(m);
+    if (this.unsent) this.sendSnapshot();
   }
 
   private disposeRuns(): void {
-    if (!this.runs) return;
-    for (const run of this.runs.values()) {
-      try {
-        run.dispose();
-      } catch {
-        // After a device loss the old tensors may live on a backend that is gone; nothing to free.
-      }
+    if (!this.run) return;
+    try {
+      this.run.dispose();
+    } catch {
+      // After a device loss the old tensors may live on a backend that is gone; nothing to free.
     }
-    this.runs = null;
+    this.run = null;
   }
 }
 

@@ -1,7 +1,10 @@
 /**
- * The training worker: selects the tfjs backend, owns the page's training runs, and talks to the page through
- * the typed messages of protocol.ts. Training here keeps going in a background tab (workers are not
+ * A training worker: selects its own tfjs backend, owns one method's training run, and talks to the page
+ * through the typed messages of protocol.ts. The page starts one per raced method, so each method has a
+ * core and a backend instance of its own. Training here keeps going in a background tab (workers are not
  * throttled like requestAnimationFrame) and never blocks the page's drawing.
+ *
+ * The same script serves as a probe worker (`probe`): it times one backend and is then terminated.
  */
 // The trainer differentiates with tfjs's gradient registry, which tfjs-core alone leaves empty. The
 // core comes first: registering gradients reads its flags.
@@ -10,8 +13,9 @@ import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { TrainingLoop } from './training-loop.ts';
 import { WorkerBackend } from './worker-backend.ts';
 import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
-import { PAGE_METHODS } from '../page/method-configs.ts';
+import { initBackend } from '../backend/browser.ts';
 import { advantageEngineName, createAdvantageEngine } from '../trainer/advantage-engine.ts';
+import { probeBackend } from './backend-probe.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the project compiles against the DOM lib). */
@@ -45,22 +49,31 @@ function wait(ms: number): Promise<void> {
 const loop: TrainingLoop = new TrainingLoop({
   post,
   wait,
-  async prepare(config, force) {
+  async prepare(config, method, force) {
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
     if (changed || lostReason) {
       const recovery = lostReason
         ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, training restarted from iteration 0`
         : undefined;
-      const kernels = PAGE_METHODS.some((m) => advantageEngineName(report.backend, m) === 'webgpu-kernels');
-      post({ type: 'backend', report, advantages: kernels ? 'webgpu-kernels' : 'cpu', ...(recovery ? { recovery } : {}) });
+      post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}) });
       lostReason = null;
     }
-    return (method) => createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
+    return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
 });
 
 scope.onmessage = (event) => {
   const message = event.data;
+  if (message.type === 'probe') {
+    void probeBackend(
+      message.config,
+      message.method,
+      message.backend,
+      (b) => initBackend(b, { strict: true }),
+      (b) => createAdvantageEngine(b, message.method, () => VITE_SHADERS),
+    ).then((result) => post({ type: 'probe', result }));
+    return;
+  }
   if (message.type === 'loseDevice') {
     if (!backend.loseDevice()) post({ type: 'error', generation: -1, message: 'loseDevice: the worker is not on webgpu' });
     return;

@@ -91,7 +91,8 @@ async function axeViolations(page: Page) {
 
 describe('live page', () => {
   it('autostarts on WebGPU, trains both methods, draws every view, is accessible and recovers a lost device', async () => {
-    const { page, context, errors } = await open(gpuBrowser, TINY);
+    // Forced: under auto the probe would (rightly) prefer wasm to the software adapter.
+    const { page, context, errors } = await open(gpuBrowser, `${TINY}&backend=webgpu`);
     try {
       expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000)).toBe('webgpu');
       const badge = await page.locator('backend-badge .badge').innerText();
@@ -189,10 +190,14 @@ describe('live page', () => {
     const config = { ...PAGE_DEFAULT_CONFIG } as Record<string, unknown>;
     for (const spec of CONFIG_FIELDS) if (spec.key !== 'method') config[spec.key] = other(spec, PAGE_DEFAULT_CONFIG[spec.key]);
     // Keep the page light: it is opened paused (autostart flips to false) on the cpu backend.
-    const state = { config: { ...(config as unknown as TrainConfig), backend: 'cpu' as const, horizon: 'tiny' as const }, page: { autostart: false, speed: 'fast', smoothing: 0.5, target: 0.75 } as PageSettings };
+    // Presenter mode stays off here (it hides the Share button); its own test opens it from the URL.
+    const state = {
+      config: { ...(config as unknown as TrainConfig), backend: 'cpu' as const, horizon: 'tiny' as const },
+      page: { autostart: false, speed: 'fast', smoothing: 0.5, target: 0.75, methods: ['beacon', 'grpo'], present: false } as PageSettings,
+    };
     const query = writePageState(state);
     for (const spec of CONFIG_FIELDS) if (spec.key !== 'method') expect(query).toContain(`${spec.key}=`);
-    for (const key of Object.keys(DEFAULT_PAGE_SETTINGS)) expect(query).toContain(`${key}=`);
+    for (const key of Object.keys(DEFAULT_PAGE_SETTINGS)) if (key !== 'present') expect(query).toContain(`${key}=`);
 
     const { page, context, errors } = await open(gpuBrowser, query);
     try {

@@ -6,11 +6,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/config.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
-import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageSettings } from '../../src/page/page-settings.ts';
+import { METHOD_NAMES } from '../../src/methods/registry.ts';
+import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageKind, type PageSettings } from '../../src/page/page-settings.ts';
 import { knownKeys, readPageState, writePageState } from '../../src/page/url-state.ts';
 
-function arbValue(kind: FieldSpec['kind']): fc.Arbitrary<unknown> {
+function arbValue(kind: PageKind): fc.Arbitrary<unknown> {
   switch (kind.type) {
+    case 'methods':
+      return fc.shuffledSubarray([...METHOD_NAMES], { minLength: kind.min, maxLength: Math.min(kind.max, METHOD_NAMES.length) });
     case 'int':
       return fc.integer({ min: kind.min, max: kind.max });
     case 'number':
@@ -26,8 +29,10 @@ function arbValue(kind: FieldSpec['kind']): fc.Arbitrary<unknown> {
 }
 
 /** A valid value of the field that differs from `def`. */
-function otherValue(kind: FieldSpec['kind'], def: unknown): unknown {
+function otherValue(kind: PageKind, def: unknown): unknown {
   switch (kind.type) {
+    case 'methods':
+      return [...(def as string[])].reverse();
     case 'int':
       return def === kind.max ? kind.min : kind.max;
     case 'number':
@@ -52,7 +57,7 @@ describe('page URL state', () => {
     const s = spec as FieldSpec | PageFieldSpec;
     const def = where === 'training' ? PAGE_DEFAULT_CONFIG[s.key as keyof TrainConfig] : DEFAULT_PAGE_SETTINGS[s.key as keyof PageSettings];
     const value = otherValue(s.kind, def);
-    expect(value).not.toBe(def);
+    expect(value).not.toEqual(def);
     const state = {
       config: where === 'training' ? { ...PAGE_DEFAULT_CONFIG, [s.key]: value } : PAGE_DEFAULT_CONFIG,
       page: where === 'page' ? { ...DEFAULT_PAGE_SETTINGS, [s.key]: value } : DEFAULT_PAGE_SETTINGS,
@@ -94,6 +99,10 @@ describe('page URL state', () => {
     ['target=0', 'target', /target must be a number in \[0.05, 1\]/],
     ['colour=blue', 'colour', /unknown setting "colour"; known settings: .*gamma.*autostart/],
     ['method=grpo', 'method', /method is not a page setting: the page races its methods side by side; ignored/],
+    ['methods=grpo,ppo2', 'methods', /methods must be 2 to 4 distinct methods, comma-separated, from grpo, beacon.*; got "grpo,ppo2": "ppo2" is not a method; using grpo,beacon/],
+    ['methods=grpo,grpo', 'methods', /"grpo" is named twice/],
+    ['methods=grpo', 'methods', /methods must be 2 to 4 distinct methods.*: 1 named/],
+    ['present=2', 'present', /present must be true or false/],
   ])('names the bad parameter in %s and keeps the default', (query, field, message) => {
     const { config, page, issues } = readPageState(query);
     expect(issues).toHaveLength(1);

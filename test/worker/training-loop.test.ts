@@ -1,12 +1,16 @@
 /**
- * The worker's training loop, run in Node on the cpu backend: methods alternate, commands (pause, step,
- * reset, settings, speed) do what they say, the budget stops training, and stale generations are marked.
+ * A worker's training loop (one method per worker), run in Node on the cpu backend: commands (pause,
+ * step, reset, settings, speed) do what they say, the budget stops training, stale generations are
+ * marked, and a method's loop gives exactly the records of its training run driven directly.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrainConfig } from '../../src/config.ts';
+import type { Method } from '../../src/methods/registry.ts';
+import { methodConfig } from '../../src/page/method-configs.ts';
+import { TrainingRun } from '../../src/trainer/run.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
 import type { FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../../src/worker/protocol.ts';
@@ -18,6 +22,8 @@ beforeAll(async () => {
 
 const tiny = (over: Partial<TrainConfig> = {}): TrainConfig => ({ ...PAGE_DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, iters: 3, ...over });
 
+const init = (config: TrainConfig, running: boolean, method: Method = 'beacon', speed: 'normal' | 'fast' | 'nodraw' = 'normal') => ({ type: 'init' as const, config, method, running, speed });
+
 function harness() {
   const messages: FromWorker[] = [];
   const transfers: Transferable[][] = [];
@@ -27,9 +33,9 @@ function harness() {
       messages.push(m);
       transfers.push(t ?? []);
     },
-    prepare: async (_config, force) => {
+    prepare: async (_config, _method, force) => {
       prepared.push(force);
-      return () => cpuAdvantageEngine;
+      return cpuAdvantageEngine;
     },
     wait: (ms) => new Promise((r) => setTimeout(r, ms)),
   });
@@ -49,14 +55,14 @@ function harness() {
 }
 
 describe('training loop', () => {
-  it('alternates GRPO and BEACON, sends a snapshot per iteration, and stops at the budget', async () => {
+  it('trains its one method, sends a snapshot per iteration, and stops at the budget', async () => {
     const h = harness();
-    h.loop.command({ type: 'init', config: tiny(), running: true, speed: 'normal' });
+    h.loop.command(init(tiny(), true));
     await h.until('the budget', () => h.lastState()?.finished === true);
-    expect(h.records().map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['grpo1', 'beacon1', 'grpo2', 'beacon2', 'grpo3', 'beacon3']);
+    expect(h.records().map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['beacon1', 'beacon2', 'beacon3']);
     expect(new Set([...h.records(), ...h.snapshots()].map((m) => m.generation))).toEqual(new Set([1]));
-    expect(h.snapshots().map((m) => `${m.snapshot.method}${m.snapshot.iteration}`)).toEqual(['grpo1', 'beacon1', 'grpo2', 'beacon2', 'grpo3', 'beacon3']);
-    expect(h.lastState()).toMatchObject({ running: false, finished: true, iterations: { grpo: 3, beacon: 3 }, halted: [] });
+    expect(h.snapshots().map((m) => `${m.snapshot.method}${m.snapshot.iteration}`)).toEqual(['beacon1', 'beacon2', 'beacon3']);
+    expect(h.lastState()).toMatchObject({ method: 'beacon', running: false, finished: true, iteration: 3, halted: false });
     // Snapshots travel as transfers, each array with its own buffer.
     const i = h.messages.findIndex((m) => m.type === 'snapshot');
     const buffers = h.transfers[i];
@@ -64,22 +70,36 @@ describe('training loop', () => {
     expect(new Set(buffers).size).toBe(12);
   });
 
-  it('starts paused when asked, and a step runs one iteration of each method', async () => {
+  it("gives exactly the records of the method's run driven directly (one worker per method changes no number)", async () => {
+    for (const method of ['grpo', 'beacon'] as const) {
+      const h = harness();
+      h.loop.command(init(tiny(), true, method));
+      await h.until('the budget', () => h.lastState()?.finished === true);
+      const direct = new TrainingRun(methodConfig(method, tiny()), cpuAdvantageEngine);
+      const expected = [];
+      for (let i = 0; i < 3; i++) expected.push(await direct.step());
+      direct.dispose();
+      const strip = (r: object) => JSON.parse(JSON.stringify(r, (k, v) => (k === 'ms' || k === 'envStepsPerSecond' ? undefined : v)));
+      expect(h.records().map((m) => strip(m.record))).toEqual(expected.map((r) => strip(r!)));
+    }
+  });
+
+  it('starts paused when asked, and a step runs one iteration', async () => {
     const h = harness();
-    h.loop.command({ type: 'init', config: tiny(), running: false, speed: 'normal' });
-    await h.until('the trainers', () => h.lastState()?.generation === 1);
+    h.loop.command(init(tiny(), false));
+    await h.until('the trainer', () => h.lastState()?.generation === 1);
     await h.settle();
     expect(h.records()).toEqual([]);
     h.loop.command({ type: 'step' });
-    await h.until('one step', () => h.records().length === 2);
+    await h.until('one step', () => h.records().length === 1);
     await h.settle();
-    expect(h.records().map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['grpo1', 'beacon1']);
-    expect(h.lastState()).toMatchObject({ running: false, finished: false, iterations: { grpo: 1, beacon: 1 } });
+    expect(h.records().map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['beacon1']);
+    expect(h.lastState()).toMatchObject({ running: false, finished: false, iteration: 1 });
   });
 
   it('pauses and resumes', async () => {
     const h = harness();
-    h.loop.command({ type: 'init', config: tiny({ iters: 50 }), running: true, speed: 'normal' });
+    h.loop.command(init(tiny({ iters: 50 }), true));
     await h.until('two records', () => h.records().length >= 2);
     h.loop.command({ type: 'pause' });
     await h.settle();
@@ -92,37 +112,37 @@ describe('training loop', () => {
     h.loop.command({ type: 'pause' });
   });
 
-  it('reset rebuilds both trainers under a new generation', async () => {
+  it('reset rebuilds the trainer under a new generation', async () => {
     const h = harness();
-    h.loop.command({ type: 'init', config: tiny({ iters: 50 }), running: true, speed: 'normal' });
+    h.loop.command(init(tiny({ iters: 50 }), true, 'grpo'));
     await h.until('records', () => h.records().length >= 3);
     h.loop.command({ type: 'reset', config: tiny({ iters: 2, seed: 7 }), running: true });
     await h.until('the new budget', () => h.lastState()?.generation === 2 && h.lastState()?.finished === true);
     const fresh = h.records().filter((m) => m.generation === 2);
-    expect(fresh.map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['grpo1', 'beacon1', 'grpo2', 'beacon2']);
+    expect(fresh.map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['grpo1', 'grpo2']);
   });
 
   it('applies live settings, rejects restart settings, and continues when the budget grows', async () => {
     const h = harness();
-    h.loop.command({ type: 'init', config: tiny({ iters: 1 }), running: true, speed: 'normal' });
+    h.loop.command(init(tiny({ iters: 1 }), true));
     await h.until('the budget', () => h.lastState()?.finished === true);
     h.loop.command({ type: 'settings', changes: { horizon: 'short' } });
     expect(h.messages.filter((m) => m.type === 'error')).toEqual([{ type: 'error', generation: 1, message: 'settings horizon need a restart; ignored' }]);
     h.loop.command({ type: 'settings', changes: { iters: 2, learningRate: 0.01 } });
     h.loop.command({ type: 'resume' });
-    await h.until('the larger budget', () => h.lastState()?.finished === true && h.lastState()?.iterations.beacon === 2);
-    expect(h.records().map((m) => m.record.iteration)).toEqual([1, 1, 2, 2]);
+    await h.until('the larger budget', () => h.lastState()?.finished === true && h.lastState()?.iteration === 2);
+    expect(h.records().map((m) => m.record.iteration)).toEqual([1, 2]);
   });
 
   it('sends snapshots every 10th iteration when fast, none at nodraw, and the latest when training stops', async () => {
     const fast = harness();
-    fast.loop.command({ type: 'init', config: tiny({ iters: 3 }), running: true, speed: 'fast' });
+    fast.loop.command(init(tiny({ iters: 3 }), true, 'beacon', 'fast'));
     await fast.until('the budget', () => fast.lastState()?.finished === true);
     await fast.settle();
-    expect(fast.snapshots().map((m) => `${m.snapshot.method}${m.snapshot.iteration}`)).toEqual(['grpo3', 'beacon3']);
+    expect(fast.snapshots().map((m) => `${m.snapshot.method}${m.snapshot.iteration}`)).toEqual(['beacon3']);
 
     const none = harness();
-    none.loop.command({ type: 'init', config: tiny({ iters: 2 }), running: true, speed: 'nodraw' });
+    none.loop.command(init(tiny({ iters: 2 }), true, 'beacon', 'nodraw'));
     await none.until('the budget', () => none.lastState()?.finished === true);
     await none.settle();
     expect(none.snapshots()).toEqual([]);
@@ -130,7 +150,7 @@ describe('training loop', () => {
 
   it('after a lost device, re-prepares the backend and restarts under a new generation, still running', async () => {
     const h = harness();
-    h.loop.command({ type: 'init', config: tiny({ iters: 50 }), running: true, speed: 'normal' });
+    h.loop.command(init(tiny({ iters: 50 }), true, 'grpo'));
     await h.until('records', () => h.records().length >= 2);
     h.loop.deviceLost('destroyed: test');
     await h.until('the new generation', () => h.records().some((m) => m.generation === 2));
@@ -140,11 +160,15 @@ describe('training loop', () => {
   });
 
   it('GRPO ignores BEACON ablations; BEACON gets them', async () => {
-    const h = harness();
-    h.loop.command({ type: 'init', config: tiny({ iters: 1, trajectoryTerm: false, gamma: 0 }), running: true, speed: 'normal' });
-    await h.until('the budget', () => h.lastState()?.finished === true);
-    const grpo = h.snapshots().find((m) => m.snapshot.method === 'grpo')!.snapshot;
-    const beacon = h.snapshots().find((m) => m.snapshot.method === 'beacon')!.snapshot;
+    const config = tiny({ iters: 1, trajectoryTerm: false, gamma: 0 });
+    const snap = async (method: Method) => {
+      const h = harness();
+      h.loop.command(init(config, true, method));
+      await h.until('the budget', () => h.lastState()?.finished === true);
+      return h.snapshots().find((m) => m.snapshot.method === method)!.snapshot;
+    };
+    const grpo = await snap('grpo');
+    const beacon = await snap('beacon');
     expect(Array.from(grpo.aSeg).every((v) => v === 0)).toBe(true);
     // No trajectory term: BEACON's A is λ · A_seg alone.
     expect(Array.from(beacon.aTraj).every((v) => v === 0)).toBe(true);
