@@ -1,16 +1,22 @@
 /**
- * <beacon-live-app>: the page. Reads the settings from the URL, owns the training worker (through
- * TrainingController), passes state down to the views and turns their events into worker commands and
- * URL updates.
+ * <beacon-live-app>: the page. Reads the settings from the URL, owns the training workers (through
+ * TrainingController, one worker per raced method), passes state down to the views and turns their
+ * events, and the keyboard shortcuts, into worker commands and URL updates.
+ *
+ * Presenter mode (`present`) is a stage layout of the same views: the race chart and each method's
+ * episode large, the tour's narrative, minimal controls and larger text.
  *
  * The URL always holds the settings in effect (the two tables of src/config.ts and
  * src/page/page-settings.ts); settings that wait for a restart join it when the restart happens.
  */
 import { LitElement, css, html, nothing } from 'lit';
 import { fieldSpec, type ConfigIssue, type TrainConfig } from '../config.ts';
+import { methodSpec } from '../methods/registry.ts';
 import type { PageSettings } from '../page/page-settings.ts';
 import { readPageState, writePageState } from '../page/url-state.ts';
-import type { ConfigEditDetail, PageSettingDetail, StagedDetail, TrainingCommandDetail } from './events.ts';
+import { applyPreset, availableScenarios } from '../page/scenarios.ts';
+import type { ConfigEditDetail, PageSettingDetail, ScenarioSelectDetail, StagedDetail, TrainingCommandDetail } from './events.ts';
+import { ShortcutController } from './shortcut-controller.ts';
 import { downloadBlob } from './download.ts';
 import { TrainingController } from './training-controller.ts';
 import { sharedStyles } from './theme.ts';
@@ -19,6 +25,9 @@ import './backend-badge.ts';
 import './comparison-chart.ts';
 import './explainer-section.ts';
 import './method-panel.ts';
+import './method-picker.ts';
+import './scenario-tour.ts';
+import './shortcut-help.ts';
 import './run-inspector.ts';
 import './settings-alert.ts';
 import './settings-form.ts';
@@ -32,12 +41,18 @@ export class BeaconLiveApp extends LitElement {
     staged: { state: true },
     page: { state: true },
     issues: { state: true },
+    scenario: { state: true },
+    help: { state: true },
   };
 
   private declare config: TrainConfig;
   private declare staged: Partial<TrainConfig>;
   private declare page: PageSettings;
   private declare issues: ConfigIssue[];
+  /** The tour's scenario loaded last (index among the available ones), or -1. */
+  private declare scenario: number;
+  /** The shortcut help overlay is open. */
+  private declare help: boolean;
   private readonly training: TrainingController;
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -48,12 +63,30 @@ export class BeaconLiveApp extends LitElement {
     this.page = page;
     this.issues = issues;
     this.staged = {};
+    this.scenario = -1;
+    this.help = false;
     this.training = new TrainingController(this, () => ({ config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed }));
     this.addEventListener('training-command', (e) => this.onCommand(e.detail));
     this.addEventListener('config-edit', (e) => this.onConfigEdit(e.detail));
     this.addEventListener('page-setting', (e) => this.onPageSetting(e.detail));
     this.addEventListener('staged-settings', (e) => this.onStaged(e.detail));
     this.addEventListener('export-charts', () => void this.exportCharts());
+    this.addEventListener('scenario-select', (e) => this.loadScenario(e.detail));
+    this.addEventListener('help-close', () => (this.help = false));
+    new ShortcutController(this, {
+      togglePause: () => this.onCommand({ command: this.training.running ? 'pause' : 'resume' }),
+      step: () => this.onCommand({ command: 'step' }),
+      reset: () => this.onCommand({ command: 'reset' }),
+      toggleFullscreen: () => void toggleFullscreen(),
+      scenario: (index) => this.loadScenario({ index }),
+      toggleHelp: () => (this.help = !this.help),
+    });
+  }
+
+  protected override willUpdate(): void {
+    this.toggleAttribute('present', this.page.present);
+    // Presenter mode scales the whole page's rem-based type, so that body text is at least 20 px.
+    document.documentElement.classList.toggle('present', this.page.present);
   }
 
   override connectedCallback(): void {
@@ -153,6 +186,55 @@ export class BeaconLiveApp extends LitElement {
       footer a {
         color: inherit;
       }
+      .top-actions {
+        display: flex;
+        flex-direction: column;
+        align-items: flex-end;
+        gap: 8px;
+      }
+      .tour {
+        margin-bottom: 18px;
+      }
+      .stage {
+        display: grid;
+        gap: 18px;
+      }
+      .stage-top {
+        display: grid;
+        grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
+        gap: 18px;
+        align-items: start;
+      }
+      .stage .episodes {
+        display: grid;
+        grid-template-columns: repeat(var(--methods, 2), minmax(0, 1fr));
+        gap: 18px;
+      }
+      :host([present]) {
+        max-width: none;
+        padding: 12px 24px 32px;
+      }
+      :host([present]) .brand p {
+        display: none;
+      }
+      :host([present]) .controls {
+        position: static;
+        box-shadow: none;
+      }
+      @media (max-width: 880px) {
+        .stage-top {
+        display: grid;
+        grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
+        gap: 18px;
+        align-items: start;
+      }
+      .stage .episodes {
+          grid-template-columns: minmax(0, 1fr);
+        }
+      }
+      .pick {
+        margin-bottom: 14px;
+      }
     `,
   ];
 
@@ -163,28 +245,87 @@ export class BeaconLiveApp extends LitElement {
     const methods = t.methods;
     const iterations = state?.iterations ?? Object.fromEntries(methods.map((m) => [m, t.histories[m]?.latest?.iteration ?? 0]));
     const general = t.errors.filter((e) => !e.method);
+    const present = this.page.present;
+    const scenarios = availableScenarios();
+    const badge = html`<backend-badge
+      .report=${t.backend?.report ?? null}
+      .advantages=${t.backend?.advantages ?? ''}
+      .recovery=${t.backend?.recovery ?? ''}
+      .failure=${t.crash}
+      .probe=${t.probe}
+      ?probing=${t.probing}
+    ></backend-badge>`;
+    const controls = html`<training-controls
+      ?ready=${state !== null}
+      ?running=${state?.running ?? false}
+      ?finished=${state?.finished ?? false}
+      .iterations=${iterations}
+      .budget=${this.config.iters}
+      .speed=${this.page.speed}
+      .smoothing=${this.page.smoothing}
+    ></training-controls>`;
+    const tour = html`<scenario-tour class="tour ${present ? '' : 'card'}" .scenarios=${scenarios} .index=${this.scenario} ?compact=${present}></scenario-tour>`;
+    const inspectors = methods.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${this.page.speed}></run-inspector>`);
+    const comparison = html`<comparison-chart
+      .histories=${t.histories}
+      .methods=${methods}
+      .revision=${rev}
+      .smoothing=${this.page.smoothing}
+      .target=${this.page.target}
+      .plotHeight=${present ? 400 : 230}
+    ></comparison-chart>`;
+    const panels = html`<section class="block" aria-labelledby="metrics-title">
+      <h2 id="metrics-title">Metrics per method</h2>
+      <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
+      <div class="pair">
+        ${methods.map(
+          (m) => html`<method-panel
+            method=${m}
+            .history=${t.histories[m]}
+            .revision=${rev}
+            .smoothing=${this.page.smoothing}
+            .halted=${t.errors.filter((e) => e.method === m).map((e) => e.message).join(' ')}
+          ></method-panel>`,
+        )}
+      </div>
+    </section>`;
+    const presentButton = html`<button type="button" class="present-toggle" aria-pressed=${present ? 'true' : 'false'} @click=${() => this.onPageSetting({ changes: { present: !present } })}>
+      ${present ? 'Exit presenter mode' : 'Presenter mode'}
+    </button>`;
+    const errors =
+      t.crash || general.length
+        ? html`<div class="errors" role="alert">${t.crash ? html`<p>${t.crash}</p>` : nothing}${general.map((e) => html`<p>${e.message}</p>`)}</div>`
+        : nothing;
+    const help = html`<shortcut-help ?open=${this.help}></shortcut-help>`;
+
+    if (present) {
+      return html`
+        <header class="top">
+          <div class="brand"><h1>Beacon <span>Live</span></h1></div>
+          <div class="top-actions">${badge}${presentButton}</div>
+        </header>
+        <settings-alert .issues=${this.issues}></settings-alert>
+        ${errors}
+        <div class="controls card">${controls}</div>
+        <main class="stage" style="--methods: ${methods.length}">
+          <div class="stage-top">${comparison}${tour}</div>
+          <div class="episodes">${inspectors}</div>
+        </main>
+        ${panels} ${help}
+      `;
+    }
     return html`
       <header class="top">
         <div class="brand">
           <h1>Beacon <span>Live</span></h1>
-          <p>GRPO and BEACON train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.</p>
+          <p>${methods.map((m) => methodSpec(m).label).join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.</p>
         </div>
-        <backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.backend?.recovery ?? ''} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing}></backend-badge>
+        <div class="top-actions">${badge}${presentButton}</div>
       </header>
       <settings-alert .issues=${this.issues}></settings-alert>
-      ${t.crash || general.length
-        ? html`<div class="errors" role="alert">${t.crash ? html`<p>${t.crash}</p>` : nothing}${general.map((e) => html`<p>${e.message}</p>`)}</div>`
-        : nothing}
+      ${errors}
       <div class="controls card">
-        <training-controls
-          ?ready=${state !== null}
-          ?running=${state?.running ?? false}
-          ?finished=${state?.finished ?? false}
-          .iterations=${iterations}
-          .budget=${this.config.iters}
-          .speed=${this.page.speed}
-          .smoothing=${this.page.smoothing}
-        ></training-controls>
+        ${controls}
         <share-export
           .url=${this.shareUrl()}
           .histories=${t.histories}
@@ -193,49 +334,38 @@ export class BeaconLiveApp extends LitElement {
           .backend=${t.backend ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}` : ''}
         ></share-export>
       </div>
+      ${tour}
 
-      <comparison-chart .histories=${t.histories} .methods=${methods} .revision=${rev} .smoothing=${this.page.smoothing} .target=${this.page.target}></comparison-chart>
+      <main>
+        ${comparison}
 
-      <section class="block" aria-labelledby="batch-title">
-        <h2 id="batch-title">Inside the latest batch</h2>
-        <p class="lede">One run per method, replayed step by step, with the credit each step received.</p>
-        <div class="pair">
-          ${methods.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${this.page.speed}></run-inspector>`)}
-        </div>
-      </section>
+        <section class="block" aria-labelledby="batch-title">
+          <h2 id="batch-title">Inside the latest batch</h2>
+          <p class="lede">One run per method, replayed step by step, with the credit each step received.</p>
+          <div class="pair">${inspectors}</div>
+        </section>
 
-      <section class="block" aria-labelledby="metrics-title">
-        <h2 id="metrics-title">Metrics per method</h2>
-        <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
-        <div class="pair">
-          ${methods.map(
-            (m) => html`<method-panel
-              method=${m}
-              .history=${t.histories[m]}
-              .revision=${rev}
-              .smoothing=${this.page.smoothing}
-              .halted=${t.errors.filter((e) => e.method === m).map((e) => e.message).join(' ')}
-            ></method-panel>`,
-          )}
-        </div>
-      </section>
+        ${panels}
 
-      <section class="block" aria-labelledby="settings-title">
-        <h2 id="settings-title">Settings</h2>
-        <p class="lede">Every setting is part of the link. Changes marked “needs a restart” apply when both methods start again.</p>
-        <settings-form class="card" .config=${this.config} .staged=${this.staged} .page=${this.page}></settings-form>
-      </section>
+        <section class="block" aria-labelledby="settings-title">
+          <h2 id="settings-title">Settings</h2>
+          <p class="lede">Every setting is part of the link. Changes marked “needs a restart” apply when every method starts again.</p>
+          <method-picker class="card pick" .methods=${methods}></method-picker>
+          <settings-form class="card" .config=${this.config} .staged=${this.staged} .page=${this.page}></settings-form>
+        </section>
 
-      <section class="block">
-        <explainer-section></explainer-section>
-      </section>
+        <section class="block">
+          <explainer-section .methods=${methods}></explainer-section>
+        </section>
+      </main>
 
       <footer>
         <p>
-          Beacon Live implements BEACON (milestone-guided policy learning, ZJU REAL lab, 2026) and GRPO on small
-          household tasks. Training runs in a Web Worker with TensorFlow.js; charts by uPlot. Colours: Okabe–Ito palette.
+          Beacon Live implements BEACON (milestone-guided policy learning, ZJU REAL lab, 2026) and its baselines on small
+          household tasks. Each method trains in a Web Worker of its own with TensorFlow.js; charts by uPlot. Colours: Okabe–Ito palette.
         </p>
       </footer>
+      ${help}
     `;
   }
 
@@ -272,7 +402,7 @@ export class BeaconLiveApp extends LitElement {
     const state = this.training.state;
     this.config = { ...this.config, ...this.staged };
     this.staged = {};
-    this.training.reset(this.config, (state?.running ?? this.page.autostart) || (state?.finished ?? false));
+    this.training.reset(this.config, (state?.running ?? this.page.autostart) || (state?.finished ?? false), this.page.methods);
     this.writeUrl();
   }
 
@@ -298,9 +428,24 @@ export class BeaconLiveApp extends LitElement {
   }
 
   private onPageSetting({ changes }: PageSettingDetail): void {
+    const methodsChanged = changes.methods !== undefined && changes.methods.join() !== this.page.methods.join();
     this.page = { ...this.page, ...changes };
     if (changes.speed) this.training.speed(changes.speed);
+    if (methodsChanged) this.restart();
     this.writeUrl();
+  }
+
+  /** Loads a scenario of the tour: its settings over the page defaults, then a restart. */
+  private loadScenario({ index }: ScenarioSelectDetail): void {
+    const scenario = availableScenarios()[index];
+    if (!scenario) return;
+    const state = applyPreset(scenario.query, { config: this.config, page: this.page });
+    if (!state) return;
+    this.scenario = index;
+    this.config = state.config;
+    this.page = state.page;
+    this.staged = {};
+    this.restart();
   }
 
   private onStaged({ action }: StagedDetail): void {
@@ -317,6 +462,16 @@ export class BeaconLiveApp extends LitElement {
         // A chart with no data yet has nothing to export.
       }
     }
+  }
+}
+
+/** Full screen on or off; a browser that refuses (no user gesture, not allowed) leaves things as they are. */
+async function toggleFullscreen(): Promise<void> {
+  try {
+    if (document.fullscreenElement) await document.exitFullscreen();
+    else await document.documentElement.requestFullscreen();
+  } catch {
+    // Refused: nothing to undo.
   }
 }
 

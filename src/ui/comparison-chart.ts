@@ -19,6 +19,7 @@ export class ComparisonChart extends LitElement {
     revision: { type: Number },
     smoothing: { type: Number },
     target: { type: Number },
+    plotHeight: { type: Number, attribute: 'plot-height' },
   };
 
   declare histories: Partial<Record<Method, MetricHistory>> | null;
@@ -27,6 +28,8 @@ export class ComparisonChart extends LitElement {
   declare revision: number;
   declare smoothing: number;
   declare target: number;
+  /** Height of the plot in CSS pixels (presenter mode draws it larger). */
+  declare plotHeight: number;
 
   constructor() {
     super();
@@ -35,6 +38,7 @@ export class ComparisonChart extends LitElement {
     this.revision = 0;
     this.smoothing = 0.9;
     this.target = 0.6;
+    this.plotHeight = 230;
   }
 
   static override styles = [
@@ -105,7 +109,7 @@ export class ComparisonChart extends LitElement {
         percent
         y-min="0"
         y-max="1"
-        plot-height="230"
+        plot-height=${this.plotHeight}
         filename="beacon-live-comparison"
       ></metric-chart>
       <ul class="reached" aria-label="Iterations to ${pctTarget} success">

@@ -25,6 +25,11 @@ export interface StagedDetail {
   action: 'apply' | 'discard';
 }
 
+/** A scenario of the guided tour, by its index among the available ones. */
+export interface ScenarioSelectDetail {
+  index: number;
+}
+
 export function emit<T>(from: HTMLElement, type: keyof HTMLElementEventMap, detail: T): void {
   from.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
 }
@@ -36,5 +41,7 @@ declare global {
     'page-setting': CustomEvent<PageSettingDetail>;
     'staged-settings': CustomEvent<StagedDetail>;
     'export-charts': CustomEvent<Record<string, never>>;
+    'scenario-select': CustomEvent<ScenarioSelectDetail>;
+    'help-close': CustomEvent<Record<string, never>>;
   }
 }

@@ -3,12 +3,25 @@
  * (§2–4), what each chart measures (the metric-docs table, §5), and the ablations (§6).
  */
 import { LitElement, css, html } from 'lit';
+import { methodSpec, type Method } from '../methods/registry.ts';
 import { METRIC_DOCS, type MetricKey } from '../page/metric-docs.ts';
 import { sharedStyles } from './theme.ts';
 
 const CHART_METRICS: MetricKey[] = ['success', 'outcomeMix', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr', 'iterationsToTarget'];
 
 export class ExplainerSection extends LitElement {
+  static override properties = {
+    methods: { attribute: false },
+  };
+
+  /** The methods racing now: each is introduced by its one-line description from the registry. */
+  declare methods: readonly Method[];
+
+  constructor() {
+    super();
+    this.methods = [];
+  }
+
   static override styles = [
     sharedStyles,
     css`
@@ -78,11 +91,16 @@ export class ExplainerSection extends LitElement {
     return html`<section class="card" aria-labelledby="what">
       <h2 id="what">What am I seeing?</h2>
       <p>
-        Two copies of the same small policy network learn household tasks in your browser. Every iteration each
+        Copies of the same small policy network learn household tasks in your browser. Every iteration each
         method plays <var>N</var> tasks, <var>G</var> runs per task (a <em>group</em>), then makes a PPO update.
-        Both methods get the same tasks in the same order from the same seed; they differ only in the
+        Every method gets the same tasks in the same order from the same seed; they differ only in the
         <em>advantage</em> <var>A</var>: how much each action of a run is pushed up or down.
       </p>
+
+      <h3>The methods in this race</h3>
+      <dl class="methods">
+        ${this.methods.map((m) => html`<dt>${methodSpec(m).label}</dt><dd>${methodSpec(m).description} <span class="formula">(${methodSpec(m).formula})</span></dd>`)}
+      </dl>
 
       <h3>GRPO: one score per run</h3>
       <p>Run <var>i</var> gets final reward <var>R<sub>i</sub></var> (the success reward if it solved the task, else 0), compared with its group:</p>

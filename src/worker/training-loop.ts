@@ -29,6 +29,9 @@ export interface LoopHost {
   wait(ms: number): Promise<void>;
 }
 
+/** How long a failed step waits for a device loss to be reported before it counts as a failure. */
+const DEVICE_LOSS_GRACE_MS = 200;
+
 /** Thrown into a running step when the GPU device is lost. */
 export class DeviceLostError extends Error {
   override name = 'DeviceLostError';
@@ -48,6 +51,11 @@ export class TrainingLoop {
   private run: TrainingRun | null = null;
   private generation = 0;
   private running = false;
+  /**
+   * Whether the page last asked to run (init, reset, resume) or not (pause, step). A lost device restarts
+   * training as the page wanted it: a step that failed on the dying device must not leave it paused.
+   */
+  private wanted = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
   private pendingReset: { config: TrainConfig; running: boolean; force: boolean } | null = null;
@@ -70,17 +78,21 @@ export class TrainingLoop {
           this.method = message.method;
         }
         this.pendingReset = { config: message.config, running: message.running, force: false };
+        this.wanted = message.running;
         this.pendingSteps = 0;
         break;
       case 'pause':
         this.running = false;
+        this.wanted = false;
         this.pendingSteps = 0;
         break;
       case 'resume':
         this.running = true;
+        this.wanted = true;
         break;
       case 'step':
         this.running = false;
+        this.wanted = false;
         this.pendingSteps++;
         break;
       case 'speed':
@@ -99,7 +111,7 @@ export class TrainingLoop {
 
   /** Called by the worker when the GPU device is lost: abandon the step, rebuild on a new backend. */
   deviceLost(reason: string): void {
-    const running = this.pendingReset ? this.pendingReset.running : this.running;
+    const running = this.pendingReset ? this.pendingReset.running : this.wanted;
     if (this.config) this.pendingReset = { config: this.pendingReset?.config ?? this.config, running, force: true };
     this.abortStep?.(new DeviceLostError(reason));
     void this.pump();
@@ -197,6 +209,10 @@ export class TrainingLoop {
       record = await this.watched(run.step());
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
+      // A dying GPU device often fails the step (an aborted buffer mapping) just before its `lost`
+      // promise settles: give the loss a moment to be reported, and treat the failure as part of it.
+      await this.host.wait(DEVICE_LOSS_GRACE_MS);
+      if (this.pendingReset?.force) return;
       this.failed = true;
       this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}` });
       return;

@@ -1,0 +1,15 @@
+import { launchChromium } from '../test/support/browser.ts';
+import { buildAndServe } from '../test/e2e/sub-path-server.ts';
+const server = await buildAndServe();
+const browser = await launchChromium({ webgpu: false });
+const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+const page = await ctx.newPage();
+page.on('console', (m) => { if (m.type() === 'error') console.log('console', m.text()); });
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.goto(server.url + '?' + (process.argv[2] ?? 'present=1&backend=wasm&horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8'));
+await page.waitForTimeout(Number(process.argv[3] ?? 15000));
+if (process.argv[5]) await page.keyboard.press(process.argv[5]);
+await page.waitForTimeout(3000);
+await page.screenshot({ path: process.argv[4] ?? '/tmp/bench/shot.png' });
+console.log(page.workers().length);
+await browser.close(); await server.close();

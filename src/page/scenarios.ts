@@ -1,0 +1,151 @@
+/**
+ * The guided tour and the race presets: one data table each. A scenario is a story told by a URL preset
+ * (its narrative, what to look at, and the settings that show it); a race preset is a set of methods.
+ *
+ * Presets are written as URL queries and checked by the page's own URL reader against the method
+ * registry and the settings table, so a scenario or preset that names a method or setting that does
+ * not exist yet stays hidden, and appears as soon as it is registered. No list of "supported" names
+ * is kept here.
+ */
+import { DEFAULT_PAGE_SETTINGS } from './page-settings.ts';
+import { PAGE_DEFAULT_CONFIG } from './page-defaults.ts';
+import { readPageState, type PageState } from './url-state.ts';
+
+export interface Scenario {
+  /** Stable key (for tests and links). */
+  id: string;
+  title: string;
+  /** One paragraph: what the scenario shows and why. */
+  narrative: string;
+  /** Where to look while it trains. */
+  lookAt: string;
+  /** The settings, as a URL query over the page defaults. */
+  query: string;
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'grpo-stalls',
+    title: 'GRPO stalls on long tasks',
+    narrative:
+      'On long household tasks a random policy almost never finishes, so every run of a group fails, every run scores 0, and GRPO’s group-normalised advantage is 0 for every step: there is nothing to learn from. BEACON still sees which runs reached which milestones and gives them credit, so it climbs while GRPO stays flat.',
+    lookAt: 'The race chart: BEACON’s success rate rises within a few dozen iterations while GRPO stays near 0. In the metric panels, GRPO’s zero-advantage ratio stays near 100%.',
+    query: 'methods=grpo,beacon&horizon=long',
+  },
+  {
+    id: 'gamma-1',
+    title: 'γ = 1 is GRPO',
+    narrative:
+      'With γ = 1 every completed step of a segment earns the same shaped reward, every segment’s per-step return equals its group baseline, and the segment term A_seg vanishes. BEACON then gives exactly GRPO’s advantages: same seed, same tasks, same curve. What makes BEACON work is the discount inside a segment, which pays reaching a milestone quickly.',
+    lookAt: 'The two curves of the race chart lie on top of each other; the credit views show A_seg bars at 0.',
+    query: 'methods=grpo,beacon&gamma=1',
+  },
+  {
+    id: 'random-segments',
+    title: 'Random segments',
+    narrative:
+      'The segments are cut at random steps instead of at the milestones the environment detects. The shaped rewards no longer mark real progress, so the segment term becomes noise that the trajectory term must overcome: the milestones, not the mere splitting of runs, carry BEACON’s signal.',
+    lookAt: 'BEACON’s curve falls back towards GRPO’s; in the credit view the shaded segments no longer end at the stars.',
+    query: 'methods=grpo,beacon&randomSegments=true',
+  },
+  {
+    id: 'dropout',
+    title: 'Half the milestones dropped',
+    narrative:
+      'Each detected milestone is dropped with probability 0.5, as if the detector missed half of them. Segments merge and credit gets coarser, yet BEACON keeps much of its lead: imperfect milestone detectors still help.',
+    lookAt: 'Dashed milestone chips in the episode view are the dropped ones; compare BEACON’s curve with the first scenario.',
+    query: 'methods=grpo,beacon&milestoneDropout=0.5',
+  },
+  {
+    id: 'no-trajectory-term',
+    title: 'Milestones alone',
+    narrative:
+      'The trajectory term is switched off, so BEACON’s advantage is λ · A_seg alone and the task’s final outcome is ignored. Milestones alone still teach the sub-goals, but nothing rewards finishing the task once they are reached.',
+    lookAt: 'The outcome mix in BEACON’s panel: partial successes grow faster than full ones.',
+    query: 'methods=grpo,beacon&trajectoryTerm=false',
+  },
+  {
+    id: 'medium',
+    title: 'Shorter tasks: both learn',
+    narrative:
+      'On medium-length tasks random runs sometimes succeed, groups are mixed, and GRPO gets a signal too. Both methods learn; BEACON’s advantage shows mostly in how early it crosses the target line.',
+    lookAt: 'The iterations-to-target markers on the race chart.',
+    query: 'methods=grpo,beacon&horizon=medium',
+  },
+  {
+    id: 'gamma-0',
+    title: 'γ = 0: only the milestone step',
+    narrative:
+      'With γ = 0 only the step that completes a milestone earns a shaped reward; the steps leading to it get none. Credit is as sharp as it can be, and the steps that set the milestone up are left to the trajectory term.',
+    lookAt: 'The credit view: A_seg is positive only at the stars.',
+    query: 'methods=grpo,beacon&gamma=0',
+  },
+  {
+    id: 'gigpo',
+    title: 'BEACON vs GiGPO',
+    narrative:
+      'GiGPO, the paper’s strongest baseline, groups the steps that visit the same environment state across runs and compares their returns. It needs repeated states; BEACON needs milestones. On these tasks both find a signal where GRPO finds none.',
+    lookAt: 'The race chart, and GiGPO’s anchor-state coverage in its panel.',
+    query: 'methods=beacon,gigpo',
+  },
+  {
+    id: 'released',
+    title: 'The released code’s variant',
+    narrative:
+      'The released BEACON code differs from the paper: it takes group statistics over step rows (weighting runs by their length) and normalises both terms. The race shows whether the difference matters on these tasks.',
+    lookAt: 'Compare BEACON’s curve with the first scenario’s.',
+    query: 'methods=grpo,beacon&variant=released',
+  },
+  {
+    id: 'critic',
+    title: 'Why not a critic?',
+    narrative:
+      'PPO with a learned critic estimates each state’s value and credits each step with its advantage over it. It needs a second network, its own updates and time to learn; BEACON gets step-level credit from the milestones without one.',
+    lookAt: 'The time split in PPO’s panel (the critic’s forward and backward passes) and the race chart’s early iterations.',
+    query: 'methods=ppo,beacon',
+  },
+];
+
+export interface RacePreset {
+  id: string;
+  label: string;
+  query: string;
+}
+
+export const RACE_PRESETS: readonly RacePreset[] = [
+  { id: 'grpo-beacon', label: 'GRPO vs BEACON', query: 'methods=grpo,beacon' },
+  { id: 'beacon-gigpo', label: 'BEACON vs GiGPO', query: 'methods=beacon,gigpo' },
+  { id: 'four-rl', label: 'All four RL methods', query: 'methods=grpo,beacon,gigpo,ppo' },
+  // Racing one method against itself needs the released variant as a raceable entry of the registry.
+  { id: 'paper-released', label: 'BEACON’s paper vs released variant', query: 'methods=beacon,beacon-released' },
+];
+
+const BASE: PageState = { config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS };
+
+/** The state a preset sets up (over the page defaults), or null when it names something that does not exist. */
+export function presetState(query: string): PageState | null {
+  const { config, page, issues } = readPageState(query, BASE);
+  return issues.length === 0 ? { config, page } : null;
+}
+
+/** The scenarios whose methods and settings all exist, in tour order. */
+export function availableScenarios(): Scenario[] {
+  return SCENARIOS.filter((s) => presetState(s.query) !== null);
+}
+
+export function availablePresets(): RacePreset[] {
+  return RACE_PRESETS.filter((p) => presetState(p.query) !== null);
+}
+
+/**
+ * The state after loading a scenario: its settings over the defaults, keeping how the page is shown and
+ * the backend (a property of this machine, not of the story).
+ */
+export function applyPreset(query: string, current: PageState): PageState | null {
+  const state = presetState(query);
+  if (!state) return null;
+  return {
+    config: { ...state.config, backend: current.config.backend },
+    page: { ...state.page, present: current.page.present, speed: current.page.speed, smoothing: current.page.smoothing },
+  };
+}
