@@ -59,6 +59,12 @@ export interface TrainConfig {
   maxGradNorm: number;
   /** Width of the policy's hidden layers and embedding. */
   hiddenSize: number;
+  /** SFT prior: oracle episodes of behaviour cloning before RL, shared by every method (0 = random init). */
+  sftEpisodes: number;
+  /** SFT prior: passes over its demonstrations. */
+  sftEpochs: number;
+  /** SFT prior: Adam learning rate of the behaviour cloning. */
+  sftLearningRate: number;
   /** Number of training iterations (the page's budget). */
   iters: number;
   /** tfjs backend: auto (webgpu, else wasm, else cpu), webgpu, wasm or cpu. */
@@ -111,6 +117,9 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('klCoef', { type: 'number', min: 0, max: 10 }, 0, false, 'KL penalty coefficient (0 = off)'),
   f('maxGradNorm', { type: 'number', min: 0, max: 100, minExclusive: true }, 1, false, 'global gradient-norm clip'),
   f('hiddenSize', { type: 'int', min: 8, max: 512 }, 64, true, 'policy width'),
+  f('sftEpisodes', { type: 'int', min: 0, max: 4096 }, 0, true, 'SFT prior: oracle episodes cloned before RL (0 = random init)'),
+  f('sftEpochs', { type: 'int', min: 1, max: 100 }, 4, true, 'SFT prior: passes over its demonstrations'),
+  f('sftLearningRate', { type: 'number', min: 0, max: 1, minExclusive: true }, 0.003, true, 'SFT prior: behaviour-cloning learning rate'),
   f('iters', { type: 'int', min: 1, max: 100000 }, 200, false, 'training iterations (budget)'),
   f('backend', { type: 'enum', values: BACKEND_CHOICES }, 'auto', true, 'tfjs backend'),
 ];

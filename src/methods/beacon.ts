@@ -13,6 +13,7 @@ export const beacon: MethodSpec = {
   color: { light: { line: '#0072b2', ink: '#0072b2' }, dark: { line: '#56b4e9', ink: '#6cc0ee' } },
   needs: { milestones: true, stateKeys: false, values: false },
   estimate: computeAdvantages,
+  learner: 'ppo',
   gpuKernels: 'dualScale',
   configFor: (shared) => ({ ...shared, method: 'beacon' }),
 };

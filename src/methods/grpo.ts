@@ -13,6 +13,7 @@ export const grpo: MethodSpec = {
   color: { light: { line: '#d55e00', ink: '#a84500' }, dark: { line: '#f07b35', ink: '#f38a4c' } },
   needs: { milestones: false, stateKeys: false, values: false },
   estimate: computeAdvantages,
+  learner: 'ppo',
   gpuKernels: 'dualScale',
   // The BEACON ablation switches change BEACON only: GRPO stays the plain baseline of docs/maths.md §6.
   configFor: (shared) => ({ ...shared, method: 'grpo', trajectoryTerm: true, randomSegments: false, milestoneDropout: 0 }),

@@ -36,6 +36,11 @@ export interface MethodSpec {
   readonly needs: RolloutNeeds;
   /** The CPU reference estimator. */
   readonly estimate: (batch: AdvantageBatch, settings: AdvantageSettings) => AdvantageResult;
+  /**
+   * How the policy learns from an iteration: `ppo`, the clipped surrogate on the method's advantages;
+   * `behaviourCloning`, cross-entropy on oracle steps (its advantages are only reported, never used).
+   */
+  readonly learner: 'ppo' | 'behaviourCloning';
   /** The WGSL path that computes the same advantages on webgpu (src/gpu/), or null for the CPU only. */
   readonly gpuKernels: 'dualScale' | null;
   /**

@@ -5,14 +5,19 @@
 import { beacon } from './beacon.ts';
 import { grpo } from './grpo.ts';
 import type { MethodSpec } from './method.ts';
+import { sft } from './sft.ts';
 
 export const METHODS = {
   grpo,
   beacon,
+  sft,
 } as const satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof METHODS;
 export const METHOD_NAMES = Object.keys(METHODS) as Method[];
+
+/** The race the page opens with: the paper's baseline against BEACON. */
+export const DEFAULT_RACE: readonly Method[] = ['grpo', 'beacon'];
 
 export function methodSpec(name: Method): MethodSpec {
   return METHODS[name];

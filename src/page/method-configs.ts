@@ -4,9 +4,9 @@
  * shared setting, and resets the switches that do not apply to it.
  */
 import type { TrainConfig } from '../config.ts';
-import { METHOD_NAMES, methodSpec, type Method } from '../methods/registry.ts';
+import { DEFAULT_RACE, methodSpec, type Method } from '../methods/registry.ts';
 
-export const PAGE_METHODS: readonly Method[] = METHOD_NAMES;
+export const PAGE_METHODS: readonly Method[] = DEFAULT_RACE;
 
 export function methodConfig(method: Method, config: TrainConfig): TrainConfig {
   return methodSpec(method).configFor(config);

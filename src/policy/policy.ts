@@ -11,6 +11,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Rng } from '../prng.ts';
 
+/** A policy's weights as plain arrays, in `Policy.variables` order. */
+export type PolicyWeights = Float32Array[];
+
 export interface PolicyShape {
   obsDim: number;
   actionDim: number;
@@ -76,8 +79,14 @@ export class Policy {
     tf.dispose(snapshot);
   }
 
+  /** Overwrites every weight (in `variables` order), e.g. with an SFT prior's. */
+  setWeights(weights: PolicyWeights): void {
+    if (weights.length !== this.variables.length) throw new RangeError(`setWeights: expected ${this.variables.length} arrays, got ${weights.length}`);
+    tf.tidy(() => this.variables.forEach((v, i) => v.assign(tf.tensor(weights[i], v.shape))));
+  }
+
   /** Weights as plain arrays (for equality checks and export). */
-  async weights(): Promise<Float32Array[]> {
+  async weights(): Promise<PolicyWeights> {
     return Promise.all(this.variables.map(async (v) => (await v.data()) as Float32Array));
   }
 
