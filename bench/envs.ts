@@ -3,7 +3,7 @@
  * uniformly random admissible actions, observation and action features written every step, resets
  * included. Task seeds come in GRPO groups of 8 equal seeds, as in training. Rates are given per second
  * of the process's CPU time (the one-core figure, which a busy machine does not distort much) and per
- * second of wall time. Prints figures; asserts nothing (timing is not a test). Targets from issue 2:
+ * second of wall time. Prints figures; asserts nothing (timing is not a test). Targets:
  * GridHouse ≥ 1,000,000/s, TextHouse ≥ 200,000/s.
  *
  *   npm run bench:envs [-- --seconds 2] [-- --env gridhouse] [-- --horizon long]

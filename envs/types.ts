@@ -5,7 +5,7 @@
  * typed arrays that it owns and rewrites in place, so the rollout hot path allocates nothing. They know
  * nothing of the DOM, Lit or tfjs, and run the same in Node and in the page.
  *
- * The milestone detector Φ (BEACON.md §2) lives inside the environment: after each step it reads the
+ * The milestone detector Φ (docs/maths.md §2) lives inside the environment: after each step it reads the
  * environment's own state change and reports which sub-goal, if any, the transition completed.
  */
 import type { Rng } from '../src/prng.ts';
@@ -18,7 +18,7 @@ export interface EnvOptions {
   horizon: Horizon;
   /** Number of episodes stepped together (B), 1…4096. */
   batchSize: number;
-  /** Probability that each detected milestone is dropped (not reported), BEACON.md §6. 0…1, default 0. */
+  /** Probability that each detected milestone is dropped (not reported), docs/maths.md §6. 0…1, default 0. */
   milestoneDropout?: number;
 }
 

@@ -2,7 +2,7 @@
  * What a GridHouse task looks like at each horizon: how many rooms, which doors, which furniture in
  * which room, how many milestones, and the step limit. Tuned so that a uniformly random admissible
  * policy solves `tiny` often, `long` almost never, and still completes a first sub-goal on `long` in a
- * third of its runs (the regime BEACON.md §1 describes). `npm run -s envs -- stats` prints the figures.
+ * third of its runs (the regime docs/maths.md §1 describes). `npm run -s envs -- stats` prints the figures.
  */
 import type { Horizon } from '../types.ts';
 import { DOOR_CLOSED, DOOR_LOCKED } from './catalog.ts';
@@ -13,7 +13,6 @@ export const ROLE_DEST = 1; // receptacle the task object must end on
 export const ROLE_KEY = 2; // receptacle the key starts on
 export const ROLE_APPLIANCE = 3; // the appliance the task's treatment needs
 export const ROLE_OTHER_APPLIANCE = 4; // a wrong appliance (a trap for a random policy)
-export const ROLE_OTHER_RECEPTACLE = 5; // a receptacle with no role (a place to park distractors)
 
 export interface HorizonSpec {
   rooms: number;

@@ -280,7 +280,7 @@ export class LayoutPool {
     }
     this.numObjects[s] = no;
 
-    // Milestones in task order (BEACON.md §2): doors first (a locked one needs its key), then the object.
+    // Milestones in task order (docs/maths.md §2): doors first (a locked one needs its key), then the object.
     let nm = 0;
     const ms = s * MAX_MILESTONES;
     for (let d = 0; d < nd; d++) {

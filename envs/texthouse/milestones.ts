@@ -1,5 +1,5 @@
 /**
- * The TextHouse milestone detector Φ (BEACON.md §2): after each step, it checks the environment's own
+ * The TextHouse milestone detector Φ (docs/maths.md §2): after each step, it checks the environment's own
  * state for the task's next milestone only, so milestones complete in task order and each at most once.
  *
  * Each kind's predicate needs one more action than the predicate before it in every family's list
