@@ -8,7 +8,6 @@
  */
 import {
   DOOR_CLOSED,
-  DOOR_OPEN,
   EFFECT_CLEAN,
   EFFECT_COOL,
   EFFECT_HEAT,
@@ -42,17 +41,6 @@ export const targetLandmark = (target: number): number => Math.floor(target / EF
 export const targetEffect = (target: number): number => target % EFFECT_BITS;
 const pack = (landmark: number, effect: number): number => landmark * EFFECT_BITS + effect;
 
-/** First door that is not open on the way from room `from` to room `to` (rooms form a chain), or −1. */
-function firstShutDoor(st: GridHouseState, b: number, from: number, to: number): number {
-  const doors = b * MAX_DOORS;
-  if (to > from) {
-    for (let d = from; d < to; d++) if (st.doorState[doors + d] !== DOOR_OPEN) return d;
-  } else {
-    for (let d = from - 1; d >= to; d--) if (st.doorState[doors + d] !== DOOR_OPEN) return d;
-  }
-  return -1;
-}
-
 /**
  * The landmark the next sub-goal needs (furniture f, or MAX_FURNITURE + door d) and the interaction it
  * wants there, packed (targetLandmark / targetEffect), or NO_TARGET once the task is solved.
@@ -71,7 +59,7 @@ export function oracleTarget(st: GridHouseState, b: number): number {
     let bestDist = 256;
     const nf = L.numFurniture[s];
     for (let f = 0; f < nf; f++) {
-      if (L.furnitureKind[s * MAX_FURNITURE + f] < TABLE || firstShutDoor(st, b, agentRoom, L.furnitureRoom[s * MAX_FURNITURE + f]) >= 0) continue;
+      if (L.furnitureKind[s * MAX_FURNITURE + f] < TABLE || st.shutDoorBetween(b, agentRoom, L.furnitureRoom[s * MAX_FURNITURE + f]) >= 0) continue;
       const d = L.dist[distBase + f * MAX_CELLS];
       if (d < bestDist) {
         bestDist = d;
@@ -87,7 +75,7 @@ export function oracleTarget(st: GridHouseState, b: number): number {
   }
   // Empty hands: fetch the task object, or first open the way to it.
   const where = st.objectLoc[b * MAX_OBJECTS + TASK_OBJECT];
-  const door = firstShutDoor(st, b, agentRoom, L.furnitureRoom[s * MAX_FURNITURE + where]);
+  const door = st.shutDoorBetween(b, agentRoom, L.furnitureRoom[s * MAX_FURNITURE + where]);
   if (door < 0) return pack(where, EFFECT_TAKE);
   if (st.doorState[b * MAX_DOORS + door] === DOOR_CLOSED) return pack(MAX_FURNITURE + door, EFFECT_OPEN);
   // Locked: the key lies on the near side (generator), on a receptacle (keys are never put down).

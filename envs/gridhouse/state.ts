@@ -5,7 +5,7 @@
  * Transitions live in transitions.ts, Φ in milestones.ts, policy inputs in features.ts.
  */
 import type { Horizon } from '../types.ts';
-import { MAX_DOORS, MAX_FURNITURE, MAX_OBJECTS, NUM_ACTIONS, OBJECT_KEY } from './catalog.ts';
+import { DOOR_OPEN, MAX_DOORS, MAX_FURNITURE, MAX_OBJECTS, NUM_ACTIONS, OBJECT_KEY } from './catalog.ts';
 import { LayoutPool } from './layout.ts';
 
 /** Object location codes besides a furniture index. */
@@ -101,6 +101,17 @@ export class GridHouseState {
   holdsKey(b: number): boolean {
     const held = this.carried[b];
     return held >= 0 && this.layouts.objectKind[this.slot[b] * MAX_OBJECTS + held] === OBJECT_KEY;
+  }
+
+  /** First door that is not open between room `from` and room `to` of episode b (rooms form a chain), or −1. */
+  shutDoorBetween(b: number, from: number, to: number): number {
+    const doors = b * MAX_DOORS;
+    if (to > from) {
+      for (let d = from; d < to; d++) if (this.doorState[doors + d] !== DOOR_OPEN) return d;
+    } else {
+      for (let d = from - 1; d >= to; d--) if (this.doorState[doors + d] !== DOOR_OPEN) return d;
+    }
+    return -1;
   }
 
   /** Cell next to `cell` in direction dir (0 north, 1 east, 2 south, 3 west) in episode b's house. */

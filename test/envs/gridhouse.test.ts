@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/prng.ts';
 import { HORIZONS, type Horizon } from '../../envs/types.ts';
 import { createGridHouse, type GridHouse } from '../../envs/gridhouse/gridhouse.ts';
-import { OBS_TIME } from '../../envs/gridhouse/features.ts';
+import { ACTION_FEATURE_NAMES, OBS_FEATURE_NAMES, OBS_TIME } from '../../envs/gridhouse/features.ts';
 import {
   DOOR_OPEN,
   FLAG_CLEAN,
@@ -410,6 +410,8 @@ describe('GridHouse actions', () => {
   it('writes finite features of the declared sizes, one-hot action types and a bias on admissible candidates', () => {
     const env = createGridHouse({ horizon: 'long', batchSize: 32 });
     expect(env.obsDim).toBeLessThanOrEqual(96);
+    expect(env.obsDim).toBe(OBS_FEATURE_NAMES.length);
+    expect(env.actionDim).toBe(ACTION_FEATURE_NAMES.length);
     expect(env.obs.length).toBe(32 * env.obsDim);
     expect(env.actionFeatures.length).toBe(32 * env.maxActions * env.actionDim);
     const rng = new Rng(8);
