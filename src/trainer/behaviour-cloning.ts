@@ -76,6 +76,8 @@ function cloningStep(policy: Policy, optimizer: tf.Optimizer, batch: { obs: tf.T
       return tf.neg(tf.mean(tf.sum(tf.mul(logp, tf.oneHot(actions, numActions)), 1))) as tf.Scalar;
     }, policy.variables);
     applyClippedGradients(optimizer, grads, maxGradNorm);
-    return tf.stack([loss, accuracy]);
+    const out = tf.stack([loss, accuracy]);
+    accuracy.dispose(); // kept out of variableGrads' scope above, so tidy would not free it
+    return out;
   });
 }

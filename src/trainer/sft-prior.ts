@@ -34,7 +34,7 @@ export function sftPrior(config: TrainConfig): Promise<PolicyWeights> | null {
   const key = priorKey(config);
   let prior = cache.get(key);
   if (!prior) {
-    prior = trainPrior(config);
+    prior = trainSftPrior(config);
     cache.set(key, prior);
     prior.catch(() => cache.delete(key)); // a failed prior is retried next time, never served
   }
@@ -46,7 +46,8 @@ export function initialPolicy(config: TrainConfig, obsDim: number, actionDim: nu
   return new Policy({ obsDim, actionDim, hiddenSize: config.hiddenSize }, new Rng(config.seed).fork('init'));
 }
 
-async function trainPrior(config: TrainConfig): Promise<PolicyWeights> {
+/** Trains the prior for `config` (uncached: `sftPrior` is the memoised entry point). */
+export async function trainSftPrior(config: TrainConfig): Promise<PolicyWeights> {
   const env = createEnv(config.env, { horizon: config.horizon, batchSize: Math.min(DEMONSTRATION_BATCH, config.sftEpisodes) });
   const policy = initialPolicy(config, env.obsDim, env.actionDim);
   const optimizer = tf.train.adam(config.sftLearningRate);
