@@ -59,8 +59,11 @@ export interface TrainConfig {
   maxGradNorm: number;
   /** Width of the policy's hidden layers and embedding. */
   hiddenSize: number;
-  /** SFT prior: oracle episodes of behaviour cloning before RL, shared by every method (0 = random init). */
-  sftEpisodes: number;
+  /**
+   * SFT prior: oracle episodes of behaviour cloning before RL, shared by every method (0 = random init;
+   * auto = the count calibrated for the environment, src/trainer/sft-prior.ts).
+   */
+  sftEpisodes: number | 'auto';
   /** SFT prior: passes over its demonstrations. */
   sftEpochs: number;
   /** SFT prior: Adam learning rate of the behaviour cloning. */
@@ -73,7 +76,8 @@ export interface TrainConfig {
 
 /** The kinds of value a setting takes, with their bounds. */
 export type SettingKind =
-  | { type: 'int'; min: number; max: number }
+  /** `auto`: the word "auto" is also a value, resolved where the setting is used (a calibrated default). */
+  | { type: 'int'; min: number; max: number; auto?: boolean }
   | { type: 'number'; min: number; max: number; minExclusive?: boolean }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'bool' };
@@ -117,7 +121,7 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('klCoef', { type: 'number', min: 0, max: 10 }, 0, false, 'KL penalty coefficient (0 = off)'),
   f('maxGradNorm', { type: 'number', min: 0, max: 100, minExclusive: true }, 1, false, 'global gradient-norm clip'),
   f('hiddenSize', { type: 'int', min: 8, max: 512 }, 64, true, 'policy width'),
-  f('sftEpisodes', { type: 'int', min: 0, max: 4096 }, 0, true, 'SFT prior: oracle episodes cloned before RL (0 = random init)'),
+  f('sftEpisodes', { type: 'int', min: 0, max: 4096, auto: true }, 'auto', true, 'SFT prior: oracle episodes cloned before RL (0 = random init; auto = calibrated per environment)'),
   f('sftEpochs', { type: 'int', min: 1, max: 100 }, 4, true, 'SFT prior: passes over its demonstrations'),
   f('sftLearningRate', { type: 'number', min: 0, max: 1, minExclusive: true }, 0.003, true, 'SFT prior: behaviour-cloning learning rate'),
   f('iters', { type: 'int', min: 1, max: 100000 }, 200, false, 'training iterations (budget)'),
@@ -133,7 +137,7 @@ export function fieldSpec(key: string): FieldSpec | undefined {
 /** Allowed range or values of a kind, as shown in error messages and --help. */
 export function describeKind(k: ValueKind): string {
   switch (k.type) {
-    case 'int': return `an integer in [${k.min}, ${k.max}]`;
+    case 'int': return `an integer in [${k.min}, ${k.max}]${k.auto ? ' or auto' : ''}`;
     case 'number': return `a number in ${k.minExclusive ? '(' : '['}${k.min}, ${k.max}]`;
     case 'enum': return `one of ${k.values.join(', ')}`;
     case 'bool': return 'true or false';
@@ -162,6 +166,7 @@ export function parseValue(name: string, k: ValueKind, raw: unknown, json = fals
       return raw === 'true' || raw === '1' ? { value: true as never } : raw === 'false' || raw === '0' ? { value: false as never } : bad;
     case 'int':
     case 'number': {
+      if (k.type === 'int' && k.auto && raw === 'auto') return { value: 'auto' as never };
       const x = number(raw);
       return inRange(x, k.min, k.max, k.type === 'int', k.type === 'number' && k.minExclusive) ? { value: x as never } : bad;
     }

@@ -8,12 +8,25 @@
  * by `priorKey`, so the page's panels, a study worker's runs and repeated CLI calls train each one once.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { createEnv } from '../../envs/index.ts';
+import { createEnv, type EnvName } from '../../envs/index.ts';
 import type { TrainConfig } from '../config.ts';
 import { Policy, type PolicyWeights } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { collectDemonstrations } from './demonstrations.ts';
+
+/**
+ * `sftEpisodes: auto`: per environment, the prior size that puts long tasks in the paper's regime at the
+ * page defaults (first-iteration success of a few percent, not 0 and not most). Imitation is much
+ * easier in GridHouse than in TextHouse (8 candidates against up to 39), so one count cannot serve both.
+ * Measured with `npx tsx bench/sft-calibration.ts` (3 seeds): see README, "The SFT prior".
+ */
+export const AUTO_PRIOR_EPISODES: Record<EnvName, number> = { gridhouse: 6, texthouse: 112 };
+
+/** The number of oracle episodes of `config`'s prior, `auto` resolved. */
+export function priorEpisodes(config: Pick<TrainConfig, 'env' | 'sftEpisodes'>): number {
+  return config.sftEpisodes === 'auto' ? AUTO_PRIOR_EPISODES[config.env] : config.sftEpisodes;
+}
 
 /** Demonstration steps per behaviour-cloning minibatch. */
 const MINIBATCH_STEPS = 256;
@@ -22,15 +35,15 @@ const DEMONSTRATION_BATCH = 32;
 
 /** The settings that determine a prior (and the backend, whose float arithmetic may differ). */
 export function priorKey(config: TrainConfig): string {
-  const { env, horizon, hiddenSize, seed, sftEpisodes, sftEpochs, sftLearningRate, maxGradNorm } = config;
-  return JSON.stringify({ env, horizon, hiddenSize, seed, sftEpisodes, sftEpochs, sftLearningRate, maxGradNorm, backend: tf.getBackend() });
+  const { env, horizon, hiddenSize, seed, sftEpochs, sftLearningRate, maxGradNorm } = config;
+  return JSON.stringify({ env, horizon, hiddenSize, seed, episodes: priorEpisodes(config), sftEpochs, sftLearningRate, maxGradNorm, backend: tf.getBackend() });
 }
 
 const cache = new Map<string, Promise<PolicyWeights>>();
 
 /** The prior's weights for `config` (null when `sftEpisodes` is 0: training starts from random init). */
 export function sftPrior(config: TrainConfig): Promise<PolicyWeights> | null {
-  if (config.sftEpisodes === 0) return null;
+  if (priorEpisodes(config) === 0) return null;
   const key = priorKey(config);
   let prior = cache.get(key);
   if (!prior) {
@@ -48,12 +61,13 @@ export function initialPolicy(config: TrainConfig, obsDim: number, actionDim: nu
 
 /** Trains the prior for `config` (uncached: `sftPrior` is the memoised entry point). */
 export async function trainSftPrior(config: TrainConfig): Promise<PolicyWeights> {
-  const env = createEnv(config.env, { horizon: config.horizon, batchSize: Math.min(DEMONSTRATION_BATCH, config.sftEpisodes) });
+  const episodes = priorEpisodes(config);
+  const env = createEnv(config.env, { horizon: config.horizon, batchSize: Math.min(DEMONSTRATION_BATCH, episodes) });
   const policy = initialPolicy(config, env.obsDim, env.actionDim);
   const optimizer = tf.train.adam(config.sftLearningRate);
   const rng = new Rng(config.seed).fork('sft-prior');
   try {
-    const demos = collectDemonstrations(env, rng, { episodes: config.sftEpisodes });
+    const demos = collectDemonstrations(env, rng, { episodes });
     const minibatches = Math.ceil(demos.steps / MINIBATCH_STEPS);
     await behaviourCloning(policy, optimizer, demos, { epochs: config.sftEpochs, minibatches, maxGradNorm: config.maxGradNorm }, rng);
     return (await policy.weights()).map((w) => w.slice()); // copies: the backend may reuse its buffers

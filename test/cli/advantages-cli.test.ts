@@ -75,8 +75,8 @@ describe('npm run advantages', () => {
   it.each([
     [['--input'], /--input needs a value/],
     [['--backend', 'webgpu'], /--input is required/],
-    [['--input', 'x.json', '--backend', 'gpu'], /--backend must be one of cpu, webgpu; got "gpu"/],
-    [['--input', 'x.json', '--seed', '3'], /unknown flag "--seed"/],
+    [['--input', 'x.json', '--backend', 'gpu'], /--backend must be one of webgpu, wasm, cpu; got "gpu"/],
+    [['--input', 'x.json', '--seed', '3'], /unknown flag --seed; known flags: --input, --backend, --help/],
   ])('rejects the flags %j naming the flag', (args, message) => {
     expect(() => parseAdvantagesArgs(args)).toThrow(UsageError);
     expect(() => parseAdvantagesArgs(args)).toThrow(message);
@@ -96,7 +96,7 @@ describe('npm run advantages', () => {
   it('exits with 2 and the message for a bad flag, and for bad input on the webgpu path', async () => {
     const flag = await run(['--input', 'x.json', '--backend', 'gpu']);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toMatch(/--backend must be one of cpu, webgpu/);
+    expect(flag.stderr).toMatch(/--backend must be one of webgpu, wasm, cpu/);
     expect(flag.stdout).toBe('');
     const input = await run(['--input', inputFile('bad-gamma.json', { ...REQUEST, gamma: 2 }), '--backend', 'webgpu']);
     expect(input.code).toBe(2);
