@@ -15,6 +15,8 @@ import { composedAdvantages } from '../../src/gpu/composed-ops.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
+import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
+import { STEP_RETURNS } from '../../src/gpu/step-returns.ts';
 import { KERNEL_NAMES } from '../../src/gpu/shader-source.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
@@ -23,7 +25,7 @@ import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
-const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES];
+const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
 
@@ -100,6 +102,7 @@ function arbSettings() {
     normalize: fc.constantFrom('meanStd' as const, 'mean' as const),
     segmentBaseline: fc.constantFrom('perStepReturn' as const, 'stepMean' as const),
     trajectoryTerm: fc.boolean(),
+    variant: fc.constantFrom('paper' as const, 'released' as const),
   });
 }
 
@@ -230,6 +233,10 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
           const settings = beacon({ gamma, segmentBaseline, normalize, rMs: 10, lambda: 2 });
           expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
         }
+      }
+      for (const normalize of ['meanStd', 'mean'] as const) {
+        const settings = beacon({ gamma, normalize, rMs: 10, lambda: 2, variant: 'released' });
+        expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
       }
     }
   });
@@ -384,8 +391,8 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const runner = await KernelRunner.create(device, COMBINE_ADVANTAGES, VITE_SHADERS['combine-advantages'], 64);
     const storage = () => device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE });
     const notStorage = device.createBuffer({ size: 64, usage: GPUBufferUsage.COPY_DST });
-    const buffers = { stepRun: storage(), stepSlot: storage(), shapedRewards: storage(), trajectoryAdvantages: storage(), baselines: storage(), segmentAdvantages: storage(), advantages: notStorage };
-    const error = await runner.dispatch(buffers, { numSteps: 4, segmentBaseline: 1, lambda: 1 }, 1).catch((x: unknown) => x);
+    const buffers = { stepRun: storage(), stepSlot: storage(), shapedRewards: storage(), trajectoryAdvantages: storage(), baselines: storage(), segmentAdvantages: storage(), advantages: notStorage, segmentScales: storage() };
+    const error = await runner.dispatch(buffers, { numSteps: 4, segmentBaseline: 1, lambda: 1, segmentNormalize: 0 }, 1).catch((x: unknown) => x);
     expect(error).toBeInstanceOf(GpuKernelError);
     expect((error as GpuKernelError).kernel).toBe('combine-advantages');
     runner.destroy();
@@ -405,7 +412,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
 
   it('the composed-tfjs-ops version used by the benchmark computes the same advantages', async () => {
     await fc.assert(
-      fc.asyncProperty(arbGroups(8), arbSettings(), async (groups, settings) => {
+      fc.asyncProperty(arbGroups(8), arbSettings().map((s) => ({ ...s, variant: 'paper' as const })), async (groups, settings) => {
         const batch = makeBatch(groups);
         const inputs = batchToTensors(batch);
         const before = tf.memory().numTensors;
