@@ -290,6 +290,25 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     );
   });
 
+  it('released variant: tied groups, tied keys and one-row keys give exactly 0 (BEACON.md §4, items 1–3)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.double({ min: 0.01, max: 100, noNaN: true }), fc.integer({ min: 2, max: 32 }), async (r, n) => {
+        // Identical runs at γ = 1: every trajectory row and every key's r is tied.
+        const tied = makeBatch([Array.from({ length: n }, () => ({ reward: r, milestones: [0, 1, 0, 1, 0] }))]);
+        // One run reaching three milestones, the other none: keys (g, 1) and (g, 2) hold one row each.
+        const single = makeBatch([[{ reward: r, milestones: [1, 1, 1] }, { reward: 0, milestones: Array(n).fill(0) }]]);
+        for (const normalize of ['meanStd', 'mean'] as const) {
+          const a = await onGpu(tied, beacon({ variant: 'released', gamma: 1, rMs: r, normalize }));
+          expect(a.advantages.every((x) => x === 0)).toBe(true);
+          const b = await onGpu(single, beacon({ variant: 'released', gamma: 0.9, rMs: r, normalize }));
+          expect([b.segmentAdvantages[1], b.segmentAdvantages[2]]).toEqual([0, 0]);
+          expectResultClose(b, computeAdvantages(single, beacon({ variant: 'released', gamma: 0.9, rMs: r, normalize })));
+        }
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   it(`runs ${GpuAdvantageEstimator.DISPATCHES} dispatches per call (at most 4), and compiles each pipeline once`, async () => {
     const batch = makeBatch([[{ reward: 1, milestones: [0, 1] }, { reward: 0, milestones: [0] }]]);
     await onGpu(batch, beacon());
