@@ -145,8 +145,6 @@ fn main(
     var sum = 0.0;
     var compensation = 0.0;
     var count = 0u;
-    // Σ (r − first)² over the key's rows (stepMean only), for the released variant's std.
-    var squares = 0.0;
     for (var j = runStart; j < runEnd; j++) {
       if (segmentsOf(j) < k) {
         continue;
@@ -166,9 +164,7 @@ fn main(
         if (count == 0u) {
           first = p.first;
         }
-        let d = p.first - first;
-        term = p.shiftedSum + f32(p.count) * d;
-        squares += p.shiftedSquares + 2.0 * d * p.shiftedSum + f32(p.count) * d * d;
+        term = p.shiftedSum + f32(p.count) * (p.first - first);
         count += p.count;
       }
       let y = term - compensation;
@@ -176,12 +172,27 @@ fn main(
       compensation = (next - sum) - y;
       sum = next;
     }
-    baselines[groupStepStart + k - 1u] = first + sum / f32(count);
+    let b = first + sum / f32(count);
+    baselines[groupStepStart + k - 1u] = b;
     if (params.segmentNormalize != 0u) {
-      // Σ (r − b)² = Σ (r − first)² − (Σ (r − first))² / n, with first one of the key's own values.
-      // A one-row key or a tied key has r − b = 0 exactly, whatever its scale.
-      let deviations = max(squares - sum * sum / f32(count), 0.0);
-      let spread = select(0.0, sqrt(deviations / f32(count - 1u)), count > 1u);
+      // Second pass around b: per run, Σ (r − b)² = Σ (r − f)² + 2 (f − b) Σ (r − f) + n (f − b)² with
+      // f the run's own first value. (Pooling Σ (r − first)² and subtracting n (b − first)² once
+      // cancels badly when a key is mostly tail zeros.) A one-row or tied key has r − b = 0 exactly,
+      // whatever its scale.
+      var squares = 0.0;
+      var squaresCompensation = 0.0;
+      for (var j = runStart; j < runEnd; j++) {
+        if (segmentsOf(j) < k) {
+          continue;
+        }
+        let p = segmentPartials[u32(runOffsets[j]) + k - 1u];
+        let d = p.first - b;
+        let z = (p.shiftedSquares + 2.0 * d * p.shiftedSum + f32(p.count) * d * d) - squaresCompensation;
+        let next = squares + z;
+        squaresCompensation = (next - squares) - z;
+        squares = next;
+      }
+      let spread = select(0.0, sqrt(max(squares, 0.0) / f32(count - 1u)), count > 1u);
       segmentScales[groupStepStart + k - 1u] = spread + params.epsilon;
     }
   }

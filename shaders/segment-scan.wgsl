@@ -90,6 +90,7 @@ fn main(
     var sum = 0.0;
     var compensation = 0.0;
     var squares = 0.0;
+    var squaresCompensation = 0.0;
     var s = t + 1u;
     loop {
       s -= 1u;
@@ -99,7 +100,10 @@ fn main(
       let next = sum + y;
       compensation = (next - sum) - y;
       sum = next;
-      squares += (r - params.rMs) * (r - params.rMs);
+      let z = (r - params.rMs) * (r - params.rMs) - squaresCompensation;
+      let nextSquares = squares + z;
+      squaresCompensation = (nextSquares - squares) - z;
+      squares = nextSquares;
       r *= params.gamma;
       if (s == segmentStart) {
         break;

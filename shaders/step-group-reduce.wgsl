@@ -59,10 +59,16 @@ fn main(
   let mean = r0 + sum / f32(n);
   var scale = 1.0;
   if (params.normalize == 0u && differs) {
+    // Step groups can hold thousands of steps: compensated here too, or f32 rounding of the sum
+    // alone reaches ~1e-5 of the std.
     var squares = 0.0;
+    var squaresCompensation = 0.0;
     for (var m = memberStart; m < memberEnd; m++) {
       let d = stepReturns[stepGroupMembers[m]] - mean;
-      squares += d * d;
+      let y = d * d - squaresCompensation;
+      let next = squares + y;
+      squaresCompensation = (next - squares) - y;
+      squares = next;
     }
     scale = sqrt(squares / f32(n - 1u)) + params.epsilon;
   }

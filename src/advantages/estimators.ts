@@ -11,10 +11,13 @@ import { releasedSegmentAdvantages, rowWeightedTrajectoryAdvantages } from './re
 import { segmentAdvantages } from './segment-baselines.ts';
 import { segmentRuns } from './segmentation.ts';
 import { trajectoryAdvantages } from './trajectory.ts';
-import { numRuns, numSteps, validateBatch, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from './types.ts';
+import { numRuns, numSteps, validateBatch, VARIANTS, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from './types.ts';
 
 export function computeAdvantages(batch: AdvantageBatch, settings: AdvantageSettings): AdvantageResult {
   validateBatch(batch);
+  if (settings.variant !== undefined && !(VARIANTS as readonly string[]).includes(settings.variant)) {
+    throw new RangeError(`variant must be one of ${VARIANTS.join(', ')}, got ${String(settings.variant)}`);
+  }
   const steps = numSteps(batch);
   const released = settings.variant === 'released';
   const aTraj = !settings.trajectoryTerm

@@ -132,8 +132,10 @@ describe('GiGPO properties', () => {
       const { batch: b, keys: k } = batchOf(groups);
       const res = computeGigpo(b, k, s);
       const plain = plainGigpo(groups, s);
-      plain.advantages.forEach((a, t) => expect(res.advantages[t]).toBeCloseTo(a, 8));
-      plain.aS.forEach((a, t) => expect(res.stepAdvantages[t]).toBeCloseTo(a, 8));
+      // 6 digits: a near-tied step group (γ within 1e-12 of 1) has std ≪ ε, so f64 rounding of
+      // R_t − mean (~1e-15 · |R|, summation order differs from the plain version) is amplified by ω / ε.
+      plain.advantages.forEach((a, t) => expect(res.advantages[t]).toBeCloseTo(a, 6));
+      plain.aS.forEach((a, t) => expect(res.stepAdvantages[t]).toBeCloseTo(a, 6));
       expect(res.anchorCoverage).toBeCloseTo(plain.coverage, 12);
     }), { numRuns: 300 });
   });

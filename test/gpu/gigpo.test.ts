@@ -11,7 +11,7 @@ import { buildStepGroupIndex, computeGigpo, DEFAULT_GIGPO_SETTINGS, type GigpoRe
 import { DEFAULT_ADVANTAGE_SETTINGS, type AdvantageBatch } from '../../src/advantages/types.ts';
 import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
-import { KernelRunner } from '../../src/gpu/kernel.ts';
+import { cachedPipelineCount, KernelRunner } from '../../src/gpu/kernel.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Rng } from '../../src/prng.ts';
 import { keyedRun, makeKeyedBatch, type KeyedRun } from '../support/batches.ts';
@@ -138,6 +138,15 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
     expect(gpu.anchorCoverage).toBe(0.6);
   });
 
+  it('a step group of thousands of steps, few of them non-zero, stays within f32 tolerance (meanStd)', async () => {
+    // A found counterexample, scaled up: the std's sum of squares needs compensation in f32.
+    const { batch, keys } = makeKeyedBatch([[keyedRun(10, [0, 0, 0, 0, 0]), ...[9, 2, 200, 200, 200, 1000].map((n) => keyedRun(0, Array(n).fill(0)))]]);
+    for (const gamma of [0.5, 0.95]) {
+      const settings = gigpo({ gamma, normalize: 'meanStd' });
+      expectGigpoClose(await onGpu(batch, keys, settings), computeGigpo(batch, keys, settings));
+    }
+  });
+
   it('identical runs give exactly 0 everywhere, for any reward and both normalisations', async () => {
     await fc.assert(
       fc.asyncProperty(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 2, max: 32 }), fc.constantFrom(0.5, 0.95, 1), async (r, n, gamma) => {
@@ -169,9 +178,10 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
     );
   });
 
-  it(`runs ${GpuAdvantageEstimator.GIGPO_DISPATCHES} dispatches per call`, async () => {
+  it(`runs ${GpuAdvantageEstimator.GIGPO_DISPATCHES} dispatches per call, and compiles each pipeline once`, async () => {
     const { batch, keys } = makeKeyedBatch([[keyedRun(1, [0, 1]), keyedRun(0, [0])]]);
     await onGpu(batch, keys, gigpo());
+    const pipelines = cachedPipelineCount(estimator.device);
     const spy = vi.spyOn(KernelRunner.prototype, 'dispatch');
     try {
       await onGpu(batch, keys, gigpo());
@@ -179,6 +189,10 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
     } finally {
       spy.mockRestore();
     }
+    const second = new GpuAdvantageEstimator(VITE_SHADERS);
+    await onGpu(batch, keys, gigpo(), second);
+    second.dispose();
+    expect(cachedPipelineCount(estimator.device)).toBe(pipelines);
   });
 
   it('leaks no tensor and no GPU buffer across 100 calls (GiGPO mixed with BEACON)', async () => {

@@ -309,6 +309,15 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     );
   });
 
+  it('released variant, meanStd: a key of thousands of tail zeros and a few completed steps stays within f32 tolerance', async () => {
+    // The key's std must be summed around its baseline: around its first value it loses ~1e-4.
+    for (const n of [200, 1000]) {
+      const batch = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 1, milestones: [0, 0, 0, 1] }, ...Array.from({ length: 6 }, () => ({ reward: 0, milestones: Array(n).fill(0) }))]]);
+      const settings = beacon({ variant: 'released', rMs: 10, gamma: 0.95 });
+      expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
+    }
+  });
+
   it(`runs ${GpuAdvantageEstimator.DISPATCHES} dispatches per call (at most 4), and compiles each pipeline once`, async () => {
     const batch = makeBatch([[{ reward: 1, milestones: [0, 1] }, { reward: 0, milestones: [0] }]]);
     await onGpu(batch, beacon());
