@@ -77,26 +77,49 @@ export function buildStepGroupIndex(batch: AdvantageBatch, stateKeys: ArrayLike<
   const { groupOffsets, runOffsets } = batch;
   const steps = numSteps(batch);
   const stepGroupOf = new Int32Array(steps);
-  const counts: number[] = [];
+  const counts = new Int32Array(steps); // a batch has at most as many step groups as steps
+  let numStepGroups = 0;
+  // State key → step group id, per batch group: an open-addressing hash table (linear probing,
+  // load ≤ 1/2), reused across groups and cleared slot by slot. A JS Map is ~5× slower at 10^6 steps.
+  let bits = 4;
+  let slotKey = new Uint32Array(1 << bits);
+  let slotId = new Int32Array(1 << bits).fill(-1);
+  const usedSlots = new Int32Array(steps);
   for (let g = 0; g + 1 < groupOffsets.length; g++) {
-    const ids = new Map<number, number>(); // state key → step group id, within batch group g
-    for (let t = runOffsets[groupOffsets[g]]; t < runOffsets[groupOffsets[g + 1]]; t++) {
-      let id = ids.get(stateKeys[t]);
-      if (id === undefined) {
-        id = counts.length;
-        ids.set(stateKeys[t], id);
-        counts.push(0);
+    const from = runOffsets[groupOffsets[g]];
+    const to = runOffsets[groupOffsets[g + 1]];
+    if (2 * (to - from) > 1 << bits) {
+      while (2 * (to - from) > 1 << bits) bits++;
+      slotKey = new Uint32Array(1 << bits);
+      slotId = new Int32Array(1 << bits).fill(-1);
+    }
+    const mask = (1 << bits) - 1;
+    let used = 0;
+    for (let t = from; t < to; t++) {
+      const key = stateKeys[t] >>> 0;
+      let h = Math.imul(key, 0x9e3779b1) >>> (32 - bits); // Fibonacci hashing: the product's top bits
+      let id = slotId[h];
+      while (id >= 0 && slotKey[h] !== key) {
+        h = (h + 1) & mask;
+        id = slotId[h];
+      }
+      if (id < 0) {
+        id = numStepGroups++;
+        slotId[h] = id;
+        slotKey[h] = key;
+        usedSlots[used++] = h;
       }
       stepGroupOf[t] = id;
       counts[id]++;
     }
+    for (let u = 0; u < used; u++) slotId[usedSlots[u]] = -1;
   }
-  const offsets = new Int32Array(counts.length + 1);
-  for (let s = 0; s < counts.length; s++) offsets[s + 1] = offsets[s] + counts[s];
+  const offsets = new Int32Array(numStepGroups + 1);
+  for (let sg = 0; sg < numStepGroups; sg++) offsets[sg + 1] = offsets[sg] + counts[sg];
   const members = new Int32Array(steps);
-  const cursor = offsets.slice(0, counts.length);
+  const cursor = offsets.slice(0, numStepGroups);
   for (let t = 0; t < steps; t++) members[cursor[stepGroupOf[t]]++] = t;
-  return { numStepGroups: counts.length, stepGroupOf, offsets, members };
+  return { numStepGroups, stepGroupOf, offsets, members };
 }
 
 /** Share of steps in step groups larger than one (0 for an empty index). */

@@ -109,6 +109,34 @@ describe('GiGPO, worked examples', () => {
     expect(Array.from(index.members)).toEqual([0, 2, 3, 1, 4]);
   });
 
+  it('the step-group index equals a Map-based numbering (first appearance, per batch group), any uint32 keys', () => {
+    const key = fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(0xffffffff, 0x80000000, 2 ** 16));
+    const arbRun = fc.record({ reward: fc.constant(0), keys: fc.array(key, { minLength: 1, maxLength: 60 }) }).map(({ reward, keys: k }) => run(reward, k));
+    fc.assert(fc.property(fc.array(fc.array(arbRun, { minLength: 2, maxLength: 8 }), { minLength: 1, maxLength: 4 }), (groups) => {
+      const { batch: b, keys: k } = batchOf(groups);
+      const index = buildStepGroupIndex(b, k);
+      const expected: number[] = [];
+      let next = 0;
+      let t = 0;
+      for (const group of groups) {
+        const ids = new Map<number, number>();
+        for (const r of group) for (const x of r.keys) {
+          if (!ids.has(x)) ids.set(x, next++);
+          expected.push(ids.get(x)!);
+          t++;
+        }
+      }
+      expect(Array.from(index.stepGroupOf)).toEqual(expected);
+      expect(index.numStepGroups).toBe(next);
+      // members: every step once, grouped by id, ascending inside each step group.
+      for (let sg = 0; sg < index.numStepGroups; sg++) {
+        const m = Array.from(index.members.subarray(index.offsets[sg], index.offsets[sg + 1]));
+        expect(m).toEqual(expected.flatMap((id, u) => (id === sg ? [u] : [])));
+      }
+      expect(index.offsets[index.numStepGroups]).toBe(t);
+    }), { numRuns: 200 });
+  });
+
   it('rejects missing or malformed state keys, naming them', () => {
     expect(() => computeGigpo(batch, keys.slice(1), gigpo())).toThrow(/stateKeys must have one entry per step \(5\), got 4/);
     expect(() => computeGigpo(batch, [7, 8, 7, 0.5, 1], gigpo())).toThrow(/stateKeys\[3\]/);
