@@ -1,5 +1,5 @@
 /**
- * GAE for critic PPO (BEACON.md §8): a worked example by hand, the shaped-reward option, the λ_GAE
+ * GAE for critic PPO (docs/maths.md §8): a worked example by hand, the shaped-reward option, the λ_GAE
  * limits, and the bootstrap-0 choice at the end of every run.
  */
 import fc from 'fast-check';
@@ -12,7 +12,7 @@ const close = (xs: ArrayLike<number>, ys: number[], digits = 12) => {
   ys.forEach((y, i) => expect(xs[i], `[${i}]`).toBeCloseTo(y, digits));
 };
 
-describe('GAE (BEACON.md §8)', () => {
+describe('GAE (docs/maths.md §8)', () => {
   it('defaults: γ = 0.99, λ_GAE = 0.95, no milestone rewards', () => {
     expect(DEFAULT_GAE_SETTINGS).toEqual({ gamma: 0.99, lambdaGae: 0.95, milestoneReward: 0 });
   });

@@ -1,5 +1,5 @@
 /**
- * GiGPO (BEACON.md §7): worked examples by hand (repeated states within a run, singleton step groups,
+ * GiGPO (docs/maths.md §7): worked examples by hand (repeated states within a run, singleton step groups,
  * ties, every state shared), ω = 0 equals GRPO's trajectory term, and a property test against a plain
  * transcription of the formulas.
  */
@@ -155,7 +155,7 @@ describe('GiGPO properties', () => {
     }));
   });
 
-  it('equals a plain transcription of BEACON.md §7 over random batches and settings', () => {
+  it('equals a plain transcription of docs/maths.md §7 over random batches and settings', () => {
     fc.assert(fc.property(arbKeyedGroups(), arbSettings(), (groups, s) => {
       const { batch: b, keys: k } = batchOf(groups);
       const res = computeGigpo(b, k, s);

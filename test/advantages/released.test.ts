@@ -1,5 +1,5 @@
 /**
- * BEACON's released-code variant (BEACON.md §4, "Reference-code variants" 1–4): worked examples by
+ * BEACON's released-code variant (docs/maths.md §4, "Reference-code variants" 1–4): worked examples by
  * hand, the consequence that γ = 1 no longer removes A_seg, and a property test against a plain
  * transcription of the four items.
  */
@@ -113,7 +113,7 @@ describe('released variant, worked examples', () => {
   });
 });
 
-describe('property: released variant equals a plain transcription of BEACON.md §4 items 1–4', () => {
+describe('property: released variant equals a plain transcription of docs/maths.md §4 items 1–4', () => {
   it('over random batches, both methods, both normalisations, γ ∈ [0, 1]', () => {
     fc.assert(fc.property(arbGroups(), arbSettings(), (groups, s) => {
       const res = computeAdvantages(makeBatch(groups), s);

@@ -128,7 +128,7 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
     }
   });
 
-  it('the hand-worked example: repeated state, singletons (BEACON.md §7)', async () => {
+  it('the hand-worked example: repeated state, singletons (docs/maths.md §7)', async () => {
     // test/advantages/gigpo.test.ts: A = 1/3, 1/2, 13/12 | −11/12, −1/2 at γ = 0.5, mean.
     const { batch, keys } = makeKeyedBatch([[keyedRun(1, [7, 8, 7]), keyedRun(0, [7, 9])]]);
     const gpu = await onGpu(batch, keys, gigpo({ gamma: 0.5, normalize: 'mean' }));

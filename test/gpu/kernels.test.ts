@@ -290,7 +290,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     );
   });
 
-  it('released variant: tied groups, tied keys and one-row keys give exactly 0 (BEACON.md §4, items 1–3)', async () => {
+  it('released variant: tied groups, tied keys and one-row keys give exactly 0 (docs/maths.md §4, items 1–3)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.double({ min: 0.01, max: 100, noNaN: true }), fc.integer({ min: 2, max: 32 }), async (r, n) => {
         // Identical runs at γ = 1: every trajectory row and every key's r is tied.

@@ -19,7 +19,7 @@ export function makeBatch(groups: RunSpec[][]): AdvantageBatch {
   };
 }
 
-/** A run with one environment state key per step (GiGPO's step groups, BEACON.md §7). */
+/** A run with one environment state key per step (GiGPO's step groups, docs/maths.md §7). */
 export type KeyedRun = RunSpec & { keys: number[] };
 
 /** A keyed run without milestones. */
