@@ -6,7 +6,8 @@
  * any error; nothing is coerced silently. `configToQuery` and `parseConfig` are inverse (round-trip tested).
  */
 import { ENV_NAMES, HORIZONS, type EnvName, type Horizon } from '../envs/index.ts';
-import { NORMALIZATIONS, SEGMENT_BASELINES, type AdvantageSettings, type Normalize, type SegmentBaseline } from './advantages/types.ts';
+import type { GigpoSettings } from './advantages/gigpo.ts';
+import { NORMALIZATIONS, SEGMENT_BASELINES, VARIANTS, type AdvantageSettings, type Normalize, type SegmentBaseline, type Variant } from './advantages/types.ts';
 import { BACKEND_CHOICES, type BackendChoice } from './backend/select.ts';
 import { METHOD_NAMES, type Method } from './methods/registry.ts';
 
@@ -37,6 +38,10 @@ export interface TrainConfig {
   normalize: Normalize;
   /** Segment baseline: perStepReturn (paper) or stepMean (released code). */
   segmentBaseline: SegmentBaseline;
+  /** paper: the paper's formulas; released: the released code's computation (docs/maths.md §4, §7). */
+  variant: Variant;
+  /** ω: weight of GiGPO's step term A_S (docs/maths.md §7). */
+  omega: number;
   /** Keep the trajectory term (off = the "no trajectory term" ablation). */
   trajectoryTerm: boolean;
   /** Random segmentation ablation: milestone boundaries at uniformly random steps. */
@@ -110,6 +115,8 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('successReward', { type: 'number', min: 0, max: 100, minExclusive: true }, 1, false, 'final reward of a solved run'),
   f('normalize', { type: 'enum', values: NORMALIZATIONS }, 'meanStd', false, 'trajectory-term normalisation'),
   f('segmentBaseline', { type: 'enum', values: SEGMENT_BASELINES }, 'perStepReturn', false, 'segment baseline (paper or released code)'),
+  f('variant', { type: 'enum', values: VARIANTS }, 'paper', false, 'paper formulas or the released code’s computation'),
+  f('omega', { type: 'number', min: 0, max: 10 }, 1, false, 'ω: weight of GiGPO’s step term'),
   f('trajectoryTerm', { type: 'bool' }, true, false, 'keep the trajectory term A_traj'),
   f('randomSegments', { type: 'bool' }, false, false, 'ablation: milestone boundaries at random steps'),
   f('milestoneDropout', { type: 'number', min: 0, max: 1 }, 0, true, 'ablation: drop each milestone with this probability'),
@@ -226,7 +233,9 @@ export function configToQuery(config: TrainConfig, defaults: TrainConfig = DEFAU
 }
 
 /** The settings an advantage estimator reads: the same names, bounds and defaults as the config fields. */
-export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
+export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'variant'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
+/** The settings GiGPO's estimator reads (docs/maths.md §7). */
+export const GIGPO_KEYS = ['gamma', 'omega', 'normalize', 'variant'] as const satisfies readonly (keyof GigpoSettings & keyof TrainConfig)[];
 
 /** The advantage estimator's view of a config. */
 export function advantageSettings(config: TrainConfig): AdvantageSettings {
@@ -235,13 +244,23 @@ export function advantageSettings(config: TrainConfig): AdvantageSettings {
 
 export const DEFAULT_ADVANTAGE_SETTINGS: AdvantageSettings = advantageSettings(DEFAULT_CONFIG);
 
+/** GiGPO's view of a config. */
+export function gigpoSettings(config: TrainConfig): GigpoSettings {
+  return Object.fromEntries(GIGPO_KEYS.map((k) => [k, config[k]])) as unknown as GigpoSettings;
+}
+
+export const DEFAULT_GIGPO_SETTINGS: GigpoSettings = gigpoSettings(DEFAULT_CONFIG);
+
 /**
- * Checks advantage settings that did not come through `parseConfig` (a caller's object, a kernel's
- * input) against the config table; throws a RangeError naming the first bad field and its range.
+ * Checks settings that did not come through `parseConfig` (a caller's object, a kernel's input) against
+ * the config table, for the given keys; throws a RangeError naming the first bad field and its range.
+ * An absent key is left to the reader's default.
  */
-export function checkAdvantageSettings(settings: AdvantageSettings): void {
-  for (const key of ADVANTAGE_KEYS) {
-    const parsed = parseValue(key, fieldSpec(key)!.kind, settings[key], true);
+export function checkSettings(settings: object, keys: readonly (keyof TrainConfig)[]): void {
+  for (const key of keys) {
+    const value = (settings as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const parsed = parseValue(key, fieldSpec(key)!.kind, value, true);
     if ('error' in parsed) throw new RangeError(parsed.error);
   }
 }

@@ -14,6 +14,13 @@ export type Normalize = (typeof NORMALIZATIONS)[number];
 /** `perStepReturn`: the paper's formula (default). `stepMean`: the released code's variant. docs/maths.md §4. */
 export const SEGMENT_BASELINES = ['perStepReturn', 'stepMean'] as const;
 export type SegmentBaseline = (typeof SEGMENT_BASELINES)[number];
+/**
+ * `paper`: the formulas of docs/maths.md §4 (default). `released`: the released reference code, §4
+ * "Reference-code variants" items 1–4 (row-weighted trajectory statistics, (group, segment index)
+ * keyed segment baselines, both terms normalised). GiGPO has the same two variants (§7).
+ */
+export const VARIANTS = ['paper', 'released'] as const;
+export type Variant = (typeof VARIANTS)[number];
 
 export interface AdvantageBatch {
   /** numGroups + 1 entries: runs groupOffsets[g] … groupOffsets[g+1]−1 form group g (G ≥ 2 each). */
@@ -41,6 +48,12 @@ export interface AdvantageSettings {
   segmentBaseline: SegmentBaseline;
   /** Include A_traj in A (off = the "no trajectory term" ablation). */
   trajectoryTerm: boolean;
+  /**
+   * `paper` (default when absent) or `released` (docs/maths.md §4, reference-code variants). Under
+   * `released` the segment term is always the (group, segment index) keyed mean, so `segmentBaseline`
+   * is not consulted; `normalize` applies to both terms; GRPO keeps the (row-weighted) trajectory term.
+   */
+  variant?: Variant;
 }
 
 export interface AdvantageResult {

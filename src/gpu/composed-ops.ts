@@ -18,6 +18,7 @@ function idsFromOffsets(offsets: tf.Tensor1D, count: number, total: number): tf.
 
 /** Per-step A, float32 [numSteps]; the caller disposes it. */
 export function composedAdvantages(b: AdvantageTensors, s: AdvantageSettings): tf.Tensor1D {
+  if (s.variant === 'released') throw new RangeError('composedAdvantages: only the paper variant is composed from tfjs ops');
   const G = b.groupOffsets.shape[0] - 1;
   const R = b.runOffsets.shape[0] - 1;
   const S = b.milestones.shape[0];
