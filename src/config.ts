@@ -233,7 +233,7 @@ export function configToQuery(config: TrainConfig, defaults: TrainConfig = DEFAU
 }
 
 /** The settings an advantage estimator reads: the same names, bounds and defaults as the config fields. */
-export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'variant'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
+export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'variant', 'omega'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
 /** The settings GiGPO's estimator reads (docs/maths.md §7). */
 export const GIGPO_KEYS = ['gamma', 'omega', 'normalize', 'variant'] as const satisfies readonly (keyof GigpoSettings & keyof TrainConfig)[];
 

@@ -12,6 +12,8 @@ import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { buildStepGroupIndex, type GigpoResult, type GigpoSettings } from '../advantages/gigpo.ts';
 import type { AdvantageBatch } from '../advantages/types.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import { gigpoAsAdvantages, gigpoSettingsOf, requireStateKeys } from '../methods/gigpo.ts';
+import { methodSpec } from '../methods/registry.ts';
 import { batchToTensors, GpuAdvantageEstimator } from './advantage-estimator.ts';
 import type { ShaderSources } from './shader-source.ts';
 
@@ -41,6 +43,10 @@ export function createGpuAdvantageEngine(shaders: ShaderSources): GpuAdvantageEn
   return {
     name: 'webgpu-kernels',
     async compute(batch, settings) {
+      if (methodSpec(settings.method).gpuKernels === 'gigpo') {
+        const { tensor, result } = await this.computeGigpo(batch, requireStateKeys(batch), gigpoSettingsOf(settings));
+        return { tensor, result: gigpoAsAdvantages(result) };
+      }
       const e = current();
       const inputs = batchToTensors(batch);
       try {

@@ -11,6 +11,8 @@ export const grpo: MethodSpec = {
   description: 'one group-normalised score per run, given to every step of it',
   formula: 'A = A_traj: one score per run',
   color: { light: { line: '#d55e00', ink: '#a84500' }, dark: { line: '#f07b35', ink: '#f38a4c' } },
+  parts: { run: 'A_traj', step: null, reward: null },
+  outputNames: { run: 'trajectoryAdvantage', step: 'segmentAdvantages', reward: 'shapedRewards' },
   needs: { milestones: false, stateKeys: false, values: false },
   estimate: computeAdvantages,
   learner: 'ppo',

@@ -3,6 +3,7 @@
  * line, the study and the advantage calculator enumerate it; none of them lists methods itself.
  */
 import { beacon } from './beacon.ts';
+import { gigpo } from './gigpo.ts';
 import { grpo } from './grpo.ts';
 import type { MethodSpec } from './method.ts';
 import { sft } from './sft.ts';
@@ -10,6 +11,7 @@ import { sft } from './sft.ts';
 export const METHODS = {
   grpo,
   beacon,
+  gigpo,
   sft,
 } as const satisfies Record<string, MethodSpec>;
 

@@ -17,6 +17,8 @@ export const sft: MethodSpec = {
   description: 'imitates the oracle on as many oracle steps as an RL method samples; no reward, no credit',
   formula: 'no advantage: cross-entropy on the oracle’s actions',
   color: { light: { line: '#009e73', ink: '#007a59' }, dark: { line: '#2fc29a', ink: '#46cba6' } },
+  parts: { run: null, step: null, reward: null },
+  outputNames: { run: null, step: null, reward: null },
   needs: { milestones: false, stateKeys: false, values: false },
   estimate: noAdvantages,
   learner: 'behaviourCloning',

@@ -14,6 +14,8 @@ export interface IterationRecord extends CreditMetrics {
   approxKl: number;
   clipFraction: number;
   gradNorm: number;
+  /** GiGPO only: share of steps in step groups larger than one (anchor-state coverage, docs/maths.md §7). */
+  anchorCoverage?: number;
   meanEpisodeLength: number;
   /** Environment steps of this iteration's rollout. */
   envSteps: number;

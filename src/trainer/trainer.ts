@@ -143,7 +143,7 @@ export class Trainer {
     const c = this.config;
     const rewards = Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
     const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
-    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards };
+    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys };
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
     return { batch, tensor, result };
   }
@@ -187,6 +187,7 @@ export class Trainer {
         actions: rollout.actions,
       }),
       ...stats,
+      ...(result.anchorCoverage === undefined ? {} : { anchorCoverage: result.anchorCoverage }),
       meanEpisodeLength: S / rollout.numRuns,
       envSteps: S,
       envStepsPerSecond: S / (ms.rollout / 1000),
