@@ -6,7 +6,7 @@
  * - method:    `beacon` (default settings, paper variant) or `gigpo` (docs/maths.md §7, default settings);
  * - fusedMs:   the WGSL kernels (src/gpu/), from input tensors to the advantages tensor; for GiGPO this
  *              includes building the step-group index on the CPU from the state keys and uploading it;
- * - tfjsOpsMs: the same maths composed from stock tfjs ops on the same adapter (src/gpu/composed-ops.ts;
+ * - tfjsOpsMs: the same maths composed from stock tfjs ops on the same adapter (bench/composed-ops.ts;
  *              BEACON only, null for GiGPO);
  * - cpuMs:     the CPU reference including the read-back of the inputs and the upload of the result;
  * - dispatches: compute dispatches of the fused path;
@@ -24,7 +24,7 @@ import { DEFAULT_ADVANTAGE_SETTINGS, DEFAULT_GIGPO_SETTINGS } from '../src/confi
 import { initBackend, uninstallNodeWebGpu } from '../src/backend/node-webgpu.ts';
 import { getWebGpuBackend, setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../src/gpu/advantage-estimator.ts';
-import { composedAdvantages } from '../src/gpu/composed-ops.ts';
+import { composedAdvantages } from './composed-ops.ts';
 import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import { Rng } from '../src/prng.ts';
 import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';

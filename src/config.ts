@@ -245,7 +245,7 @@ export function advantageSettings(config: TrainConfig): AdvantageSettings {
 export const DEFAULT_ADVANTAGE_SETTINGS: AdvantageSettings = advantageSettings(DEFAULT_CONFIG);
 
 /** GiGPO's view of a config. */
-export function gigpoSettings(config: TrainConfig): GigpoSettings {
+function gigpoSettings(config: TrainConfig): GigpoSettings {
   return Object.fromEntries(GIGPO_KEYS.map((k) => [k, config[k]])) as unknown as GigpoSettings;
 }
 

@@ -38,7 +38,7 @@ const EFFECT_BITS = 8;
 export const NO_TARGET = -1;
 
 export const targetLandmark = (target: number): number => Math.floor(target / EFFECT_BITS);
-export const targetEffect = (target: number): number => target % EFFECT_BITS;
+const targetEffect = (target: number): number => target % EFFECT_BITS;
 const pack = (landmark: number, effect: number): number => landmark * EFFECT_BITS + effect;
 
 /**

@@ -61,7 +61,7 @@ export interface StepGroupIndex {
 }
 
 /** Checks `stateKeys` against the batch; throws a RangeError naming what is wrong. */
-export function validateStateKeys(batch: AdvantageBatch, stateKeys: ArrayLike<number>): void {
+function validateStateKeys(batch: AdvantageBatch, stateKeys: ArrayLike<number>): void {
   const steps = numSteps(batch);
   if (stateKeys.length !== steps) throw new RangeError(`stateKeys must have one entry per step (${steps}), got ${stateKeys.length}`);
   for (let t = 0; t < steps; t++) {

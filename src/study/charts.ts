@@ -33,7 +33,7 @@ const ABLATION_LABELS: Record<AblationName, string> = {
 };
 
 /** Colour of a variant: a method's own (the registry's, as on the page), or its ablation's. */
-export function variantColor(v: Variant): string {
+function variantColor(v: Variant): string {
   return isMethod(v) ? methodSpec(v).color.light.line : ABLATION_COLORS[v];
 }
 

@@ -21,7 +21,7 @@ import { collectDemonstrations } from './demonstrations.ts';
  * easier in GridHouse than in TextHouse (8 candidates against up to 39), so one count cannot serve both.
  * Measured with `npx tsx bench/sft-calibration.ts` (3 seeds): see README, "The SFT prior".
  */
-export const AUTO_PRIOR_EPISODES: Record<EnvName, number> = { gridhouse: 6, texthouse: 112 };
+const AUTO_PRIOR_EPISODES: Record<EnvName, number> = { gridhouse: 6, texthouse: 112 };
 
 /** The number of oracle episodes of `config`'s prior, `auto` resolved. */
 export function priorEpisodes(config: Pick<TrainConfig, 'env' | 'sftEpisodes'>): number {
@@ -34,7 +34,7 @@ const MINIBATCH_STEPS = 256;
 const DEMONSTRATION_BATCH = 32;
 
 /** The settings that determine a prior (and the backend, whose float arithmetic may differ). */
-export function priorKey(config: TrainConfig): string {
+function priorKey(config: TrainConfig): string {
   const { env, horizon, hiddenSize, seed, sftEpochs, sftLearningRate, maxGradNorm } = config;
   return JSON.stringify({ env, horizon, hiddenSize, seed, episodes: priorEpisodes(config), sftEpochs, sftLearningRate, maxGradNorm, backend: tf.getBackend() });
 }

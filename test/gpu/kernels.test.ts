@@ -12,7 +12,7 @@ import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
 import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
-import { composedAdvantages } from '../../src/gpu/composed-ops.ts';
+import { composedAdvantages } from '../../bench/composed-ops.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';

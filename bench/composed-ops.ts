@@ -5,8 +5,8 @@
  * promise the exact zeros of the kernels and the CPU reference). Not used on the training path.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { STD_EPSILON, type AdvantageSettings } from '../advantages/types.ts';
-import type { AdvantageTensors } from './advantage-estimator.ts';
+import { STD_EPSILON, type AdvantageSettings } from '../src/advantages/types.ts';
+import type { AdvantageTensors } from '../src/gpu/advantage-estimator.ts';
 
 /** Per-element id from offsets: element e gets i where offsets[i] ≤ e < offsets[i + 1]. int32 [total]. */
 function idsFromOffsets(offsets: tf.Tensor1D, count: number, total: number): tf.Tensor1D {
