@@ -18,6 +18,7 @@ import { cpuAdvantageEngine, type AdvantageEngine } from './advantage-engine.ts'
 import type { IterationRecord } from './iteration-record.ts';
 import { ppoUpdate } from './ppo.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
+import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 
 /** The latest batch, kept for the episode viewer and the credit view. */
 export interface BatchView {
@@ -89,20 +90,12 @@ export class Trainer {
     const t2 = now();
 
     const S = rollout.actions.length;
-    const A = this.env.maxActions;
-    const tensors = {
-      obs: tf.tensor2d(rollout.obs, [S, this.env.obsDim]),
-      features: tf.tensor3d(rollout.features, [S, A, this.env.actionDim]),
-      mask: tf.tensor2d(rollout.mask, [S, A]),
-      actions: tf.tensor1d(rollout.actions, 'int32'),
-      oldLogProbs: tf.tensor1d(rollout.logProbs),
-      advantages,
-    };
+    const tensors = toPpoBatch(rollout, this.env, advantages as tf.Tensor1D);
     let stats;
     try {
       stats = await ppoUpdate(this.policy, this.optimizer, tensors, c, this.updateRng);
     } finally {
-      tf.dispose(Object.values(tensors));
+      disposePpoBatch(tensors);
     }
     const t3 = now();
 
