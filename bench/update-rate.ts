@@ -129,3 +129,14 @@ export async function measureUpdateRate(config: TrainConfig, backend: NodeBacken
     trainer.dispose();
   }
 }
+
+/** Lines for bench:train's text output. */
+export function formatUpdateRate(r: UpdateRateReport): string {
+  const f = (x: number, d = 1) => x.toFixed(d);
+  return [
+    `PPO update on one batch (${r.settings}; ${r.steps} steps, ${r.candidatePairs} candidate pairs, ${r.distinctCandidates} distinct), backend ${r.backend}:`,
+    `  update cost: ${f(r.updateMsPer1kSteps)} ms per 1000 env steps (before deduplication, same batch, interleaved: ${f(r.legacyUpdateMsPer1kSteps)} ms; ${f(r.speedup, 2)}x cheaper, target >= 3x: ${r.speedup >= 3 ? 'met' : 'NOT met'})`,
+    `  achieved: ${f(r.updateGflop, 3)} GFLOP of matmuls per update at ${f(r.updateGflops, 2)} GFLOP/s (before: ${f(r.legacyGflop, 3)} GFLOP at ${f(r.legacyGflops, 2)} GFLOP/s)`,
+    `  matmul rate at the update's shapes: ${f(r.matmulGflops, 2)} GFLOP/s; achieved / matmul = ${f(100 * r.rateRatio)}% (target >= 30%: ${r.rateRatio >= 0.3 ? 'met' : 'NOT met'})`,
+  ].join('\n');
+}
