@@ -54,8 +54,10 @@ async function main() {
   const byFamily = new Map<string, number>();
   const byKernel = new Map<string, number>();
   let kernelMs = 0;
+  let kernels = 0;
   for (const k of info.kernels) {
     if (!tf.getKernel(k.name, tf.getBackend())) continue; // op wrappers and scopes contain kernels already listed
+    kernels++;
     const t = await k.kernelTimeMs;
     const ms = typeof t === 'number' ? t : 0;
     kernelMs += ms;
@@ -66,7 +68,7 @@ async function main() {
   const rows = [...byFamily.entries()].sort((a, b) => b[1] - a[1]).map(([family, ms]) => ({ family, ms: +ms.toFixed(1), share: `${((100 * ms) / wallMs).toFixed(1)}%` }));
   rows.push({ family: '(Adam, wall, incl. in the above)', ms: +adamMs.toFixed(1), share: `${((100 * adamMs) / wallMs).toFixed(1)}%` });
   rows.push({ family: 'host: uploads, copies, dispatch', ms: +(wallMs - kernelMs).toFixed(1), share: `${((100 * (wallMs - kernelMs)) / wallMs).toFixed(1)}%` });
-  console.log(`${extra.has('legacy') ? 'legacy' : 'deduplicated'} update, ${backend.describe}, ${config.env}/${config.horizon}, ${rollout.actions.length} steps, wall ${wallMs.toFixed(1)} ms (profiled)`);
+  console.log(`${extra.has('legacy') ? 'legacy' : 'deduplicated'} update, ${backend.describe}, ${config.env}/${config.horizon}, ${rollout.actions.length} steps, ${kernels} kernels, wall ${wallMs.toFixed(1)} ms (profiled)`);
   console.table(rows);
   if (extra.has('kernels')) console.table([...byKernel.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([kernel, ms]) => ({ kernel, ms: +ms.toFixed(2) })));
   optimizer.dispose();

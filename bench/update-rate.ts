@@ -93,6 +93,7 @@ export async function measureUpdateRate(config: TrainConfig, backend: NodeBacken
           await legacyUpdate(policy, optimizer, { ...rollout, advantages }, dims, config, new Rng(r));
         }
         times[which].push(performance.now() - t0);
+        process.stderr.write(`update-rate: round ${r + 1}/${rounds}, ${which}: ${times[which][r].toFixed(0)} ms\n`);
         optimizer.dispose();
         policy.restore(weights);
       }
