@@ -1,6 +1,7 @@
 /**
- * `npm run bench:train [-- --iters N --env E --horizon H --backend B]`: iteration time and its split
- * (rollout / advantage / update) for GRPO and BEACON, and BEACON's extra cost over GRPO.
+ * `npm run bench:train [-- --iters N --env E --horizon H --backend B --json]`: iteration time and its
+ * split (rollout / advantage / update) for GRPO and BEACON, BEACON's extra cost over GRPO, and the PPO
+ * update's cost and achieved rate (update-rate.ts). `--json` prints one JSON object instead of tables.
  *
  * The two methods' policies diverge after the first update, so their rollouts differ in length and
  * whole-iteration times are not a like-for-like comparison. The extra cost is therefore measured on
@@ -13,16 +14,20 @@ import { TrainingRun } from '../src/trainer/run.ts';
 import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
 import type { IterationRecord } from '../src/trainer/iteration-record.ts';
+import { formatUpdateRate, measureUpdateRate } from './update-rate.ts';
 
 const base = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'long', backend: 'wasm', iters: 20 } as const;
-const USAGE = `usage: npm run bench:train [-- --name value …]\n${flagsHelp({}, base)}`;
+const FLAGS = { json: { kind: 'switch', doc: 'print one JSON object instead of tables' } } as const;
+const USAGE = `usage: npm run bench:train [-- --json] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
 
 async function main(): Promise<number> {
-  const { config, help } = parseFlags(process.argv.slice(2), {}, base);
+  const { config, flags, help } = parseFlags(process.argv.slice(2), FLAGS, base);
   if (help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}
+`);
     return 0;
   }
+  const json = flags.json === true;
   const backend = await initNodeBackend(config.backend);
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const rows: Record<string, string | number>[] = [];
@@ -64,10 +69,17 @@ async function main(): Promise<number> {
       'env steps/s': mean(steady.map((r) => r.envStepsPerSecond)).toFixed(0),
     });
   }
+  const update = await measureUpdateRate(config, backend);
+  backend.close();
+  const share = (100 * extraMs) / beaconIterMs;
+  if (json) {
+    console.log(JSON.stringify({ env: config.env, horizon: config.horizon, backend: backend.describe, iterations: rows, beaconExtraMs: extraMs, beaconExtraShare: share / 100, update }, null, 1));
+    return 0;
+  }
   console.log(`bench:train ${config.env}/${config.horizon}, backend ${backend.describe}, ${config.tasksPerIteration}×${config.groupSize} runs/iteration, ${config.iters} iterations per method (first 2 excluded)`);
   console.table(rows);
-  const share = (100 * extraMs) / beaconIterMs;
   console.log(`BEACON's extra cost over GRPO on the same batches: ${extraMs.toFixed(3)} ms per iteration = ${share.toFixed(3)}% of iteration time (target < 3%): ${share < 3 ? 'met' : 'NOT met'}`);
+  console.log(formatUpdateRate(update));
   return 0;
 }
 

@@ -26,6 +26,7 @@ import type { IterationRecord } from './iteration-record.ts';
 import { ppoUpdate, type PpoStats } from './ppo.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
 import { initialPolicy, sftPrior } from './sft-prior.ts';
+import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 
 /** The latest batch, kept for the episode viewer and the credit view. */
 export interface BatchView {
@@ -107,12 +108,8 @@ export class Trainer {
     const t1 = now();
     const { batch, tensor: advantages, result } = await this.advantages(rollout);
     const t2 = now();
-    let stats: PpoStats;
-    try {
-      stats = methodSpec(c.method).learner === 'behaviourCloning' ? await this.clone(rollout.actions.length) : await this.reinforce(rollout, advantages);
-    } finally {
-      advantages.dispose();
-    }
+    // Each learner takes the advantages tensor over and disposes it.
+    const stats = methodSpec(c.method).learner === 'behaviourCloning' ? await this.clone(rollout.actions.length, advantages) : await this.reinforce(rollout, advantages);
     const t3 = now();
     this.completed++;
     this.lastBatch = { rollout, batch, result };
@@ -148,26 +145,19 @@ export class Trainer {
     return { batch, tensor, result };
   }
 
-  /** PPO on the rollout's per-step advantages. */
+  /** PPO on the rollout's per-step advantages (the batch takes `advantages` over). */
   private async reinforce(rollout: Rollout, advantages: tf.Tensor1D): Promise<PpoStats> {
-    const S = rollout.actions.length;
-    const A = this.env.maxActions;
-    const tensors = {
-      obs: tf.tensor2d(rollout.obs, [S, this.env.obsDim]),
-      features: tf.tensor3d(rollout.features, [S, A, this.env.actionDim]),
-      mask: tf.tensor2d(rollout.mask, [S, A]),
-      actions: tf.tensor1d(rollout.actions, 'int32'),
-      oldLogProbs: tf.tensor1d(rollout.logProbs),
-    };
+    const batch = toPpoBatch(rollout, this.env, advantages);
     try {
-      return await ppoUpdate(this.policy, this.optimizer, { ...tensors, advantages }, this.config, this.updateRng);
+      return await ppoUpdate(this.policy, this.optimizer, batch, this.config, this.updateRng);
     } finally {
-      tf.dispose(Object.values(tensors));
+      disposePpoBatch(batch);
     }
   }
 
   /** The SFT baseline's update: behaviour cloning on `steps` fresh oracle steps (docs/maths.md §9). */
-  private async clone(steps: number): Promise<PpoStats> {
+  private async clone(steps: number, advantages: tf.Tensor1D): Promise<PpoStats> {
+    advantages.dispose(); // reported in the metrics, never used by cloning
     const demos = collectDemonstrations(this.env, this.demonstrationRng, { minSteps: steps });
     const { loss } = await behaviourCloning(this.policy, this.optimizer, demos, this.config, this.updateRng);
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };

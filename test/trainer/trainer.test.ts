@@ -12,6 +12,7 @@ import { Rng } from '../../src/prng.ts';
 import { NonFiniteLossError, ppoUpdate } from '../../src/trainer/ppo.ts';
 import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
+import { disposePpoBatch, toPpoBatch } from '../../src/trainer/update-batch.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -124,18 +125,15 @@ describe('trainer', () => {
     const policy = new Policy({ obsDim: 3, actionDim: 2, hiddenSize: 4 }, new Rng(1));
     const optimizer = tf.train.adam(0.01);
     const before = await policy.weights();
-    const batch = {
-      obs: tf.ones([2, 3]) as tf.Tensor2D,
-      features: tf.ones([2, 2, 2]) as tf.Tensor3D,
-      mask: tf.ones([2, 2]) as tf.Tensor2D,
-      actions: tf.tensor1d([0, 1], 'int32'),
-      oldLogProbs: tf.tensor1d([-0.7, -0.7]),
-      advantages: tf.tensor1d([NaN, 1]),
-    };
+    const batch = toPpoBatch(
+      { obs: new Float32Array(6).fill(1), features: new Float32Array(8).fill(1), mask: new Float32Array(4).fill(1), actions: Int32Array.from([0, 1]), logProbs: Float32Array.from([-0.7, -0.7]) },
+      { obsDim: 3, actionDim: 2, maxActions: 2 },
+      tf.tensor1d([NaN, 1]),
+    );
     const settings = { clipRatio: 0.2, epochs: 1, minibatches: 1, entropyCoef: 0, klCoef: 0, maxGradNorm: 1 };
     await expect(ppoUpdate(policy, optimizer, batch, settings, new Rng(2))).rejects.toThrow(NonFiniteLossError);
     expect(await policy.weights()).toEqual(before);
-    tf.dispose(Object.values(batch));
+    disposePpoBatch(batch);
     policy.dispose();
     optimizer.dispose();
   });
