@@ -12,6 +12,7 @@ import { Rng } from '../../src/prng.ts';
 import { NonFiniteLossError, ppoUpdate } from '../../src/trainer/ppo.ts';
 import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
+import { METHOD_NAMES } from '../../src/methods/registry.ts';
 import { disposePpoBatch, toPpoBatch } from '../../src/trainer/update-batch.ts';
 
 beforeAll(async () => {
@@ -25,6 +26,7 @@ const small = (over: Partial<TrainConfig> = {}): TrainConfig => ({
   tasksPerIteration: 4,
   groupSize: 4,
   hiddenSize: 16,
+  sftEpisodes: 0, // learning from random init: the prior has its own tests (sft.test.ts)
   ...over,
 });
 
@@ -86,7 +88,7 @@ describe('trainer', () => {
   });
 
   for (const env of ['gridhouse', 'texthouse'] as const) {
-    for (const method of ['grpo', 'beacon'] as const) {
+    for (const method of METHOD_NAMES) {
       it(`${env}/tiny: ${method} reaches 90% success within 25 iterations on seeds 1 and 2`, async () => {
         for (const seed of [1, 2]) {
           const trainer = new Trainer(small({ env, method, seed, tasksPerIteration: 4, groupSize: 8, hiddenSize: 32 }));
@@ -107,8 +109,8 @@ describe('trainer', () => {
     }
   }
 
-  it('keeps the tensor count flat between iteration 5 and iteration 50', async () => {
-    const trainer = new Trainer(small({ tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, epochs: 1, minibatches: 1 }));
+  it.each(METHOD_NAMES)('%s: keeps the tensor count flat between iteration 5 and iteration 50', async (method) => {
+    const trainer = new Trainer(small({ method, tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, epochs: 1, minibatches: 1 }));
     try {
       let at5 = -1;
       for (let i = 1; i <= 50; i++) {
