@@ -1,15 +1,16 @@
 /**
  * `npm run bench:train [-- --iters N --env E --horizon H --backend B --json]`: iteration time and its
- * split (rollout / advantage / update) for GRPO and BEACON, BEACON's extra cost over GRPO, and the PPO
- * update's cost and achieved rate (update-rate.ts). `--json` prints one JSON object instead of tables.
+ * split (rollout / advantage / update / critic) for every registered method, BEACON's extra cost over
+ * GRPO, and the PPO update's cost and achieved rate (update-rate.ts). `--json` prints one JSON object.
  *
- * The two methods' policies diverge after the first update, so their rollouts differ in length and
+ * The methods' policies diverge after the first update, so their rollouts differ in length and
  * whole-iteration times are not a like-for-like comparison. The extra cost is therefore measured on
  * the same batches: every BEACON batch is also run through the GRPO estimator, and the difference of
  * the two estimators' times is divided by BEACON's iteration time.
  */
 import { computeAdvantages } from '../src/advantages/estimators.ts';
 import { advantageSettings, DEFAULT_CONFIG } from '../src/config.ts';
+import { METHOD_NAMES } from '../src/methods/registry.ts';
 import { TrainingRun } from '../src/trainer/run.ts';
 import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
@@ -23,8 +24,7 @@ const USAGE = `usage: npm run bench:train [-- --json] [-- --name value …]\n${f
 async function main(): Promise<number> {
   const { config, flags, help } = parseFlags(process.argv.slice(2), FLAGS, base);
   if (help) {
-    process.stdout.write(`${USAGE}
-`);
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   const json = flags.json === true;
@@ -34,7 +34,7 @@ async function main(): Promise<number> {
   let beaconIterMs = 0;
   const repeats = 20; // estimator timings are sub-millisecond: repeat to resolve them
   let extraMs = 0;
-  for (const method of ['grpo', 'beacon'] as const) {
+  for (const method of METHOD_NAMES) {
     const run = new TrainingRun({ ...config, method }, backend.advantageEngine(method));
     const records: IterationRecord[] = [];
     const extra: number[] = [];
@@ -53,8 +53,8 @@ async function main(): Promise<number> {
     });
     run.dispose();
     const steady = records.slice(2); // the first iterations include JIT and backend warm-up
-    const split = { rollout: mean(steady.map((r) => r.ms.rollout)), advantage: mean(steady.map((r) => r.ms.advantage)), update: mean(steady.map((r) => r.ms.update)) };
-    const total = split.rollout + split.advantage + split.update;
+    const split = { rollout: mean(steady.map((r) => r.ms.rollout)), advantage: mean(steady.map((r) => r.ms.advantage)), update: mean(steady.map((r) => r.ms.update)), critic: mean(steady.map((r) => r.ms.critic ?? 0)) };
+    const total = split.rollout + split.advantage + split.update + split.critic;
     if (method === 'beacon') {
       beaconIterMs = total;
       extraMs = mean(extra.slice(2));
@@ -65,6 +65,7 @@ async function main(): Promise<number> {
       'rollout ms': split.rollout.toFixed(1),
       'advantage ms': split.advantage.toFixed(2),
       'update ms': split.update.toFixed(1),
+      'critic ms': split.critic.toFixed(1),
       'steps/iter': mean(steady.map((r) => r.envSteps)).toFixed(0),
       'env steps/s': mean(steady.map((r) => r.envStepsPerSecond)).toFixed(0),
     });
