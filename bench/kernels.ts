@@ -2,53 +2,67 @@
  * Speed of the advantage computation where the batch already lives on the GPU (tfjs webgpu on Dawn):
  * `npm run -s bench:kernels -- [--json] [--sizes 1000,65536,1048576] [--reps N]`.
  *
- * One row per batch size, `{steps, fusedMs, tfjsOpsMs, cpuMs, dispatches}`:
- * - fusedMs:   the three WGSL kernels (src/gpu/), from input tensors to the advantages tensor;
- * - tfjsOpsMs: the same maths composed from stock tfjs ops on the same adapter (src/gpu/composed-ops.ts);
+ * One row per method and batch size, `{method, steps, fusedMs, tfjsOpsMs, cpuMs, dispatches}`:
+ * - method:    `beacon` (default settings, paper variant) or `gigpo` (docs/maths.md §7, default settings);
+ * - fusedMs:   the WGSL kernels (src/gpu/), from input tensors to the advantages tensor; for GiGPO this
+ *              includes building the step-group index on the CPU from the state keys and uploading it;
+ * - tfjsOpsMs: the same maths composed from stock tfjs ops on the same adapter (bench/composed-ops.ts;
+ *              BEACON only, null for GiGPO);
  * - cpuMs:     the CPU reference including the read-back of the inputs and the upload of the result;
- * - dispatches: compute dispatches of the fused path.
+ * - dispatches: compute dispatches of the fused path;
+ * - coverage:  GiGPO only, the batch's anchor-state coverage.
  * Every time runs until the GPU has finished (queue drained); medians over --reps repetitions after a
  * warm-up (shader compilation). A figure to read, not a test. Batches: groups of 8 runs of 1–256 steps
- * (mean ≈ 128), milestones with probability 0.04 per step, a third of the runs successful.
+ * (mean ≈ 128), milestones with probability 0.04 per step, a third of the runs successful; GiGPO's
+ * state keys uniform over 4096 states per step (about a fifth of the steps share a state in their group).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { computeAdvantages } from '../src/advantages/estimators.ts';
+import { buildStepGroupIndex, computeGigpo } from '../src/advantages/gigpo.ts';
 import type { AdvantageBatch } from '../src/advantages/types.ts';
-import { DEFAULT_ADVANTAGE_SETTINGS } from '../src/config.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS, DEFAULT_GIGPO_SETTINGS } from '../src/config.ts';
 import { initBackend, uninstallNodeWebGpu } from '../src/backend/node-webgpu.ts';
 import { getWebGpuBackend, setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../src/gpu/advantage-estimator.ts';
-import { composedAdvantages } from '../src/gpu/composed-ops.ts';
+import { composedAdvantages } from './composed-ops.ts';
 import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import { Rng } from '../src/prng.ts';
+import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 
 interface Row {
+  method: 'beacon' | 'gigpo';
   steps: number;
   fusedMs: number;
-  tfjsOpsMs: number;
+  tfjsOpsMs: number | null;
   cpuMs: number;
   dispatches: number;
+  coverage?: number;
 }
 
-const USAGE = 'usage: npm run -s bench:kernels -- [--json] [--sizes N,N,…] [--reps N]';
-
-function parseArgs(argv: string[]): { json: boolean; sizes: number[]; reps: number | undefined } {
-  let json = false;
-  let sizes = [1000, 65_536, 1_048_576];
-  let reps: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    if (flag === '--json') json = true;
-    else if (flag === '--sizes') {
-      sizes = (argv[++i] ?? '').split(',').map(Number);
-      if (sizes.some((n) => !Number.isInteger(n) || n < 2 || n > 2 ** 26)) throw new Error(`--sizes must list integers in [2, 2^26]; got ${argv[i]}`);
-    } else if (flag === '--reps') {
-      reps = Number(argv[++i]);
-      if (!Number.isInteger(reps) || reps < 1) throw new Error(`--reps must be a positive integer; got ${argv[i]}`);
-    } else throw new Error(`unknown flag ${flag}\n${USAGE}`);
-  }
-  return { json, sizes, reps };
+/** GiGPO's state keys for a batch: uniform over `states` per step. */
+function makeStateKeys(steps: number, states: number, rng: Rng): Uint32Array {
+  return Uint32Array.from({ length: steps }, () => rng.nextInt(states));
 }
+
+/** The batch's inputs read back from the GPU as a CPU AdvantageBatch (part of the CPU path's cost). */
+async function readBatch(inputs: AdvantageTensors): Promise<AdvantageBatch> {
+  const [groupOffsets, runOffsets, milestones, rewards] = await Promise.all(
+    [inputs.groupOffsets, inputs.runOffsets, inputs.milestones, inputs.rewards].map((t) => t.data()),
+  );
+  return {
+    groupOffsets: groupOffsets as Int32Array,
+    runOffsets: runOffsets as Int32Array,
+    milestones: Uint8Array.from(milestones),
+    rewards: rewards as Float32Array,
+  };
+}
+
+const FLAGS = {
+  json: { kind: 'switch', doc: 'print the rows as JSON' },
+  sizes: { kind: { type: 'list', min: 2, max: 2 ** 26 }, doc: 'batch sizes in steps; default 1000,65536,1048576' },
+  reps: { kind: { type: 'int', min: 1, max: 1000 }, doc: 'timed repetitions per size (default: 15, 5 or 3 by size)' },
+} as const;
+const USAGE = `usage: npm run -s bench:kernels -- [--json] [--sizes N,N,…] [--reps N]\n${flagsHelp(FLAGS)}`;
 
 /** A batch of exactly `steps` steps (see the header for its shape). */
 function makeBatch(steps: number, rng: Rng): AdvantageBatch {
@@ -112,8 +126,15 @@ async function timePath(batch: AdvantageBatch, reps: number, path: (inputs: Adva
   return median(times);
 }
 
-async function main(): Promise<void> {
-  const { json, sizes, reps } = parseArgs(process.argv.slice(2));
+async function main(): Promise<number> {
+  const { flags, help } = parseFlags(process.argv.slice(2), FLAGS);
+  if (help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const json = flags.json === true;
+  const sizes = flags.sizes ?? [1000, 65_536, 1_048_576];
+  const reps = flags.reps;
   const report = await initBackend('webgpu', { strict: true });
   setWebGpuCpuForward(false);
   const estimator = new GpuAdvantageEstimator(readShaderSources());
@@ -125,21 +146,28 @@ async function main(): Promise<void> {
     const fusedMs = await timePath(batch, n, async (inputs) => (await estimator.compute(inputs, settings)).advantages);
     const tfjsOpsMs = await timePath(batch, n, async (inputs) => composedAdvantages(inputs, settings));
     const cpuMs = await timePath(batch, n, async (inputs) => {
-      const [groupOffsets, runOffsets, milestones, rewards] = await Promise.all(
-        [inputs.groupOffsets, inputs.runOffsets, inputs.milestones, inputs.rewards].map((t) => t.data()),
-      );
-      const cpuBatch: AdvantageBatch = {
-        groupOffsets: groupOffsets as Int32Array,
-        runOffsets: runOffsets as Int32Array,
-        milestones: Uint8Array.from(milestones),
-        rewards: rewards as Float32Array,
-      };
-      const a = tf.tensor1d(Float32Array.from(computeAdvantages(cpuBatch, settings).advantages));
+      const a = tf.tensor1d(Float32Array.from(computeAdvantages(await readBatch(inputs), settings).advantages));
       getWebGpuBackend().uploadToGPU(a.dataId);
       return a;
     });
-    const row = { steps, fusedMs: round(fusedMs), tfjsOpsMs: round(tfjsOpsMs), cpuMs: round(cpuMs), dispatches: GpuAdvantageEstimator.DISPATCHES };
-    rows.push(row);
+    rows.push({ method: 'beacon', steps, fusedMs: round(fusedMs), tfjsOpsMs: round(tfjsOpsMs), cpuMs: round(cpuMs), dispatches: GpuAdvantageEstimator.DISPATCHES });
+
+    // GiGPO: the state keys live on the CPU (the environment's), so both paths start from them there.
+    const keys = makeStateKeys(steps, 4096, new Rng(steps + 1));
+    const gigpoFusedMs = await timePath(batch, n, async (inputs) =>
+      (await estimator.computeGigpo(inputs, buildStepGroupIndex(batch, keys), DEFAULT_GIGPO_SETTINGS)).advantages);
+    let coverage = 0;
+    const gigpoCpuMs = await timePath(batch, n, async (inputs) => {
+      const result = computeGigpo(await readBatch(inputs), keys, DEFAULT_GIGPO_SETTINGS);
+      coverage = result.anchorCoverage;
+      const a = tf.tensor1d(Float32Array.from(result.advantages));
+      getWebGpuBackend().uploadToGPU(a.dataId);
+      return a;
+    });
+    rows.push({
+      method: 'gigpo', steps, fusedMs: round(gigpoFusedMs), tfjsOpsMs: null, cpuMs: round(gigpoCpuMs),
+      dispatches: GpuAdvantageEstimator.GIGPO_DISPATCHES, coverage: round(coverage),
+    });
     if (!json) process.stderr.write(`  ${steps} steps done\n`);
   }
   estimator.dispose();
@@ -147,8 +175,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(rows)}\n`);
   } else {
     const adapter = report.adapterName ?? 'unknown adapter';
-    const header = ['steps', 'fused ms', 'tfjs ops ms', 'cpu ms', 'dispatches', 'ops/fused', 'cpu/fused'];
-    const lines = rows.map((r) => [r.steps, r.fusedMs, r.tfjsOpsMs, r.cpuMs, r.dispatches, `${round(r.tfjsOpsMs / r.fusedMs)}×`, `${round(r.cpuMs / r.fusedMs)}×`].map(String));
+    const header = ['method', 'steps', 'fused ms', 'tfjs ops ms', 'cpu ms', 'dispatches', 'ops/fused', 'cpu/fused', 'coverage'];
+    const lines = rows.map((r) => [
+      r.method, r.steps, r.fusedMs, r.tfjsOpsMs ?? '—', r.cpuMs, r.dispatches,
+      r.tfjsOpsMs === null ? '—' : `${round(r.tfjsOpsMs / r.fusedMs)}×`, `${round(r.cpuMs / r.fusedMs)}×`, r.coverage ?? '—',
+    ].map(String));
     const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
     const fmt = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
     process.stdout.write(`advantage kernels on ${adapter} (median ms, batch on the GPU → advantages tensor on the GPU)\n`);
@@ -156,13 +187,11 @@ async function main(): Promise<void> {
   }
   tf.removeBackend('webgpu');
   uninstallNodeWebGpu();
+  return 0;
 }
 
 function round(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
-  process.exitCode = 1;
-});
+runCommand(main, USAGE);

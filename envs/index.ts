@@ -5,7 +5,7 @@ import type { EnvFactory, EnvOptions, VecEnv } from './types.ts';
 import { createGridHouse } from './gridhouse/gridhouse.ts';
 import { createTextHouse } from './texthouse/texthouse.ts';
 
-export const ENVS = {
+const ENVS = {
   gridhouse: createGridHouse,
   texthouse: createTextHouse,
 } satisfies Record<string, EnvFactory>;
@@ -13,7 +13,7 @@ export const ENVS = {
 export type EnvName = keyof typeof ENVS;
 export const ENV_NAMES = Object.keys(ENVS) as EnvName[];
 
-export function isEnvName(name: string): name is EnvName {
+function isEnvName(name: string): name is EnvName {
   return Object.prototype.hasOwnProperty.call(ENVS, name);
 }
 

@@ -1,13 +1,13 @@
 /**
  * The uniformly random admissible policy: for each live episode, one of its admissible candidate actions,
- * each with equal probability. The calibration baseline of the horizons (a random policy almost never solves a
- * long task but often completes a sub-goal), used by the stats CLI, the benchmark, tests and the trainer.
+ * each with equal probability. The calibration baseline (a random policy almost never solves a long task
+ * but often completes a sub-goal, docs/maths.md §1), used by the stats CLI, the benchmark, tests and the trainer.
  * Allocates nothing.
  */
 import type { Rng } from '../src/prng.ts';
 import type { VecEnv } from './types.ts';
 
-export type MaskedBatch = Pick<VecEnv, 'batchSize' | 'maxActions' | 'actionMask' | 'done'>;
+type MaskedBatch = Pick<VecEnv, 'batchSize' | 'maxActions' | 'actionMask' | 'done'>;
 
 /** Writes one uniformly drawn admissible action index per live episode into `out` (0 for ended ones). */
 export function randomAdmissibleActions(env: MaskedBatch, rng: Rng, out: Int32Array): void {

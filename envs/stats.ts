@@ -1,7 +1,7 @@
 /**
  * Episode statistics of a fixed policy on any environment: how many runs end in full success, partial
  * success (at least one milestone, task failed) or complete failure (docs/maths.md §1), with mean length,
- * mean milestones and stepping speed. This is how the calibration of the horizons is checked
+ * mean milestones and stepping speed. This is how the environments' calibration is checked
  * (`npm run -s envs -- stats …`). Same options ⇒ same figures, speed aside.
  */
 import { Rng } from '../src/prng.ts';
@@ -12,7 +12,7 @@ import type { Horizon, VecEnv } from './types.ts';
 export const POLICIES = ['random', 'oracle'] as const;
 export type PolicyName = (typeof POLICIES)[number];
 
-export interface StatsOptions {
+interface StatsOptions {
   horizon: Horizon;
   policy: PolicyName;
   episodes: number;
@@ -23,7 +23,7 @@ export interface StatsOptions {
   milestoneDropout?: number;
 }
 
-export interface EpisodeStats {
+interface EpisodeStats {
   env: string;
   horizon: Horizon;
   policy: PolicyName;
@@ -50,7 +50,7 @@ export interface EpisodeStats {
 }
 
 /** Runs `options.episodes` episodes on environments made by `make(batchSize)`. */
-export function collectStats(make: (batchSize: number) => VecEnv, options: StatsOptions): EpisodeStats {
+function collectStats(make: (batchSize: number) => VecEnv, options: StatsOptions): EpisodeStats {
   const { horizon, policy, episodes, seed } = options;
   if (!Number.isInteger(episodes) || episodes < 1) throw new RangeError(`episodes must be a positive integer; got ${episodes}`);
   if (!(POLICIES as readonly string[]).includes(policy)) throw new RangeError(`policy must be one of ${POLICIES.join(', ')}; got ${JSON.stringify(policy)}`);

@@ -4,6 +4,9 @@
 //                                    stepMean: every step, tail included)
 //   A(i, t)     = A_traj(i) + λ · A_seg(i, t)
 //
+// Released variant under meanStd (docs/maths.md §4, reference-code variant item 3): A_seg is also
+// divided by its key's std + ε from `segmentScales`.
+//
 // One invocation per step. `advantages` is the buffer that becomes the loss's tfjs tensor.
 
 struct Params {
@@ -11,6 +14,8 @@ struct Params {
   // 0: none (GRPO, A_seg = 0), 1: perStepReturn, 2: stepMean.
   segmentBaseline: u32,
   lambda: f32,
+  // 1: divide A_seg by segmentScales[slot] (released variant, meanStd).
+  segmentNormalize: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -21,6 +26,7 @@ struct Params {
 @group(0) @binding(5) var<storage, read> baselines: array<f32>;
 @group(0) @binding(6) var<storage, read_write> segmentAdvantages: array<f32>;
 @group(0) @binding(7) var<storage, read_write> advantages: array<f32>;
+@group(0) @binding(8) var<storage, read> segmentScales: array<f32>;
 
 override WORKGROUP_SIZE: u32 = 64;
 
@@ -43,6 +49,9 @@ fn main(
   var aSeg = 0.0;
   if (params.segmentBaseline == STEP_MEAN || (params.segmentBaseline == PER_STEP_RETURN && completed)) {
     aSeg = shapedRewards[t] - baselines[slot & ~COMPLETED];
+    if (params.segmentNormalize != 0u) {
+      aSeg = aSeg / segmentScales[slot & ~COMPLETED];
+    }
   }
   segmentAdvantages[t] = aSeg;
   advantages[t] = trajectoryAdvantages[stepRun[t]] + params.lambda * aSeg;

@@ -7,6 +7,9 @@
 //    perStepReturn: b_k = mean of ρ_k(j) over the runs j with K_j ≥ k, ρ_k = the segment's mean r;
 //    stepMean:      b_k = mean of r over every step with segment index k in the group, tails included.
 //    Every mean is shifted by its first term, so equal terms give that term back bit for bit.
+// Released variant (docs/maths.md §4, reference-code variants): `rowWeighted` takes the trajectory
+// statistics over step rows (run j counts L_j times; one row: mean 0, std 1), and `segmentNormalize`
+// also writes each stepMean key's std + ε to `segmentScales` (same slot as its baseline).
 
 struct Params {
   numGroups: u32,
@@ -17,12 +20,17 @@ struct Params {
   // 0: none (GRPO), 1: perStepReturn, 2: stepMean.
   segmentBaseline: u32,
   epsilon: f32,
+  // 1: trajectory statistics over step rows (released variant).
+  rowWeighted: u32,
+  // 1: write std + ε of each stepMean key to segmentScales (released variant, meanStd).
+  segmentNormalize: u32,
 }
 
 struct SegmentPartial {
   first: f32,
   shiftedSum: f32,
   count: u32,
+  shiftedSquares: f32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -33,6 +41,7 @@ struct SegmentPartial {
 @group(0) @binding(5) var<storage, read> segmentPartials: array<SegmentPartial>;
 @group(0) @binding(6) var<storage, read_write> trajectoryAdvantages: array<f32>;
 @group(0) @binding(7) var<storage, read_write> baselines: array<f32>;
+@group(0) @binding(8) var<storage, read_write> segmentScales: array<f32>;
 
 override WORKGROUP_SIZE: u32 = 64;
 
@@ -56,6 +65,14 @@ fn segmentsOf(j: u32) -> u32 {
   return milestonesReached;
 }
 
+// How many times run j's reward counts in the trajectory statistics: 1, or its length L_j in rows.
+fn weightOf(j: u32) -> f32 {
+  if (params.rowWeighted != 0u) {
+    return f32(runOffsets[j + 1u] - runOffsets[j]);
+  }
+  return 1.0;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(
   @builtin(workgroup_id) wg: vec3<u32>,
@@ -72,14 +89,18 @@ fn main(
   // ---- Group statistics: one invocation walks the group's runs (G is small: a sequential, fixed
   // order sum with Kahan compensation is as accurate as a tree and needs no barrier per level). ----
   if (lid == 0u) {
-    let n = runEnd - runStart;
+    // rows = G (paper) or Σ L_j (released); weights are 1.0 under the paper, which leaves every
+    // product below exact.
+    var rows = 0.0;
     let r0 = rewards[runStart];
     var sum = 0.0;
     var compensation = 0.0;
     var differs = false;
     var maxSegment = 0u;
     for (var j = runStart; j < runEnd; j++) {
-      let y = (rewards[j] - r0) - compensation;
+      let w = weightOf(j);
+      rows += w;
+      let y = w * (rewards[j] - r0) - compensation;
       let next = sum + y;
       compensation = (next - sum) - y;
       sum = next;
@@ -88,13 +109,19 @@ fn main(
         maxSegment = max(maxSegment, segmentsOf(j));
       }
     }
-    let mean = r0 + sum / f32(n);
+    var mean = r0 + sum / rows;
     var squares = 0.0;
     for (var j = runStart; j < runEnd; j++) {
       let d = rewards[j] - mean;
-      squares += d * d;
+      squares += weightOf(j) * d * d;
     }
-    let deviation = sqrt(squares / f32(n - 1u));
+    var deviation = sqrt(squares / (rows - 1.0));
+    if (rows == 1.0) {
+      // One row: mean 0, std 1 (the released rule; unreachable while groups hold ≥ 2 runs).
+      mean = 0.0;
+      deviation = 1.0;
+      differs = true;
+    }
     groupMean = mean;
     groupScale = select(deviation + params.epsilon, 1.0, params.normalize != 0u);
     // Tied rewards give exactly 0, whatever rounding the mean had (docs/maths.md §4).
@@ -145,6 +172,28 @@ fn main(
       compensation = (next - sum) - y;
       sum = next;
     }
-    baselines[groupStepStart + k - 1u] = first + sum / f32(count);
+    let b = first + sum / f32(count);
+    baselines[groupStepStart + k - 1u] = b;
+    if (params.segmentNormalize != 0u) {
+      // Second pass around b: per run, Σ (r − b)² = Σ (r − f)² + 2 (f − b) Σ (r − f) + n (f − b)² with
+      // f the run's own first value. (Pooling Σ (r − first)² and subtracting n (b − first)² once
+      // cancels badly when a key is mostly tail zeros.) A one-row or tied key has r − b = 0 exactly,
+      // whatever its scale.
+      var squares = 0.0;
+      var squaresCompensation = 0.0;
+      for (var j = runStart; j < runEnd; j++) {
+        if (segmentsOf(j) < k) {
+          continue;
+        }
+        let p = segmentPartials[u32(runOffsets[j]) + k - 1u];
+        let d = p.first - b;
+        let z = (p.shiftedSquares + 2.0 * d * p.shiftedSum + f32(p.count) * d * d) - squaresCompensation;
+        let next = squares + z;
+        squaresCompensation = (next - squares) - z;
+        squares = next;
+      }
+      let spread = select(0.0, sqrt(max(squares, 0.0) / f32(count - 1u)), count > 1u);
+      segmentScales[groupStepStart + k - 1u] = spread + params.epsilon;
+    }
   }
 }

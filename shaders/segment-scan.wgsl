@@ -6,9 +6,10 @@
 // last milestone. Per (run, segment index k): a partial sum of r over the segment, stored in slot
 // runOffsets[i] + k − 1 (a run has at most as many segments as steps, so the slots never overlap).
 //
-// The partial is (first, shiftedSum, count) with shiftedSum = Σ (r − first): a mean rebuilt from it
-// is bit-exact when all values are equal (see src/advantages/group-stats.ts), which is what makes
-// A_seg ≡ 0 at γ = 1 on the GPU too.
+// The partial is (first, shiftedSum, count, shiftedSquares) with shiftedSum = Σ (r − first) and
+// shiftedSquares = Σ (r − first)²: a mean rebuilt from it is bit-exact when all values are equal (see
+// src/advantages/group-stats.ts), which is what makes A_seg ≡ 0 at γ = 1 on the GPU too; the squares
+// give the released variant's per-key std (docs/maths.md §4, reference-code variant item 3).
 
 struct Params {
   numRuns: u32,
@@ -23,6 +24,7 @@ struct SegmentPartial {
   first: f32,
   shiftedSum: f32,
   count: u32,
+  shiftedSquares: f32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -87,6 +89,8 @@ fn main(
     var r = params.rMs;
     var sum = 0.0;
     var compensation = 0.0;
+    var squares = 0.0;
+    var squaresCompensation = 0.0;
     var s = t + 1u;
     loop {
       s -= 1u;
@@ -96,13 +100,17 @@ fn main(
       let next = sum + y;
       compensation = (next - sum) - y;
       sum = next;
+      let z = (r - params.rMs) * (r - params.rMs) - squaresCompensation;
+      let nextSquares = squares + z;
+      squaresCompensation = (nextSquares - squares) - z;
+      squares = nextSquares;
       r *= params.gamma;
       if (s == segmentStart) {
         break;
       }
     }
     if (shaping) {
-      segmentPartials[start + k - 1u] = SegmentPartial(params.rMs, sum, t - segmentStart + 1u);
+      segmentPartials[start + k - 1u] = SegmentPartial(params.rMs, sum, t - segmentStart + 1u, squares);
     }
     k += 1u;
     segmentStart = t + 1u;
@@ -116,7 +124,7 @@ fn main(
   }
   let hasTail = segmentStart < end;
   if (hasTail && shaping) {
-    segmentPartials[start + k - 1u] = SegmentPartial(0.0, 0.0, end - segmentStart);
+    segmentPartials[start + k - 1u] = SegmentPartial(0.0, 0.0, end - segmentStart, 0.0);
   }
   runSegments[run] = (k - 1u) | select(0u, HAS_TAIL, hasTail);
 }

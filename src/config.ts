@@ -6,7 +6,8 @@
  * any error; nothing is coerced silently. `configToQuery` and `parseConfig` are inverse (round-trip tested).
  */
 import { ENV_NAMES, HORIZONS, type EnvName, type Horizon } from '../envs/index.ts';
-import { NORMALIZATIONS, SEGMENT_BASELINES, type AdvantageSettings, type Normalize, type SegmentBaseline } from './advantages/types.ts';
+import type { GigpoSettings } from './advantages/gigpo.ts';
+import { NORMALIZATIONS, SEGMENT_BASELINES, VARIANTS, type AdvantageSettings, type Normalize, type SegmentBaseline, type Variant } from './advantages/types.ts';
 import { BACKEND_CHOICES, type BackendChoice } from './backend/select.ts';
 import { METHOD_NAMES, type Method } from './methods/registry.ts';
 
@@ -37,6 +38,18 @@ export interface TrainConfig {
   normalize: Normalize;
   /** Segment baseline: perStepReturn (paper) or stepMean (released code). */
   segmentBaseline: SegmentBaseline;
+  /** paper: the paper's formulas; released: the released code's computation (docs/maths.md §4, §7). */
+  variant: Variant;
+  /** ω: weight of GiGPO's step term A_S (docs/maths.md §7). */
+  omega: number;
+  /** Critic PPO: GAE's discount γ (docs/maths.md §8). */
+  gaeGamma: number;
+  /** Critic PPO: GAE's λ. */
+  gaeLambda: number;
+  /** Critic PPO: weight of the value loss. */
+  valueCoef: number;
+  /** Critic PPO ablation: add R_ms to the critic's rewards at milestone steps (shaped-reward PPO). */
+  shapedRewards: boolean;
   /** Keep the trajectory term (off = the "no trajectory term" ablation). */
   trajectoryTerm: boolean;
   /** Random segmentation ablation: milestone boundaries at uniformly random steps. */
@@ -59,6 +72,15 @@ export interface TrainConfig {
   maxGradNorm: number;
   /** Width of the policy's hidden layers and embedding. */
   hiddenSize: number;
+  /**
+   * SFT prior: oracle episodes of behaviour cloning before RL, shared by every method (0 = random init;
+   * auto = the count calibrated for the environment, src/trainer/sft-prior.ts).
+   */
+  sftEpisodes: number | 'auto';
+  /** SFT prior: passes over its demonstrations. */
+  sftEpochs: number;
+  /** SFT prior: Adam learning rate of the behaviour cloning. */
+  sftLearningRate: number;
   /** Number of training iterations (the page's budget). */
   iters: number;
   /** tfjs backend: auto (webgpu, else wasm, else cpu), webgpu, wasm or cpu. */
@@ -67,7 +89,8 @@ export interface TrainConfig {
 
 /** The kinds of value a setting takes, with their bounds. */
 export type SettingKind =
-  | { type: 'int'; min: number; max: number }
+  /** `auto`: the word "auto" is also a value, resolved where the setting is used (a calibrated default). */
+  | { type: 'int'; min: number; max: number; auto?: boolean }
   | { type: 'number'; min: number; max: number; minExclusive?: boolean }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'bool' };
@@ -100,6 +123,12 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('successReward', { type: 'number', min: 0, max: 100, minExclusive: true }, 1, false, 'final reward of a solved run'),
   f('normalize', { type: 'enum', values: NORMALIZATIONS }, 'meanStd', false, 'trajectory-term normalisation'),
   f('segmentBaseline', { type: 'enum', values: SEGMENT_BASELINES }, 'perStepReturn', false, 'segment baseline (paper or released code)'),
+  f('variant', { type: 'enum', values: VARIANTS }, 'paper', false, 'paper formulas or the released code’s computation'),
+  f('omega', { type: 'number', min: 0, max: 10 }, 1, false, 'ω: weight of GiGPO’s step term'),
+  f('gaeGamma', { type: 'number', min: 0, max: 1 }, 0.99, false, 'critic PPO: GAE discount γ'),
+  f('gaeLambda', { type: 'number', min: 0, max: 1 }, 0.95, false, 'critic PPO: GAE λ'),
+  f('valueCoef', { type: 'number', min: 0, max: 10 }, 0.5, false, 'critic PPO: value loss weight'),
+  f('shapedRewards', { type: 'bool' }, false, false, 'critic PPO ablation: milestone rewards R_ms added to the critic’s rewards'),
   f('trajectoryTerm', { type: 'bool' }, true, false, 'keep the trajectory term A_traj'),
   f('randomSegments', { type: 'bool' }, false, false, 'ablation: milestone boundaries at random steps'),
   f('milestoneDropout', { type: 'number', min: 0, max: 1 }, 0, true, 'ablation: drop each milestone with this probability'),
@@ -111,6 +140,9 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('klCoef', { type: 'number', min: 0, max: 10 }, 0, false, 'KL penalty coefficient (0 = off)'),
   f('maxGradNorm', { type: 'number', min: 0, max: 100, minExclusive: true }, 1, false, 'global gradient-norm clip'),
   f('hiddenSize', { type: 'int', min: 8, max: 512 }, 64, true, 'policy width'),
+  f('sftEpisodes', { type: 'int', min: 0, max: 4096, auto: true }, 'auto', true, 'SFT prior: oracle episodes cloned before RL (0 = random init; auto = calibrated per environment)'),
+  f('sftEpochs', { type: 'int', min: 1, max: 100 }, 4, true, 'SFT prior: passes over its demonstrations'),
+  f('sftLearningRate', { type: 'number', min: 0, max: 1, minExclusive: true }, 0.003, true, 'SFT prior: behaviour-cloning learning rate'),
   f('iters', { type: 'int', min: 1, max: 100000 }, 200, false, 'training iterations (budget)'),
   f('backend', { type: 'enum', values: BACKEND_CHOICES }, 'auto', true, 'tfjs backend'),
 ];
@@ -124,7 +156,7 @@ export function fieldSpec(key: string): FieldSpec | undefined {
 /** Allowed range or values of a kind, as shown in error messages and --help. */
 export function describeKind(k: ValueKind): string {
   switch (k.type) {
-    case 'int': return `an integer in [${k.min}, ${k.max}]`;
+    case 'int': return `an integer in [${k.min}, ${k.max}]${k.auto ? ' or auto' : ''}`;
     case 'number': return `a number in ${k.minExclusive ? '(' : '['}${k.min}, ${k.max}]`;
     case 'enum': return `one of ${k.values.join(', ')}`;
     case 'bool': return 'true or false';
@@ -153,6 +185,7 @@ export function parseValue(name: string, k: ValueKind, raw: unknown, json = fals
       return raw === 'true' || raw === '1' ? { value: true as never } : raw === 'false' || raw === '0' ? { value: false as never } : bad;
     case 'int':
     case 'number': {
+      if (k.type === 'int' && k.auto && raw === 'auto') return { value: 'auto' as never };
       const x = number(raw);
       return inRange(x, k.min, k.max, k.type === 'int', k.type === 'number' && k.minExclusive) ? { value: x as never } : bad;
     }
@@ -212,7 +245,9 @@ export function configToQuery(config: TrainConfig, defaults: TrainConfig = DEFAU
 }
 
 /** The settings an advantage estimator reads: the same names, bounds and defaults as the config fields. */
-export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
+export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'variant', 'omega', 'gaeGamma', 'gaeLambda', 'shapedRewards'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
+/** The settings GiGPO's estimator reads (docs/maths.md §7). */
+export const GIGPO_KEYS = ['gamma', 'omega', 'normalize', 'variant'] as const satisfies readonly (keyof GigpoSettings & keyof TrainConfig)[];
 
 /** The advantage estimator's view of a config. */
 export function advantageSettings(config: TrainConfig): AdvantageSettings {
@@ -221,13 +256,23 @@ export function advantageSettings(config: TrainConfig): AdvantageSettings {
 
 export const DEFAULT_ADVANTAGE_SETTINGS: AdvantageSettings = advantageSettings(DEFAULT_CONFIG);
 
+/** GiGPO's view of a config. */
+function gigpoSettings(config: TrainConfig): GigpoSettings {
+  return Object.fromEntries(GIGPO_KEYS.map((k) => [k, config[k]])) as unknown as GigpoSettings;
+}
+
+export const DEFAULT_GIGPO_SETTINGS: GigpoSettings = gigpoSettings(DEFAULT_CONFIG);
+
 /**
- * Checks advantage settings that did not come through `parseConfig` (a caller's object, a kernel's
- * input) against the config table; throws a RangeError naming the first bad field and its range.
+ * Checks settings that did not come through `parseConfig` (a caller's object, a kernel's input) against
+ * the config table, for the given keys; throws a RangeError naming the first bad field and its range.
+ * An absent key is left to the reader's default.
  */
-export function checkAdvantageSettings(settings: AdvantageSettings): void {
-  for (const key of ADVANTAGE_KEYS) {
-    const parsed = parseValue(key, fieldSpec(key)!.kind, settings[key], true);
+export function checkSettings(settings: object, keys: readonly (keyof TrainConfig)[]): void {
+  for (const key of keys) {
+    const value = (settings as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const parsed = parseValue(key, fieldSpec(key)!.kind, value, true);
     if ('error' in parsed) throw new RangeError(parsed.error);
   }
 }

@@ -9,7 +9,7 @@
  */
 
 /** 32-bit integer hash (splitmix32 finaliser); used to derive seeds, not as a generator. */
-export function hash32(x: number): number {
+function hash32(x: number): number {
   let z = (x + 0x9e3779b9) | 0;
   z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
   z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);

@@ -29,13 +29,12 @@ export const DOOR_CLOSED = 1;
 export const DOOR_LOCKED = 2;
 
 // ---- Furniture: appliances (use on a carried object) and receptacles (put on / take from). ----
-export const MICROWAVE = 0;
-export const FRIDGE = 1;
-export const SINK = 2;
+const MICROWAVE = 0;
+const FRIDGE = 1;
+const SINK = 2;
 export const TABLE = 3;
-export const COUNTER = 4;
-export const SHELF = 5;
-export const FURNITURE_KINDS = 6;
+const COUNTER = 4;
+const SHELF = 5;
 export const FURNITURE_NAMES = ['microwave', 'fridge', 'sink', 'table', 'counter', 'shelf'] as const;
 /** One letter per furniture kind for the ASCII map. */
 export const FURNITURE_GLYPHS = 'MFSTCH';
@@ -47,10 +46,9 @@ export function isAppliance(kind: number): boolean {
 
 // ---- Treatments: what an appliance does to the carried object (bit flags on the object). ----
 export const TREAT_NONE = 0;
-export const TREAT_HEAT = 1;
-export const TREAT_COOL = 2;
-export const TREAT_CLEAN = 3;
-export const TREATMENTS = 4;
+const TREAT_HEAT = 1;
+const TREAT_COOL = 2;
+const TREAT_CLEAN = 3;
 export const TREATMENT_VERBS = ['', 'heat', 'cool', 'clean'] as const;
 export const TREATMENT_ADJECTIVES = ['', 'hot', 'cold', 'clean'] as const;
 export const FLAG_HOT = 1;
@@ -87,7 +85,6 @@ export const MS_OPEN = 2;
 export const MS_TAKE_OBJECT = 3;
 export const MS_TREAT = 4;
 export const MS_PLACE = 5;
-export const MILESTONE_KINDS = 6;
 
 // ---- Actions: four moves then four interactions, one per direction. ----
 export const NUM_ACTIONS = 8;
@@ -103,7 +100,6 @@ export const EFFECT_COOL = 4;
 export const EFFECT_CLEAN = 5;
 export const EFFECT_OPEN = 6;
 export const EFFECT_UNLOCK = 7;
-export const EFFECTS = 8;
 
 // ---- Cell classes seen by the policy (neighbour cells and action targets). ----
 export const CELL_FLOOR = 0;

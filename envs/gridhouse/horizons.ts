@@ -13,7 +13,6 @@ export const ROLE_DEST = 1; // receptacle the task object must end on
 export const ROLE_KEY = 2; // receptacle the key starts on
 export const ROLE_APPLIANCE = 3; // the appliance the task's treatment needs
 export const ROLE_OTHER_APPLIANCE = 4; // a wrong appliance (a trap for a random policy)
-export const ROLE_OTHER_RECEPTACLE = 5; // a receptacle with no role (a place to park distractors)
 
 export interface HorizonSpec {
   rooms: number;

@@ -1,12 +1,15 @@
 /**
  * TextHouse features for a policy that scores each candidate command against the observation.
  *
- * A command's vector says what it does (verb one-hot), which receptacle it concerns (type one-hot and
- * flags relative to the task: destination, needed appliance or lamp, contents not yet seen, closed, a
- * needed target seen there, has the lamp) and which object (is a target, already placed, already
- * processed as the task needs). The same vector describes "go to fridge 1" in every layout, so a policy
- * generalises across instances and horizons. The observation says what the task is (family, next
- * milestone, destination type, target category), where the agent is, what it holds and what it sees.
+ * They hold only what an agent could see or remember, never planner output: nothing here reads the
+ * oracle or knows which milestone comes next. A command's vector says what it does (verb one-hot), which
+ * receptacle it concerns (type one-hot and what the agent knows of it: it is the task's destination, it
+ * is the appliance or lamp the task names, its contents are not yet seen, it is closed, a target that
+ * still needs taking was seen there, it has the lamp) and which object (is a target, already placed,
+ * already processed as the task asks). The same vector describes "go to fridge 1" in every layout, so a
+ * policy generalises across instances and horizons. The observation says what the task is (family,
+ * destination type, target category), which milestone kinds are done, where the agent is, what it
+ * holds and what it sees; which sub-goal comes next is left for the policy to work out.
  *
  * Writing is incremental: a step changes only the agent's receptacle and the objects there or in hand,
  * so only the admissible slots that refer to those are rewritten; the rest keep their values from reset.
@@ -48,8 +51,8 @@ const FIXED_VERBS = [V_OPEN, V_CLOSE, V_PUT, V_HEAT, V_COOL, V_CLEAN, V_USE, V_L
 
 // ---- Observation layout ----
 const O_FAMILY = 0;
-const O_NEXT = O_FAMILY + NUM_FAMILIES;
-const O_PROGRESS = O_NEXT + NUM_MILESTONE_KINDS;
+const O_DONE = O_FAMILY + NUM_FAMILIES;
+const O_PROGRESS = O_DONE + NUM_MILESTONE_KINDS;
 const O_LOC_TYPE = O_PROGRESS + 1;
 const O_AT_START = O_LOC_TYPE + NUM_REC_TYPES;
 const O_HERE_DEST = O_AT_START + 1;
@@ -78,7 +81,7 @@ export const OBS_DIM = O_CATEGORY + NUM_CATEGORIES;
 /** Name of each observation feature, for tools and tests (the layout above, in order). */
 export const OBS_FEATURE_NAMES: readonly string[] = [
   ...FAMILY_NAMES.map((f) => `family:${f}`),
-  ...MILESTONE_KIND_NAMES.map((m) => `next:${m}`),
+  ...MILESTONE_KIND_NAMES.map((m) => `done:${m}`),
   'progress',
   ...REC_NAMES.map((r) => `here:${r}`),
   'at_start', 'here:is_destination', 'here:is_needed_appliance', 'here:closed', 'here:has_lamp', 'here:openable',
@@ -191,7 +194,7 @@ export function writeObs(s: TextHouseState, obs: Float32Array, b: number): void 
   obs[off + O_FAMILY + family] = 1;
   const progress = s.progress[b];
   const nMs = s.nMs[b];
-  if (progress < nMs) obs[off + O_NEXT + s.msKind[b * s.M + progress]] = 1;
+  for (let k = 0; k < progress; k++) obs[off + O_DONE + s.msKind[b * s.M + k]] = 1;
   obs[off + O_PROGRESS] = progress / nMs;
 
   const loc = s.loc[b];

@@ -17,7 +17,7 @@ export const NONE = 255;
 /** `objLoc` of the object in the agent's hands. */
 export const HELD = 254;
 
-export const NUM_FIXED_SLOTS = 10;
+const NUM_FIXED_SLOTS = 10;
 export const S_OPEN = 0;
 export const S_CLOSE = 1;
 export const S_PUT = 2;
@@ -30,8 +30,8 @@ export const S_INVENTORY = 8;
 export const S_EXAMINE = 9;
 
 /** Largest receptacle and object counts any horizon uses (sizes the Zobrist tables). */
-export const ZOBRIST_MAX_REC = 16;
-export const ZOBRIST_MAX_OBJ = 16;
+const ZOBRIST_MAX_REC = 16;
+const ZOBRIST_MAX_OBJ = 16;
 const ZOBRIST_MAX_PROGRESS = 8;
 
 function zobristTable(rng: Rng, n: number): Uint32Array {
@@ -98,8 +98,6 @@ export class TextHouseState {
   readonly nMs: Uint8Array;
   /** Milestone kinds in task order (B × M). */
   readonly msKind: Uint8Array;
-  /** 1 where the milestone is dropped (not reported), decided at reset (B × M). */
-  readonly msDrop: Uint8Array;
   readonly recType: Uint8Array;
   /** Instance number of each receptacle within its type ("cabinet 2"). */
   readonly recNum: Uint8Array;
@@ -144,7 +142,6 @@ export class TextHouseState {
     this.lampRec = new Uint8Array(B);
     this.nMs = new Uint8Array(B);
     this.msKind = new Uint8Array(B * M);
-    this.msDrop = new Uint8Array(B * M);
     this.recType = new Uint8Array(B * R);
     this.recNum = new Uint8Array(B * R);
     this.objType = new Uint8Array(B * O);

@@ -26,11 +26,11 @@ function list(names: string[]): string {
   return `${xs.slice(0, -1).join(', ')}, and ${xs[xs.length - 1]}`;
 }
 
-export function recName(s: TextHouseState, b: number, r: number): string {
+function recName(s: TextHouseState, b: number, r: number): string {
   return `${REC_NAMES[s.recType[b * s.R + r]]} ${s.recNum[b * s.R + r]}`;
 }
 
-export function objName(s: TextHouseState, b: number, o: number): string {
+function objName(s: TextHouseState, b: number, o: number): string {
   return `${OBJ_NAMES[s.objType[b * s.O + o]]} ${s.objNum[b * s.O + o]}`;
 }
 

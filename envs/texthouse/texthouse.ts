@@ -5,9 +5,11 @@
  * incrementally, allocating nothing.
  *
  * Module map: vocabulary (types and names), config (horizons), layout (task generation), commands (mask
- * and transitions), milestones (Φ), features (policy inputs), oracle (planner), text (rendering).
+ * and transitions), milestones (Φ), features (policy inputs), oracle (planner), text (rendering). The
+ * shared per-episode bookkeeping (seeds, dropout, done and success) is envs/episode-book.ts.
  */
 import type { Rng } from '../../src/prng.ts';
+import { EpisodeBook } from '../episode-book.ts';
 import { type EnvFactory, type EnvOptions, type Horizon, type VecEnv, validateEnvOptions } from '../types.ts';
 import { applyCommand, writeMask } from './commands.ts';
 import { HORIZON_CONFIGS, type HorizonConfig, maxMilestonesOf } from './config.ts';
@@ -42,8 +44,7 @@ export class TextHouse implements VecEnv {
   /** Episode state; exposed read-only for tests and tools. */
   readonly state: TextHouseState;
   private readonly cfg: HorizonConfig;
-  private readonly dropout: number;
-  private started = false;
+  private readonly book: EpisodeBook;
 
   constructor(options: EnvOptions) {
     const { horizon, batchSize, milestoneDropout } = validateEnvOptions(options);
@@ -52,7 +53,6 @@ export class TextHouse implements VecEnv {
     this.horizon = horizon;
     this.batchSize = B;
     this.cfg = cfg;
-    this.dropout = milestoneDropout;
     this.maxMilestones = maxMilestonesOf(cfg);
     this.maxSteps = cfg.maxSteps;
     this.state = new TextHouseState(B, cfg.recMax, cfg.objMax, this.maxMilestones, cfg.idleCommands);
@@ -62,77 +62,37 @@ export class TextHouse implements VecEnv {
     this.actionMask = new Uint8Array(B * this.maxActions);
     this.stateKey = new Uint32Array(B);
     this.numMilestones = this.state.nMs;
-    this.milestone = new Uint8Array(B);
-    this.milestonesReached = new Uint8Array(B);
-    this.done = new Uint8Array(B);
-    this.success = new Uint8Array(B);
-    this.steps = new Int32Array(B);
+    this.book = new EpisodeBook(this.name, B, this.maxSteps, milestoneDropout, this.state.progress, this.state.nMs);
+    ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
   }
 
   reset(taskSeeds: ArrayLike<number>, rng: Rng): void {
-    const B = this.batchSize;
-    if (taskSeeds.length !== B) throw new RangeError(`texthouse reset: need ${B} task seeds, got ${taskSeeds.length}`);
-    for (let b = 0; b < B; b++) {
-      const seed = taskSeeds[b];
-      if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-        throw new RangeError(`texthouse reset: task seed ${b} must be an integer in [0, 4294967295]; got ${seed}`);
-      }
-    }
+    this.book.checkSeeds(taskSeeds);
     const s = this.state;
-    const p = this.dropout;
-    for (let b = 0; b < B; b++) {
+    for (let b = 0; b < this.batchSize; b++) {
       generateTask(s, b, taskSeeds[b], this.cfg);
-      for (let k = 0; k < s.M; k++) s.msDrop[b * s.M + k] = p > 0 && k < s.nMs[b] && rng.bernoulli(p) ? 1 : 0;
+      // One dropout draw per milestone of the task.
+      this.book.begin(b, rng, s.nMs[b]);
       this.stateKey[b] = s.computeKey(b);
-      this.milestone[b] = 0;
-      this.milestonesReached[b] = 0;
-      this.done[b] = 0;
-      this.success[b] = 0;
-      this.steps[b] = 0;
       writeMask(s, this.actionMask, b);
       initActionFeatures(s, this.actionFeatures, this.actionMask, b);
       writeObs(s, this.obs, b);
     }
-    this.started = true;
+    this.book.started = true;
   }
 
   step(actions: Int32Array): void {
-    if (!this.started) throw new Error('texthouse step: call reset() first');
-    const B = this.batchSize;
-    const A = this.maxActions;
-    if (actions.length < B) throw new RangeError(`texthouse step: need ${B} actions, got ${actions.length}`);
-    // Check the whole batch before changing anything, so a bad action leaves the batch untouched.
-    for (let b = 0; b < B; b++) {
-      if (this.done[b]) continue;
-      const a = actions[b];
-      if (!(a >= 0 && a < A) || this.actionMask[b * A + a] !== 1) {
-        const what = a >= 0 && a < A ? ` ("${describeAction(this.state, b, a)}")` : '';
-        throw new RangeError(`texthouse step: action ${a}${what} is not admissible in episode ${b}`);
-      }
-    }
+    this.book.checkActions(actions, this.actionMask, this.maxActions, (b, a) => describeAction(this.state, b, a));
     const s = this.state;
     const key = this.stateKey;
-    const M = s.M;
-    for (let b = 0; b < B; b++) {
-      this.milestone[b] = 0;
-      if (this.done[b]) continue;
-      applyCommand(s, key, b, actions[b]);
-      const steps = ++this.steps[b];
-      const k = s.progress[b];
-      const nMs = s.nMs[b];
-      if (k < nMs && milestoneHolds(s, b, s.msKind[b * M + k])) {
-        s.progress[b] = k + 1;
-        key[b] ^= Z_PROGRESS[k] ^ Z_PROGRESS[k + 1];
-        if (!s.msDrop[b * M + k]) {
-          this.milestone[b] = k + 1;
-          this.milestonesReached[b]++;
-        }
-        if (k + 1 === nMs) {
-          this.done[b] = 1;
-          this.success[b] = 1;
-        }
+    for (let b = 0; b < this.batchSize; b++) {
+      if (this.done[b]) {
+        this.milestone[b] = 0;
+        continue;
       }
-      if (steps >= this.maxSteps) this.done[b] = 1;
+      applyCommand(s, key, b, actions[b]);
+      const k = s.progress[b];
+      if (this.book.record(b, k < s.nMs[b] && milestoneHolds(s, b, s.msKind[b * s.M + k]))) key[b] ^= Z_PROGRESS[k] ^ Z_PROGRESS[k + 1];
       writeMask(s, this.actionMask, b);
       refreshActionFeatures(s, this.actionFeatures, this.actionMask, b);
       writeObs(s, this.obs, b);
@@ -162,7 +122,7 @@ export class TextHouse implements VecEnv {
 
   private checkEpisode(b: number): number {
     if (!Number.isInteger(b) || b < 0 || b >= this.batchSize) throw new RangeError(`episode must be an integer in [0, ${this.batchSize}); got ${b}`);
-    if (!this.started) throw new Error('texthouse: call reset() first');
+    if (!this.book.started) throw new Error('texthouse: call reset() first');
     return b;
   }
 }

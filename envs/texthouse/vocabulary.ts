@@ -5,16 +5,16 @@
  */
 
 // ---- Receptacle types -------------------------------------------------------------------------------
-export const R_COUNTERTOP = 0;
+const R_COUNTERTOP = 0;
 export const R_CABINET = 1;
 export const R_DRAWER = 2;
 export const R_FRIDGE = 3;
 export const R_MICROWAVE = 4;
 export const R_SINKBASIN = 5;
-export const R_SHELF = 6;
-export const R_DININGTABLE = 7;
-export const R_DESK = 8;
-export const R_SIDETABLE = 9;
+const R_SHELF = 6;
+const R_DININGTABLE = 7;
+const R_DESK = 8;
+const R_SIDETABLE = 9;
 export const NUM_REC_TYPES = 10;
 
 export const REC_NAMES = [
@@ -24,8 +24,6 @@ export const REC_NAMES = [
 export const REC_OPENABLE = Uint8Array.from([0, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
 /** Preposition used when putting something there ("in" containers and basins, "on" surfaces). */
 export const REC_IN = Uint8Array.from([0, 1, 1, 1, 1, 1, 0, 0, 0, 0]);
-/** Types of which a layout holds at most one (appliances): the task names them without ambiguity. */
-export const REC_UNIQUE = Uint8Array.from([0, 0, 0, 1, 1, 1, 0, 0, 0, 0]);
 /** Surfaces a desk lamp can stand on. */
 export const LAMP_HOLDERS: readonly number[] = [R_DESK, R_SIDETABLE];
 /** Types a layout is filled with beyond the ones its task needs (appliances are added by the task). */
@@ -59,10 +57,10 @@ const CAN_COOL = 4;
 const CAN_LIGHT = 8;
 
 /** Coarse categories, encoded in the observation so a policy can tell what kind of thing it is after. */
-export const CAT_FOOD = 0;
-export const CAT_DISH = 1;
-export const CAT_UTENSIL = 2;
-export const CAT_ITEM = 3;
+const CAT_FOOD = 0;
+const CAT_DISH = 1;
+const CAT_UTENSIL = 2;
+const CAT_ITEM = 3;
 export const NUM_CATEGORIES = 4;
 
 interface ObjectKind {

@@ -21,7 +21,7 @@ export interface Segmentation {
 }
 
 /** r_t for a step `stepsToMilestone` = t_k − t steps before its segment's milestone (§3). */
-export function shapedReward(rMs: number, gamma: number, stepsToMilestone: number): number {
+function shapedReward(rMs: number, gamma: number, stepsToMilestone: number): number {
   return rMs * Math.pow(gamma, stepsToMilestone);
 }
 

@@ -14,6 +14,13 @@ export type Normalize = (typeof NORMALIZATIONS)[number];
 /** `perStepReturn`: the paper's formula (default). `stepMean`: the released code's variant. docs/maths.md §4. */
 export const SEGMENT_BASELINES = ['perStepReturn', 'stepMean'] as const;
 export type SegmentBaseline = (typeof SEGMENT_BASELINES)[number];
+/**
+ * `paper`: the formulas of docs/maths.md §4 (default). `released`: the released reference code, §4
+ * "Reference-code variants" items 1–4 (row-weighted trajectory statistics, (group, segment index)
+ * keyed segment baselines, both terms normalised). GiGPO has the same two variants (§7).
+ */
+export const VARIANTS = ['paper', 'released'] as const;
+export type Variant = (typeof VARIANTS)[number];
 
 export interface AdvantageBatch {
   /** numGroups + 1 entries: runs groupOffsets[g] … groupOffsets[g+1]−1 form group g (G ≥ 2 each). */
@@ -24,6 +31,10 @@ export interface AdvantageBatch {
   milestones: Uint8Array;
   /** One entry per run: the final reward R_i (success reward on success, else 0). */
   rewards: Float32Array | Float64Array;
+  /** One entry per step: the environment's state key (methods whose spec needs stateKeys: GiGPO, §7). */
+  stateKeys?: Uint32Array;
+  /** One entry per step: the critic's value V(s_t) (methods whose spec needs values: critic PPO, §8). */
+  values?: Float32Array | Float64Array;
 }
 
 export interface AdvantageSettings {
@@ -41,8 +52,24 @@ export interface AdvantageSettings {
   segmentBaseline: SegmentBaseline;
   /** Include A_traj in A (off = the "no trajectory term" ablation). */
   trajectoryTerm: boolean;
+  /**
+   * `paper` (default when absent) or `released` (docs/maths.md §4, reference-code variants). Under
+   * `released` the segment term is always the (group, segment index) keyed mean, so `segmentBaseline`
+   * is not consulted; `normalize` applies to both terms; GRPO keeps the (row-weighted) trajectory term.
+   */
+  variant?: Variant;
+  /** GiGPO: weight ω of the step term (docs/maths.md §7). */
+  omega?: number;
+  /** Critic PPO: GAE's discount γ and λ_GAE, and the ablation's milestone reward (0 = off; §8). */
+  gaeGamma?: number;
+  gaeLambda?: number;
+  shapedRewards?: boolean;
 }
 
+/**
+ * A method's advantages and the parts they are made of. The parts keep BEACON's names; other methods
+ * fill them with their own terms, named in their spec's `parts` (GiGPO: A_E per run, A_S per step, R_t).
+ */
 export interface AdvantageResult {
   /** Per step: A(i, t) = A_traj(i) + λ · A_seg(i, t) (or the parts the settings keep). */
   advantages: Float64Array;
@@ -52,6 +79,8 @@ export interface AdvantageResult {
   segmentAdvantages: Float64Array;
   /** Per step: shaped reward r_t (0 under GRPO, which shapes nothing). */
   shapedRewards: Float64Array;
+  /** Share of steps whose state was also visited in another step of its group (GiGPO, §7). */
+  anchorCoverage?: number;
 }
 
 /** |A| below this counts as zero in every metric (docs/maths.md §5). */

@@ -38,7 +38,7 @@ function chromiumLibDirs(): string[] {
 }
 
 /** Path of SwiftShader's Vulkan ICD file from the installed Chromium, if there is one. */
-export function findSwiftShaderIcd(): string | undefined {
+function findSwiftShaderIcd(): string | undefined {
   for (const dir of chromiumLibDirs()) {
     const icd = join(dir, 'vk_swiftshader_icd.json');
     if (existsSync(icd)) return icd;
@@ -79,7 +79,7 @@ async function hasAdapter(gpu: GPU): Promise<boolean> {
  * Installs Dawn as `navigator.gpu` (and the GPU* globals such as GPUBufferUsage) and returns it, or
  * a sentence saying what to install. Idempotent. Prefers a real driver; falls back to SwiftShader.
  */
-export async function installNodeWebGpu(): Promise<GPU | string> {
+async function installNodeWebGpu(): Promise<GPU | string> {
   if (gpuEntry) return gpuEntry;
   if (gpuProblem) return gpuProblem;
   // Loaded on demand so that cpu/wasm runs never load the native addon.

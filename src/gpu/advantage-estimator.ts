@@ -9,6 +9,14 @@
  * tensor wrapping the kernels' output buffer (`zeroCopy`), ready for the PPO loss. The CPU reference
  * in src/advantages/ defines the numbers; test/kernels.test.ts holds the two together.
  *
+ * `variant: "released"` (docs/maths.md §4, reference-code variants) runs the same three kernels: the
+ * trajectory statistics over step rows, the stepMean baseline, and under meanStd each (group, segment
+ * index) key's std + ε, by which combine-advantages divides A_seg.
+ *
+ * GiGPO (§7, `computeGigpo`) runs three dispatches too: step-returns (per run), group-reduce for the
+ * episode term alone (per group), and step-group-reduce (per step group) for A_S and A, over a
+ * step-group index the CPU builds once per batch (src/advantages/gigpo.ts).
+ *
  * Intermediates live in slots indexed by step ranges, so no size has to be read back first: run i's
  * segment k uses slot runOffsets[i] + k − 1 and group g's baseline k uses runOffsets[first run of g]
  * + k − 1 (a run has at most as many segments as steps, a group at most as many segment indices as
@@ -17,14 +25,17 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { getWebGpuBackend, readTensorToGpu, TENSOR_BUFFER_USAGE, type GpuView } from '../backend/webgpu-interop.ts';
+import { anchorCoverage, type GigpoResult, type GigpoSettings, type StepGroupIndex } from '../advantages/gigpo.ts';
 import { STD_EPSILON, validateBatch, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from '../advantages/types.ts';
-import { checkAdvantageSettings } from '../config.ts';
+import { ADVANTAGE_KEYS, checkSettings, GIGPO_KEYS } from '../config.ts';
 import { GpuBufferPool } from './buffer-pool.ts';
 import { COMBINE_ADVANTAGES, combineWorkgroups } from './combine-advantages.ts';
-import { GROUP_REDUCE, normalizeCode, segmentBaselineCode } from './group-reduce.ts';
+import { GROUP_REDUCE, normalizeCode, rowWeightedCode, segmentBaselineCode, segmentNormalizeCode } from './group-reduce.ts';
 import { KernelRunner } from './kernel.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN, segmentScanWorkgroups } from './segment-scan.ts';
 import type { ShaderSources } from './shader-source.ts';
+import { STEP_GROUP_REDUCE, stepGroupWorkgroups } from './step-group-reduce.ts';
+import { STEP_RETURNS, stepReturnsWorkgroups } from './step-returns.ts';
 
 /** The batch of src/advantages/types.ts as tensors on the webgpu backend (same offset-indexed layout). */
 export interface AdvantageTensors {
@@ -53,6 +64,13 @@ export interface GpuAdvantages {
   details?: AdvantageResult;
 }
 
+export interface GpuGigpoAdvantages {
+  /** Per-step A = A_E + ω · A_S, float32 [numSteps], owned as in GpuAdvantages. */
+  advantages: tf.Tensor1D;
+  /** With `details`: the CPU reference's GigpoResult shape (float32 values widened). */
+  details?: GigpoResult;
+}
+
 export interface GpuAdvantageEstimatorOptions {
   /** Defaults to tfjs's current backend, which must be webgpu. */
   backend?: WebGPUBackend;
@@ -61,8 +79,10 @@ export interface GpuAdvantageEstimatorOptions {
 }
 
 export class GpuAdvantageEstimator {
-  /** Compute dispatches per call; the kernel tests hold it to at most 4 (fused kernels, little per-call overhead). */
+  /** Compute dispatches per call (at most 4), BEACON/GRPO paper or released variant. */
   static readonly DISPATCHES = 3;
+  /** Compute dispatches per GiGPO call. */
+  static readonly GIGPO_DISPATCHES = 3;
 
   private readonly backend: WebGPUBackend;
   /** The tfjs backend's device, which the kernels share. */
@@ -70,6 +90,7 @@ export class GpuAdvantageEstimator {
   private readonly pool: GpuBufferPool;
   private readonly workgroupSize: number;
   private runners?: Promise<Runners>;
+  private gigpoRunners?: Promise<GigpoRunners>;
   private disposed = false;
 
   constructor(
@@ -88,7 +109,8 @@ export class GpuAdvantageEstimator {
 
   /** GPU buffers this estimator holds now (uniforms, scratch, free and lent outputs). */
   get liveBuffers(): number {
-    return this.pool.liveBuffers + (this.runners && !this.disposed ? 3 : 0);
+    if (this.disposed) return this.pool.liveBuffers;
+    return this.pool.liveBuffers + (this.runners ? 3 : 0) + (this.gigpoRunners ? 2 : 0);
   }
 
   /** Output buffers lent to advantage tensors that have not been disposed yet (as of the last call). */
@@ -103,10 +125,16 @@ export class GpuAdvantageEstimator {
     return this.runners;
   }
 
+  private readyGigpo() {
+    this.gigpoRunners ??= createGigpoRunners(this.device, this.shaders, this.workgroupSize);
+    this.gigpoRunners.catch(() => (this.gigpoRunners = undefined));
+    return this.gigpoRunners;
+  }
+
   async compute(batch: AdvantageTensors, settings: AdvantageSettings, options: GpuAdvantageOptions = {}): Promise<GpuAdvantages> {
     if (this.disposed) throw new Error('GpuAdvantageEstimator: compute() after dispose()');
     const { numGroups, numRuns, numSteps } = checkTensors(batch);
-    checkAdvantageSettings(settings);
+    checkSettings(settings, ADVANTAGE_KEYS);
     const [scan, reduce, combine] = await this.ready();
 
     // From here to the last submit nothing awaits, so concurrent calls cannot interleave on the
@@ -131,6 +159,7 @@ export class GpuAdvantageEstimator {
       const segmentPartials = scratch('segmentPartials', numSteps, SEGMENT_PARTIAL_BYTES);
       const trajectoryAdvantages = scratch('trajectoryAdvantages', numRuns);
       const baselines = scratch('baselines', numSteps);
+      const segmentScales = scratch('segmentScales', numSteps);
       const segmentAdvantages = scratch('segmentAdvantages', numSteps);
       output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE);
       const baseline = segmentBaselineCode(settings);
@@ -143,24 +172,26 @@ export class GpuAdvantageEstimator {
           segmentScanWorkgroups(numRuns, wg),
         ),
         reduce.dispatch(
-          { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages, baselines },
+          { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages, baselines, segmentScales },
           {
             numGroups,
             normalize: normalizeCode(settings),
             trajectoryTerm: settings.trajectoryTerm ? 1 : 0,
             segmentBaseline: baseline,
             epsilon: STD_EPSILON,
+            rowWeighted: rowWeightedCode(settings),
+            segmentNormalize: segmentNormalizeCode(settings),
           },
           numGroups,
         ),
         combine.dispatch(
-          { stepRun, stepSlot, shapedRewards, trajectoryAdvantages, baselines, segmentAdvantages, advantages: output },
-          { numSteps, segmentBaseline: baseline, lambda: settings.lambda },
+          { stepRun, stepSlot, shapedRewards, trajectoryAdvantages, baselines, segmentAdvantages, advantages: output, segmentScales },
+          { numSteps, segmentBaseline: baseline, lambda: settings.lambda, segmentNormalize: segmentNormalizeCode(settings) },
           combineWorkgroups(numSteps, wg),
         ),
       ];
       if (options.details) {
-        details = this.readBack(numSteps, numRuns, [
+        details = this.readBack([
           [output, numSteps],
           [trajectoryAdvantages, numRuns],
           [segmentAdvantages, numSteps],
@@ -187,8 +218,118 @@ export class GpuAdvantageEstimator {
     }
   }
 
-  /** Copies the given buffers' leading elements into one staging buffer, submits, and maps it. */
-  private readBack(numSteps: number, numRuns: number, parts: [GPUBuffer, number][]): Promise<AdvantageResult> {
+  /**
+   * GiGPO's advantages (docs/maths.md §7) for `batch` (its milestones are not used), given the
+   * step-group index the CPU built for this batch and its state keys (`buildStepGroupIndex`). Three
+   * dispatches; the result tensor and `details` have the same ownership and shape rules as `compute`.
+   */
+  async computeGigpo(
+    batch: AdvantageTensors, index: StepGroupIndex, settings: GigpoSettings, options: GpuAdvantageOptions = {},
+  ): Promise<GpuGigpoAdvantages> {
+    if (this.disposed) throw new Error('GpuAdvantageEstimator: computeGigpo() after dispose()');
+    const { numGroups, numRuns, numSteps } = checkTensors(batch);
+    checkSettings(settings, GIGPO_KEYS);
+    checkIndex(index, numSteps);
+    const [[, reduce], [returnsKernel, stepGroups]] = await Promise.all([this.ready(), this.readyGigpo()]);
+
+    // As in compute(): nothing awaits from here to the last submit.
+    const views: GpuView[] = [];
+    let output: GPUBuffer | undefined;
+    let advantages: tf.Tensor1D | undefined;
+    let details: Promise<Float64Array[]> | undefined;
+    let errors: Promise<void>[];
+    try {
+      for (const t of [batch.groupOffsets, batch.runOffsets, batch.rewards]) views.push(readTensorToGpu(t));
+      this.pool.reclaim();
+      const [groupOffsets, runOffsets, rewards] = views.map((v) => v.buffer);
+      const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
+      const scratch = (name: string, elements: number, bytes = 4) => this.pool.scratchBuffer(name, elements * bytes, usage);
+      // The CPU's step-group index, uploaded once per call into buffers of its own.
+      const upload = (name: string, data: Int32Array) => {
+        const buffer = this.pool.scratchBuffer(name, data.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+        this.device.queue.writeBuffer(buffer, 0, data);
+        return buffer;
+      };
+      const stepGroupOffsets = upload('stepGroupOffsets', index.offsets);
+      const stepGroupMembers = upload('stepGroupMembers', index.members);
+      const stepRun = scratch('stepRun', numSteps);
+      const stepReturns = scratch('stepReturns', numSteps);
+      const episodeAdvantages = scratch('trajectoryAdvantages', numRuns);
+      const stepAdvantages = scratch('segmentAdvantages', numSteps);
+      // Bound but unused by group-reduce without a segment baseline.
+      const runSegments = scratch('runSegments', numRuns);
+      const segmentPartials = scratch('segmentPartials', numSteps, SEGMENT_PARTIAL_BYTES);
+      const baselines = scratch('baselines', numSteps);
+      const segmentScales = scratch('segmentScales', numSteps);
+      output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE);
+      const wg = this.workgroupSize;
+
+      errors = [
+        returnsKernel.dispatch(
+          { runOffsets, rewards, stepRun, stepReturns },
+          { numRuns, gamma: settings.gamma },
+          stepReturnsWorkgroups(numRuns, wg),
+        ),
+        reduce.dispatch(
+          { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages: episodeAdvantages, baselines, segmentScales },
+          {
+            numGroups,
+            normalize: normalizeCode(settings),
+            trajectoryTerm: 1,
+            segmentBaseline: 0,
+            epsilon: STD_EPSILON,
+            rowWeighted: rowWeightedCode(settings),
+            segmentNormalize: 0,
+          },
+          numGroups,
+        ),
+        stepGroups.dispatch(
+          { stepGroupOffsets, stepGroupMembers, stepRun, stepReturns, episodeAdvantages, stepAdvantages, advantages: output },
+          { numStepGroups: index.numStepGroups, normalize: normalizeCode(settings), omega: settings.omega, epsilon: STD_EPSILON },
+          stepGroupWorkgroups(index.numStepGroups, wg),
+        ),
+      ];
+      if (options.details) {
+        details = this.readParts([
+          [output, numSteps],
+          [episodeAdvantages, numRuns],
+          [stepAdvantages, numSteps],
+          [stepReturns, numSteps],
+        ]);
+      }
+      advantages = tf.tensor({ buffer: output, zeroCopy: true }, [numSteps], 'float32') as tf.Tensor1D;
+      const { dataId } = advantages;
+      this.pool.lend(output, () => this.backend.refCount(dataId) === 0);
+    } finally {
+      for (const v of views) v.tensorRef.dispose();
+      if (output && !advantages) this.pool.lend(output, () => true);
+    }
+
+    const result = advantages!;
+    try {
+      await Promise.all(errors);
+      if (!details) return { advantages: result };
+      const [a, aE, aS, returns] = await details;
+      return {
+        advantages: result,
+        details: { advantages: a, episodeAdvantages: aE, stepAdvantages: aS, stepReturns: returns, anchorCoverage: anchorCoverage(index) },
+      };
+    } catch (e) {
+      result.dispose();
+      await details?.catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** The BEACON/GRPO read-back: A, A_traj, A_seg, r_t. */
+  private readBack(parts: [GPUBuffer, number][]): Promise<AdvantageResult> {
+    return this.readParts(parts).then(([advantages, trajectoryAdvantages, segmentAdvantages, shapedRewards]) => (
+      { advantages, trajectoryAdvantages, segmentAdvantages, shapedRewards }
+    ));
+  }
+
+  /** Copies the given buffers' leading elements into one staging buffer, submits, maps it, widens. */
+  private readParts(parts: [GPUBuffer, number][]): Promise<Float64Array[]> {
     const total = parts.reduce((n, [, count]) => n + count, 0);
     const staging = this.device.createBuffer({
       label: 'advantages read-back',
@@ -206,13 +347,12 @@ export class GpuAdvantageEstimator {
       () => {
         const all = new Float32Array(staging.getMappedRange().slice(0));
         staging.destroy();
-        const widen = (from: number, count: number) => Float64Array.from(all.subarray(from, from + count));
-        return {
-          advantages: widen(0, numSteps),
-          trajectoryAdvantages: widen(numSteps, numRuns),
-          segmentAdvantages: widen(numSteps + numRuns, numSteps),
-          shapedRewards: widen(2 * numSteps + numRuns, numSteps),
-        };
+        let from = 0;
+        return parts.map(([, count]) => {
+          const part = Float64Array.from(all.subarray(from, from + count));
+          from += count;
+          return part;
+        });
       },
       (e: unknown) => {
         staging.destroy();
@@ -227,6 +367,7 @@ export class GpuAdvantageEstimator {
     this.disposed = true;
     this.pool.destroy();
     void this.runners?.then((rs) => rs.forEach((r) => r.destroy()), () => undefined);
+    void this.gigpoRunners?.then((rs) => rs.forEach((r) => r.destroy()), () => undefined);
   }
 }
 
@@ -238,6 +379,14 @@ function createRunners(device: GPUDevice, shaders: ShaderSources, workgroupSize:
   ]);
 }
 type Runners = Awaited<ReturnType<typeof createRunners>>;
+
+function createGigpoRunners(device: GPUDevice, shaders: ShaderSources, workgroupSize: number) {
+  return Promise.all([
+    KernelRunner.create(device, STEP_RETURNS, shaders['step-returns'], workgroupSize),
+    KernelRunner.create(device, STEP_GROUP_REDUCE, shaders['step-group-reduce'], workgroupSize),
+  ]);
+}
+type GigpoRunners = Awaited<ReturnType<typeof createGigpoRunners>>;
 
 function checkTensors(b: AdvantageTensors): { numGroups: number; numRuns: number; numSteps: number } {
   const expect = (name: keyof AdvantageTensors, dtypes: string[]) => {
@@ -257,6 +406,15 @@ function checkTensors(b: AdvantageTensors): { numGroups: number; numRuns: number
   return { numGroups, numRuns, numSteps };
 }
 
+function checkIndex(index: StepGroupIndex, numSteps: number): void {
+  const { numStepGroups, offsets, members, stepGroupOf } = index;
+  if (members.length !== numSteps || stepGroupOf.length !== numSteps) {
+    throw new RangeError(`step-group index: members and stepGroupOf must have one entry per step (${numSteps}), got ${members.length} and ${stepGroupOf.length}`);
+  }
+  if (numStepGroups < 1 || offsets.length !== numStepGroups + 1 || offsets[0] !== 0 || offsets[numStepGroups] !== numSteps) {
+    throw new RangeError(`step-group index: offsets must have ${numStepGroups + 1} entries from 0 to ${numSteps}`);
+  }
+}
 
 /**
  * The batch as tensors on the current backend, after checking it (validateBatch); the caller disposes

@@ -11,6 +11,7 @@ export const COMBINE_ADVANTAGES = defineKernel({
     ['numSteps', 'u32'],
     ['segmentBaseline', 'u32'],
     ['lambda', 'f32'],
+    ['segmentNormalize', 'u32'],
   ]),
   storage: [
     ['stepRun', 'read'],
@@ -20,6 +21,7 @@ export const COMBINE_ADVANTAGES = defineKernel({
     ['baselines', 'read'],
     ['segmentAdvantages', 'read_write'],
     ['advantages', 'read_write'],
+    ['segmentScales', 'read'],
   ],
 });
 

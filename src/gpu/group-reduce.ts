@@ -14,6 +14,8 @@ export const GROUP_REDUCE = defineKernel({
     ['trajectoryTerm', 'u32'],
     ['segmentBaseline', 'u32'],
     ['epsilon', 'f32'],
+    ['rowWeighted', 'u32'],
+    ['segmentNormalize', 'u32'],
   ]),
   storage: [
     ['groupOffsets', 'read'],
@@ -23,14 +25,26 @@ export const GROUP_REDUCE = defineKernel({
     ['segmentPartials', 'read'],
     ['trajectoryAdvantages', 'read_write'],
     ['baselines', 'read_write'],
+    ['segmentScales', 'read_write'],
   ],
 });
 
-/** The shaders' `segmentBaseline` code: 0 none (GRPO), 1 perStepReturn, 2 stepMean. */
+/**
+ * The shaders' `segmentBaseline` code: 0 none (GRPO), 1 perStepReturn, 2 stepMean. The released
+ * variant's segment term is the stepMean baseline (docs/maths.md §4, reference-code variant item 2).
+ */
 export function segmentBaselineCode(settings: AdvantageSettings): number {
   if (settings.method === 'grpo') return 0;
+  if (settings.variant === 'released') return 2;
   return settings.segmentBaseline === 'perStepReturn' ? 1 : 2;
 }
 
+/** 1 when the trajectory statistics are taken over step rows (released variant), else 0. */
+export const rowWeightedCode = (settings: { variant?: string }): number => (settings.variant === 'released' ? 1 : 0);
+
+/** 1 when the segment term is divided by its key's std + ε (released variant under meanStd), else 0. */
+export const segmentNormalizeCode = (settings: AdvantageSettings): number =>
+  settings.variant === 'released' && settings.method === 'beacon' && settings.normalize === 'meanStd' ? 1 : 0;
+
 /** The shaders' `normalize` code: 0 meanStd, 1 mean. */
-export const normalizeCode = (settings: AdvantageSettings): number => (settings.normalize === 'meanStd' ? 0 : 1);
+export const normalizeCode = (settings: { normalize: string }): number => (settings.normalize === 'meanStd' ? 0 : 1);

@@ -26,8 +26,11 @@ export const SEGMENT_SCAN = defineKernel({
   ],
 });
 
-/** Bytes per element of `segmentPartials` (struct SegmentPartial { first: f32, shiftedSum: f32, count: u32 }). */
-export const SEGMENT_PARTIAL_BYTES = 12;
+/**
+ * Bytes per element of `segmentPartials`
+ * (struct SegmentPartial { first: f32, shiftedSum: f32, count: u32, shiftedSquares: f32 }).
+ */
+export const SEGMENT_PARTIAL_BYTES = 16;
 
 /** Workgroups for one invocation per run. */
 export const segmentScanWorkgroups = (numRuns: number, workgroupSize: number): number => Math.ceil(numRuns / workgroupSize);

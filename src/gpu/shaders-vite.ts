@@ -5,10 +5,14 @@
 import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
 import groupReduce from '../../shaders/group-reduce.wgsl?raw';
 import segmentScan from '../../shaders/segment-scan.wgsl?raw';
+import stepGroupReduce from '../../shaders/step-group-reduce.wgsl?raw';
+import stepReturns from '../../shaders/step-returns.wgsl?raw';
 import type { ShaderSources } from './shader-source.ts';
 
 export const VITE_SHADERS: ShaderSources = {
   'segment-scan': segmentScan,
   'group-reduce': groupReduce,
   'combine-advantages': combineAdvantages,
+  'step-returns': stepReturns,
+  'step-group-reduce': stepGroupReduce,
 };

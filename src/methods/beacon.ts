@@ -11,8 +11,11 @@ export const beacon: MethodSpec = {
   description: 'the run’s score plus credit per milestone segment, against the group’s same segment',
   formula: 'A = A_traj + λ · A_seg: credit per milestone segment',
   color: { light: { line: '#0072b2', ink: '#0072b2' }, dark: { line: '#56b4e9', ink: '#6cc0ee' } },
+  parts: { run: 'A_traj', step: 'A_seg', reward: 'r_t' },
+  outputNames: { run: 'trajectoryAdvantage', step: 'segmentAdvantages', reward: 'shapedRewards' },
   needs: { milestones: true, stateKeys: false, values: false },
   estimate: computeAdvantages,
+  learner: 'ppo',
   gpuKernels: 'dualScale',
   configFor: (shared) => ({ ...shared, method: 'beacon' }),
 };

@@ -34,10 +34,24 @@ export interface MethodSpec {
   /** Page colour (Okabe–Ito palette, chosen for colour-blind readers). */
   readonly color: MethodColor;
   readonly needs: RolloutNeeds;
+  /**
+   * Names of the advantage's parts as the credit view and the calculator show them (AdvantageResult):
+   * `run` the per-run term, `step` the per-step term, `reward` the per-step reward or return; null
+   * where the method has no such part.
+   */
+  readonly parts: { run: string | null; step: string | null; reward: string | null };
+  /** The same parts' field names in the advantage calculator's JSON output (null: not written). */
+  readonly outputNames: { run: string | null; step: string | null; reward: string | null };
   /** The CPU reference estimator. */
   readonly estimate: (batch: AdvantageBatch, settings: AdvantageSettings) => AdvantageResult;
+  /**
+   * How the policy learns from an iteration: `ppo`, the clipped surrogate on the method's advantages;
+   * `actorCritic`, PPO plus the regression of a learned critic whose values the advantages need;
+   * `behaviourCloning`, cross-entropy on oracle steps (its advantages are only reported, never used).
+   */
+  readonly learner: 'ppo' | 'actorCritic' | 'behaviourCloning';
   /** The WGSL path that computes the same advantages on webgpu (src/gpu/), or null for the CPU only. */
-  readonly gpuKernels: 'dualScale' | null;
+  readonly gpuKernels: 'dualScale' | 'gigpo' | null;
   /**
    * The method's own config in a comparison, from the shared one: every method of a race shares seed,
    * task stream and shared settings; a method resets the switches that do not apply to it.

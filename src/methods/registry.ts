@@ -3,16 +3,25 @@
  * line, the study and the advantage calculator enumerate it; none of them lists methods itself.
  */
 import { beacon } from './beacon.ts';
+import { gigpo } from './gigpo.ts';
 import { grpo } from './grpo.ts';
 import type { MethodSpec } from './method.ts';
+import { ppo } from './ppo.ts';
+import { sft } from './sft.ts';
 
 export const METHODS = {
   grpo,
   beacon,
+  gigpo,
+  ppo,
+  sft,
 } as const satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof METHODS;
 export const METHOD_NAMES = Object.keys(METHODS) as Method[];
+
+/** The race the page opens with: the paper's baseline against BEACON. */
+export const DEFAULT_RACE: readonly Method[] = ['grpo', 'beacon'];
 
 export function methodSpec(name: Method): MethodSpec {
   return METHODS[name];

@@ -21,8 +21,3 @@ export function itersToTarget(success: ArrayLike<number>, target = TARGET_SUCCES
   }
   return null;
 }
-
-/** One sentence of the definition, for tooltips and reports. */
-export function describeItersToTarget(target: number): string {
-  return `the first iteration at which the mean success of the last ${TRAILING_WINDOW} iterations reaches ${Math.round(target * 100)}%`;
-}

@@ -7,7 +7,7 @@
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 
 /** The numeric record fields the charts plot. */
-export const SERIES_KEYS = [
+const SERIES_KEYS = [
   'success', 'partial', 'failure',
   'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr',
   'policyLoss', 'entropy', 'approxKl', 'clipFraction', 'meanEpisodeLength',

@@ -16,7 +16,7 @@ import { DEFAULT_CONFIG, type TrainConfig } from '../config.ts';
  * still at 0% after 49 iterations (no run of a group succeeds, so every A_traj is 0); ~0.23 it/s per
  * method, so the gap is visible within a minute.
  */
-export const PAGE_CONFIG_OVERRIDES = {
+const PAGE_CONFIG_OVERRIDES = {
   env: 'gridhouse',
   horizon: 'long',
   tasksPerIteration: 8,

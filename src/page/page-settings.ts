@@ -5,7 +5,7 @@
  * the controls and the tooltips read both tables the same way.
  */
 import { describeKind, parseValue, type SettingKind } from '../config.ts';
-import { isMethod, METHOD_NAMES, type Method } from '../methods/registry.ts';
+import { DEFAULT_RACE, isMethod, METHOD_NAMES, type Method } from '../methods/registry.ts';
 
 export const SPEEDS = ['slow', 'normal', 'fast', 'nodraw'] as const;
 export type Speed = (typeof SPEEDS)[number];
@@ -51,7 +51,7 @@ export const PAGE_FIELDS: readonly PageFieldSpec[] = [
   p('speed', { type: 'enum', values: SPEEDS }, 'normal', 'slow: watch each iteration · normal: train flat out, views follow every iteration · fast: views every 10th iteration · nodraw: skip drawing episodes and credit'),
   p('smoothing', { type: 'number', min: 0, max: 0.99 }, 0.9, 'β of the debiased moving average drawn over the raw success rate'),
   p('target', { type: 'number', min: 0.05, max: 1 }, 0.6, 'success rate whose iterations-to-target (mean of the last 5 iterations) is marked on the comparison chart'),
-  p('methods', { type: 'methods', min: 2, max: 4 }, ['grpo', 'beacon'], 'the methods raced side by side, comma-separated, in panel order'),
+  p('methods', { type: 'methods', min: 2, max: 4 }, DEFAULT_RACE, 'the methods raced side by side, comma-separated, in panel order'),
   p('present', { type: 'bool' }, false, 'presenter mode: race chart and episodes large, minimal controls, large text'),
 ];
 

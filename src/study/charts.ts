@@ -8,13 +8,13 @@
  * - signal: run-mean zero-advantage ratio and sample utilisation by variant and env.
  */
 import type { EnvName, Horizon } from '../../envs/index.ts';
+import type { AblationName } from '../config.ts';
+import { isMethod, METHOD_NAMES, methodSpec } from '../methods/registry.ts';
 import type { Variant } from './matrix.ts';
 import type { Figure, LineSeries } from './svg.ts';
 import { aggregateCurve, meanSd, selectRuns, type CurveName, type RunResult } from './summary.ts';
 
-export const VARIANT_COLORS: Record<Variant, string> = {
-  grpo: '#d62728',
-  beacon: '#1f77b4',
+const ABLATION_COLORS: Record<AblationName, string> = {
   gamma1: '#ff7f0e',
   gamma0: '#2ca02c',
   randomSegments: '#9467bd',
@@ -23,9 +23,7 @@ export const VARIANT_COLORS: Record<Variant, string> = {
   stepMean: '#17becf',
 };
 
-export const VARIANT_LABELS: Record<Variant, string> = {
-  grpo: 'GRPO',
-  beacon: 'BEACON',
+const ABLATION_LABELS: Record<AblationName, string> = {
   gamma1: 'γ = 1',
   gamma0: 'γ = 0',
   randomSegments: 'random segments',
@@ -34,12 +32,25 @@ export const VARIANT_LABELS: Record<Variant, string> = {
   stepMean: 'stepMean baseline',
 };
 
-const VARIANT_ORDER: Variant[] = ['grpo', 'beacon', 'gamma1', 'gamma0', 'randomSegments', 'milestoneDropout', 'noTrajectoryTerm', 'stepMean'];
+/** Colour of a variant: a method's own (the registry's, as on the page), or its ablation's. */
+function variantColor(v: Variant): string {
+  return isMethod(v) ? methodSpec(v).color.light.line : ABLATION_COLORS[v];
+}
+
+/** Name of a variant in tables and charts. */
+export function variantLabel(v: Variant): string {
+  return isMethod(v) ? methodSpec(v).label : ABLATION_LABELS[v];
+}
+
+/** Every variant, methods first, in a stable order. */
+export const VARIANTS: readonly Variant[] = [...METHOD_NAMES, ...(Object.keys(ABLATION_LABELS) as AblationName[])];
+
+const VARIANT_ORDER = VARIANTS;
 
 function bandSeries(runs: readonly RunResult[], variant: Variant, curve: CurveName = 'success'): LineSeries | null {
   if (runs.length === 0) return null;
   const agg = aggregateCurve(runs, curve);
-  return { label: VARIANT_LABELS[variant], color: VARIANT_COLORS[variant], x: agg.mean.map((_, i) => i + 1), mean: agg.mean, sd: agg.sd };
+  return { label: variantLabel(variant), color: variantColor(variant), x: agg.mean.map((_, i) => i + 1), mean: agg.mean, sd: agg.sd };
 }
 
 const seedsNote = (runs: readonly RunResult[]) => {
@@ -109,7 +120,7 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
           const success = mean('success');
           return {
             kind: 'stack' as const,
-            title: VARIANT_LABELS[v],
+            title: variantLabel(v),
             xLabel: 'iteration',
             yLabel: 'share of runs',
             x: success.map((_, i) => i + 1),
@@ -150,8 +161,8 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
   const H = options.ablationHorizon;
   const variants = VARIANT_ORDER.filter((v) => runs.some((r) => r.horizon === H && r.variant === v));
   const byVariant = (field: 'zeroAdvantageRatio' | 'sampleUtilization') => variants.map((v) => ({
-    label: VARIANT_LABELS[v],
-    color: VARIANT_COLORS[v],
+    label: variantLabel(v),
+    color: variantColor(v),
     values: envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map((r) => r[field])).mean),
     errors: envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map((r) => r[field])).sd),
   }));

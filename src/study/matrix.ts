@@ -65,7 +65,7 @@ export function runConfig(spec: RunSpec, budget: StudyBudget): TrainConfig {
 }
 
 /** True when two configs agree on every field of the config table. */
-export function sameConfig(a: TrainConfig, b: TrainConfig): boolean {
+function sameConfig(a: TrainConfig, b: TrainConfig): boolean {
   return CONFIG_FIELDS.every((s) => a[s.key] === b[s.key]);
 }
 

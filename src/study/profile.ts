@@ -38,7 +38,7 @@ export interface StudyProfile {
   notes: readonly string[];
 }
 
-export const ALL_ABLATIONS: readonly AblationName[] = ['gamma1', 'gamma0', 'randomSegments', 'milestoneDropout', 'noTrajectoryTerm', 'stepMean'];
+const ALL_ABLATIONS: readonly AblationName[] = ['gamma1', 'gamma0', 'randomSegments', 'milestoneDropout', 'noTrajectoryTerm', 'stepMean'];
 
 /**
  * The default study: 2 envs × (3 horizons × 2 methods + 6 ablations on long) × 5 seeds = 120 runs.

@@ -7,7 +7,7 @@
 import { DEFAULT_CONFIG, type TrainConfig } from '../config.ts';
 import type { ClaimResult } from './claims.ts';
 import type { NamedFigure } from './charts.ts';
-import { VARIANT_LABELS } from './charts.ts';
+import { variantLabel, VARIANTS } from './charts.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
 import { FINAL_WINDOW, TARGET_SUCCESS, TRAILING_WINDOW, meanSd, medianIters, selectRuns, type RunResult } from './summary.ts';
 
@@ -80,13 +80,13 @@ function variantTable(runs: readonly RunResult[]): string {
   const keys = new Map<string, RunResult>();
   for (const r of runs) keys.set(`${r.env}|${r.horizon}|${r.variant}`, r);
   const order = ['tiny', 'short', 'medium', 'long'];
-  const variants = Object.keys(VARIANT_LABELS);
+  const variants: readonly string[] = VARIANTS;
   const sorted = [...keys.values()].sort((a, b) => a.env.localeCompare(b.env) || order.indexOf(a.horizon) - order.indexOf(b.horizon) || variants.indexOf(a.variant) - variants.indexOf(b.variant));
   for (const k of sorted) {
     const sel = selectRuns(runs, { env: k.env, horizon: k.horizon, variant: k.variant });
     const m = (f: keyof RunResult) => meanSd(sel.map((r) => r[f] as number | null));
     const fs = m('finalSuccess');
-    rows.push(`| ${k.env} | ${k.horizon} | ${VARIANT_LABELS[k.variant]} | ${sel.length} | ${pct(fs.mean)} ± ${pct(fs.sd)} | ${medianOrNever(sel.map((r) => r.itersTo60))} | ${pct(m('sampleUtilization').mean)} | ${pct(m('zeroAdvantageRatio').mean)} | ${pct(m('contradictoryRatio').mean)} (${pct(m('contradictoryPeak').mean)}) | ${pct(m('signalRetention').mean)} | ${num(m('ccr').mean)} |`);
+    rows.push(`| ${k.env} | ${k.horizon} | ${variantLabel(k.variant)} | ${sel.length} | ${pct(fs.mean)} ± ${pct(fs.sd)} | ${medianOrNever(sel.map((r) => r.itersTo60))} | ${pct(m('sampleUtilization').mean)} | ${pct(m('zeroAdvantageRatio').mean)} | ${pct(m('contradictoryRatio').mean)} (${pct(m('contradictoryPeak').mean)}) | ${pct(m('signalRetention').mean)} | ${num(m('ccr').mean)} |`);
   }
   return rows.join('\n');
 }

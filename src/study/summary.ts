@@ -21,7 +21,7 @@ export { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW };
 /** The per-iteration figures the study keeps of each record. */
 export type IterationFigures = Pick<IterationRecord, 'success' | 'partial' | 'failure' | 'sampleUtilization' | 'zeroAdvantageRatio' | 'contradictoryRatio' | 'signalRetention' | 'ccr' | 'meanEpisodeLength'>;
 
-export const CURVE_NAMES = ['success', 'partial', 'failure', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr', 'meanEpisodeLength'] as const satisfies readonly (keyof IterationFigures)[];
+const CURVE_NAMES = ['success', 'partial', 'failure', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr', 'meanEpisodeLength'] as const satisfies readonly (keyof IterationFigures)[];
 export type CurveName = (typeof CURVE_NAMES)[number];
 
 /** One run's figures, per iteration; null where a figure is undefined (NaN). */
@@ -50,7 +50,7 @@ export interface RunResult extends RunSpec {
 const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
 
 /** Mean of the finite values; null if there are none. */
-export function meanOf(xs: readonly (number | null)[]): number | null {
+function meanOf(xs: readonly (number | null)[]): number | null {
   let sum = 0;
   let n = 0;
   for (const x of xs) if (finite(x)) { sum += x; n++; }

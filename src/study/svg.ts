@@ -76,7 +76,7 @@ const HEADER = 52;
 const LEGEND_ROW = 20;
 const LEGEND_TOP = 16;
 
-export function escapeXml(s: string): string {
+function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 

@@ -12,6 +12,7 @@
  * one iteration ends and the next begins, so a snapshot of a run is taken and restored here.
  */
 import type { TrainConfig } from '../config.ts';
+import type { PolicyWeights } from '../policy/policy.ts';
 import type { AdvantageEngine } from './advantage-engine.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { NonFiniteLossError } from './ppo.ts';
@@ -35,8 +36,9 @@ export class TrainingRun {
   private resumeGate: { promise: Promise<void>; open: () => void } | null = null;
   private disposed = false;
 
-  constructor(config: TrainConfig, engine: AdvantageEngine) {
-    this.trainer = new Trainer(config, engine);
+  /** `prior`: the SFT prior's weights, when the caller shares one prior among several runs. */
+  constructor(config: TrainConfig, engine: AdvantageEngine, options: { prior?: PolicyWeights } = {}) {
+    this.trainer = new Trainer(config, engine, options.prior);
     this.budget = config.iters;
   }
 
@@ -74,6 +76,11 @@ export class TrainingRun {
       this.haltMessage = `training stopped at iteration ${this.trainer.iteration + 1}: ${e.message}`;
       return null;
     }
+  }
+
+  /** Iteration 0: the starting policy measured on the evaluation stream, no update (Trainer.evaluate). */
+  evaluateStart(): Promise<IterationRecord> {
+    return this.trainer.evaluate();
   }
 
   /** Iterates until the budget is spent, the run diverges or `stop()` is called, honouring pauses. */

@@ -5,19 +5,30 @@
  * already selected. Randomness comes from forks of one Rng seeded by `config.seed`, one stream per
  * consumer, so two trainers with the same seed see the same task stream, and a GRPO and a γ = 1 BEACON
  * trainer take identical steps.
+ *
+ * With `sftEpisodes` > 0 the policy starts from the SFT prior (sft-prior.ts), loaded before the first
+ * rollout; every method of the seed gets the same one. A method learns by PPO on its advantages, or, for
+ * the SFT baseline, by behaviour cloning on as many oracle steps as its rollout took (docs/maths.md §9).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createEnv, type VecEnv } from '../../envs/index.ts';
 import { randomizeMilestones } from '../advantages/random-segments.ts';
 import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
 import { advantageSettings, type TrainConfig } from '../config.ts';
+import { methodSpec } from '../methods/registry.ts';
 import { creditMetrics } from '../metrics/credit-metrics.ts';
-import { Policy } from '../policy/policy.ts';
+import { Critic } from '../policy/critic.ts';
+import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from './advantage-engine.ts';
+import { behaviourCloning } from './behaviour-cloning.ts';
+import { criticUpdate } from './critic-update.ts';
+import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import { ppoUpdate } from './ppo.ts';
+import { ppoUpdate, type PpoStats } from './ppo.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
+import { initialPolicy, sftPrior } from './sft-prior.ts';
+import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 
 /** The latest batch, kept for the episode viewer and the credit view. */
 export interface BatchView {
@@ -39,24 +50,45 @@ export class Trainer {
   private readonly rolloutRng: Rng;
   private readonly updateRng: Rng;
   private readonly segmentRng: Rng;
+  private readonly demonstrationRng: Rng;
+  private readonly evaluationRng: Rng;
+  /** Critic PPO's value network, its optimiser and its minibatch stream (docs/maths.md §8). */
+  private readonly critic: { net: Critic; optimizer: tf.AdamOptimizer; rng: Rng } | null = null;
   private completed = 0;
+  /** Resolves once the starting weights (random init or the SFT prior) are in place. */
+  private started: Promise<void> | null = null;
   lastBatch: BatchView | null = null;
 
-  constructor(config: TrainConfig, private readonly engine: AdvantageEngine = cpuAdvantageEngine) {
+  /** `prior`: the SFT prior's weights when the caller already has them (else they are computed). */
+  constructor(config: TrainConfig, private readonly engine: AdvantageEngine = cpuAdvantageEngine, private readonly prior?: PolicyWeights) {
     this.config = config;
     const root = new Rng(config.seed);
     this.taskRng = root.fork('tasks');
     this.rolloutRng = root.fork('rollout');
     this.updateRng = root.fork('update');
     this.segmentRng = root.fork('segments');
+    this.demonstrationRng = root.fork('demonstrations');
+    this.evaluationRng = root.fork('evaluation');
     this.env = createEnv(config.env, {
       horizon: config.horizon,
       batchSize: config.tasksPerIteration * config.groupSize,
       milestoneDropout: config.milestoneDropout,
     });
-    this.policy = new Policy({ obsDim: this.env.obsDim, actionDim: this.env.actionDim, hiddenSize: config.hiddenSize }, root.fork('init'));
+    this.policy = initialPolicy(config, this.env.obsDim, this.env.actionDim);
     this.optimizer = tf.train.adam(config.learningRate);
+    if (methodSpec(config.method).learner === 'actorCritic') {
+      this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: tf.train.adam(config.learningRate), rng: root.fork('critic') };
+    }
     this.collector = new RolloutCollector(this.env, this.policy);
+  }
+
+  /** Puts the starting weights in place once: the SFT prior's when `sftEpisodes` > 0. */
+  private start(): Promise<void> {
+    this.started ??= (async () => {
+      const prior = this.prior ?? (await sftPrior(this.config));
+      if (prior) this.policy.setWeights(prior);
+    })();
+    return this.started;
   }
 
   get iteration(): number {
@@ -71,46 +103,91 @@ export class Trainer {
   updateSettings(changes: Partial<TrainConfig>): void {
     this.config = { ...this.config, ...changes };
     // tfjs's Adam reads its learning rate on every step; the field is not exposed in the typings.
-    (this.optimizer as unknown as { learningRate: number }).learningRate = this.config.learningRate;
+    for (const o of [this.optimizer, this.critic?.optimizer]) if (o) (o as unknown as { learningRate: number }).learningRate = this.config.learningRate;
   }
 
   async step(): Promise<IterationRecord> {
+    await this.start();
     const c = this.config;
     const t0 = now();
-    const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => this.taskRng.nextUint32());
+    const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng);
     const t1 = now();
-
-    const rewards = Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
-    const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
-    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards };
-    const settings = advantageSettings(c);
-    const { tensor: advantages, result } = await this.engine.compute(batch, settings);
+    const values = this.critic ? await this.values(rollout) : undefined;
+    const tc = now();
+    const { batch, tensor: advantages, result } = await this.advantages(rollout, values);
     const t2 = now();
-
-    const S = rollout.actions.length;
-    const A = this.env.maxActions;
-    const tensors = {
-      obs: tf.tensor2d(rollout.obs, [S, this.env.obsDim]),
-      features: tf.tensor3d(rollout.features, [S, A, this.env.actionDim]),
-      mask: tf.tensor2d(rollout.mask, [S, A]),
-      actions: tf.tensor1d(rollout.actions, 'int32'),
-      oldLogProbs: tf.tensor1d(rollout.logProbs),
-      advantages,
-    };
-    let stats;
-    try {
-      stats = await ppoUpdate(this.policy, this.optimizer, tensors, c, this.updateRng);
-    } finally {
-      tf.dispose(Object.values(tensors));
-    }
+    // Each learner takes the advantages tensor over and disposes it.
+    const stats = methodSpec(c.method).learner === 'behaviourCloning' ? await this.clone(rollout.actions.length, advantages) : await this.reinforce(rollout, advantages);
     const t3 = now();
-
+    const valueLoss = this.critic ? await criticUpdate(this.critic.net, this.critic.optimizer, rollout.obs, result.shapedRewards, c, this.critic.rng) : undefined;
+    const t4 = now();
     this.completed++;
     this.lastBatch = { rollout, batch, result };
+    const ms = { rollout: t1 - t0, advantage: t2 - tc, update: t3 - t2, ...(this.critic ? { critic: tc - t1 + (t4 - t3) } : {}) };
+    return this.record(this.completed, rollout, batch, result, { ...stats, ...(valueLoss === undefined ? {} : { valueLoss }) }, ms);
+  }
+
+  /**
+   * Iteration 0: the starting policy (the SFT prior, or random init) measured on one batch of the
+   * evaluation stream, with no update. Training streams are untouched, so it may be called or not
+   * without changing the records that follow.
+   */
+  async evaluate(): Promise<IterationRecord> {
+    await this.start();
+    const c = this.config;
+    const t0 = now();
+    const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.evaluationRng));
+    const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.evaluationRng);
+    const t1 = now();
+    const { batch, tensor, result } = await this.advantages(rollout, this.critic ? await this.values(rollout) : undefined);
+    tensor.dispose();
+    const t2 = now();
+    const none = { policyLoss: NaN, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
+    return this.record(0, rollout, batch, result, none, { rollout: t1 - t0, advantage: t2 - t1, update: 0 });
+  }
+
+  /** The critic's V(s_t) for every step of a rollout: one forward pass. */
+  private async values(rollout: Rollout): Promise<Float32Array> {
+    const v = tf.tidy(() => this.critic!.net.values(tf.tensor2d(rollout.obs, [rollout.actions.length, this.env.obsDim])));
+    const out = (await v.data()) as Float32Array;
+    v.dispose();
+    return out;
+  }
+
+  /** The method's advantages of a rollout (milestones re-drawn first under random segmentation). */
+  private async advantages(rollout: Rollout, values?: Float32Array) {
+    const c = this.config;
+    const rewards = Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
+    const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
+    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys, ...(values ? { values } : {}) };
+    const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
+    return { batch, tensor, result };
+  }
+
+  /** PPO on the rollout's per-step advantages (the batch takes `advantages` over). */
+  private async reinforce(rollout: Rollout, advantages: tf.Tensor1D): Promise<PpoStats> {
+    const batch = toPpoBatch(rollout, this.env, advantages);
+    try {
+      return await ppoUpdate(this.policy, this.optimizer, batch, this.config, this.updateRng);
+    } finally {
+      disposePpoBatch(batch);
+    }
+  }
+
+  /** The SFT baseline's update: behaviour cloning on `steps` fresh oracle steps (docs/maths.md §9). */
+  private async clone(steps: number, advantages: tf.Tensor1D): Promise<PpoStats> {
+    advantages.dispose(); // reported in the metrics, never used by cloning
+    const demos = collectDemonstrations(this.env, this.demonstrationRng, { minSteps: steps });
+    const { loss } = await behaviourCloning(this.policy, this.optimizer, demos, this.config, this.updateRng);
+    return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
+  }
+
+  private record(iteration: number, rollout: Rollout, batch: AdvantageBatch, result: AdvantageResult, stats: PpoStats & { valueLoss?: number }, ms: IterationRecord['ms']): IterationRecord {
+    const S = rollout.actions.length;
     return {
-      iteration: this.completed,
-      method: c.method,
+      iteration,
+      method: this.config.method,
       ...creditMetrics({
         batch,
         advantages: result.advantages,
@@ -120,16 +197,19 @@ export class Trainer {
         actions: rollout.actions,
       }),
       ...stats,
+      ...(result.anchorCoverage === undefined ? {} : { anchorCoverage: result.anchorCoverage }),
       meanEpisodeLength: S / rollout.numRuns,
       envSteps: S,
-      envStepsPerSecond: S / ((t1 - t0) / 1000),
-      ms: { rollout: t1 - t0, advantage: t2 - t1, update: t3 - t2 },
+      envStepsPerSecond: S / (ms.rollout / 1000),
+      ms,
     };
   }
 
   dispose(): void {
     this.policy.dispose();
     this.optimizer.dispose();
+    this.critic?.net.dispose();
+    this.critic?.optimizer.dispose();
     this.engine.dispose();
   }
 }

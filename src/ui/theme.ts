@@ -9,23 +9,11 @@
 import { css } from 'lit';
 import { METHODS } from '../methods/registry.ts';
 
-/** Okabe & Ito (2008), "Color Universal Design". */
-export const OKABE_ITO = {
-  orange: '#E69F00',
-  skyBlue: '#56B4E9',
-  bluishGreen: '#009E73',
-  yellow: '#F0E442',
-  blue: '#0072B2',
-  vermillion: '#D55E00',
-  reddishPurple: '#CC79A7',
-  black: '#000000',
-} as const;
-
 /** The custom property of a method's line colour ('--grpo') and of its text colour ('--grpo-ink'). */
 export function methodColorVar(method: string): string {
   return `--${method}`;
 }
-export function methodInkVar(method: string): string {
+function methodInkVar(method: string): string {
   return `--${method}-ink`;
 }
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/prng.ts';
 import { HORIZONS, type Horizon } from '../../envs/types.ts';
-import { OBS_TIME, createGridHouse, type GridHouse } from '../../envs/gridhouse/gridhouse.ts';
+import { createGridHouse, type GridHouse } from '../../envs/gridhouse/gridhouse.ts';
+import { ACTION_FEATURE_NAMES, OBS_FEATURE_NAMES, OBS_TIME } from '../../envs/gridhouse/features.ts';
 import {
   DOOR_OPEN,
   FLAG_CLEAN,
@@ -46,24 +47,24 @@ function play(env: GridHouse, policy: 'random' | 'oracle', rng: Rng, onStep?: ()
 
 /** Milestone k's condition read from the raw state, written independently of the environment's Φ. */
 function conditionHolds(env: GridHouse, b: number, k: number): boolean {
-  const L = env.layouts;
-  const s = env.slot[b]; // the episode's task instance
+  const L = env.state.layouts;
+  const s = env.state.slot[b]; // the episode's task instance
   const m = s * MAX_MILESTONES + k;
-  const held = env.carried[b];
-  const flags = env.objectFlags[b * MAX_OBJECTS];
+  const held = env.state.carried[b];
+  const flags = env.state.objectFlags[b * MAX_OBJECTS];
   const wanted = [0, FLAG_HOT, FLAG_COLD, FLAG_CLEAN][L.treatment[s]];
   switch (L.milestoneKind[m]) {
     case MS_TAKE_KEY:
       return held >= 0 && L.objectKind[s * MAX_OBJECTS + held] === OBJECT_KEY;
     case MS_UNLOCK:
     case MS_OPEN:
-      return env.doorState[b * MAX_DOORS + L.milestoneArg[m]] === DOOR_OPEN;
+      return env.state.doorState[b * MAX_DOORS + L.milestoneArg[m]] === DOOR_OPEN;
     case MS_TAKE_OBJECT:
       return held === 0;
     case MS_TREAT:
       return (flags & wanted) !== 0;
     case MS_PLACE:
-      return env.objectLoc[b * MAX_OBJECTS] === L.destination[s] && (wanted === 0 || (flags & wanted) !== 0);
+      return env.state.objectLoc[b * MAX_OBJECTS] === L.destination[s] && (wanted === 0 || (flags & wanted) !== 0);
   }
   throw new Error('unknown milestone kind');
 }
@@ -236,7 +237,7 @@ describe('GridHouse milestones', () => {
       let total = 0;
       const wrong: string[] = []; // collected rather than asserted per step: expect() in a hot loop is slow
       while (!allDone(env)) {
-        const before = Array.from(env.progress);
+        const before = Array.from(env.state.progress);
         const wasDone = Array.from(env.done);
         if (policy === 'oracle') env.oracleActions(actions);
         else randomAdmissibleActions(env, rng, actions);
@@ -290,7 +291,7 @@ describe('GridHouse milestones', () => {
     let detected = 0;
     for (let b = 0; b < B; b++) {
       expect(env.success[b]).toBe(1);
-      detected += env.progress[b];
+      detected += env.state.progress[b];
     }
     expect(detected).toBe(B * 6);
     const kept = reported / detected; // binomial, n = 6144: sd ≈ 0.0064
@@ -409,6 +410,8 @@ describe('GridHouse actions', () => {
   it('writes finite features of the declared sizes, one-hot action types and a bias on admissible candidates', () => {
     const env = createGridHouse({ horizon: 'long', batchSize: 32 });
     expect(env.obsDim).toBeLessThanOrEqual(96);
+    expect(env.obsDim).toBe(OBS_FEATURE_NAMES.length);
+    expect(env.actionDim).toBe(ACTION_FEATURE_NAMES.length);
     expect(env.obs.length).toBe(32 * env.obsDim);
     expect(env.actionFeatures.length).toBe(32 * env.maxActions * env.actionDim);
     const rng = new Rng(8);

@@ -1,6 +1,6 @@
 /**
  * TextHouse: options, determinism, oracle solvability, the milestone detector, dropout, admissibility,
- * state keys, incremental features, text rendering and the random-policy calibration of the horizons.
+ * state keys, incremental features, text rendering and the random-policy calibration.
  */
 import { describe, expect, it } from 'vitest';
 import { ACTION_FEATURE_NAMES, OBS_FEATURE_NAMES, initActionFeatures } from '../../envs/texthouse/features.ts';
@@ -143,9 +143,9 @@ describe('TextHouse options', () => {
     expect(() => createTextHouse({ horizon: 'long', batchSize: 4, milestoneDropout: Number.NaN })).toThrow(/milestoneDropout/);
     const env = make('short', 2);
     expect(() => env.step(new Int32Array(2))).toThrow(/reset/);
-    expect(() => env.reset([1], new Rng(0))).toThrow(/2 task seeds/);
-    expect(() => env.reset([1, -1], new Rng(0))).toThrow(/task seed 1/);
-    expect(() => env.reset([1, 0.5], new Rng(0))).toThrow(/task seed 1/);
+    expect(() => env.reset([1], new Rng(0))).toThrow(/taskSeeds must have batchSize \(2\) entries/);
+    expect(() => env.reset([1, -1], new Rng(0))).toThrow(/taskSeeds\[1\] must be an integer/);
+    expect(() => env.reset([1, 0.5], new Rng(0))).toThrow(/taskSeeds\[1\] must be an integer/);
     env.reset([1, 2], new Rng(0));
     expect(() => env.describeAction(0, env.maxActions)).toThrow(/action must be/);
     expect(() => env.describeTask(2)).toThrow(/episode must be/);

@@ -12,10 +12,12 @@ import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
 import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
-import { composedAdvantages } from '../../src/gpu/composed-ops.ts';
+import { composedAdvantages } from '../../bench/composed-ops.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
+import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
+import { STEP_RETURNS } from '../../src/gpu/step-returns.ts';
 import { KERNEL_NAMES } from '../../src/gpu/shader-source.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
@@ -24,7 +26,7 @@ import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
-const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES];
+const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
 
@@ -101,6 +103,7 @@ function arbSettings() {
     normalize: fc.constantFrom('meanStd' as const, 'mean' as const),
     segmentBaseline: fc.constantFrom('perStepReturn' as const, 'stepMean' as const),
     trajectoryTerm: fc.boolean(),
+    variant: fc.constantFrom('paper' as const, 'released' as const),
   });
 }
 
@@ -232,6 +235,10 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
           expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
         }
       }
+      for (const normalize of ['meanStd', 'mean'] as const) {
+        const settings = beacon({ gamma, normalize, rMs: 10, lambda: 2, variant: 'released' });
+        expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
+      }
     }
   });
 
@@ -282,6 +289,34 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
       }),
       { numRuns: 15 },
     );
+  });
+
+  it('released variant: tied groups, tied keys and one-row keys give exactly 0 (docs/maths.md §4, items 1–3)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.double({ min: 0.01, max: 100, noNaN: true }), fc.integer({ min: 2, max: 32 }), async (r, n) => {
+        // Identical runs at γ = 1: every trajectory row and every key's r is tied.
+        const tied = makeBatch([Array.from({ length: n }, () => ({ reward: r, milestones: [0, 1, 0, 1, 0] }))]);
+        // One run reaching three milestones, the other none: keys (g, 1) and (g, 2) hold one row each.
+        const single = makeBatch([[{ reward: r, milestones: [1, 1, 1] }, { reward: 0, milestones: Array(n).fill(0) }]]);
+        for (const normalize of ['meanStd', 'mean'] as const) {
+          const a = await onGpu(tied, beacon({ variant: 'released', gamma: 1, rMs: r, normalize }));
+          expect(a.advantages.every((x) => x === 0)).toBe(true);
+          const b = await onGpu(single, beacon({ variant: 'released', gamma: 0.9, rMs: r, normalize }));
+          expect([b.segmentAdvantages[1], b.segmentAdvantages[2]]).toEqual([0, 0]);
+          expectResultClose(b, computeAdvantages(single, beacon({ variant: 'released', gamma: 0.9, rMs: r, normalize })));
+        }
+      }),
+      { numRuns: 10 },
+    );
+  });
+
+  it('released variant, meanStd: a key of thousands of tail zeros and a few completed steps stays within f32 tolerance', async () => {
+    // The key's std must be summed around its baseline: around its first value it loses ~1e-4.
+    for (const n of [200, 1000]) {
+      const batch = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 1, milestones: [0, 0, 0, 1] }, ...Array.from({ length: 6 }, () => ({ reward: 0, milestones: Array(n).fill(0) }))]]);
+      const settings = beacon({ variant: 'released', rMs: 10, gamma: 0.95 });
+      expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
+    }
   });
 
   it(`runs ${GpuAdvantageEstimator.DISPATCHES} dispatches per call (at most 4), and compiles each pipeline once`, async () => {
@@ -385,8 +420,8 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const runner = await KernelRunner.create(device, COMBINE_ADVANTAGES, VITE_SHADERS['combine-advantages'], 64);
     const storage = () => device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE });
     const notStorage = device.createBuffer({ size: 64, usage: GPUBufferUsage.COPY_DST });
-    const buffers = { stepRun: storage(), stepSlot: storage(), shapedRewards: storage(), trajectoryAdvantages: storage(), baselines: storage(), segmentAdvantages: storage(), advantages: notStorage };
-    const error = await runner.dispatch(buffers, { numSteps: 4, segmentBaseline: 1, lambda: 1 }, 1).catch((x: unknown) => x);
+    const buffers = { stepRun: storage(), stepSlot: storage(), shapedRewards: storage(), trajectoryAdvantages: storage(), baselines: storage(), segmentAdvantages: storage(), advantages: notStorage, segmentScales: storage() };
+    const error = await runner.dispatch(buffers, { numSteps: 4, segmentBaseline: 1, lambda: 1, segmentNormalize: 0 }, 1).catch((x: unknown) => x);
     expect(error).toBeInstanceOf(GpuKernelError);
     expect((error as GpuKernelError).kernel).toBe('combine-advantages');
     runner.destroy();
@@ -406,7 +441,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
 
   it('the composed-tfjs-ops version used by the benchmark computes the same advantages', async () => {
     await fc.assert(
-      fc.asyncProperty(arbGroups(8), arbSettings(), async (groups, settings) => {
+      fc.asyncProperty(arbGroups(8), arbSettings().map((s) => ({ ...s, variant: 'paper' as const })), async (groups, settings) => {
         const batch = makeBatch(groups);
         const inputs = batchToTensors(batch);
         const before = tf.memory().numTensors;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseStudyFlags } from '../../cli/study-flags.ts';
+import { isMethod } from '../../src/methods/registry.ts';
 import { UsageError } from '../../cli/flags.ts';
 import { loadRunsFromStudy, loadStoredRuns, runsDir, saveStoredRun } from '../../cli/study-store.ts';
 import type { EnvName, Horizon } from '../../envs/index.ts';
@@ -38,9 +39,7 @@ interface Shape {
 const ITERS = 30;
 
 function specOf(env: EnvName, horizon: Horizon, variant: Variant, seed: number): RunSpec {
-  return variant === 'grpo' || variant === 'beacon'
-    ? { env, horizon, method: variant, ablation: null, seed }
-    : { env, horizon, method: 'beacon', ablation: variant, seed };
+  return isMethod(variant) ? { env, horizon, method: variant, ablation: null, seed } : { env, horizon, method: 'beacon', ablation: variant, seed };
 }
 
 function records(shape: Shape, seed: number): IterationFigures[] {

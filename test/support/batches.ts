@@ -18,3 +18,14 @@ export function makeBatch(groups: RunSpec[][]): AdvantageBatch {
     rewards: Float64Array.from(runs.map((r) => r.reward)),
   };
 }
+
+/** A run with one environment state key per step (GiGPO's step groups, docs/maths.md §7). */
+export type KeyedRun = RunSpec & { keys: number[] };
+
+/** A keyed run without milestones. */
+export const keyedRun = (reward: number, keys: number[]): KeyedRun => ({ reward, milestones: keys.map(() => 0), keys });
+
+/** The batch and its per-step state keys. */
+export function makeKeyedBatch(groups: KeyedRun[][]): { batch: AdvantageBatch; keys: Uint32Array } {
+  return { batch: makeBatch(groups), keys: Uint32Array.from(groups.flat().flatMap((r) => r.keys)) };
+}

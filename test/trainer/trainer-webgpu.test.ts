@@ -1,14 +1,15 @@
 /**
- * The trainer on the webgpu backend (Dawn in Node): advantages come from the WGSL kernels, feed the
- * loss as a GPU tensor, and equal the CPU reference on the same batch.
+ * The trainer on the webgpu backend (Dawn in Node): every method's advantages come from the engine
+ * `createAdvantageEngine` picks (the WGSL kernels where the method has them), feed the loss as a GPU
+ * tensor, and equal the method's CPU reference on the same batch.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import '../../cli/register-gradients.ts';
-import { computeAdvantages } from '../../src/advantages/estimators.ts';
 import { advantageSettings, DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
-import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
+import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
+import { createAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -17,10 +18,10 @@ beforeAll(async () => {
 });
 
 describe('trainer on webgpu', () => {
-  it('computes advantages with the kernels, equal to the CPU reference, without leaking tensors', async () => {
-    const config: TrainConfig = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'short', tasksPerIteration: 2, groupSize: 3, hiddenSize: 8, epochs: 1, minibatches: 1 };
-    const engine = createGpuAdvantageEngine(readShaderSources());
-    expect(engine.name).toBe('webgpu-kernels');
+  it.each(METHOD_NAMES)('%s: advantages equal to the CPU reference, without leaking tensors', async (method) => {
+    const config: TrainConfig = { ...DEFAULT_CONFIG, method, env: 'gridhouse', horizon: 'short', tasksPerIteration: 2, groupSize: 3, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0 };
+    const engine = createAdvantageEngine('webgpu', method, readShaderSources);
+    expect(engine.name).toBe(methodSpec(method).gpuKernels ? 'webgpu-kernels' : 'cpu');
     const trainer = new Trainer(config, engine);
     try {
       let tensorsAfterFirst = -1;
@@ -29,7 +30,7 @@ describe('trainer on webgpu', () => {
         expect(Number.isFinite(record.policyLoss)).toBe(true);
         if (i === 1) tensorsAfterFirst = tf.memory().numTensors;
         const { batch, result } = trainer.lastBatch!;
-        const reference = computeAdvantages(batch, advantageSettings(config));
+        const reference = methodSpec(method).estimate(batch, advantageSettings(config));
         reference.advantages.forEach((a, t) => expect(Math.abs(result.advantages[t] - a)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(a))));
       }
       expect(tf.memory().numTensors).toBe(tensorsAfterFirst);

@@ -5,8 +5,8 @@
  * promise the exact zeros of the kernels and the CPU reference). Not used on the training path.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { STD_EPSILON, type AdvantageSettings } from '../advantages/types.ts';
-import type { AdvantageTensors } from './advantage-estimator.ts';
+import { STD_EPSILON, type AdvantageSettings } from '../src/advantages/types.ts';
+import type { AdvantageTensors } from '../src/gpu/advantage-estimator.ts';
 
 /** Per-element id from offsets: element e gets i where offsets[i] ≤ e < offsets[i + 1]. int32 [total]. */
 function idsFromOffsets(offsets: tf.Tensor1D, count: number, total: number): tf.Tensor1D {
@@ -18,6 +18,7 @@ function idsFromOffsets(offsets: tf.Tensor1D, count: number, total: number): tf.
 
 /** Per-step A, float32 [numSteps]; the caller disposes it. */
 export function composedAdvantages(b: AdvantageTensors, s: AdvantageSettings): tf.Tensor1D {
+  if (s.variant === 'released') throw new RangeError('composedAdvantages: only the paper variant is composed from tfjs ops');
   const G = b.groupOffsets.shape[0] - 1;
   const R = b.runOffsets.shape[0] - 1;
   const S = b.milestones.shape[0];

@@ -1,0 +1,80 @@
+/**
+ * The SFT prior (docs/maths.md §9): before RL, behaviour cloning on `sftEpisodes` oracle episodes of
+ * tasks disjoint from every training stream, from the same initial weights a trainer of this config
+ * would draw. Every method of a comparison starts from these identical weights, which puts the race in
+ * the paper's regime: the first iterations already succeed sometimes, so coarse credit can learn too.
+ *
+ * Deterministic given the config's seed (and the backend's arithmetic). Priors are memoised per process
+ * by `priorKey`, so the page's panels, a study worker's runs and repeated CLI calls train each one once.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { createEnv, type EnvName } from '../../envs/index.ts';
+import type { TrainConfig } from '../config.ts';
+import { Policy, type PolicyWeights } from '../policy/policy.ts';
+import { Rng } from '../prng.ts';
+import { behaviourCloning } from './behaviour-cloning.ts';
+import { collectDemonstrations } from './demonstrations.ts';
+
+/**
+ * `sftEpisodes: auto`: per environment, the prior size that puts long tasks in the paper's regime at the
+ * page defaults (first-iteration success of a few percent, not 0 and not most). Imitation is much
+ * easier in GridHouse than in TextHouse (8 candidates against up to 39), so one count cannot serve both.
+ * Measured with `npx tsx bench/sft-calibration.ts` (iteration-0 success, 3–5 seeds): GridHouse 4 → ~1%,
+ * 6 → 2–3%, 7 → 5–38%, 8 → 17–42%; TextHouse 64 → 2%, 96 → 2–5%, 112 → 5–17%, 128 → 8–16%. The
+ * regime that follows is in docs/results/regime.json (`npm run bench:regime`).
+ */
+const AUTO_PRIOR_EPISODES: Record<EnvName, number> = { gridhouse: 6, texthouse: 112 };
+
+/** The number of oracle episodes of `config`'s prior, `auto` resolved. */
+export function priorEpisodes(config: Pick<TrainConfig, 'env' | 'sftEpisodes'>): number {
+  return config.sftEpisodes === 'auto' ? AUTO_PRIOR_EPISODES[config.env] : config.sftEpisodes;
+}
+
+/** Demonstration steps per behaviour-cloning minibatch. */
+const MINIBATCH_STEPS = 256;
+/** Episodes played side by side while collecting demonstrations. */
+const DEMONSTRATION_BATCH = 32;
+
+/** The settings that determine a prior (and the backend, whose float arithmetic may differ). */
+function priorKey(config: TrainConfig): string {
+  const { env, horizon, hiddenSize, seed, sftEpochs, sftLearningRate, maxGradNorm } = config;
+  return JSON.stringify({ env, horizon, hiddenSize, seed, episodes: priorEpisodes(config), sftEpochs, sftLearningRate, maxGradNorm, backend: tf.getBackend() });
+}
+
+const cache = new Map<string, Promise<PolicyWeights>>();
+
+/** The prior's weights for `config` (null when `sftEpisodes` is 0: training starts from random init). */
+export function sftPrior(config: TrainConfig): Promise<PolicyWeights> | null {
+  if (priorEpisodes(config) === 0) return null;
+  const key = priorKey(config);
+  let prior = cache.get(key);
+  if (!prior) {
+    prior = trainSftPrior(config);
+    cache.set(key, prior);
+    prior.catch(() => cache.delete(key)); // a failed prior is retried next time, never served
+  }
+  return prior;
+}
+
+/** The initial weights of a policy for `config`: the stream every trainer of this seed draws from. */
+export function initialPolicy(config: TrainConfig, obsDim: number, actionDim: number): Policy {
+  return new Policy({ obsDim, actionDim, hiddenSize: config.hiddenSize }, new Rng(config.seed).fork('init'));
+}
+
+/** Trains the prior for `config` (uncached: `sftPrior` is the memoised entry point). */
+export async function trainSftPrior(config: TrainConfig): Promise<PolicyWeights> {
+  const episodes = priorEpisodes(config);
+  const env = createEnv(config.env, { horizon: config.horizon, batchSize: Math.min(DEMONSTRATION_BATCH, episodes) });
+  const policy = initialPolicy(config, env.obsDim, env.actionDim);
+  const optimizer = tf.train.adam(config.sftLearningRate);
+  const rng = new Rng(config.seed).fork('sft-prior');
+  try {
+    const demos = collectDemonstrations(env, rng, { episodes });
+    const minibatches = Math.ceil(demos.steps / MINIBATCH_STEPS);
+    await behaviourCloning(policy, optimizer, demos, { epochs: config.sftEpochs, minibatches, maxGradNorm: config.maxGradNorm }, rng);
+    return (await policy.weights()).map((w) => w.slice()); // copies: the backend may reuse its buffers
+  } finally {
+    policy.dispose();
+    optimizer.dispose();
+  }
+}
