@@ -20,7 +20,8 @@ import { MetricHistory } from '../page/metric-history.ts';
 import type { Speed } from '../page/page-settings.ts';
 import type { ProbeTiming } from '../worker/backend-probe.ts';
 import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
-import type { BackendMessage, FromWorker, StateMessage, ToWorker } from '../worker/protocol.ts';
+import type { PolicyWeights } from '../policy/policy.ts';
+import type { BackendMessage, FromWorker, PriorMessage, StateMessage, ToWorker } from '../worker/protocol.ts';
 import { TrainingWorkerClient } from '../worker/worker-client.ts';
 
 /** Minimum time between two re-renders caused by training (charts redraw at most this often). */
@@ -78,6 +79,8 @@ export class TrainingController implements ReactiveController {
   /** Probe outcomes by the settings that set its cost, so a reset with the same shapes does not re-probe. */
   private probeCache = new Map<string, ProbeOutcome>();
   private probeWorkers: TrainingWorkerClient[] = [];
+  /** Answers awaited from the first worker's `prior` requests, oldest first. */
+  private priorWaiters: ((m: PriorMessage) => void)[] = [];
   /** Bumped on every (re)start, so a probe that a later start superseded is ignored. */
   private startToken = 0;
 
@@ -161,14 +164,18 @@ export class TrainingController implements ReactiveController {
       void this.launch(config, methods, running);
       return;
     }
+    const token = ++this.startToken;
     for (const [m, slot] of this.slots) {
       slot.generation++;
       this.clearMethod(m);
       slot.state = null;
-      slot.client.send({ type: 'reset', config, running });
     }
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.schedule();
+    void this.racePrior(config).then((prior) => {
+      if (token !== this.startToken) return;
+      for (const slot of this.slots.values()) slot.client.send({ type: 'reset', config, running, prior });
+    });
   }
 
   /** Simulates a lost GPU device in every worker (for tests and demonstrations). */
@@ -186,6 +193,7 @@ export class TrainingController implements ReactiveController {
     this.slots.clear();
     for (const w of this.probeWorkers) w.terminate();
     this.probeWorkers = [];
+    this.priorWaiters = [];
     this.probing = false;
   }
 
@@ -220,6 +228,7 @@ export class TrainingController implements ReactiveController {
       backend = outcome.chosen;
     }
     if (token !== this.startToken) return;
+    const resolved = { ...config, backend };
     for (const method of methods) {
       const client = new TrainingWorkerClient(
         (msg) => this.receive(method, msg),
@@ -230,9 +239,30 @@ export class TrainingController implements ReactiveController {
         `training-${method}`,
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
-      client.send({ type: 'init', config: { ...config, backend }, method, running, speed: this.speedNow });
     }
+    const prior = await this.racePrior(resolved);
+    if (token !== this.startToken) return;
+    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior });
     this.schedule();
+  }
+
+  /**
+   * The SFT prior of the race, computed once by the first method's worker and handed to every worker,
+   * so every method starts from the same weights without each worker training the prior again. Null
+   * when the prior is off (`sftEpisodes` 0) or failed (then each trainer reports the failure itself).
+   */
+  private racePrior(config: TrainConfig): Promise<PolicyWeights | null> {
+    const first = this.slots.get(this.methods[0]);
+    if (!first) return Promise.resolve(null);
+    return new Promise<PolicyWeights | null>((resolve) => {
+      this.priorWaiters.push((m) => resolve(m.error ? null : m.weights));
+      first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: this.methods[0] });
+    });
+  }
+
+  /** `config.backend`, with `auto` replaced by the probe's choice when there was one. */
+  private resolvedBackend(config: TrainConfig): TrainConfig['backend'] {
+    return config.backend === 'auto' && this.probe ? this.probe.chosen : config.backend;
   }
 
   /** The cache key of a probe at `config`, or null when `config` does not ask for a measured choice. */
@@ -294,6 +324,10 @@ export class TrainingController implements ReactiveController {
     const slot = this.slots.get(method);
     if (!slot) return;
     if (m.type === 'probe') return;
+    if (m.type === 'prior') {
+      this.priorWaiters.shift()?.(m);
+      return;
+    }
     if (m.type === 'backend') {
       slot.backend = m;
       this.schedule();

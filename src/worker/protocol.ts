@@ -8,20 +8,26 @@
 import type { Method } from '../methods/registry.ts';
 import type { BackendReport } from '../backend/select.ts';
 import type { TrainConfig } from '../config.ts';
+import type { PolicyWeights } from '../policy/policy.ts';
 import type { Speed } from '../page/page-settings.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import type { BatchSnapshot } from './batch-snapshot.ts';
 import type { ProbeTiming } from './backend-probe.ts';
 
 export type ToWorker =
-  /** First message: select the backend, build `method`'s trainer from the page config, run if `running`. */
-  | { type: 'init'; config: TrainConfig; method: Method; running: boolean; speed: Speed }
+  /**
+   * First message: select the backend, build `method`'s trainer from the page config (starting from
+   * `prior`, the SFT prior's weights shared by every method of the race), run if `running`.
+   */
+  | { type: 'init'; config: TrainConfig; method: Method; running: boolean; speed: Speed; prior?: PolicyWeights | null }
   | { type: 'pause' }
   | { type: 'resume' }
   /** One iteration, then pause. */
   | { type: 'step' }
   /** Rebuild the trainer from `config` (re-selecting the backend if its choice changed). */
-  | { type: 'reset'; config: TrainConfig; running: boolean }
+  | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null }
+  /** Compute (or recall) the SFT prior of `method` at `config` on this worker's backend; answered by `prior`. */
+  | { type: 'prior'; config: TrainConfig; method: Method }
   /** Settings that take effect from the next iteration (only fields with `restart: false`). */
   | { type: 'settings'; changes: Partial<TrainConfig> }
   | { type: 'speed'; speed: Speed }
@@ -79,4 +85,11 @@ export interface ErrorMessage {
   message: string;
 }
 
-export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage | ProbeMessage;
+/** The SFT prior's weights (null when `sftEpisodes` is 0), or why it could not be computed. */
+export interface PriorMessage {
+  type: 'prior';
+  weights: PolicyWeights | null;
+  error?: string;
+}
+
+export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage | ProbeMessage | PriorMessage;

@@ -14,6 +14,7 @@ import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
 import type { Method } from '../methods/registry.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
+import type { PolicyWeights } from '../policy/policy.ts';
 import { TrainingRun } from '../trainer/run.ts';
 import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
@@ -58,7 +59,9 @@ export class TrainingLoop {
   private wanted = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
-  private pendingReset: { config: TrainConfig; running: boolean; force: boolean } | null = null;
+  private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null } | null = null;
+  /** The race's shared SFT prior, as the page last sent it (undefined: the trainer computes its own). */
+  private prior: PolicyWeights | null | undefined = undefined;
   /** Stopped by an error other than a divergence (a divergence halts the run itself). */
   private failed = false;
   /** The latest batch has not been sent as a snapshot yet. */
@@ -77,7 +80,7 @@ export class TrainingLoop {
           this.speed = message.speed;
           this.method = message.method;
         }
-        this.pendingReset = { config: message.config, running: message.running, force: false };
+        this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior };
         this.wanted = message.running;
         this.pendingSteps = 0;
         break;
@@ -103,6 +106,7 @@ export class TrainingLoop {
         break;
       case 'loseDevice':
       case 'probe':
+      case 'prior':
         return; // handled by the worker, which owns the device
     }
     this.postState();
@@ -112,7 +116,7 @@ export class TrainingLoop {
   /** Called by the worker when the GPU device is lost: abandon the step, rebuild on a new backend. */
   deviceLost(reason: string): void {
     const running = this.pendingReset ? this.pendingReset.running : this.wanted;
-    if (this.config) this.pendingReset = { config: this.pendingReset?.config ?? this.config, running, force: true };
+    if (this.config) this.pendingReset = { config: this.pendingReset?.config ?? this.config, running, force: true, prior: this.pendingReset ? this.pendingReset.prior : this.prior };
     this.abortStep?.(new DeviceLostError(reason));
     void this.pump();
   }
@@ -187,12 +191,18 @@ export class TrainingLoop {
     this.unsent = false;
     this.config = reset.config;
     this.running = reset.running;
+    this.prior = reset.prior;
     const method = this.method!;
     try {
       const engine = await this.host.prepare(reset.config, method, reset.force);
       if (this.pendingReset) return; // superseded while the backend was initialising
-      this.run = new TrainingRun(methodConfig(method, reset.config), engine);
+      this.run = new TrainingRun(methodConfig(method, reset.config), engine, this.prior ? { prior: this.prior } : {});
+      // Iteration 0: where every method starts (the shared prior), the first point of every chart.
+      const start = await this.watched(this.run.evaluateStart());
+      if (this.pendingReset) return;
+      this.host.post({ type: 'record', generation: this.generation, record: start });
     } catch (e) {
+      if (e instanceof DeviceLostError) return; // the pump rebuilds next
       this.running = false;
       this.host.post({ type: 'error', generation: this.generation, message: `could not start training: ${errorText(e)}` });
     }

@@ -16,6 +16,11 @@ import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
 import { initBackend } from '../backend/browser.ts';
 import { advantageEngineName, createAdvantageEngine } from '../trainer/advantage-engine.ts';
 import { probeBackend } from './backend-probe.ts';
+import type { TrainConfig } from '../config.ts';
+import type { Method } from '../methods/registry.ts';
+import { methodConfig } from '../page/method-configs.ts';
+import type { PolicyWeights } from '../policy/policy.ts';
+import { sftPrior } from '../trainer/sft-prior.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the project compiles against the DOM lib). */
@@ -27,6 +32,8 @@ const scope = self as unknown as WorkerScope;
 const post = (message: FromWorker, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
 
 let lostReason: string | null = null;
+/** The page has been told this worker's backend (the prior may have selected it before any trainer). */
+let announced = false;
 
 const backend = new WorkerBackend((reason) => {
   lostReason = reason;
@@ -51,7 +58,8 @@ const loop: TrainingLoop = new TrainingLoop({
   wait,
   async prepare(config, method, force) {
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
-    if (changed || lostReason) {
+    if (changed || lostReason || !announced) {
+      announced = true;
       const recovery = lostReason
         ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, training restarted from iteration 0`
         : undefined;
@@ -61,6 +69,16 @@ const loop: TrainingLoop = new TrainingLoop({
     return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
 });
+
+/**
+ * The race's SFT prior, computed once on this worker's backend (sft-prior.ts memoises it), for the page
+ * to hand to every method's worker: one prior per page config, whichever worker trains which method.
+ */
+async function sharedPrior(config: TrainConfig, method: Method): Promise<PolicyWeights | null> {
+  await backend.ensure(config.backend, false);
+  const prior = sftPrior(methodConfig(method, config));
+  return prior ? await prior : null;
+}
 
 scope.onmessage = (event) => {
   const message = event.data;
@@ -72,6 +90,13 @@ scope.onmessage = (event) => {
       (b) => initBackend(b, { strict: true }),
       (b) => createAdvantageEngine(b, message.method, () => VITE_SHADERS),
     ).then((result) => post({ type: 'probe', result }));
+    return;
+  }
+  if (message.type === 'prior') {
+    void sharedPrior(message.config, message.method).then(
+      (weights) => post({ type: 'prior', weights }),
+      (e: unknown) => post({ type: 'prior', weights: null, error: e instanceof Error ? e.message : String(e) }),
+    );
     return;
   }
   if (message.type === 'loseDevice') {

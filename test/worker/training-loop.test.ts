@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrainConfig } from '../../src/config.ts';
 import type { Method } from '../../src/methods/registry.ts';
 import { methodConfig } from '../../src/page/method-configs.ts';
+import type { IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
@@ -59,7 +60,7 @@ describe('training loop', () => {
     const h = harness();
     h.loop.command(init(tiny(), true));
     await h.until('the budget', () => h.lastState()?.finished === true);
-    expect(h.records().map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['beacon1', 'beacon2', 'beacon3']);
+    expect(h.records().map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['beacon0', 'beacon1', 'beacon2', 'beacon3']);
     expect(new Set([...h.records(), ...h.snapshots()].map((m) => m.generation))).toEqual(new Set([1]));
     expect(h.snapshots().map((m) => `${m.snapshot.method}${m.snapshot.iteration}`)).toEqual(['beacon1', 'beacon2', 'beacon3']);
     expect(h.lastState()).toMatchObject({ method: 'beacon', running: false, finished: true, iteration: 3, halted: false });
@@ -76,7 +77,7 @@ describe('training loop', () => {
       h.loop.command(init(tiny(), true, method));
       await h.until('the budget', () => h.lastState()?.finished === true);
       const direct = new TrainingRun(methodConfig(method, tiny()), cpuAdvantageEngine);
-      const expected = [];
+      const expected: (IterationRecord | null)[] = [await direct.evaluateStart()];
       for (let i = 0; i < 3; i++) expected.push(await direct.step());
       direct.dispose();
       const strip = (r: object) => JSON.parse(JSON.stringify(r, (k, v) => (k === 'ms' || k === 'envStepsPerSecond' ? undefined : v)));
@@ -89,11 +90,12 @@ describe('training loop', () => {
     h.loop.command(init(tiny(), false));
     await h.until('the trainer', () => h.lastState()?.generation === 1);
     await h.settle();
-    expect(h.records()).toEqual([]);
+    // Only iteration 0: the starting policy, measured before any update.
+    expect(h.records().map((m) => m.record.iteration)).toEqual([0]);
     h.loop.command({ type: 'step' });
-    await h.until('one step', () => h.records().length === 1);
+    await h.until('one step', () => h.records().length === 2);
     await h.settle();
-    expect(h.records().map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['beacon1']);
+    expect(h.records().map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['beacon0', 'beacon1']);
     expect(h.lastState()).toMatchObject({ running: false, finished: false, iteration: 1 });
   });
 
@@ -119,7 +121,7 @@ describe('training loop', () => {
     h.loop.command({ type: 'reset', config: tiny({ iters: 2, seed: 7 }), running: true });
     await h.until('the new budget', () => h.lastState()?.generation === 2 && h.lastState()?.finished === true);
     const fresh = h.records().filter((m) => m.generation === 2);
-    expect(fresh.map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['grpo1', 'grpo2']);
+    expect(fresh.map((m) => `${m.record.method}${m.record.iteration}`)).toEqual(['grpo0', 'grpo1', 'grpo2']);
   });
 
   it('applies live settings, rejects restart settings, and continues when the budget grows', async () => {
@@ -131,7 +133,7 @@ describe('training loop', () => {
     h.loop.command({ type: 'settings', changes: { iters: 2, learningRate: 0.01 } });
     h.loop.command({ type: 'resume' });
     await h.until('the larger budget', () => h.lastState()?.finished === true && h.lastState()?.iteration === 2);
-    expect(h.records().map((m) => m.record.iteration)).toEqual([1, 2]);
+    expect(h.records().map((m) => m.record.iteration)).toEqual([0, 1, 2]);
   });
 
   it('sends snapshots every 10th iteration when fast, none at nodraw, and the latest when training stops', async () => {
@@ -151,12 +153,12 @@ describe('training loop', () => {
   it('after a lost device, re-prepares the backend and restarts under a new generation, still running', async () => {
     const h = harness();
     h.loop.command(init(tiny({ iters: 50 }), true, 'grpo'));
-    await h.until('records', () => h.records().length >= 2);
+    await h.until('records', () => h.records().length >= 3);
     h.loop.deviceLost('destroyed: test');
-    await h.until('the new generation', () => h.records().some((m) => m.generation === 2));
+    await h.until('the new generation', () => h.records().some((m) => m.generation === 2 && m.record.iteration === 1));
     h.loop.command({ type: 'pause' });
     expect(h.prepared).toEqual([false, true]);
-    expect(h.records().find((m) => m.generation === 2)!.record).toMatchObject({ method: 'grpo', iteration: 1 });
+    expect(h.records().filter((m) => m.generation === 2).map((m) => m.record.iteration).slice(0, 2)).toEqual([0, 1]);
   });
 
   it('GRPO ignores BEACON ablations; BEACON gets them', async () => {
