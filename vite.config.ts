@@ -5,10 +5,72 @@
  * page on a static host, a sub-folder). WGSL shaders are imported as text with `?raw` and the wasm
  * backend's binaries with `?url` (see src/backend/browser.ts); both are built into Vite.
  */
-import { defineConfig } from 'vite';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Cross-origin isolation (SharedArrayBuffer, hence the wasm backend's threads). The dev and preview
+ * servers send these headers; on a static host, send them too (README) or rely on the service worker,
+ * which adds them to what it serves.
+ */
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+const THREADED_SCRIPT = fileURLToPath(new URL('node_modules/@tensorflow/tfjs-backend-wasm/wasm-out/tfjs-backend-wasm-threaded-simd.js', import.meta.url));
+
+/**
+ * tfjs's threaded wasm backend hands its pthread workers a Blob made from the source text of its
+ * factory function. Once bundled and minified, that text refers to names of the enclosing bundle
+ * ("e is not defined" in every pthread). Instead, the workers get the original script as its own
+ * asset, a classic script that defines the factory by itself.
+ */
+function wasmThreadsPlugin(): Plugin {
+  return {
+    name: 'beacon-live:wasm-threads',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.replace(/\\/g, '/').includes('@tensorflow/tfjs-backend-wasm/dist/backend_wasm.js')) return null;
+      const blob = /new Blob\(\[`var WasmBackendModuleThreadedSimd = ` \+\s*wasmFactoryThreadedSimd\.toString\(\)\], \{ type: 'text\/javascript' \}\)/;
+      if (!blob.test(code)) this.error('tfjs-backend-wasm changed: the threaded factory Blob to replace was not found');
+      return `import __threadedScriptUrl from ${JSON.stringify(`${THREADED_SCRIPT}?url`)};\n${code.replace(blob, 'new URL(__threadedScriptUrl, import.meta.url).href')}`;
+    },
+  };
+}
+
+/**
+ * Emits the service worker (src/sw/service-worker.js) with the list of every file of the build to
+ * precache and a version that is the hash of their contents, so each build has its own cache.
+ */
+function offlinePlugin(): Plugin {
+  return {
+    name: 'beacon-live:offline',
+    apply: 'build',
+    // After Vite's own HTML plugin, so that index.html is in the bundle (and in the version hash).
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((f) => f !== 'sw.js' && !f.endsWith('.map')).sort();
+      const hash = createHash('sha256');
+      for (const f of files) {
+        const item = bundle[f];
+        hash.update(f);
+        hash.update(item.type === 'chunk' ? item.code : typeof item.source === 'string' ? item.source : Buffer.from(item.source));
+      }
+      const version = hash.digest('hex').slice(0, 16);
+      const source = readFileSync(new URL('src/sw/service-worker.js', import.meta.url), 'utf8')
+        .replace("const VERSION = '__VERSION__';", `const VERSION = ${JSON.stringify(version)};`)
+        .replace('const FILES = __FILES__;', `const FILES = ${JSON.stringify(['./', ...new Set(['index.html', ...files])])};`);
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
 
 export default defineConfig({
   base: './',
+  plugins: [wasmThreadsPlugin(), offlinePlugin()],
   build: {
     target: 'es2022',
     // tfjs alone is well over Vite's 500 kB warning threshold; the warning would only be noise.
@@ -16,7 +78,7 @@ export default defineConfig({
   },
   // The training worker is a module worker that loads backends on demand (dynamic imports), which
   // needs ES output: the default iife format cannot code-split.
-  worker: { format: 'es' },
-  server: { host: '127.0.0.1' },
-  preview: { host: '127.0.0.1' },
+  worker: { format: 'es', plugins: () => [wasmThreadsPlugin()] },
+  server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
+  preview: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
 });

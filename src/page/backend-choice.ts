@@ -23,7 +23,7 @@ export interface ProbeOutcome {
  * shader compilations, short enough that a software adapter cannot hold up the page's start.
  */
 export function webgpuProbeDeadlineMs(wasmMs: number | null): number {
-  return Math.max(6000, 40 * (wasmMs ?? 0));
+  return Math.min(120_000, Math.max(6000, 40 * (wasmMs ?? 0)));
 }
 
 function times(ratio: number): string {

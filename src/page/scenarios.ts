@@ -146,6 +146,6 @@ export function applyPreset(query: string, current: PageState): PageState | null
   if (!state) return null;
   return {
     config: { ...state.config, backend: current.config.backend },
-    page: { ...state.page, present: current.page.present, speed: current.page.speed, smoothing: current.page.smoothing },
+    page: { ...state.page, present: current.page.present, speed: current.page.speed, smoothing: current.page.smoothing, autostart: current.page.autostart },
   };
 }

@@ -13,6 +13,7 @@
  * or a recovery after a lost GPU device).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { adapterDisplayName, isSoftwareAdapter } from '../backend/select.ts';
 import type { Method } from '../methods/registry.ts';
 import type { TrainConfig } from '../config.ts';
 import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../page/backend-choice.ts';
@@ -385,7 +386,6 @@ async function webGpuAdapterInfo(): Promise<{ adapterName?: string; software?: b
   try {
     const adapter = await navigator.gpu?.requestAdapter();
     if (!adapter) return {};
-    const { adapterDisplayName, isSoftwareAdapter } = await import('../backend/select.ts');
     return { adapterName: adapterDisplayName(adapter.info), software: isSoftwareAdapter(adapter.info) };
   } catch {
     return {};

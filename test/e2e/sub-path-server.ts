@@ -29,6 +29,8 @@ export interface SubPathServer {
   url: string;
   /** Requests that fell outside the sub-path or found no file. */
   misses: string[];
+  /** Every request path served or missed, in order (to prove a page loaded without the network). */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -50,8 +52,10 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
   const outDir = mkdtempSync(join(tmpdir(), 'beacon-live-dist-'));
   await build({ root: ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const misses: string[] = [];
+  const requests: string[] = [];
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    requests.push(path);
     if (!path.startsWith(SUB_PATH)) {
       misses.push(path);
       res.writeHead(404).end();
@@ -72,6 +76,7 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
   return {
     url: `http://127.0.0.1:${port}${SUB_PATH}`,
     misses,
+    requests,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(outDir, { recursive: true, force: true });

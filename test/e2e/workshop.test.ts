@@ -1,0 +1,225 @@
+/**
+ * The workshop features end to end, in headless Chromium against the built page served from a sub-path:
+ * - one Web Worker per raced method, and a three-method race with each method's description shown;
+ * - a bad `methods` value named in the alert with the allowed values; the race presets that exist;
+ * - `auto` decided by measurement: the probe's choice and the badge text, with the probe's timings
+ *   scaled by the page's test hook so that either backend can be forced on any machine;
+ * - presenter mode (large type at 1920 × 1080, accessible) and every keyboard shortcut, and every
+ *   scenario of the tour loading its preset;
+ * - offline: after one visit, the page reloads with no network and trains 3 iterations.
+ * Tiny settings and wasm keep it fast.
+ */
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
+import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS } from '../../src/page/scenarios.ts';
+import { readPageState, writePageState } from '../../src/page/url-state.ts';
+import { launchChromium } from '../support/browser.ts';
+import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0';
+
+let server: SubPathServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([buildAndServe(), launchChromium({ webgpu: true })]);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface Opened {
+  page: Page;
+  context: BrowserContext;
+  errors: string[];
+}
+
+async function open(query: string, options: { width?: number; height?: number; init?: string } = {}): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  if (options.init) await page.addInitScript({ content: options.init });
+  await page.goto(`${server.url}?${query}`);
+  return { page, context, errors };
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const t0 = Date.now();
+  let last: T = await read();
+  while (!ok(last)) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 200));
+    last = await read();
+  }
+  return last;
+}
+
+const iterations = (page: Page) =>
+  page.locator('method-panel').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.method, Number((e as HTMLElement).dataset.iteration)])));
+
+const backendOf = (page: Page) => page.locator('backend-badge').getAttribute('data-backend');
+
+/** Training workers alive (probe workers are terminated once they answer). */
+const workers = (page: Page) => page.workers().filter((w) => /training-worker/.test(w.url())).length;
+
+async function axeViolations(page: Page) {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
+  });
+}
+
+describe('workshop page', () => {
+  it('races three methods, one worker each, with every method explained', async () => {
+    const { page, context, errors } = await open(`${TINY}&backend=wasm&methods=grpo,beacon,gigpo`);
+    try {
+      const its = await waitFor('2 iterations of each method', () => iterations(page), (v) => v.grpo >= 2 && v.beacon >= 2 && v.gigpo >= 2, 120_000);
+      expect(Object.keys(its)).toEqual(['grpo', 'beacon', 'gigpo']);
+      expect(workers(page)).toBe(3);
+      expect(await page.locator('comparison-chart metric-chart').getAttribute('heading')).toBe(`Success rate: ${(['grpo', 'beacon', 'gigpo'] as const).map((m) => methodSpec(m).label).join(' vs ')}`);
+      const explainer = await page.locator('explainer-section .methods').innerText();
+      for (const m of ['grpo', 'beacon', 'gigpo'] as const) expect(explainer).toContain(methodSpec(m).description);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('names a bad methods value with the allowed ones, and offers the presets whose methods exist', async () => {
+    const { page, context, errors } = await open(`${TINY}&backend=cpu&autostart=0&methods=grpo,nope`);
+    try {
+      const alert = await page.locator('settings-alert [role=alert]').innerText();
+      expect(alert).toContain(`methods must be 2 to 4 distinct methods, comma-separated, from ${METHOD_NAMES.join(', ')}; got "grpo,nope": "nope" is not a method; using grpo,beacon`);
+      expect(Object.keys(await iterations(page))).toEqual(['grpo', 'beacon']);
+      const shown = await page.locator('method-picker [data-preset]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.preset));
+      expect(shown).toEqual(availablePresets().map((p) => p.id));
+      // A preset naming a method the registry lacks stays hidden.
+      for (const p of RACE_PRESETS) expect(shown.includes(p.id)).toBe(presetState(p.query) !== null);
+      await page.locator('method-picker [data-preset=beacon-gigpo]').click();
+      await waitFor('the GiGPO race', () => iterations(page), (v) => Object.keys(v).join() === 'beacon,gigpo', 30_000);
+      await waitFor('the address bar', () => page.evaluate(() => new URLSearchParams(location.search).get('methods')), (m) => m === 'beacon,gigpo', 10_000);
+      await waitFor('one worker per method', async () => workers(page), (n) => n === 2, 30_000);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('under auto, measures both backends and picks the faster, saying why (slow adapter forced)', async () => {
+    const { page, context, errors } = await open(TINY, { init: 'window.__beaconProbeScale = { webgpu: 1000 };' });
+    try {
+      expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 120_000)).toBe('wasm');
+      const probe = await page.locator('backend-badge .probe').innerText();
+      expect(probe).toMatch(/wasm: (over )?\d+(\.\d)?× faster than this GPU adapter/);
+      expect(probe.toLowerCase()).toMatch(/software adapter.*swiftshader/);
+      expect(probe).toMatch(/One training step: wasm \d+ ms, WebGPU/);
+      expect(await page.locator('backend-badge .badge').innerText()).toMatch(/WebAssembly\s+chosen by measurement/);
+      await waitFor('training on the chosen backend', () => iterations(page), (v) => v.grpo >= 1 && v.beacon >= 1, 120_000);
+      expect(workers(page)).toBe(2);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it('under auto, picks WebGPU when wasm measures slower (slow wasm forced)', async () => {
+    const { page, context } = await open(`${TINY}&autostart=0`, { init: 'window.__beaconProbeScale = { wasm: 100000 };' });
+    try {
+      expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 180_000)).toBe('webgpu');
+      expect(await page.locator('backend-badge .probe').innerText()).toMatch(/webgpu: \d+(\.\d)?× faster than wasm/);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it('presenter mode: stage layout, large type, every shortcut, every scenario, accessible', async () => {
+    const query = `${TINY}&backend=wasm&autostart=0&present=1`;
+    const { page, context, errors } = await open(query, { width: 1920, height: 1080 });
+    try {
+      await waitFor('the trainers', () => page.locator('training-controls button.run').isDisabled(), (d) => !d, 60_000);
+      expect(await page.locator('beacon-live-app').evaluate((e) => e.hasAttribute('present'))).toBe(true);
+      expect(await page.locator('beacon-live-app main.stage comparison-chart').count()).toBe(1);
+      expect(await page.locator('beacon-live-app main.stage run-inspector').count()).toBe(2);
+      expect(await page.locator('settings-form').count()).toBe(0);
+      const px = (selector: string) => page.locator(selector).first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+      expect(await px('training-controls .budget')).toBeGreaterThanOrEqual(20);
+      expect(await px('scenario-tour section')).toBeGreaterThanOrEqual(20);
+
+      // → steps once; Space runs and pauses; R resets to iteration 0.
+      await page.keyboard.press('ArrowRight');
+      await waitFor('one step', () => iterations(page), (v) => v.grpo === 1 && v.beacon === 1, 60_000);
+      await page.keyboard.press(' ');
+      await waitFor('training', () => iterations(page), (v) => v.grpo >= 3 && v.beacon >= 3, 60_000);
+      await page.keyboard.press(' ');
+      await waitFor('paused', () => page.locator('training-controls button.run').innerText(), (t) => /Resume/.test(t), 10_000);
+      const paused = await iterations(page);
+      await page.waitForTimeout(1500);
+      const still = await iterations(page);
+      expect(still.grpo - paused.grpo).toBeLessThanOrEqual(1); // at most the iteration in flight
+      await page.keyboard.press('r');
+      await waitFor('the reset', () => iterations(page), (v) => v.grpo === 0 && v.beacon === 0, 30_000);
+      // F toggles full screen; ? opens and Escape closes the help.
+      await page.keyboard.press('f');
+      await waitFor('full screen', () => page.evaluate(() => document.fullscreenElement !== null), (v) => v, 10_000);
+      await page.keyboard.press('f');
+      await waitFor('no full screen', () => page.evaluate(() => document.fullscreenElement === null), (v) => v, 10_000);
+      await page.keyboard.press('?');
+      await waitFor('the help', () => page.locator('shortcut-help dialog').evaluate((d) => (d as HTMLDialogElement).open), (v) => v, 10_000);
+      expect(await page.locator('shortcut-help dialog').innerText()).toMatch(/Space[\s\S]*pause or resume[\s\S]*1 – 9[\s\S]*scenario/);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await waitFor('the help closed', () => page.locator('shortcut-help dialog').evaluate((d) => (d as HTMLDialogElement).open), (v) => !v, 10_000);
+
+      // 1–9 load the scenarios of the tour, each with its preset in the URL; the rest through Next.
+      const scenarios = availableScenarios();
+      expect(scenarios.length).toBeGreaterThanOrEqual(6);
+      let current = readPageState(await page.evaluate(() => location.search));
+      for (let i = 0; i < scenarios.length; i++) {
+        if (i < 9) await page.keyboard.press(String(i + 1));
+        else await page.getByRole('button', { name: 'Next scenario' }).click();
+        const expected = applyPreset(scenarios[i].query, current)!;
+        const want = writePageState(expected);
+        await waitFor(`scenario ${scenarios[i].id} in the URL`, () => page.evaluate(() => location.search.slice(1)), (q) => q === want, 10_000);
+        expect(await page.locator('scenario-tour h3').getAttribute('data-scenario')).toBe(scenarios[i].id);
+        expect(await page.locator('scenario-tour .narrative').innerText()).toBe(scenarios[i].narrative);
+        expect(Object.keys(await iterations(page))).toEqual([...expected.page.methods]);
+        current = { ...expected, issues: [] };
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  it('after one visit, reloads and trains with no network', async () => {
+    const { page, context, errors } = await open(`${TINY}&backend=wasm`);
+    try {
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+      await waitFor('the precache', () => page.evaluate(async () => (await caches.keys()).length), (n) => n === 1, 30_000);
+      await waitFor('an iteration online', () => iterations(page), (v) => v.grpo >= 1 && v.beacon >= 1, 60_000);
+      await context.setOffline(true);
+      const served = server.requests.length;
+      await page.reload();
+      const its = await waitFor('3 iterations offline', () => iterations(page), (v) => v.grpo >= 3 && v.beacon >= 3, 120_000);
+      expect(its).toMatchObject({ grpo: expect.any(Number), beacon: expect.any(Number) });
+      expect(server.requests.slice(served)).toEqual([]); // nothing reached the server
+      // The service worker's headers make the reloaded page cross-origin isolated (wasm threads).
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+});
+
