@@ -68,8 +68,11 @@ function offlinePlugin(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   base: './',
+  // Only a build has a service worker (the dev server serves sources that change on every edit). Not
+  // import.meta.env.PROD: that follows NODE_ENV, which test runners set to "test" for builds as well.
+  define: { __SERVICE_WORKER__: JSON.stringify(command === 'build') },
   plugins: [wasmThreadsPlugin(), offlinePlugin()],
   build: {
     target: 'es2022',
@@ -81,4 +84,4 @@ export default defineConfig({
   worker: { format: 'es', plugins: () => [wasmThreadsPlugin()] },
   server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   preview: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
-});
+}));

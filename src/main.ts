@@ -10,9 +10,11 @@ const methodColors = document.createElement('style');
 methodColors.textContent = methodColorCss();
 document.head.append(methodColors);
 
-// Offline and cross-origin isolation on static hosts (src/sw/service-worker.js). Only the build has a
-// service worker: the dev server serves sources that change on every edit.
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+/** True in a build, which emits sw.js (vite.config.ts). */
+declare const __SERVICE_WORKER__: boolean;
+
+// Offline and cross-origin isolation on static hosts (src/sw/service-worker.js).
+if (__SERVICE_WORKER__ && 'serviceWorker' in navigator) {
   navigator.serviceWorker.register('./sw.js').catch((e: unknown) => {
     // The page works without it (online, no threads on hosts without the headers); say why in the console.
     console.warn(`service worker not registered: ${e instanceof Error ? e.message : String(e)}`);

@@ -205,12 +205,16 @@ describe('workshop page', () => {
   it('after one visit, reloads and trains with no network', async () => {
     const { page, context, errors } = await open(`${TINY}&backend=wasm`);
     try {
-      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-      await waitFor('the precache', () => page.evaluate(async () => (await caches.keys()).length), (n) => n === 1, 30_000);
+      await waitFor(
+        'the service worker and its precache',
+        () => page.evaluate('navigator.serviceWorker.getRegistration().then(async (r) => [r?.active?.state ?? "none", (await caches.keys()).length].join())') as Promise<string>,
+        (s) => s === 'activated,1',
+        60_000,
+      );
       await waitFor('an iteration online', () => iterations(page), (v) => v.grpo >= 1 && v.beacon >= 1, 60_000);
       await context.setOffline(true);
       const served = server.requests.length;
-      await page.reload();
+      await page.reload({ timeout: 60_000 });
       const its = await waitFor('3 iterations offline', () => iterations(page), (v) => v.grpo >= 3 && v.beacon >= 3, 120_000);
       expect(its).toMatchObject({ grpo: expect.any(Number), beacon: expect.any(Number) });
       expect(server.requests.slice(served)).toEqual([]); // nothing reached the server
