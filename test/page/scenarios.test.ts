@@ -1,0 +1,42 @@
+/**
+ * The tour and the race presets are checked against the registry and the settings table: every preset
+ * that names only existing methods and settings is shown and loads its settings; the others are hidden.
+ */
+import { describe, expect, it } from 'vitest';
+import { fieldSpec } from '../../src/config.ts';
+import { isMethod } from '../../src/methods/registry.ts';
+import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
+import { DEFAULT_PAGE_SETTINGS } from '../../src/page/page-settings.ts';
+import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS, SCENARIOS } from '../../src/page/scenarios.ts';
+
+/** What a preset names, read directly (not through the page's reader). */
+function namesExist(query: string): boolean {
+  const q = new URLSearchParams(query);
+  return [...q].every(([k, v]) => (k === 'methods' ? v.split(',').every(isMethod) : fieldSpec(k) !== undefined));
+}
+
+describe('scenarios and presets', () => {
+  it('has at least six scenarios available, each with a narrative and what to look at', () => {
+    const shown = availableScenarios();
+    expect(shown.length).toBeGreaterThanOrEqual(6);
+    for (const s of SCENARIOS) {
+      expect(s.narrative.length).toBeGreaterThan(100);
+      expect(s.lookAt.length).toBeGreaterThan(20);
+    }
+    expect(new Set(SCENARIOS.map((s) => s.id)).size).toBe(SCENARIOS.length);
+  });
+
+  it('shows exactly the scenarios and presets whose methods and settings exist', () => {
+    expect(availableScenarios().map((s) => s.id)).toEqual(SCENARIOS.filter((s) => namesExist(s.query)).map((s) => s.id));
+    expect(availablePresets().map((p) => p.id)).toEqual(RACE_PRESETS.filter((p) => namesExist(p.query)).map((p) => p.id));
+  });
+
+  it('loads a scenario over the page defaults, keeping the backend and how the page is shown', () => {
+    const current = { config: { ...PAGE_DEFAULT_CONFIG, backend: 'wasm' as const, horizon: 'tiny' as const }, page: { ...DEFAULT_PAGE_SETTINGS, present: true, speed: 'fast' as const } };
+    const state = applyPreset('methods=grpo,beacon&gamma=1', current)!;
+    expect(state.config).toEqual({ ...PAGE_DEFAULT_CONFIG, backend: 'wasm', gamma: 1 });
+    expect(state.page).toMatchObject({ present: true, speed: 'fast', methods: ['grpo', 'beacon'] });
+    expect(presetState('methods=grpo,unregistered')).toBeNull();
+    expect(presetState('notASetting=1')).toBeNull();
+  });
+});
