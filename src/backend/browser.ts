@@ -23,14 +23,28 @@ function browserGpu(): GPU | string {
   return 'no WebGPU API: this browser does not expose navigator.gpu (WebGPU disabled or unsupported)';
 }
 
+/** Threads for the wasm backend when cross-origin isolated (null: tfjs's default, one per core). */
+let wasmThreads: number | null = null;
+
+/**
+ * Sets how many threads the wasm backend of this worker may use, before it initialises. The page runs
+ * one worker per method, so each gets its share of the cores: more threads than cores only adds
+ * contention.
+ */
+export function setWasmThreads(threads: number): void {
+  wasmThreads = Math.max(1, Math.floor(threads));
+}
+
 const browserHost: BackendHost = {
   gpu: browserGpu,
-  configureWasm: (wasm) =>
+  configureWasm: (wasm) => {
     wasm.setWasmPaths({
       'tfjs-backend-wasm.wasm': wasmPlainUrl,
       'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
       'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
-    }),
+    });
+    if (wasmThreads !== null) wasm.setThreadsCount(wasmThreads);
+  },
 };
 
 /** Selects and initialises a tfjs backend in the page or a worker (see select.ts for the choice semantics). */

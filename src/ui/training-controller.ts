@@ -243,7 +243,8 @@ export class TrainingController implements ReactiveController {
     }
     const prior = await this.racePrior(resolved);
     if (token !== this.startToken) return;
-    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior });
+    const wasmThreads = threadsPerWorker(methods.length);
+    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, wasmThreads });
     this.schedule();
   }
 
@@ -257,7 +258,7 @@ export class TrainingController implements ReactiveController {
     if (!first) return Promise.resolve(null);
     return new Promise<PolicyWeights | null>((resolve) => {
       this.priorWaiters.push((m) => resolve(m.error ? null : m.weights));
-      first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: this.methods[0] });
+      first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: this.methods[0], wasmThreads: threadsPerWorker(this.methods.length) });
     });
   }
 
@@ -370,6 +371,11 @@ export class TrainingController implements ReactiveController {
       this.host.requestUpdate();
     }, wait);
   }
+}
+
+/** Each method's worker gets its share of the cores for wasm threads (used only when cross-origin isolated). */
+function threadsPerWorker(workers: number): number {
+  return Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / Math.max(1, workers)));
 }
 
 /** A WebGPU adapter exists here (the probe is only worth running then). */

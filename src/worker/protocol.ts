@@ -19,7 +19,7 @@ export type ToWorker =
    * First message: select the backend, build `method`'s trainer from the page config (starting from
    * `prior`, the SFT prior's weights shared by every method of the race), run if `running`.
    */
-  | { type: 'init'; config: TrainConfig; method: Method; running: boolean; speed: Speed; prior?: PolicyWeights | null }
+  | { type: 'init'; config: TrainConfig; method: Method; running: boolean; speed: Speed; prior?: PolicyWeights | null; wasmThreads?: number }
   | { type: 'pause' }
   | { type: 'resume' }
   /** One iteration, then pause. */
@@ -27,7 +27,7 @@ export type ToWorker =
   /** Rebuild the trainer from `config` (re-selecting the backend if its choice changed). */
   | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null }
   /** Compute (or recall) the SFT prior of `method` at `config` on this worker's backend; answered by `prior`. */
-  | { type: 'prior'; config: TrainConfig; method: Method }
+  | { type: 'prior'; config: TrainConfig; method: Method; wasmThreads?: number }
   /** Settings that take effect from the next iteration (only fields with `restart: false`). */
   | { type: 'settings'; changes: Partial<TrainConfig> }
   | { type: 'speed'; speed: Speed }

@@ -13,7 +13,7 @@ import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { TrainingLoop } from './training-loop.ts';
 import { WorkerBackend } from './worker-backend.ts';
 import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
-import { initBackend } from '../backend/browser.ts';
+import { initBackend, setWasmThreads } from '../backend/browser.ts';
 import { advantageEngineName, createAdvantageEngine } from '../trainer/advantage-engine.ts';
 import { probeBackend } from './backend-probe.ts';
 import type { TrainConfig } from '../config.ts';
@@ -82,6 +82,7 @@ async function sharedPrior(config: TrainConfig, method: Method): Promise<PolicyW
 
 scope.onmessage = (event) => {
   const message = event.data;
+  if ((message.type === 'init' || message.type === 'prior') && message.wasmThreads !== undefined) setWasmThreads(message.wasmThreads);
   if (message.type === 'probe') {
     void probeBackend(
       message.config,
