@@ -280,7 +280,6 @@ export class TrainingController implements ReactiveController {
   private async runProbe(config: TrainConfig, method: Method): Promise<ProbeOutcome> {
     const scale = (globalThis as ProbeHook).__beaconProbeScale ?? {};
     const timed = (backend: 'webgpu' | 'wasm', deadlineMs: number) => {
-      const t0 = performance.now();
       let timer: ReturnType<typeof setTimeout>;
       let finish!: (t: ProbeTiming | null) => void;
       const done = new Promise<ProbeTiming | null>((resolve) => (finish = resolve));
@@ -300,16 +299,12 @@ export class TrainingController implements ReactiveController {
         `probe-${backend}`,
       );
       this.probeWorkers.push(worker);
-      const stopAt = (ms: number) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          worker.terminate();
-          finish(null);
-        }, Math.max(0, ms - (performance.now() - t0)));
-      };
-      stopAt(deadlineMs);
+      timer = setTimeout(() => {
+        worker.terminate();
+        finish(null);
+      }, deadlineMs);
       worker.send({ type: 'probe', config, method, backend });
-      return { done, stopAt };
+      return { done };
     };
     const wasm = (await timed('wasm', 120_000).done) ?? { backend: 'wasm' as const, ms: null, error: 'timed out' };
     const deadline = webgpuProbeDeadlineMs(wasm.ms);
