@@ -56,7 +56,7 @@ type Field = (r: RunResult) => number | null;
 
 const pct = (x: number | null | undefined, digits = 0) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(digits)}%`);
 const fmt = (s: MeanSd) => (s.mean === null ? 'n/a' : `${pct(s.mean)} ± ${pct(s.sd)}`);
-const signedPct = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : ''}${(100 * x).toFixed(0)}%`);
+const signedPct = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(0)}%`);
 const signedPts = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(0)} pts`);
 const pText = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 
@@ -353,7 +353,8 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
       return {
         env,
         // Runs whose figures are undefined throughout (no repeated state keys) give no pairs: failed, not unmeasured.
-        held: !hasRuns(runs, env, H, 'beacon', 'grpo') ? null : peak.mean !== null && peak.mean >= 0.4 && p.beats === true,
+        held: Math.min(selectRuns(runs, { env, horizon: H, variant: 'beacon' }).length, selectRuns(runs, { env, horizon: H, variant: 'grpo' }).length) < o.minPairs ? null
+          : peak.mean !== null && peak.mean >= 0.4 && p.beats === true,
         ours: `GRPO contradictory peak ${pct(peak.mean)}; signal retention GRPO ${pct(rg.mean)} vs BEACON ${pct(rb.mean)} (${pairedText(p)})`,
         details: { grpoContradictoryPeak: peak, retention: pairedDetails(p) },
       };
@@ -397,7 +398,7 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
   const c14 = beatsClaim(14, 'beacon', 'sft', 'BEACON beats SFT on oracle runs (behaviour cloning at equal steps).', 'ALFWorld: BEACON 91.4% vs SFT 43%');
 
   const c15 = claim(15, 'The released and the paper variant of BEACON agree on the ranking.', 'the paper reports one ranking; the released code (γ 0.9, λ 10, R_ms 10, mean normalisation) should give the same',
-    `on ${H}: for each other method M (${RANKED_OTHERS.map(variantLabel).join(', ')}), whether BEACON beats M and whether M beats BEACON (${beatsRule}) come out the same for the paper and the released variant, in every environment`,
+    `on ${H}: for each other method M (${RANKED_OTHERS.map(variantLabel).join(', ')}), whether BEACON beats M and whether M beats BEACON (${beatsRule}) come out the same for the paper and the released variant, in every environment (in "ours", "M <" means the variant beats M, "M >" that M beats it, "≈" neither)`,
     envs.map((env) => {
       const others = RANKED_OTHERS.filter((m) => hasRuns(runs, env, H, m));
       const place = (x: VariantName) => others.map((m) => {
