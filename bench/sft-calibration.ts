@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/sft-calibration.ts [-- --env E --episodes 0,6,160 --seeds 3 --json]`: how strong the SFT
+ * `npx tsx bench/sft-calibration.ts [-- --env E --episodes 0,6,160 --seeds 3 --json --any-setting v]`: how strong the SFT
  * prior is for each count of oracle episodes: the success and partial success of the starting policy
  * (iteration 0, measured on the evaluation stream) on long tasks at the page defaults, per seed. The
  * `auto` counts of src/trainer/sft-prior.ts were chosen from its output: first-iteration success of a
@@ -17,10 +17,11 @@ const FLAGS = {
   seeds: { kind: { type: 'int', min: 1, max: 20 }, doc: 'seeds 1…N per size; default 3' },
   json: { kind: 'switch', doc: 'one JSON object per line' },
 } as const;
-const USAGE = `usage: npx tsx bench/sft-calibration.ts [-- flags]\n${flagsHelp(FLAGS)}`;
+const BASE = { ...PAGE_DEFAULT_CONFIG, horizon: 'long', method: 'grpo', backend: 'wasm' } as const;
+const USAGE = `usage: npx tsx bench/sft-calibration.ts [-- flags]\n${flagsHelp(FLAGS, BASE)}`;
 
 async function main(): Promise<number> {
-  const { flags, help } = parseFlags(process.argv.slice(2), FLAGS);
+  const { flags, config: base, help } = parseFlags(process.argv.slice(2), FLAGS, BASE);
   if (help) {
     console.log(USAGE);
     return 0;
@@ -29,7 +30,7 @@ async function main(): Promise<number> {
   for (const env of flags.env ? [flags.env] : ENV_NAMES) {
     for (const episodes of flags.episodes ?? [0, 6, 160]) {
       for (let seed = 1; seed <= (flags.seeds ?? 3); seed++) {
-        const config = { ...PAGE_DEFAULT_CONFIG, env, horizon: 'long' as const, method: 'grpo' as const, seed, sftEpisodes: episodes, backend: 'wasm' as const };
+        const config = { ...base, env, seed, sftEpisodes: episodes };
         const t0 = performance.now();
         const run = new TrainingRun(config, backend.advantageEngine('grpo'));
         const r = await run.evaluateStart();

@@ -1,35 +1,40 @@
 /**
- * `npm run bench:train [-- --iters N --env E --horizon H --backend B]`: iteration time and its split
- * (rollout / advantage / update) for GRPO and BEACON, and BEACON's extra cost over GRPO.
+ * `npm run bench:train [-- --iters N --env E --horizon H --backend B --json]`: iteration time and its
+ * split (rollout / advantage / update / critic) for every registered method, BEACON's extra cost over
+ * GRPO, and the PPO update's cost and achieved rate (update-rate.ts). `--json` prints one JSON object.
  *
- * The two methods' policies diverge after the first update, so their rollouts differ in length and
+ * The methods' policies diverge after the first update, so their rollouts differ in length and
  * whole-iteration times are not a like-for-like comparison. The extra cost is therefore measured on
  * the same batches: every BEACON batch is also run through the GRPO estimator, and the difference of
  * the two estimators' times is divided by BEACON's iteration time.
  */
 import { computeAdvantages } from '../src/advantages/estimators.ts';
 import { advantageSettings, DEFAULT_CONFIG } from '../src/config.ts';
+import { METHOD_NAMES } from '../src/methods/registry.ts';
 import { TrainingRun } from '../src/trainer/run.ts';
 import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
 import type { IterationRecord } from '../src/trainer/iteration-record.ts';
+import { formatUpdateRate, measureUpdateRate } from './update-rate.ts';
 
 const base = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'long', backend: 'wasm', iters: 20 } as const;
-const USAGE = `usage: npm run bench:train [-- --name value …]\n${flagsHelp({}, base)}`;
+const FLAGS = { json: { kind: 'switch', doc: 'print one JSON object instead of tables' } } as const;
+const USAGE = `usage: npm run bench:train [-- --json] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
 
 async function main(): Promise<number> {
-  const { config, help } = parseFlags(process.argv.slice(2), {}, base);
+  const { config, flags, help } = parseFlags(process.argv.slice(2), FLAGS, base);
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const json = flags.json === true;
   const backend = await initNodeBackend(config.backend);
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const rows: Record<string, string | number>[] = [];
   let beaconIterMs = 0;
   const repeats = 20; // estimator timings are sub-millisecond: repeat to resolve them
   let extraMs = 0;
-  for (const method of ['grpo', 'beacon'] as const) {
+  for (const method of METHOD_NAMES) {
     const run = new TrainingRun({ ...config, method }, backend.advantageEngine(method));
     const records: IterationRecord[] = [];
     const extra: number[] = [];
@@ -48,8 +53,8 @@ async function main(): Promise<number> {
     });
     run.dispose();
     const steady = records.slice(2); // the first iterations include JIT and backend warm-up
-    const split = { rollout: mean(steady.map((r) => r.ms.rollout)), advantage: mean(steady.map((r) => r.ms.advantage)), update: mean(steady.map((r) => r.ms.update)) };
-    const total = split.rollout + split.advantage + split.update;
+    const split = { rollout: mean(steady.map((r) => r.ms.rollout)), advantage: mean(steady.map((r) => r.ms.advantage)), update: mean(steady.map((r) => r.ms.update)), critic: mean(steady.map((r) => r.ms.critic ?? 0)) };
+    const total = split.rollout + split.advantage + split.update + split.critic;
     if (method === 'beacon') {
       beaconIterMs = total;
       extraMs = mean(extra.slice(2));
@@ -60,14 +65,22 @@ async function main(): Promise<number> {
       'rollout ms': split.rollout.toFixed(1),
       'advantage ms': split.advantage.toFixed(2),
       'update ms': split.update.toFixed(1),
+      'critic ms': split.critic.toFixed(1),
       'steps/iter': mean(steady.map((r) => r.envSteps)).toFixed(0),
       'env steps/s': mean(steady.map((r) => r.envStepsPerSecond)).toFixed(0),
     });
   }
+  const update = await measureUpdateRate(config, backend);
+  backend.close();
+  const share = (100 * extraMs) / beaconIterMs;
+  if (json) {
+    console.log(JSON.stringify({ env: config.env, horizon: config.horizon, backend: backend.describe, iterations: rows, beaconExtraMs: extraMs, beaconExtraShare: share / 100, update }, null, 1));
+    return 0;
+  }
   console.log(`bench:train ${config.env}/${config.horizon}, backend ${backend.describe}, ${config.tasksPerIteration}×${config.groupSize} runs/iteration, ${config.iters} iterations per method (first 2 excluded)`);
   console.table(rows);
-  const share = (100 * extraMs) / beaconIterMs;
   console.log(`BEACON's extra cost over GRPO on the same batches: ${extraMs.toFixed(3)} ms per iteration = ${share.toFixed(3)}% of iteration time (target < 3%): ${share < 3 ? 'met' : 'NOT met'}`);
+  console.log(formatUpdateRate(update));
   return 0;
 }
 

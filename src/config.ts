@@ -42,6 +42,14 @@ export interface TrainConfig {
   variant: Variant;
   /** ω: weight of GiGPO's step term A_S (docs/maths.md §7). */
   omega: number;
+  /** Critic PPO: GAE's discount γ (docs/maths.md §8). */
+  gaeGamma: number;
+  /** Critic PPO: GAE's λ. */
+  gaeLambda: number;
+  /** Critic PPO: weight of the value loss. */
+  valueCoef: number;
+  /** Critic PPO ablation: add R_ms to the critic's rewards at milestone steps (shaped-reward PPO). */
+  shapedRewards: boolean;
   /** Keep the trajectory term (off = the "no trajectory term" ablation). */
   trajectoryTerm: boolean;
   /** Random segmentation ablation: milestone boundaries at uniformly random steps. */
@@ -117,6 +125,10 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('segmentBaseline', { type: 'enum', values: SEGMENT_BASELINES }, 'perStepReturn', false, 'segment baseline (paper or released code)'),
   f('variant', { type: 'enum', values: VARIANTS }, 'paper', false, 'paper formulas or the released code’s computation'),
   f('omega', { type: 'number', min: 0, max: 10 }, 1, false, 'ω: weight of GiGPO’s step term'),
+  f('gaeGamma', { type: 'number', min: 0, max: 1 }, 0.99, false, 'critic PPO: GAE discount γ'),
+  f('gaeLambda', { type: 'number', min: 0, max: 1 }, 0.95, false, 'critic PPO: GAE λ'),
+  f('valueCoef', { type: 'number', min: 0, max: 10 }, 0.5, false, 'critic PPO: value loss weight'),
+  f('shapedRewards', { type: 'bool' }, false, false, 'critic PPO ablation: milestone rewards R_ms added to the critic’s rewards'),
   f('trajectoryTerm', { type: 'bool' }, true, false, 'keep the trajectory term A_traj'),
   f('randomSegments', { type: 'bool' }, false, false, 'ablation: milestone boundaries at random steps'),
   f('milestoneDropout', { type: 'number', min: 0, max: 1 }, 0, true, 'ablation: drop each milestone with this probability'),
@@ -233,7 +245,7 @@ export function configToQuery(config: TrainConfig, defaults: TrainConfig = DEFAU
 }
 
 /** The settings an advantage estimator reads: the same names, bounds and defaults as the config fields. */
-export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'variant', 'omega'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
+export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'variant', 'omega', 'gaeGamma', 'gaeLambda', 'shapedRewards'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
 /** The settings GiGPO's estimator reads (docs/maths.md §7). */
 export const GIGPO_KEYS = ['gamma', 'omega', 'normalize', 'variant'] as const satisfies readonly (keyof GigpoSettings & keyof TrainConfig)[];
 

@@ -58,12 +58,9 @@ export function isBackendChoice(s: string): s is BackendChoice {
 type Attempt = { ok: true; adapterName?: string } | { ok: false; reason: string };
 
 /** The order tried for each choice: the choice itself, then everything after it. */
-const CHAIN: Record<BackendChoice, BackendName[]> = {
-  auto: ['webgpu', 'wasm', 'cpu'],
-  webgpu: ['webgpu', 'wasm', 'cpu'],
-  wasm: ['wasm', 'cpu'],
-  cpu: ['cpu'],
-};
+function chain(choice: BackendChoice): readonly BackendName[] {
+  return choice === 'auto' ? BACKEND_NAMES : BACKEND_NAMES.slice(BACKEND_NAMES.indexOf(choice));
+}
 
 /**
  * Initialises the first backend of `choice`'s chain that works and makes it tfjs's current backend.
@@ -75,7 +72,7 @@ export async function selectBackend(
   options: BackendOptions = {},
 ): Promise<BackendReport> {
   const reasons: string[] = [];
-  for (const name of CHAIN[choice]) {
+  for (const name of chain(choice)) {
     const attempt = await tryBackend(name, host);
     if (attempt.ok) {
       const report: BackendReport = { backend: name };

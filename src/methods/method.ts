@@ -46,9 +46,10 @@ export interface MethodSpec {
   readonly estimate: (batch: AdvantageBatch, settings: AdvantageSettings) => AdvantageResult;
   /**
    * How the policy learns from an iteration: `ppo`, the clipped surrogate on the method's advantages;
+   * `actorCritic`, PPO plus the regression of a learned critic whose values the advantages need;
    * `behaviourCloning`, cross-entropy on oracle steps (its advantages are only reported, never used).
    */
-  readonly learner: 'ppo' | 'behaviourCloning';
+  readonly learner: 'ppo' | 'actorCritic' | 'behaviourCloning';
   /** The WGSL path that computes the same advantages on webgpu (src/gpu/), or null for the CPU only. */
   readonly gpuKernels: 'dualScale' | 'gigpo' | null;
   /**

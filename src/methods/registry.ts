@@ -6,12 +6,14 @@ import { beacon } from './beacon.ts';
 import { gigpo } from './gigpo.ts';
 import { grpo } from './grpo.ts';
 import type { MethodSpec } from './method.ts';
+import { ppo } from './ppo.ts';
 import { sft } from './sft.ts';
 
 export const METHODS = {
   grpo,
   beacon,
   gigpo,
+  ppo,
   sft,
 } as const satisfies Record<string, MethodSpec>;
 

@@ -1,15 +1,21 @@
 /**
  * The policy: scores each candidate action against the observation.
  *
- *   h = tanh(tanh(obs · W1 + b1) · W2 + b2)                      observation embedding   [B, H]
- *   e = tanh(feat · V1 + c1) · V2 + c2                           candidate embeddings    [B, A, H]
- *   logits = (e · h) / √H, masked to −1e9 where inadmissible     one score per candidate [B, A]
+ *   h = tanh(tanh(obs · W1 + b1) · W2 + b2)                      observation embedding   [M, H]
+ *   e = tanh(feat · V1 + c1) · V2 + c2                           candidate embeddings    [K, H]
+ *   logits[m, a] = (h[m] · e[row(m, a)]) / √H, masked to −1e9 where inadmissible          [M, A]
  *
  * One design serves every environment: candidates are described by feature vectors, so the same weights
- * generalise across text commands. Backend-agnostic tfjs; weights drawn from the run's seeded Rng.
+ * generalise across text commands. Candidates arrive deduplicated (candidate-table.ts): the tower embeds
+ * the K distinct feature rows once, h · eᵀ scores every step against every distinct row in one matmul,
+ * and each (step, candidate) pair picks its score. This is the same function of the weights as embedding
+ * every pair; only the work differs. Backend-agnostic tfjs; weights drawn from the run's seeded Rng.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Rng } from '../prng.ts';
+import { dense } from './dense.ts';
+import { pick } from './pick.ts';
+import { createTower, type Tower } from './tower.ts';
 
 /** A policy's weights as plain arrays, in `Policy.variables` order. */
 export type PolicyWeights = Float32Array[];
@@ -20,51 +26,50 @@ export interface PolicyShape {
   hiddenSize: number;
 }
 
+/** One forward pass's inputs: M steps, A candidates each, K distinct candidate rows. */
+export interface PolicyInput {
+  obs: tf.Tensor2D; // [M, obsDim]
+  candidates: tf.Tensor2D; // [K, actionDim] distinct candidate feature rows
+  pick: tf.Tensor1D; // [M·A] int32: m·K + row of (m, a), see pickIndices
+  mask: tf.Tensor2D; // [M, A] bool: admissible
+}
+
 /** Logit given to inadmissible candidates: exp underflows to exactly 0 in float32. */
 const MASKED_LOGIT = -1e9;
+
+/** The observation tower's layout, exported so a value network can build the same tower (docs/maths.md §8). */
+export const observationTowerSpec = (obsDim: number, hiddenSize: number) => ({
+  names: [{ weight: 'w1', bias: 'b1' }, { weight: 'w2', bias: 'b2' }],
+  sizes: [obsDim, hiddenSize, hiddenSize],
+  finalTanh: true,
+});
 
 export class Policy {
   readonly shape: PolicyShape;
   readonly variables: tf.Variable[];
-  private readonly w1: tf.Variable;
-  private readonly b1: tf.Variable;
-  private readonly w2: tf.Variable;
-  private readonly b2: tf.Variable;
-  private readonly v1: tf.Variable;
-  private readonly c1: tf.Variable;
-  private readonly v2: tf.Variable;
-  private readonly c2: tf.Variable;
+  readonly observationTower: Tower;
+  private readonly candidateTower: Tower;
 
   constructor(shape: PolicyShape, rng: Rng) {
     this.shape = shape;
     const { obsDim, actionDim, hiddenSize: h } = shape;
-    const glorot = (name: string, rows: number, cols: number) => {
-      const limit = Math.sqrt(6 / (rows + cols));
-      const values = Float32Array.from({ length: rows * cols }, () => (rng.nextFloat() * 2 - 1) * limit);
-      // tidy frees the initial tensor; the variable keeps its data (tf.variable alone leaks one tensor each).
-      return tf.tidy(() => tf.variable(tf.tensor2d(values, [rows, cols]), true, `${name}_${uniqueId()}`));
-    };
-    const zeros = (name: string, n: number) => tf.tidy(() => tf.variable(tf.zeros([n]), true, `${name}_${uniqueId()}`));
-    this.w1 = glorot('w1', obsDim, h);
-    this.b1 = zeros('b1', h);
-    this.w2 = glorot('w2', h, h);
-    this.b2 = zeros('b2', h);
-    this.v1 = glorot('v1', actionDim, h);
-    this.c1 = zeros('c1', h);
-    this.v2 = glorot('v2', h, h);
-    this.c2 = zeros('c2', h);
-    this.variables = [this.w1, this.b1, this.w2, this.b2, this.v1, this.c1, this.v2, this.c2];
+    this.observationTower = createTower(observationTowerSpec(obsDim, h), rng);
+    this.candidateTower = createTower(
+      { names: [{ weight: 'v1', bias: 'c1' }, { weight: 'v2', bias: 'c2' }], sizes: [actionDim, h, h], finalTanh: false },
+      rng,
+    );
+    this.variables = [...this.observationTower.variables, ...this.candidateTower.variables];
   }
 
-  /** Masked logits [B, A] for observations [B, obsDim], candidate features [B, A, actionDim], mask [B, A]. */
-  logits(obs: tf.Tensor2D, features: tf.Tensor3D, mask: tf.Tensor2D): tf.Tensor2D {
+  /** Masked logits [M, A]. */
+  logits(input: PolicyInput): tf.Tensor2D {
     return tf.tidy(() => {
-      const [b, a, d] = features.shape;
-      const h = tf.tanh(tf.add(tf.matMul(tf.tanh(tf.add(tf.matMul(obs, this.w1), this.b1)), this.w2), this.b2));
-      const flat = tf.reshape(features, [b * a, d]);
-      const e = tf.add(tf.matMul(tf.tanh(tf.add(tf.matMul(flat, this.v1), this.c1)), this.v2), this.c2);
-      const scores = tf.mul(tf.sum(tf.mul(tf.reshape(e, [b, a, -1]), tf.expandDims(h, 1)), 2), 1 / Math.sqrt(this.shape.hiddenSize));
-      return tf.where(tf.cast(mask, 'bool'), scores, tf.fill([b, a], MASKED_LOGIT)) as tf.Tensor2D;
+      const [m, a] = input.mask.shape;
+      const h = this.observationTower.apply(input.obs);
+      const e = this.candidateTower.apply(input.candidates);
+      const all = tf.reshape(dense(h, tf.transpose(e)), [-1]) as tf.Tensor1D; // [M·K]
+      const scores = tf.mul(tf.reshape(pick(all, input.pick), [m, a]), 1 / Math.sqrt(this.shape.hiddenSize));
+      return tf.where(input.mask, scores, tf.fill([m, a], MASKED_LOGIT)) as tf.Tensor2D;
     });
   }
 
@@ -94,7 +99,3 @@ export class Policy {
     tf.dispose(this.variables);
   }
 }
-
-// tfjs variable names are global; two policies (GRPO and BEACON side by side) need distinct names.
-let nextId = 0;
-const uniqueId = () => nextId++;

@@ -3,15 +3,18 @@
  *
  *   loss = −mean_t log π(a*_t | s_t)
  *
- * over epochs × minibatches with Adam and global-norm gradient clipping, as the PPO update does. It
- * trains the SFT prior before RL and is the whole update of the SFT baseline. Every tensor made here is
- * disposed here; statistics are read back once.
+ * over epochs × minibatches with Adam and global-norm gradient clipping, as the PPO update does, on the
+ * same batch layout (update-batch.ts: each distinct candidate row embedded once). It trains the SFT prior
+ * before RL and is the whole update of the SFT baseline. Every tensor made here is disposed here;
+ * statistics are read back once.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import type { Demonstrations } from './demonstrations.ts';
 import { applyClippedGradients } from './gradients.ts';
+import { minibatchInputs, type PpoBatch } from './ppo.ts';
+import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 
 export interface CloningSettings {
   epochs: number;
@@ -28,15 +31,10 @@ export interface CloningStats {
 
 export async function behaviourCloning(policy: Policy, optimizer: tf.Optimizer, demos: Demonstrations, settings: CloningSettings, rng: Rng): Promise<CloningStats> {
   const S = demos.steps;
-  const A = demos.mask.length / S;
-  const obsDim = demos.obs.length / S;
-  const actionDim = demos.features.length / (S * A);
-  const batch = {
-    obs: tf.tensor2d(demos.obs, [S, obsDim]),
-    features: tf.tensor3d(demos.features, [S, A, actionDim]),
-    mask: tf.tensor2d(demos.mask, [S, A]),
-    actions: tf.tensor1d(demos.actions, 'int32'),
-  };
+  const maxActions = demos.mask.length / S;
+  const dims = { obsDim: demos.obs.length / S, actionDim: demos.features.length / (S * maxActions), maxActions };
+  // The PPO batch layout; the log-probabilities and advantages it carries are not read here.
+  const batch = toPpoBatch({ ...demos, logProbs: new Float32Array(S) }, dims, tf.zeros([S]) as tf.Tensor1D);
   const minibatches = Math.max(1, Math.min(settings.minibatches, S));
   const order = Int32Array.from({ length: S }, (_, i) => i);
   const last: tf.Tensor[] = [];
@@ -55,25 +53,21 @@ export async function behaviourCloning(policy: Policy, optimizer: tf.Optimizer, 
     mean.dispose();
     return { loss, accuracy };
   } finally {
-    tf.dispose([...last, ...Object.values(batch)]);
+    tf.dispose(last);
+    disposePpoBatch(batch);
   }
 }
 
 /** One gradient step on the steps `indices`; returns [cross-entropy, accuracy] as a tensor. */
-function cloningStep(policy: Policy, optimizer: tf.Optimizer, batch: { obs: tf.Tensor2D; features: tf.Tensor3D; mask: tf.Tensor2D; actions: tf.Tensor1D }, indices: Int32Array, maxGradNorm: number): tf.Tensor {
+function cloningStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, indices: Int32Array, maxGradNorm: number): tf.Tensor {
   return tf.tidy(() => {
-    const idx = tf.tensor1d(indices, 'int32');
-    const obs = tf.gather(batch.obs, idx) as tf.Tensor2D;
-    const features = tf.gather(batch.features, idx) as tf.Tensor3D;
-    const mask = tf.gather(batch.mask, idx) as tf.Tensor2D;
-    const actions = tf.gather(batch.actions, idx) as tf.Tensor1D;
-    const numActions = batch.features.shape[1];
+    const { input, actions } = minibatchInputs(batch, indices);
     let accuracy: tf.Tensor = tf.scalar(0);
     const { value: loss, grads } = tf.variableGrads(() => {
-      const logits = policy.logits(obs, features, mask);
+      const logits = policy.logits(input);
       accuracy = tf.keep(tf.mean(tf.cast(tf.equal(tf.argMax(logits, 1), actions), 'float32')));
       const logp = tf.logSoftmax(logits);
-      return tf.neg(tf.mean(tf.sum(tf.mul(logp, tf.oneHot(actions, numActions)), 1))) as tf.Scalar;
+      return tf.neg(tf.mean(tf.sum(tf.mul(logp, tf.oneHot(actions, batch.numActions)), 1))) as tf.Scalar;
     }, policy.variables);
     applyClippedGradients(optimizer, grads, maxGradNorm);
     const out = tf.stack([loss, accuracy]);

@@ -21,8 +21,10 @@ export interface IterationRecord extends CreditMetrics {
   envSteps: number;
   /** Environment steps per second of rollout wall time. */
   envStepsPerSecond: number;
-  /** Wall-time split of the iteration in milliseconds. */
-  ms: { rollout: number; advantage: number; update: number };
+  /** Critic PPO only: the critic's value loss (docs/maths.md §8). */
+  valueLoss?: number;
+  /** Wall-time split of the iteration in milliseconds; `critic`: the critic's forward and backward passes. */
+  ms: { rollout: number; advantage: number; update: number; critic?: number };
 }
 
 /** Keys whose values vary between identical runs (wall time), left out of determinism comparisons. */

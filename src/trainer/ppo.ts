@@ -11,8 +11,10 @@
  * tfjs's gradients (cli/register-gradients.ts in Node, src/backend in the page).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Policy } from '../policy/policy.ts';
+import { pickIndices } from '../policy/candidate-table.ts';
+import type { Policy, PolicyInput } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
+import { applyClippedGradients } from './gradients.ts';
 
 export interface PpoSettings {
   clipRatio: number;
@@ -23,13 +25,21 @@ export interface PpoSettings {
   maxGradNorm: number;
 }
 
-/** The batch as tensors, owned by the caller. */
+/**
+ * The batch, owned by the caller (update-batch.ts builds it). Per-step rows stay on the CPU and each
+ * minibatch uploads its own rows: on wasm a device gather costs ~10× a host copy plus upload, and on
+ * webgpu the upload is a small write. What is shared by every minibatch (the distinct candidate rows)
+ * or produced on the device (the advantages) is uploaded or kept there once.
+ */
 export interface PpoBatch {
-  obs: tf.Tensor2D; // [S, obsDim]
-  features: tf.Tensor3D; // [S, A, actionDim]
-  mask: tf.Tensor2D; // [S, A]
-  actions: tf.Tensor1D; // [S] int32
-  oldLogProbs: tf.Tensor1D; // [S]
+  obsDim: number;
+  numActions: number;
+  obs: Float32Array; // [S × obsDim]
+  candidates: tf.Tensor2D; // [K, actionDim] the batch's distinct candidate feature rows
+  candidateRows: Int32Array; // [S × A]: the row in `candidates` of each (step, candidate)
+  mask: Uint8Array; // [S × A] 1 admissible
+  actions: Int32Array; // [S]
+  oldLogProbs: Float32Array; // [S]
   advantages: tf.Tensor1D; // [S]
 }
 
@@ -44,7 +54,7 @@ export interface PpoStats {
 export class NonFiniteLossError extends Error {}
 
 export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): Promise<PpoStats> {
-  const steps = batch.actions.shape[0];
+  const steps = batch.actions.length;
   const minibatches = Math.max(1, Math.min(settings.minibatches, steps));
   const order = Int32Array.from({ length: steps }, (_, i) => i);
   const stats: tf.Tensor[] = []; // one [5] vector per minibatch
@@ -71,18 +81,13 @@ export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: 
 /** One gradient step; returns [pgLoss, entropy, approxKl, clipFraction, gradNorm] as a tensor. */
 function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, indices: Int32Array, s: PpoSettings): tf.Tensor {
   return tf.tidy(() => {
-    const idx = tf.tensor1d(indices, 'int32');
-    const obs = tf.gather(batch.obs, idx) as tf.Tensor2D;
-    const features = tf.gather(batch.features, idx) as tf.Tensor3D;
-    const mask = tf.gather(batch.mask, idx) as tf.Tensor2D;
-    const actions = tf.gather(batch.actions, idx) as tf.Tensor1D;
-    const oldLogProbs = tf.gather(batch.oldLogProbs, idx);
-    const adv = tf.gather(batch.advantages, idx);
-    const numActions = batch.features.shape[1];
+    const { input, actions, oldLogProbs } = minibatchInputs(batch, indices);
+    const numActions = batch.numActions;
+    const adv = tf.gather(batch.advantages, tf.tensor1d(indices, 'int32'));
 
     let parts: tf.Tensor[] = [];
     const { value: loss, grads } = tf.variableGrads(() => {
-      const logp = tf.logSoftmax(policy.logits(obs, features, mask));
+      const logp = tf.logSoftmax(policy.logits(input));
       const probs = tf.exp(logp);
       const taken = tf.sum(tf.mul(logp, tf.oneHot(actions, numActions)), 1);
       const logRatio = tf.sub(taken, oldLogProbs);
@@ -97,13 +102,48 @@ function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch,
       return tf.add(tf.sub(pgLoss, tf.mul(entropy, s.entropyCoef)), tf.mul(approxKl, s.klCoef)) as tf.Scalar;
     }, policy.variables);
 
-    const names = Object.keys(grads);
-    const gradNorm = tf.sqrt(tf.addN(names.map((n) => tf.sum(tf.square(grads[n])))));
-    const scale = tf.minimum(1, tf.div(s.maxGradNorm, tf.add(gradNorm, 1e-6)));
-    optimizer.applyGradients(Object.fromEntries(names.map((n) => [n, tf.mul(grads[n], scale)])));
+    const gradNorm = applyClippedGradients(optimizer, grads, s.maxGradNorm);
     loss.dispose();
     const out = tf.stack([...parts, gradNorm]);
     tf.dispose(parts);
     return out;
   });
+}
+
+/**
+ * The policy's inputs for the steps `indices` of a batch, plus their actions and old log-probabilities.
+ * Shared by every update that reads a batch (PPO here, behaviour cloning). Call inside a tf.tidy.
+ */
+export function minibatchInputs(batch: PpoBatch, indices: Int32Array): { input: PolicyInput; actions: tf.Tensor1D; oldLogProbs: tf.Tensor1D } {
+  const rows = gatherRows(batch, indices);
+  const M = indices.length;
+  const numActions = batch.numActions;
+  return {
+    input: {
+      obs: tf.tensor2d(rows.obs, [M, batch.obsDim]),
+      candidates: batch.candidates,
+      pick: tf.tensor1d(pickIndices(batch.candidateRows, numActions, batch.candidates.shape[0], indices), 'int32'),
+      mask: tf.tensor2d(rows.mask, [M, numActions], 'bool'),
+    },
+    actions: tf.tensor1d(rows.actions, 'int32'),
+    oldLogProbs: tf.tensor1d(rows.oldLogProbs),
+  };
+}
+
+/** The minibatch's per-step rows, copied on the host. */
+function gatherRows(batch: PpoBatch, indices: Int32Array) {
+  const { obsDim, numActions: A } = batch;
+  const M = indices.length;
+  const obs = new Float32Array(M * obsDim);
+  const mask = new Uint8Array(M * A);
+  const actions = new Int32Array(M);
+  const oldLogProbs = new Float32Array(M);
+  for (let i = 0; i < M; i++) {
+    const s = indices[i];
+    obs.set(batch.obs.subarray(s * obsDim, (s + 1) * obsDim), i * obsDim);
+    mask.set(batch.mask.subarray(s * A, (s + 1) * A), i * A);
+    actions[i] = batch.actions[s];
+    oldLogProbs[i] = batch.oldLogProbs[s];
+  }
+  return { obs, mask, actions, oldLogProbs };
 }

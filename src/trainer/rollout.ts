@@ -1,13 +1,15 @@
 /**
  * Rollout: N task instances × G runs each, stepped as one batch of B = N·G episodes.
  *
- * One forward pass and one small read-back (the log-probabilities) per step; actions are sampled on
+ * One forward pass and one small read-back (the log-probabilities) per step, on the step's distinct
+ * candidate rows (candidate-table.ts); actions are sampled on
  * the CPU from the run's seeded Rng (not tf.multinomial), so the same seed gives the same runs on every
  * deterministic backend. Steps are recorded per episode slot, then laid out run by run in the
  * offset-indexed layout the advantage estimators take (src/advantages/types.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { VecEnv } from '../../envs/types.ts';
+import { dedupeRows, pickIndices } from '../policy/candidate-table.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 
@@ -58,13 +60,13 @@ class SlotBuffers {
 export class RolloutCollector {
   private readonly slots: SlotBuffers;
   private readonly actions: Int32Array;
-  private readonly maskF32: Float32Array;
+  private readonly pick: Int32Array;
   private readonly live: Uint8Array;
 
   constructor(private readonly env: VecEnv, private readonly policy: Policy) {
     this.slots = new SlotBuffers(env);
     this.actions = new Int32Array(env.batchSize);
-    this.maskF32 = new Float32Array(env.batchSize * env.maxActions);
+    this.pick = new Int32Array(env.batchSize * env.maxActions);
     this.live = new Uint8Array(env.batchSize);
   }
 
@@ -73,7 +75,7 @@ export class RolloutCollector {
    * actions (in that order, deterministically).
    */
   async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng): Promise<Rollout> {
-    const { env, slots, actions, maskF32, live } = this;
+    const { env, slots, actions, live } = this;
     const B = env.batchSize;
     const A = env.maxActions;
     const { obsDim, actionDim, maxSteps } = env;
@@ -83,13 +85,15 @@ export class RolloutCollector {
     env.reset(episodeSeeds, rng);
 
     while (!allDone(env.done)) {
-      for (let i = 0; i < B * A; i++) maskF32[i] = env.actionMask[i];
+      // The tensors below may alias env's arrays (the cpu backend keeps them): they die before env.step.
+      const table = dedupeRows(env.actionFeatures, actionDim);
       const logProbs = tf.tidy(() =>
-        tf.logSoftmax(this.policy.logits(
-          tf.tensor2d(env.obs, [B, obsDim]),
-          tf.tensor3d(env.actionFeatures, [B, A, actionDim]),
-          tf.tensor2d(maskF32, [B, A]),
-        )),
+        tf.logSoftmax(this.policy.logits({
+          obs: tf.tensor2d(env.obs, [B, obsDim]),
+          candidates: tf.tensor2d(table.rows, [table.count, actionDim]),
+          pick: tf.tensor1d(pickIndices(table.rowOf, A, table.count, null, this.pick), 'int32'),
+          mask: tf.tensor2d(env.actionMask, [B, A], 'bool'),
+        })),
       );
       const lp = (await logProbs.data()) as Float32Array;
       logProbs.dispose();
@@ -101,7 +105,7 @@ export class RolloutCollector {
         actions[b] = a;
         slots.obs.set(env.obs.subarray(b * obsDim, (b + 1) * obsDim), slot * obsDim);
         slots.features.set(env.actionFeatures.subarray(b * A * actionDim, (b + 1) * A * actionDim), slot * A * actionDim);
-        slots.mask.set(maskF32.subarray(b * A, (b + 1) * A), slot * A);
+        slots.mask.set(env.actionMask.subarray(b * A, (b + 1) * A), slot * A);
         slots.actions[slot] = a;
         slots.logProbs[slot] = lp[b * A + a];
         slots.stateKeys[slot] = env.stateKey[b];

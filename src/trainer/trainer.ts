@@ -17,16 +17,19 @@ import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
 import { advantageSettings, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
 import { creditMetrics } from '../metrics/credit-metrics.ts';
+import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from './advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
+import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { ppoUpdate, type PpoStats } from './ppo.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
 import { initialPolicy, priorEpisodes, priorKey, sftPrior } from './sft-prior.ts';
 import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
+import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 
 /** The latest batch, kept for the episode viewer and the credit view. */
 export interface BatchView {
@@ -64,6 +67,8 @@ export class Trainer {
   private readonly segmentRng: Rng;
   private readonly demonstrationRng: Rng;
   private readonly evaluationRng: Rng;
+  /** Critic PPO's value network, its optimiser and its minibatch stream (docs/maths.md §8). */
+  private readonly critic: { net: Critic; optimizer: tf.AdamOptimizer; rng: Rng } | null = null;
   private completed = 0;
   /** Resolves once the starting weights (random init or the SFT prior) are in place. */
   private started: Promise<void> | null = null;
@@ -91,8 +96,15 @@ export class Trainer {
     });
     this.policy = initialPolicy(config, this.env.obsDim, this.env.actionDim);
     this.optimizer = tf.train.adam(config.learningRate);
+    if (methodSpec(config.method).learner === 'actorCritic') {
+      this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: tf.train.adam(config.learningRate), rng: root.fork('critic') };
+    }
     this.collector = new RolloutCollector(this.env, this.policy);
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer') };
+    if (this.critic) {
+      this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
+      this.parts.criticOptimizer = adamPart(this.critic.optimizer, 'criticOptimizer');
+    }
   }
 
   /**
@@ -107,6 +119,7 @@ export class Trainer {
       segments: this.segmentRng,
       demonstrations: this.demonstrationRng,
       evaluation: this.evaluationRng,
+      ...(this.critic ? { critic: this.critic.rng } : {}),
     };
   }
 
@@ -168,7 +181,7 @@ export class Trainer {
   updateSettings(changes: Partial<TrainConfig>): void {
     this.config = { ...this.config, ...changes };
     // tfjs's Adam reads its learning rate on every step; the field is not exposed in the typings.
-    (this.optimizer as unknown as { learningRate: number }).learningRate = this.config.learningRate;
+    for (const o of [this.optimizer, this.critic?.optimizer]) if (o) (o as unknown as { learningRate: number }).learningRate = this.config.learningRate;
   }
 
   async step(): Promise<IterationRecord> {
@@ -178,18 +191,19 @@ export class Trainer {
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng);
     const t1 = now();
-    const { batch, tensor: advantages, result } = await this.advantages(rollout);
+    const values = this.critic ? await this.values(rollout) : undefined;
+    const tc = now();
+    const { batch, tensor: advantages, result } = await this.advantages(rollout, values);
     const t2 = now();
-    let stats: PpoStats;
-    try {
-      stats = methodSpec(c.method).learner === 'behaviourCloning' ? await this.clone(rollout.actions.length) : await this.reinforce(rollout, advantages);
-    } finally {
-      advantages.dispose();
-    }
+    // Each learner takes the advantages tensor over and disposes it.
+    const stats = methodSpec(c.method).learner === 'behaviourCloning' ? await this.clone(rollout.actions.length, advantages) : await this.reinforce(rollout, advantages);
     const t3 = now();
+    const valueLoss = this.critic ? await criticUpdate(this.critic.net, this.critic.optimizer, rollout.obs, result.shapedRewards, c, this.critic.rng) : undefined;
+    const t4 = now();
     this.completed++;
     this.lastBatch = { rollout, batch, result };
-    return this.record(this.completed, rollout, batch, result, stats, { rollout: t1 - t0, advantage: t2 - t1, update: t3 - t2 });
+    const ms = { rollout: t1 - t0, advantage: t2 - tc, update: t3 - t2, ...(this.critic ? { critic: tc - t1 + (t4 - t3) } : {}) };
+    return this.record(this.completed, rollout, batch, result, { ...stats, ...(valueLoss === undefined ? {} : { valueLoss }) }, ms);
   }
 
   /**
@@ -204,49 +218,50 @@ export class Trainer {
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.evaluationRng));
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.evaluationRng);
     const t1 = now();
-    const { batch, tensor, result } = await this.advantages(rollout);
+    const { batch, tensor, result } = await this.advantages(rollout, this.critic ? await this.values(rollout) : undefined);
     tensor.dispose();
     const t2 = now();
     const none = { policyLoss: NaN, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
     return this.record(0, rollout, batch, result, none, { rollout: t1 - t0, advantage: t2 - t1, update: 0 });
   }
 
+  /** The critic's V(s_t) for every step of a rollout: one forward pass. */
+  private async values(rollout: Rollout): Promise<Float32Array> {
+    const v = tf.tidy(() => this.critic!.net.values(tf.tensor2d(rollout.obs, [rollout.actions.length, this.env.obsDim])));
+    const out = (await v.data()) as Float32Array;
+    v.dispose();
+    return out;
+  }
+
   /** The method's advantages of a rollout (milestones re-drawn first under random segmentation). */
-  private async advantages(rollout: Rollout) {
+  private async advantages(rollout: Rollout, values?: Float32Array) {
     const c = this.config;
     const rewards = Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
     const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
-    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys };
+    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys, ...(values ? { values } : {}) };
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
     return { batch, tensor, result };
   }
 
-  /** PPO on the rollout's per-step advantages. */
+  /** PPO on the rollout's per-step advantages (the batch takes `advantages` over). */
   private async reinforce(rollout: Rollout, advantages: tf.Tensor1D): Promise<PpoStats> {
-    const S = rollout.actions.length;
-    const A = this.env.maxActions;
-    const tensors = {
-      obs: tf.tensor2d(rollout.obs, [S, this.env.obsDim]),
-      features: tf.tensor3d(rollout.features, [S, A, this.env.actionDim]),
-      mask: tf.tensor2d(rollout.mask, [S, A]),
-      actions: tf.tensor1d(rollout.actions, 'int32'),
-      oldLogProbs: tf.tensor1d(rollout.logProbs),
-    };
+    const batch = toPpoBatch(rollout, this.env, advantages);
     try {
-      return await ppoUpdate(this.policy, this.optimizer, { ...tensors, advantages }, this.config, this.updateRng);
+      return await ppoUpdate(this.policy, this.optimizer, batch, this.config, this.updateRng);
     } finally {
-      tf.dispose(Object.values(tensors));
+      disposePpoBatch(batch);
     }
   }
 
   /** The SFT baseline's update: behaviour cloning on `steps` fresh oracle steps (docs/maths.md §9). */
-  private async clone(steps: number): Promise<PpoStats> {
+  private async clone(steps: number, advantages: tf.Tensor1D): Promise<PpoStats> {
+    advantages.dispose(); // reported in the metrics, never used by cloning
     const demos = collectDemonstrations(this.env, this.demonstrationRng, { minSteps: steps });
     const { loss } = await behaviourCloning(this.policy, this.optimizer, demos, this.config, this.updateRng);
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 
-  private record(iteration: number, rollout: Rollout, batch: AdvantageBatch, result: AdvantageResult, stats: PpoStats, ms: IterationRecord['ms']): IterationRecord {
+  private record(iteration: number, rollout: Rollout, batch: AdvantageBatch, result: AdvantageResult, stats: PpoStats & { valueLoss?: number }, ms: IterationRecord['ms']): IterationRecord {
     const S = rollout.actions.length;
     return {
       iteration,
@@ -271,6 +286,8 @@ export class Trainer {
   dispose(): void {
     this.policy.dispose();
     this.optimizer.dispose();
+    this.critic?.net.dispose();
+    this.critic?.optimizer.dispose();
     this.engine.dispose();
   }
 }

@@ -1,6 +1,7 @@
 /**
  * <credit-view>: the per-step credit of one run, as in the paper's case-study figure: bars of A_traj,
- * A_seg and A for every step, completed segments shaded, milestones starred, the incomplete tail marked.
+ * A_seg and A for every step (named after the method's own parts: GiGPO's A_E and A_S, critic PPO's
+ * GAE advantage Â and return R̂ = Â + V), completed segments shaded, milestones starred, the incomplete tail marked.
  *
  * Takes a `RunCredit` (src/page/credit-data.ts) and draws it to the available width; when three bars per
  * step no longer fit, A_traj (one value per run) is drawn as a line across the run instead. Arrow keys (or the pointer) move a cursor
@@ -16,11 +17,21 @@ import { ResizeController } from './resize-controller.ts';
 import { cssColor, sharedStyles, withAlpha } from './theme.ts';
 import './metric-tip.ts';
 
-const BARS = [
-  { key: 'aTraj', label: 'A_traj', color: '--c-atraj', doc: METRIC_DOCS.aTraj.doc },
-  { key: 'aSeg', label: 'A_seg', color: '--c-aseg', doc: METRIC_DOCS.aSeg.doc },
-  { key: 'a', label: 'A', color: '--c-a', doc: METRIC_DOCS.advantage.doc },
-] as const;
+/** The names of a method's parts (its registry spec), falling back to BEACON's for parts it lacks. */
+function partNames(method: Method) {
+  const { parts } = methodSpec(method);
+  return { run: parts.run ?? 'A_traj', step: parts.step ?? 'A_seg', reward: parts.reward ?? 'r_t' };
+}
+
+/** The three bars per step, named for `method` (GiGPO: A_E and A_S; critic PPO: Â and its returns). */
+function bars(method: Method) {
+  const n = partNames(method);
+  return [
+    { key: 'aTraj', label: n.run, color: '--c-atraj', doc: METRIC_DOCS.aTraj.doc },
+    { key: 'aSeg', label: n.step, color: '--c-aseg', doc: METRIC_DOCS.aSeg.doc },
+    { key: 'a', label: 'A', color: '--c-a', doc: METRIC_DOCS.advantage.doc },
+  ] as const;
+}
 
 const HEIGHT = 190;
 const PAD = { top: 22, bottom: 22, left: 40, right: 8 };
@@ -154,9 +165,10 @@ export class CreditView extends LitElement {
     const complete = c.segments.filter((s) => s.complete).length;
     const compactTraj = this.geometry(c).compact;
     const tail = c.segments.find((s) => !s.complete);
+    const n = partNames(this.method);
     return html`
       <p class="summary">
-        <span>A_traj <b>${fmt(c.aTraj)}</b> on every step</span>
+        <span>${n.run} <b>${fmt(c.aTraj)}</b> on every step</span>
         <span>${complete} completed segment${complete === 1 ? '' : 's'}${tail ? `, tail of ${tail.to - tail.from + 1} step${tail.to === tail.from ? '' : 's'}` : ''}</span>
         <span>CCR (this run) <b>${Number.isFinite(c.ccr) ? c.ccr.toFixed(2) : '–'}</b> <metric-tip .label=${METRIC_DOCS.ccr.label} .doc=${METRIC_DOCS.ccr.doc}></metric-tip></span>
         ${methodSpec(this.method).needs.milestones ? html`<span class="muted">λ = ${c.lambda}</span>` : html`<span class="muted">${methodSpec(this.method).label} has no segment term: ${methodSpec(this.method).formula}</span>`}
@@ -175,7 +187,7 @@ export class CreditView extends LitElement {
       <p class="readout" aria-live="polite">${this.readout(c)}</p>
       <div class="tools">
         <ul class="legend" aria-label="Credit legend">
-          ${BARS.map((b) => html`<li><i class=${compactTraj && b.key === 'aTraj' ? 'line' : ''} style="background: var(${b.color})"></i>${b.label}${compactTraj && b.key === 'aTraj' ? ' (line)' : ''}<metric-tip .label=${b.label} .doc=${b.doc}></metric-tip></li>`)}
+          ${bars(this.method).map((b) => html`<li><i class=${compactTraj && b.key === 'aTraj' ? 'line' : ''} style="background: var(${b.color})"></i>${b.label}${compactTraj && b.key === 'aTraj' ? ' (line)' : ''}<metric-tip .label=${b.label} .doc=${b.doc}></metric-tip></li>`)}
           <li><span aria-hidden="true">★</span> milestone<metric-tip .label=${METRIC_DOCS.milestone.label} .doc=${METRIC_DOCS.milestone.doc}></metric-tip></li>
         </ul>
         <button class="png" type="button" @click=${this.exportPng} aria-label="Download the credit view as PNG">PNG</button>
@@ -183,7 +195,7 @@ export class CreditView extends LitElement {
       <details>
         <summary>Values as a table</summary>
         <table>
-          <thead><tr><th scope="col">step</th><th scope="col">r_t</th><th scope="col">A_traj</th><th scope="col">A_seg</th><th scope="col">A</th><th scope="col">milestone</th></tr></thead>
+          <thead><tr><th scope="col">step</th><th scope="col">${n.reward}</th><th scope="col">${n.run}</th><th scope="col">${n.step}</th><th scope="col">A</th><th scope="col">milestone</th></tr></thead>
           <tbody>
             ${Array.from({ length: c.steps }, (_, t) => html`<tr>
               <td>${t + 1}</td><td>${fmt(c.shapedRewards[t])}</td><td>${fmt(c.aTraj)}</td><td>${fmt(c.aSeg[t])}</td><td>${fmt(c.advantages[t])}</td><td>${c.boundaries[t] ? '★' : ''}</td>
@@ -196,7 +208,7 @@ export class CreditView extends LitElement {
 
   private label(c: RunCredit): string {
     const ms = c.segments.filter((s) => s.complete).map((s) => s.to + 1);
-    return `Credit per step of a ${c.steps}-step run: A_traj ${fmt(c.aTraj)}; milestones at steps ${ms.length ? ms.join(', ') : 'none'}. Use the arrow keys to read each step.`;
+    return `Credit per step of a ${c.steps}-step run: ${partNames(this.method).run} ${fmt(c.aTraj)}; milestones at steps ${ms.length ? ms.join(', ') : 'none'}. Use the arrow keys to read each step.`;
   }
 
   private readout(c: RunCredit) {
@@ -205,7 +217,8 @@ export class CreditView extends LitElement {
     const action = this.actions[t] ? ` “${this.actions[t]}”` : '';
     const seg = c.segments.find((s) => t >= s.from && t <= s.to);
     const where = seg ? (seg.complete ? `segment ${seg.k}` : 'incomplete tail') : '';
-    return html`Step ${t + 1}${action} · ${where}${c.boundaries[t] ? ' · ★ milestone' : ''} · r_t ${fmt(c.shapedRewards[t])} · A_traj ${fmt(c.aTraj)} · A_seg ${fmt(c.aSeg[t])} · A ${fmt(c.advantages[t])}`;
+    const n = partNames(this.method);
+    return html`Step ${t + 1}${action} · ${where}${c.boundaries[t] ? ' · ★ milestone' : ''} · ${n.reward} ${fmt(c.shapedRewards[t])} · ${n.run} ${fmt(c.aTraj)} · ${n.step} ${fmt(c.aSeg[t])} · A ${fmt(c.advantages[t])}`;
   }
 
   private onKey = (e: KeyboardEvent) => {
@@ -306,7 +319,7 @@ export class CreditView extends LitElement {
       ctx.fillText(fmtAxis(v), PAD.left - 6, y(v));
     }
     // Bars: three per step; on long runs, A_seg and A overlaid and A_traj as one line (it is one value per run).
-    const colors = BARS.map((b) => col(b.color));
+    const colors = bars(this.method).map((b) => col(b.color));
     const bar = (left: number, w: number, v: number, color: string) => {
       const y0 = y(0);
       const y1 = y(v);

@@ -49,6 +49,14 @@ const GIGPO_REQUEST = {
   ],
 };
 
+/** Critic PPO: the critic's values per step; shaped rewards add R_ms at the milestone step. */
+const PPO_REQUEST = {
+  method: 'ppo',
+  shapedRewards: true,
+  rMs: 0.5,
+  groups: [[{ reward: 1, milestones: [0, 1, 0], values: [0.5, 0.6, 0.8] }, { reward: 0, values: [0.4, 0.3] }]],
+};
+
 type Output = { groups: Record<string, number | number[]>[][] } & { groups: { advantages: number[]; trajectoryAdvantage: number; segmentAdvantages: number[]; shapedRewards: number[]; stepAdvantages: number[] }[][] };
 
 describe('npm run advantages', () => {
@@ -57,6 +65,7 @@ describe('npm run advantages', () => {
     ['BEACON, released variant', { ...REQUEST, variant: 'released', rMs: 10, normalize: 'mean' }],
     ['GiGPO, paper variant', GIGPO_REQUEST],
     ['GiGPO, released variant, mean', { ...GIGPO_REQUEST, variant: 'released', normalize: 'mean', omega: 0.5 }],
+    ['critic PPO with shaped rewards', PPO_REQUEST],
   ])('%s: the same JSON on the cpu and webgpu backends (webgpu to float32 precision)', async (name, json) => {
     const file = inputFile(`${name.replace(/\W/g, '-')}.json`, json);
     const cpu = await run(['--input', file, '--backend', 'cpu']);
@@ -81,7 +90,7 @@ describe('npm run advantages', () => {
     }));
   });
 
-  it('names each method\'s parts in the output: GRPO and BEACON their terms, GiGPO A_E, A_S and R_t', async () => {
+  it('names each method\'s parts in the output: GRPO and BEACON their terms, GiGPO A_E, A_S and R_t, PPO Â and R̂', async () => {
     const beacon = JSON.parse((await run(['--input', inputFile('names-beacon.json', REQUEST)])).stdout) as Output;
     expect(Object.keys(beacon.groups[0][0])).toEqual(['advantages', 'trajectoryAdvantage', 'segmentAdvantages', 'shapedRewards']);
     // The tied second group gets exactly 0 from the trajectory term.
@@ -92,6 +101,11 @@ describe('npm run advantages', () => {
     expect(gigpo.groups[0][1].stepAdvantages[1]).toBe(gigpo.groups[0][1].stepAdvantages[2]);
     // "c", "d" and "e" are visited once each: singleton step groups get A_S = 0 exactly.
     expect([gigpo.groups[0][0].stepAdvantages[2], gigpo.groups[0][1].stepAdvantages[3], gigpo.groups[0][2].stepAdvantages[1]]).toEqual([0, 0, 0]);
+    const ppo = JSON.parse((await run(['--input', inputFile('names-ppo.json', PPO_REQUEST)])).stdout) as { groups: Record<string, number[]>[][] };
+    expect(Object.keys(ppo.groups[0][0])).toEqual(['advantages', 'rawAdvantages', 'returns']);
+    // The last step of the solved run: r = 1, V(next) = 0, so Â = 1 − 0.8 = 0.2 and R̂ = 1.
+    expect(ppo.groups[0][0].rawAdvantages[2]).toBeCloseTo(0.2, 12);
+    expect(ppo.groups[0][0].returns[2]).toBeCloseTo(1, 12);
   });
 
   it('reads stdin with --input -', async () => {
@@ -121,6 +135,7 @@ describe('npm run advantages', () => {
     ['a state key that is not a string', { method: 'gigpo', groups: [[{ reward: 1, stateKeys: ['a', 3] }, { reward: 0, stateKeys: ['a'] }]] }, /groups\[0\]\[0\]\.stateKeys\[1\] must be a string; got 3/],
     ['an unknown variant', { ...REQUEST, variant: 'v2' }, /variant must be one of paper, released; got "v2"/],
     ['a bad omega', { ...GIGPO_REQUEST, omega: -1 }, /omega must be a number in \[0, 10\]; got -1/],
+    ['critic PPO without values', { method: 'ppo', groups: [[{ reward: 1, milestones: [0, 1] }, { reward: 0, milestones: [0] }]] }, /groups\[0\]\[0\]\.values is missing: ppo needs one value estimate per step/],
   ])('rejects input with %s naming the field', (name, json, message) => {
     const path = json === null ? join(dir, 'missing.json') : inputFile(`${name.replace(/\W/g, '-')}.json`, json);
     expect(() => readAdvantageRequest(path)).toThrow(message);
