@@ -26,17 +26,12 @@ import { readCheckpointFile, writeCheckpointFile } from './checkpoint-file.ts';
 import { flagsHelp, parseFlags, runCommand, UsageError } from './flags.ts';
 import { initNodeBackend } from './node-backend.ts';
 import { progressReporter } from './progress.ts';
+import { TRAIN_FLAGS } from './train-flags.ts';
 
-const FLAGS = {
-  out: { kind: 'string', doc: 'write the JSON lines to FILE instead of stdout' },
-  checkpoint: { kind: 'string', doc: 'write checkpoints to FILE (atomically): every --checkpointEvery iterations, at the end, on SIGINT/SIGTERM' },
-  checkpointEvery: { kind: { type: 'int', min: 1, max: 100000 }, doc: 'iterations between checkpoints (default 10; needs --checkpoint or --resume)' },
-  resume: { kind: 'string', doc: 'continue the run in checkpoint FILE to --iters, with its settings; later checkpoints go back to FILE unless --checkpoint' },
-} as const;
 
 const USAGE = `usage: npm run -s train -- [--name value …] [--out FILE] [--checkpoint FILE [--checkpointEvery N]]
        npm run -s train -- --resume FILE --iters M [--out FILE] [--checkpoint FILE] [--checkpointEvery N]
-${flagsHelp(FLAGS, DEFAULT_CONFIG)}`;
+${flagsHelp(TRAIN_FLAGS, DEFAULT_CONFIG)}`;
 
 const DEFAULT_CHECKPOINT_EVERY = 10;
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
@@ -56,7 +51,7 @@ function resumedConfig(state: RunState, given: Set<keyof TrainConfig>, flags: Tr
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { flags, config: flagConfig, settingsGiven, help } = parseFlags(argv, FLAGS, DEFAULT_CONFIG);
+  const { flags, config: flagConfig, settingsGiven, help } = parseFlags(argv, TRAIN_FLAGS, DEFAULT_CONFIG);
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
