@@ -1,5 +1,5 @@
 /**
- * The checkpoint file: a run's state (run.ts `RunState`) as portable bytes, the same in Node and in the
+ * The checkpoint file: a run's state (`RunState`, taken by run.ts) as portable bytes, the same in Node and in the
  * page. Only standard web APIs are used (TextEncoder, DataView, crypto.subtle), so no file system or
  * Node module is needed here; the command line and the page decide where the bytes go.
  *
@@ -19,8 +19,18 @@
  */
 import { CONFIG_FIELDS, parseValue, type TrainConfig } from '../config.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import type { RunState } from './run.ts';
 import type { Json, PartState, SavedArray } from './state-parts.ts';
+import type { TrainerState } from './trainer.ts';
+
+/**
+ * A run between two iterations (TrainingRun.state): the trainer's state, the records so far, and why it
+ * halted (if so). Declared here, not in run.ts, so that the driver imports the format and not the reverse.
+ */
+export interface RunState extends TrainerState {
+  /** Every record the run produced, in order (the iteration-0 evaluation included when it was taken). */
+  records: IterationRecord[];
+  halted: string | null;
+}
 
 export const CHECKPOINT_SCHEMA = 1;
 const MAGIC = 'BEACONCK';

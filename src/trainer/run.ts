@@ -18,17 +18,12 @@ import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import type { AdvantageEngine } from './advantage-engine.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.ts';
+import { decodeCheckpoint, encodeCheckpoint, type RunState } from './checkpoint.ts';
 import { NonFiniteLossError } from './ppo.ts';
 import { StateError } from './state-parts.ts';
-import { Trainer, type TrainerState } from './trainer.ts';
+import { Trainer } from './trainer.ts';
 
-/** A run between two iterations: the trainer's state, the records so far, and why it halted (if so). */
-export interface RunState extends TrainerState {
-  /** Every record the run produced, in order (the iteration-0 evaluation included when it was taken). */
-  records: IterationRecord[];
-  halted: string | null;
-}
+export type { RunState };
 
 /** Settings that shape the trainer: a state restores only into a run that agrees on them. */
 const SHAPING_KEYS = CONFIG_FIELDS.filter((f) => f.restart && f.key !== 'backend').map((f) => f.key);
