@@ -133,7 +133,8 @@ sample **${r.wasmSoak.tensorSpread}**.
 
 ${soakTable(r.wasmSoak)}
 
-webgpu on Dawn (BEACON, WGSL advantage kernels, gridhouse tiny, 2 × 2 runs, hiddenSize 8): ${gpu}
+webgpu on Dawn (BEACON, WGSL advantage kernels, gridhouse tiny, 2 × 2 runs, hiddenSize 8; GPU pool bytes = live
+buffers + freed buffers that tfjs's buffer manager keeps for reuse, keyed by size): ${gpu}
 
 ## Fuzz
 
