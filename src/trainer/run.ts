@@ -14,6 +14,8 @@
  * the same records from k + 1 on as the other would have (timings aside): the state holds every input
  * of the next iteration. `save()` / `TrainingRun.open()` add the portable file format (checkpoint.ts).
  */
+import * as tf from '@tensorflow/tfjs-core';
+import { releaseFreeGpuBuffers } from '../backend/webgpu-interop.ts';
 import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import type { AdvantageEngine } from './advantage-engine.ts';
@@ -91,6 +93,8 @@ export class TrainingRun {
       try {
         const record = await this.trainer.step();
         this.history.push(record);
+        // Between iterations nothing of the last one is pending: give back the GPU buffers tfjs pooled.
+        if (tf.getBackend() === 'webgpu') releaseFreeGpuBuffers();
         return record;
       } catch (e) {
         if (!(e instanceof NonFiniteLossError)) throw e;
