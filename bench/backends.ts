@@ -8,7 +8,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { initBackend, uninstallNodeWebGpu } from '../src/backend/node-webgpu.ts';
 import { setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
-import type { BackendName } from '../src/backend/select.ts';
+import { BACKEND_NAMES, type BackendName } from '../src/backend/select.ts';
+import { parseFlags, runCommand } from '../cli/flags.ts';
 
 const SIZES = [32, 128, 256];
 const BATCH = 20;
@@ -48,9 +49,20 @@ async function bench(backend: BackendName): Promise<Record<string, number | stri
   return row;
 }
 
-const rows = [];
-for (const backend of ['cpu', 'wasm', 'webgpu'] as const) rows.push(await bench(backend));
-console.log('ms per matmul (n×n · n×n), lower is better');
-console.table(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? +v.toFixed(3) : v]))));
-tf.removeBackend('webgpu');
-uninstallNodeWebGpu();
+const USAGE = 'usage: npx tsx bench/backends.ts (no flags)';
+
+async function main(): Promise<number> {
+  if (parseFlags(process.argv.slice(2), {}).help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const rows = [];
+  for (const backend of [...BACKEND_NAMES].reverse()) rows.push(await bench(backend));
+  console.log('ms per matmul (n×n · n×n), lower is better');
+  console.table(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? +v.toFixed(3) : v]))));
+  tf.removeBackend('webgpu');
+  uninstallNodeWebGpu();
+  return 0;
+}
+
+runCommand(main, USAGE);

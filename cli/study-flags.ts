@@ -1,8 +1,10 @@
 /**
- * The study command's flags: `--seeds N --workers N --quick --fresh --report-only --help`. Errors name
- * the flag and its allowed values (UsageError; the command exits with 2).
+ * The study command's flags: `[merge] --seeds N --workers N --quick --fresh --report-only --shard I/N
+ * --help`. Errors name the flag and its allowed values (UsageError; the command exits with 2).
+ * `merge` (first argument) merges the shard files of a sharded study into the study's outputs.
  */
 import { availableParallelism } from 'node:os';
+import { parseShard, type Shard } from '../src/study/matrix.ts';
 import { PROFILES, type StudyProfile } from '../src/study/profile.ts';
 import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 
@@ -12,25 +14,36 @@ const FLAGS = {
   quick: { kind: 'switch', doc: `smoke run of a few minutes, written to ${PROFILES.quick.outDir}/` },
   fresh: { kind: 'switch', doc: 'forget the stored runs and start over' },
   'report-only': { kind: 'switch', doc: 'rewrite study.json, charts and README from the stored runs; train nothing' },
+  shard: { kind: 'string', placeholder: 'I/N', doc: 'train only shard I of N (1 ≤ I ≤ N) and write shards/shard-I-of-N.json; `merge` then writes the outputs' },
 } as const;
 
-export const STUDY_USAGE = `usage: npm run study -- [--seeds N] [--workers N] [--quick] [--fresh] [--report-only]\n${flagsHelp(FLAGS)}`;
+export const STUDY_USAGE = `usage: npm run study -- [--seeds N] [--workers N] [--quick] [--fresh] [--report-only] [--shard I/N]
+       npm run study -- merge [--seeds N] [--quick]     (merge shards/*.json into the outputs)
+${flagsHelp(FLAGS)}`;
 
 export interface StudyOptions {
+  /** `merge`: merge shard files instead of training. */
+  merge: boolean;
   profile: StudyProfile;
   seeds: number;
   workers: number;
   fresh: boolean;
   reportOnly: boolean;
+  shard: Shard | null;
 }
 
-/** Parses the study's flags; throws UsageError naming the flag. Returns null for --help. */
+/** Parses the study's arguments; throws UsageError naming the flag. Returns null for --help. */
 export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
-  const { flags, help } = parseFlags(argv, FLAGS);
+  const merge = argv[0] === 'merge';
+  const { flags, help } = parseFlags(merge ? argv.slice(1) : argv, FLAGS);
   if (help) return null;
   const profile = flags.quick ? PROFILES.quick : PROFILES.full;
   const seeds = flags.seeds ?? profile.seeds;
   if (profile.name !== 'quick' && seeds < 3) throw new UsageError(`--seeds must be an integer in [3, 20] for the full study; got ${seeds}`);
   if (flags.fresh && flags['report-only']) throw new UsageError('--fresh and --report-only cannot go together (--fresh forgets the runs --report-only would report)');
-  return { profile, seeds, workers: flags.workers ?? availableParallelism(), fresh: flags.fresh === true, reportOnly: flags['report-only'] === true };
+  const shard = flags.shard === undefined ? null : parseShard(flags.shard);
+  if (flags.shard !== undefined && !shard) throw new UsageError(`--shard must be I/N with integers 1 ≤ I ≤ N ≤ 1000; got ${JSON.stringify(flags.shard)}`);
+  if (shard && flags['report-only']) throw new UsageError('--shard and --report-only cannot go together (a shard writes no report; `merge` does)');
+  if (merge && (shard || flags.fresh || flags['report-only'] || flags.workers)) throw new UsageError('merge takes only --seeds and --quick (it trains nothing)');
+  return { merge, profile, seeds, workers: flags.workers ?? availableParallelism(), fresh: flags.fresh === true, reportOnly: flags['report-only'] === true, shard };
 }

@@ -1,6 +1,8 @@
 /**
  * One study worker thread: selects the wasm backend once, then trains the runs the parent sends, one
  * after another, and answers with each run's summary (src/study/summary.ts), never its raw records.
+ * A run first measures its starting policy (iteration 0, the SFT prior), then trains whole iterations
+ * until its environment steps reach the run's env-step budget (or its config's iteration cap).
  *
  * Messages: parent → worker `{ type: 'run', spec, config }`; worker → parent `ready`, `progress`
  * (every iteration), `done` (the run's result) or `failed` (an unexpected error; the run is not stored).
@@ -12,10 +14,10 @@ import { summarizeRun, type IterationFigures, type RunResult } from '../src/stud
 import { TrainingRun } from '../src/trainer/run.ts';
 import { initNodeBackend } from './node-backend.ts';
 
-export type ToWorker = { type: 'run'; spec: RunSpec; config: TrainConfig };
+export type ToWorker = { type: 'run'; spec: RunSpec; config: TrainConfig; envStepBudget: number; overrides: Record<string, unknown> };
 export type FromWorker =
   | { type: 'ready'; backend: string }
-  | { type: 'progress'; key: string; iteration: number; success: number }
+  | { type: 'progress'; key: string; iteration: number; envSteps: number; success: number }
   | { type: 'done'; key: string; result: RunResult }
   | { type: 'failed'; key: string; error: string };
 
@@ -25,18 +27,22 @@ const post = (m: FromWorker) => port.postMessage(m);
 
 const backend = await initNodeBackend('wasm');
 
-async function train(spec: RunSpec, config: TrainConfig): Promise<RunResult> {
+async function train({ spec, config, envStepBudget, overrides }: ToWorker): Promise<RunResult> {
   const key = runKey(spec);
   const run = new TrainingRun(config, backend.advantageEngine(config.method));
   const records: IterationFigures[] = [];
   const t0 = performance.now();
   try {
+    const start = await run.evaluateStart();
+    let steps = 0;
     // A diverged run is a result of its method, kept with the iterations before the stop.
     const result = await run.run((r) => {
       records.push(r);
-      post({ type: 'progress', key, iteration: r.iteration, success: r.success });
+      steps += r.envSteps;
+      if (steps >= envStepBudget) run.stop();
+      post({ type: 'progress', key, iteration: r.iteration, envSteps: steps, success: r.success });
     });
-    return summarizeRun(spec, records, (performance.now() - t0) / 1000, result.message ?? null);
+    return summarizeRun(spec, records, (performance.now() - t0) / 1000, { envStepBudget, overrides, start: { success: start.success, partial: start.partial }, stopped: result.message ?? null });
   } finally {
     run.dispose();
   }
@@ -44,7 +50,7 @@ async function train(spec: RunSpec, config: TrainConfig): Promise<RunResult> {
 
 port.on('message', (m: ToWorker) => {
   const key = runKey(m.spec);
-  train(m.spec, m.config).then(
+  train(m).then(
     (result) => post({ type: 'done', key, result }),
     (e: unknown) => post({ type: 'failed', key, error: e instanceof Error ? e.stack ?? e.message : String(e) }),
   );

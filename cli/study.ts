@@ -1,37 +1,35 @@
 /**
- * `npm run study [-- --seeds N --workers N --quick --fresh --report-only]`: the study that tests the
- * paper's claims in our environments, headless on wasm, in parallel worker threads, resumable.
+ * `npm run study [-- --seeds N --workers N --quick --fresh --report-only --shard I/N]` and
+ * `npm run study -- merge [--quick]`: the study that tests the paper's claims in our environments,
+ * headless on wasm, in parallel worker threads, resumable, shardable.
  *
- * Each finished run is stored under <outDir>/runs/ and skipped on a rerun (unless its config changed,
- * or --fresh). When every run is done it writes <outDir>/study.json, the SVG charts and README.md.
+ * It refuses to start, and to write, from a working tree with uncommitted changes outside its output
+ * folder: every run records the 40-hex commit it was trained at. Each finished run is stored under
+ * <outDir>/runs/ and skipped on a rerun (unless its config or budget changed, or --fresh). When every run
+ * is done it writes <outDir>/study.json, the SVG charts and README.md. With --shard I/N it trains only
+ * shard I's runs (a cost-balanced partition of the matrix) and writes <outDir>/shards/shard-I-of-N.json;
+ * `merge` checks that the shards cover the matrix exactly once and writes the same outputs.
  * --quick runs the small smoke profile into docs/results/quick/, never touching the real results.
  * --report-only rewrites the outputs from the stored runs without training (e.g. after editing
- * analysis.md). Bad flags exit with 2; a run that fails unexpectedly makes the study exit with 1 after
- * the others finish (the failed run is not stored, so a rerun retries it).
+ * analysis.md). Bad flags and a dirty tree exit with 2; a run that fails unexpectedly makes the study
+ * exit with 1 after the others finish (the failed run is not stored, so a rerun retries it).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { studyFigures } from '../src/study/charts.ts';
-import { DEFAULT_CLAIM_OPTIONS, evaluateClaims } from '../src/study/claims.ts';
 import { EtaModel, formatDuration } from '../src/study/eta.ts';
-import { buildMatrix, planRuns, runConfig, runKey, type RunSpec } from '../src/study/matrix.ts';
-import { DEFINITIONS, renderReadme, sharedHyperparameters, studyJson, type StudyDocument } from '../src/study/report.ts';
+import { buildMatrix, planRuns, runConfig, runKey, shardRuns, stepBudget, type RunSpec } from '../src/study/matrix.ts';
+import type { StudyProfile } from '../src/study/profile.ts';
+import { buildStudyDocument, renderReadme, studyJson, type DocumentMeta, type StudyDocument } from '../src/study/report.ts';
 import type { RunResult } from '../src/study/summary.ts';
 import { renderFigure } from '../src/study/svg.ts';
+import { variantSpec } from '../src/study/variants.ts';
 import { runCommand } from './flags.ts';
+import { cleanCommit, DirtyTreeError, treeState } from './git-tree.ts';
 import { parseStudyFlags, STUDY_USAGE as USAGE, type StudyOptions } from './study-flags.ts';
-import { clearStoredRuns, loadRunsFromStudy, loadStoredRuns, saveStoredRun } from './study-store.ts';
+import { clearStoredRuns, loadRunsFromStudy, loadShards, loadStoredRuns, mergeShards, saveShard, saveStoredRun, ShardMergeError, shardFileName } from './study-store.ts';
 import type { FromWorker, ToWorker } from './study-worker.ts';
-
-function git(args: string[]): string {
-  try {
-    return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return '';
-  }
-}
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -50,16 +48,17 @@ function startWorker(): Worker {
 
 /** Trains `todo` on `workers` threads; calls `finished` for each result as it arrives. */
 async function runAll(todo: RunSpec[], options: StudyOptions, eta: EtaModel, finished: (spec: RunSpec, result: RunResult) => void): Promise<string[]> {
+  const { budget } = options.profile;
   const queue = [...todo];
   const total = todo.length;
-  const running = new Map<string, { spec: RunSpec; iteration: number }>();
+  const running = new Map<string, { spec: RunSpec; envSteps: number }>();
   const failures: string[] = [];
   let done = 0;
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   const status = () => `elapsed ${formatDuration(elapsed())} · about ${formatDuration(eta.secondsLeft(queue, [...running.values()], Math.min(options.workers, queue.length + running.size) || 1))} left`;
   const heartbeat = setInterval(() => {
-    const now = [...running.values()].map((r) => `${runKey(r.spec)} ${r.iteration}/${options.profile.budget.iters}`).join(', ');
+    const now = [...running.values()].map((r) => `${runKey(r.spec)} ${Math.round((100 * r.envSteps) / stepBudget(r.spec, budget))}%`).join(', ');
     log(`  … ${done}/${total} runs done; running ${now}; ${status()}`);
   }, 60_000);
   const workerCount = Math.min(options.workers, total);
@@ -73,22 +72,22 @@ async function runAll(todo: RunSpec[], options: StudyOptions, eta: EtaModel, fin
         void worker.terminate().then(() => resolve());
         return;
       }
-      running.set(runKey(current), { spec: current, iteration: 0 });
-      worker.postMessage({ type: 'run', spec: current, config: runConfig(current, options.profile.budget) } satisfies ToWorker);
+      running.set(runKey(current), { spec: current, envSteps: 0 });
+      worker.postMessage({ type: 'run', spec: current, config: runConfig(current, budget), envStepBudget: stepBudget(current, budget), overrides: variantSpec(current.variant).overrides } satisfies ToWorker);
     };
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'ready') return next();
       const r = running.get(m.key);
       if (m.type === 'progress') {
-        if (r) r.iteration = m.iteration;
+        if (r) r.envSteps = m.envSteps;
         return;
       }
       running.delete(m.key);
       done++;
       if (m.type === 'done' && current) {
-        eta.observe({ spec: current, iterations: m.result.iterations, seconds: m.result.seconds });
+        eta.observe({ spec: current, envSteps: m.result.envSteps, seconds: m.result.seconds });
         finished(current, m.result);
-        log(`[${String(done).padStart(String(total).length)}/${total}] ${m.key}: final success ${(100 * m.result.finalSuccess).toFixed(0)}% in ${formatDuration(m.result.seconds)}${m.result.stopped ? ` (stopped: ${m.result.stopped})` : ''} · ${status()}`);
+        log(`[${String(done).padStart(String(total).length)}/${total}] ${m.key}: final success ${(100 * m.result.finalSuccess).toFixed(0)}% after ${m.result.iterations} iterations, ${m.result.envSteps} steps, in ${formatDuration(m.result.seconds)}${m.result.stopped ? ` (stopped: ${m.result.stopped})` : ''} · ${status()}`);
       } else if (m.type === 'failed') {
         failures.push(`${m.key}: ${m.error}`);
         log(`[${done}/${total}] ${m.key} FAILED: ${m.error.split('\n')[0]}`);
@@ -101,42 +100,48 @@ async function runAll(todo: RunSpec[], options: StudyOptions, eta: EtaModel, fin
   return failures;
 }
 
-function writeOutputs(options: StudyOptions, specs: RunSpec[], results: Map<string, RunResult>, meta: { startedAt: Date; argv: readonly string[]; commit: { commit: string; dirty: boolean }; runCommits: Map<string, string> }): StudyDocument {
-  const { profile } = options;
-  const runs = specs.map((s) => results.get(runKey(s))).filter((r): r is RunResult => r !== undefined);
-  const claimOptions = { ...DEFAULT_CLAIM_OPTIONS, horizon: profile.ablationHorizon };
+/** The command that reproduces a profile's study (the same for one invocation and a merge of shards). */
+function canonicalCommand(options: StudyOptions): string {
+  const args = [...(options.profile.name === 'quick' ? ['--quick'] : []), ...(options.seeds !== options.profile.seeds ? ['--seeds', String(options.seeds)] : [])];
+  return `npm run study${args.length ? ` -- ${args.join(' ')}` : ''}`;
+}
+
+/** Writes study.json, the charts and README.md (refusing from a dirty tree). */
+function writeOutputs(profile: StudyProfile, doc: StudyDocument): void {
   const out = profile.outDir;
-  // --report-only rewrites the report of the runs a previous invocation trained: keep its command and times.
-  const trainArgs = meta.argv.filter((a) => a !== '--report-only');
-  const studyFile = join(out, 'study.json');
-  const previous = options.reportOnly && existsSync(studyFile) ? (JSON.parse(readFileSync(studyFile, 'utf8')) as Partial<StudyDocument>) : null;
-  const doc: StudyDocument = {
-    profile: profile.name,
-    purpose: profile.purpose,
-    command: previous?.command ?? `npm run study${trainArgs.length ? ` -- ${trainArgs.join(' ')}` : ''}`,
-    commit: meta.commit.commit,
-    dirty: meta.commit.dirty,
-    runCommits: [...new Set(specs.map((s) => meta.runCommits.get(runKey(s))).filter((c): c is string => c !== undefined))].sort(),
-    startedAt: previous?.startedAt ?? meta.startedAt.toISOString(),
-    finishedAt: previous?.finishedAt ?? new Date().toISOString(),
-    wallSeconds: previous?.wallSeconds ?? (Date.now() - meta.startedAt.getTime()) / 1000,
-    runSeconds: runs.reduce((a, r) => a + r.seconds, 0),
-    workers: previous?.workers ?? options.workers,
-    seeds: options.seeds,
-    budget: profile.budget,
-    hyperparameters: sharedHyperparameters(profile.budget),
-    definitions: DEFINITIONS,
-    runs,
-    claims: evaluateClaims(runs, claimOptions),
-  };
   mkdirSync(out, { recursive: true });
-  writeFileSync(studyFile, studyJson(doc));
-  const figures = studyFigures(runs, { gainFloor: claimOptions.gainFloor, ablationHorizon: profile.ablationHorizon });
+  writeFileSync(join(out, 'study.json'), studyJson(doc));
+  const figures = studyFigures(doc.runs, { gainFloor: doc.claimOptions.gainFloor, ablationHorizon: profile.ablationHorizon });
   for (const f of figures) writeFileSync(join(out, `${f.name}.svg`), renderFigure(f.figure, f.figure.panels.length > 3 ? 2 : 3));
   const analysisFile = join(out, 'analysis.md');
   const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8') : null;
   writeFileSync(join(out, 'README.md'), renderReadme({ study: doc, figures, analysis, budgetNotes: profile.notes }));
-  return doc;
+  log(`wrote ${out}/study.json, README.md and ${figures.length} charts (${doc.runs.length} runs)`);
+  for (const c of doc.claims) log(`  claim ${String(c.id).padStart(2)}: ${c.held === null ? 'not measured' : c.held ? 'held  ' : 'FAILED'} · ${c.ours}`);
+}
+
+/** The commit of the clean tree, or DirtyTreeError. */
+function commitOrRefuse(profile: StudyProfile, what: string): string {
+  return cleanCommit(treeState(process.cwd(), profile.outDir), what, profile.outDir);
+}
+
+function merge(options: StudyOptions): number {
+  const { profile, seeds } = options;
+  const commit = commitOrRefuse(profile, 'write the merged study');
+  const specs = buildMatrix(profile, seeds);
+  const shards = loadShards(profile.outDir);
+  const results = mergeShards(shards, { profile: profile.name, seeds, budget: profile.budget, keys: specs.map(runKey) });
+  log(`merging ${shards.length} shards (${results.size} runs) from ${profile.outDir}/shards/`);
+  const doc = buildStudyDocument(specs, results, {
+    profile, seeds, command: canonicalCommand(options), commit,
+    startedAt: shards.map((s) => s.startedAt).sort()[0],
+    finishedAt: shards.map((s) => s.finishedAt).sort().at(-1)!,
+    wallSeconds: Math.max(...shards.map((s) => s.wallSeconds)),
+    workers: shards.reduce((a, s) => a + s.workers, 0),
+    shards: shards.length,
+  });
+  writeOutputs(profile, doc);
+  return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -145,37 +150,52 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (options.merge) return merge(options);
   const startedAt = new Date();
-  const { profile } = options;
+  const { profile, shard } = options;
+  const commit = commitOrRefuse(profile, options.reportOnly ? 'write the study' : 'run the study');
   if (options.fresh) clearStoredRuns(profile.outDir);
   const specs = buildMatrix(profile, options.seeds);
+  const eta = new EtaModel((s) => stepBudget(s, profile.budget), profile.secondsPerKiloStep);
+  const mine = shard ? shardRuns(specs, shard, (s) => eta.runSeconds(s)) : specs;
   const warn = (m: string) => log(`warning: ${m}`);
   // Runs in runs/ first; the committed study.json fills in what runs/ lacks.
   const stored = new Map([...(options.fresh ? [] : loadRunsFromStudy(profile.outDir, warn)), ...loadStoredRuns(profile.outDir, warn)]);
-  const { todo, done } = planRuns(specs, stored, profile.budget);
-  const results = new Map<string, RunResult>(done.map((s) => [s.key, s.result]));
-  const commit = { commit: git(['rev-parse', 'HEAD']) || 'unknown', dirty: git(['status', '--porcelain']) !== '' };
-  const commitLabel = `${commit.commit}${commit.dirty ? '+dirty' : ''}`;
-  const runCommits = new Map<string, string>(done.map((s) => [s.key, s.commit ?? 'unknown']));
-  log(`study (${profile.name}): ${specs.length} runs, ${done.length} stored, ${todo.length} to train · ${options.workers} workers · budget ${JSON.stringify(profile.budget)} → ${profile.outDir}/`);
+  const { todo, done } = planRuns(mine, stored, profile.budget);
+  const results = new Map<string, RunResult>(done.map((s) => [s.key, { ...s.result, commit: s.commit }]));
+  log(`study (${profile.name}${shard ? `, shard ${shard.index}/${shard.count}` : ''}): ${mine.length} runs${shard ? ` of ${specs.length}` : ''}, ${done.length} stored, ${todo.length} to train · ${options.workers} workers · commit ${commit.slice(0, 12)} · budget ${JSON.stringify(profile.budget)} → ${profile.outDir}/`);
 
   let failures: string[] = [];
   if (!options.reportOnly && todo.length > 0) {
-    const eta = new EtaModel(profile.budget.iters, profile.secondsPerIteration);
-    for (const s of done) eta.observe({ spec: s.result, iterations: s.result.iterations, seconds: s.result.seconds });
-    log(`estimated ${formatDuration(eta.secondsLeft(todo, [], Math.min(options.workers, todo.length)))} (from ${done.length ? 'stored runs and ' : ''}measured iteration times)`);
+    for (const s of done) eta.observe({ spec: s.result, envSteps: s.result.envSteps, seconds: s.result.seconds });
+    log(`estimated ${formatDuration(eta.secondsLeft(todo, [], Math.min(options.workers, todo.length)))} (env-step budgets × ${done.length ? 'stored runs’ and ' : ''}pilot-measured seconds per step, over ${Math.min(options.workers, todo.length)} workers)`);
     failures = await runAll(todo, options, eta, (spec, result) => {
-      results.set(result.key, result);
-      runCommits.set(result.key, commitLabel);
-      saveStoredRun(profile.outDir, { key: result.key, config: runConfig(spec, profile.budget), result, commit: commitLabel });
+      const withCommit = { ...result, commit };
+      results.set(result.key, withCommit);
+      saveStoredRun(profile.outDir, { key: result.key, config: runConfig(spec, profile.budget), envStepBudget: result.envStepBudget, result: withCommit, commit });
     });
   } else if (todo.length > 0) {
     log(`--report-only: ${todo.length} runs of the matrix are not stored; the report covers the ${done.length} that are`);
   }
 
-  const doc = writeOutputs(options, specs, results, { startedAt, argv, commit, runCommits });
-  log(`wrote ${profile.outDir}/study.json, README.md and charts (${doc.runs.length} runs, ${formatDuration(doc.wallSeconds)})`);
-  for (const c of doc.claims) log(`  claim ${c.id}: ${c.held === null ? 'not measured' : c.held ? 'held  ' : 'FAILED'} · ${c.ours}`);
+  const finishedAt = new Date();
+  const wallSeconds = (finishedAt.getTime() - startedAt.getTime()) / 1000;
+  if (shard) {
+    const runs = mine.map((s) => results.get(runKey(s))).filter((r): r is RunResult => r !== undefined);
+    const file = saveShard(profile.outDir, {
+      profile: profile.name, seeds: options.seeds, shard, budget: profile.budget, keys: mine.map(runKey), runs,
+      command: `npm run study -- ${argv.join(' ')}`, startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), wallSeconds, workers: options.workers,
+    });
+    log(`wrote ${file} (${runs.length}/${mine.length} runs); when every ${shardFileName({ index: 1, count: shard.count }).replace('1-of', 'I-of')} is in ${profile.outDir}/shards/, run: npm run study -- merge${profile.name === 'quick' ? ' --quick' : ''}`);
+  } else {
+    const meta: DocumentMeta = {
+      profile, seeds: options.seeds, command: canonicalCommand(options),
+      commit: commitOrRefuse(profile, 'write study.json'),
+      startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), wallSeconds, workers: options.workers, shards: 1,
+    };
+    const previous = options.reportOnly ? readPrevious(profile) : null;
+    writeOutputs(profile, buildStudyDocument(specs, results, previous ? { ...meta, startedAt: previous.startedAt, finishedAt: previous.finishedAt, wallSeconds: previous.wallSeconds, workers: previous.workers, shards: previous.shards } : meta));
+  }
   if (failures.length) {
     process.stderr.write(`${failures.length} runs failed (not stored; rerun to retry):\n${failures.join('\n')}\n`);
     return 1;
@@ -183,4 +203,15 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-runCommand(() => main(process.argv.slice(2)), USAGE);
+/** --report-only keeps the times of the invocation that trained the runs. */
+function readPrevious(profile: StudyProfile): StudyDocument | null {
+  const file = join(profile.outDir, 'study.json');
+  try {
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as StudyDocument;
+    return doc.version === 2 ? doc : null;
+  } catch {
+    return null;
+  }
+}
+
+runCommand(() => main(process.argv.slice(2)), USAGE, [DirtyTreeError, ShardMergeError]);

@@ -28,6 +28,12 @@ function labelHash(label: string | number): number {
   return h >>> 0;
 }
 
+/** A generator's position (see `Rng.state`): plain numbers, so it serialises as JSON. */
+export interface RngState {
+  seed: number;
+  words: number[];
+}
+
 export class Rng {
   private a: number;
   private b: number;
@@ -51,6 +57,26 @@ export class Rng {
   /** A child generator whose stream depends only on this generator's seed and `label`. */
   fork(label: string | number): Rng {
     return new Rng(mixSeeds(this.seed, labelHash(label)));
+  }
+
+  /**
+   * The generator's position: its seed and the four sfc32 words. `setState` continues the stream from
+   * exactly this draw, which is what a checkpoint needs (forks depend on the seed alone).
+   */
+  state(): RngState {
+    return { seed: this.seed, words: [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0] };
+  }
+
+  /**
+   * Moves this generator to `state`'s position. The seed must be this generator's own (a stream restored
+   * into a run of another seed is a mistake, not a continuation); a malformed state throws a RangeError.
+   */
+  setState(state: RngState): void {
+    const { seed, words } = state;
+    if (seed !== this.seed) throw new RangeError(`an Rng state of seed ${String(seed)} cannot continue a stream of seed ${this.seed}`);
+    const uint32 = (x: unknown) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 0xffffffff;
+    if (!Array.isArray(words) || words.length !== 4 || !words.every(uint32)) throw new RangeError(`an Rng state needs four 32-bit unsigned words, got ${JSON.stringify(words)}`);
+    [this.a, this.b, this.c, this.d] = words.map((w) => w | 0);
   }
 
   /** Uniform integer in [0, 2^32). */

@@ -6,9 +6,6 @@
  * layout feeds the CPU reference here and the WGSL kernels, so the two can be compared element by element.
  */
 
-import type { Method } from '../methods/registry.ts';
-
-export type { Method };
 export const NORMALIZATIONS = ['meanStd', 'mean'] as const;
 export type Normalize = (typeof NORMALIZATIONS)[number];
 /** `perStepReturn`: the paper's formula (default). `stepMean`: the released code's variant. docs/maths.md §4. */
@@ -38,8 +35,11 @@ export interface AdvantageBatch {
 }
 
 export interface AdvantageSettings {
-  /** `grpo`: trajectory term only. `beacon`: trajectory + λ · segment term. */
-  method: Method;
+  /**
+   * A key of the method registry (src/methods/registry.ts), which picks the estimator. Within the
+   * dual-scale estimator: `grpo` keeps the trajectory term only, `beacon` adds λ · the segment term.
+   */
+  method: string;
   /** Discount γ inside completed segments, 0…1 (docs/maths.md §3). */
   gamma: number;
   /** Weight λ of the segment term, ≥ 0. */

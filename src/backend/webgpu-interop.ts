@@ -55,3 +55,41 @@ export function readTensorToGpu(t: tf.Tensor): GpuView {
  * Dawn's globals are installed, which may be after this module loads.
  */
 export const TENSOR_BUFFER_USAGE = 0x0080 | 0x0004;
+
+/** tfjs's command queue: an encoder exists while commands are recorded but not yet submitted. */
+interface TfjsQueue {
+  commandEncoder: GPUCommandEncoder | null;
+  endComputePassEncoder(): void;
+  submitQueue(): void;
+}
+
+/** The parts of tfjs's (untyped) WebGPU buffer manager that `releaseFreeGpuBuffers` reads and trims. */
+interface TfjsBufferManager {
+  freeBuffers: Map<string, GPUBuffer[]>;
+  numFreeBuffers: number;
+  numBytesAllocated: number;
+}
+
+/**
+ * Destroys the GPU buffers tfjs keeps for reuse. tfjs pools freed buffers by exact size, and a rollout's
+ * step count changes every iteration, so without a trim the pool grows with every new batch size. Call
+ * between iterations, when no tensor of the finished one is pending: queued commands are submitted
+ * first, so no encoded command still refers to a buffer destroyed here. Buffers in use are untouched.
+ */
+export function releaseFreeGpuBuffers(): void {
+  const backend = getWebGpuBackend() as unknown as TfjsQueue & { bufferManager: TfjsBufferManager };
+  if (backend.commandEncoder) {
+    backend.endComputePassEncoder();
+    backend.submitQueue();
+  }
+  const manager = backend.bufferManager;
+  // Keys stay in the map: tfjs's releaseBuffer skips its bookkeeping once the map is empty.
+  for (const buffers of manager.freeBuffers.values()) {
+    for (const buffer of buffers) {
+      manager.numBytesAllocated -= buffer.size;
+      buffer.destroy();
+    }
+    buffers.length = 0;
+  }
+  manager.numFreeBuffers = 0;
+}

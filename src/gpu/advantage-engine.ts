@@ -11,7 +11,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { buildStepGroupIndex, type GigpoResult, type GigpoSettings } from '../advantages/gigpo.ts';
 import type { AdvantageBatch } from '../advantages/types.ts';
-import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import type { AdvantageEngine } from '../trainer/engine.ts';
 import { gigpoAsAdvantages, gigpoSettingsOf, requireStateKeys } from '../methods/gigpo.ts';
 import { methodSpec } from '../methods/registry.ts';
 import { batchToTensors, GpuAdvantageEstimator } from './advantage-estimator.ts';

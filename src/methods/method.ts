@@ -4,7 +4,17 @@
  * registry line.
  */
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
-import type { TrainConfig } from '../config.ts';
+
+/**
+ * The settings a method's `configFor` rewrites: a structural view of the training config, so the
+ * registry needs nothing from src/config.ts (which reads the registry for its list of methods).
+ */
+export interface MethodSettings {
+  method: string;
+  trajectoryTerm: boolean;
+  randomSegments: boolean;
+  milestoneDropout: number;
+}
 
 /** What a method reads from a rollout besides actions, log-probabilities and outcomes. */
 export interface RolloutNeeds {
@@ -56,5 +66,5 @@ export interface MethodSpec {
    * The method's own config in a comparison, from the shared one: every method of a race shares seed,
    * task stream and shared settings; a method resets the switches that do not apply to it.
    */
-  readonly configFor: (shared: TrainConfig) => TrainConfig;
+  readonly configFor: <C extends MethodSettings>(shared: C) => C;
 }

@@ -23,7 +23,9 @@ export const METHOD_NAMES = Object.keys(METHODS) as Method[];
 /** The race the page opens with: the paper's baseline against BEACON. */
 export const DEFAULT_RACE: readonly Method[] = ['grpo', 'beacon'];
 
-export function methodSpec(name: Method): MethodSpec {
+/** The spec of a registered method; a RangeError naming the known methods for any other name. */
+export function methodSpec(name: string): MethodSpec {
+  if (!isMethod(name)) throw new RangeError(`method must be one of ${METHOD_NAMES.join(', ')}; got ${JSON.stringify(name)}`);
   return METHODS[name];
 }
 

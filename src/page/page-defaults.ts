@@ -8,13 +8,13 @@
 import { DEFAULT_CONFIG, type TrainConfig } from '../config.ts';
 
 /**
- * Overrides on `DEFAULT_CONFIG` for the page. Change these after measuring headless runs.
+ * Overrides on `DEFAULT_CONFIG` for the page. Change these after measuring.
  *
- * Measured (headless Chromium, wasm backend, 2-core machine, seed 1, `npx tsx test/e2e/screenshot.ts`):
- * on `medium` both methods reach ~100% within ~15 iterations (BEACON crosses 60% at 5, GRPO at 8): too
- * easy to tell apart. On `long`, BEACON crosses 60% at iteration 7 and nears 100% by 40, while GRPO is
- * still at 0% after 49 iterations (no run of a group succeeds, so every A_traj is 0); ~0.23 it/s per
- * method, so the gap is visible within a minute.
+ * Measured with `npm run bench:regime` (these settings, the auto SFT prior, wasm, 5 seeds, 30
+ * iterations; docs/results/regime.json): on `long` GridHouse both methods start at 2–6% success; BEACON
+ * reaches 60% at iteration 7–8 and ~99%, GRPO at 12–16 (one seed of five never starts) and ~75%. On
+ * TextHouse BEACON reaches 60% at 13–18, GRPO at 19–30. The race shows the paper's regime within a
+ * minute or two: coarse credit learning slowly against milestone credit learning fast.
  */
 const PAGE_CONFIG_OVERRIDES = {
   env: 'gridhouse',
@@ -26,7 +26,7 @@ const PAGE_CONFIG_OVERRIDES = {
 } as const satisfies Partial<TrainConfig>;
 
 /**
- * The page trains both methods side by side, so `method` is not a page setting; the BEACON trainer uses
- * this config as is, the GRPO trainer a copy made by `grpoConfig` (src/page/method-configs.ts).
+ * The page races several methods, so `method` is not a page setting; each method's trainer uses a copy
+ * made by its registry spec's `configFor` (src/page/method-configs.ts).
  */
 export const PAGE_DEFAULT_CONFIG: TrainConfig = { ...DEFAULT_CONFIG, ...PAGE_CONFIG_OVERRIDES, method: 'beacon' };

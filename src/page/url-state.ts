@@ -36,7 +36,8 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
       continue;
     }
     seen.add(key);
-    if (key in NOT_PAGE_SETTINGS) {
+    // Own keys only: `constructor` or `toString` in a query must not find Object.prototype's.
+    if (Object.hasOwn(NOT_PAGE_SETTINGS, key)) {
       issues.push({ field: key, message: NOT_PAGE_SETTINGS[key] });
       continue;
     }
@@ -73,5 +74,5 @@ export function writePageState(state: PageState, defaults: PageState = { config:
 
 /** Every key the page reads from its URL. */
 export function knownKeys(): string[] {
-  return [...CONFIG_FIELDS.map((s) => s.key as string).filter((k) => !(k in NOT_PAGE_SETTINGS)), ...PAGE_FIELDS.map((s) => s.key)];
+  return [...CONFIG_FIELDS.map((s) => s.key as string).filter((k) => !Object.hasOwn(NOT_PAGE_SETTINGS, k)), ...PAGE_FIELDS.map((s) => s.key)];
 }

@@ -1,61 +1,39 @@
 /**
  * The study's charts as data: which runs each chart averages and how, as `Figure`s for svg.ts.
  *
- * - success-<env>: success vs iteration, GRPO and BEACON per horizon, mean ± 1 sd over seeds;
- * - ablations-<env>: the same on the ablation horizon for every variant;
- * - relative-gain: (BEACON − GRPO) / max(GRPO, floor) of mean final success, by horizon and env;
+ * Runs train to an env-step budget, so the runs of one cell have different iteration counts: curves
+ * are drawn against environment steps (thousands), averaged over seeds on a common step grid
+ * (summary.ts `aggregateOnSteps`).
+ *
+ * - success-<env>: success vs env steps, every compared method per horizon, mean ± 1 sd over seeds;
+ * - ablations-<env>: the same on the ablation horizon for the ablations, with GRPO and BEACON;
  * - outcome-mix-<env>: shares of full success / partial / failure over training, per method;
- * - signal: run-mean zero-advantage ratio and sample utilisation by variant and env.
+ * - relative-gain: (X − GRPO) / max(GRPO, floor) of mean final success, by horizon, per method and env;
+ * - signal: run-mean zero-advantage ratio and sample utilisation by variant and env;
+ * - cost: learning compute per 1000 env steps and wall seconds per iteration, by method and env.
  */
 import type { EnvName, Horizon } from '../../envs/index.ts';
-import type { AblationName } from '../config.ts';
-import { isMethod, METHOD_NAMES, methodSpec } from '../methods/registry.ts';
-import type { Variant } from './matrix.ts';
 import type { Figure, LineSeries } from './svg.ts';
-import { aggregateCurve, meanSd, selectRuns, type CurveName, type RunResult } from './summary.ts';
+import { aggregateOnSteps, meanSd, selectRuns, type CurveName, type RunResult } from './summary.ts';
+import { VARIANT_NAMES, variantColor, variantLabel, variantSpec, type VariantName } from './variants.ts';
 
-const ABLATION_COLORS: Record<AblationName, string> = {
-  gamma1: '#ff7f0e',
-  gamma0: '#2ca02c',
-  randomSegments: '#9467bd',
-  milestoneDropout: '#8c564b',
-  noTrajectoryTerm: '#e377c2',
-  stepMean: '#17becf',
-};
+/** Points of the env-step grid a curve is averaged on. */
+const GRID_POINTS = 60;
 
-const ABLATION_LABELS: Record<AblationName, string> = {
-  gamma1: 'γ = 1',
-  gamma0: 'γ = 0',
-  randomSegments: 'random segments',
-  milestoneDropout: 'milestone dropout 0.5',
-  noTrajectoryTerm: 'no trajectory term',
-  stepMean: 'stepMean baseline',
-};
-
-/** Colour of a variant: a method's own (the registry's, as on the page), or its ablation's. */
-function variantColor(v: Variant): string {
-  return isMethod(v) ? methodSpec(v).color.light.line : ABLATION_COLORS[v];
+function stepGrid(runs: readonly RunResult[]): number[] {
+  const budget = Math.max(1, ...runs.map((r) => r.envStepBudget ?? r.envSteps ?? 0));
+  return Array.from({ length: GRID_POINTS }, (_, k) => Math.round(((k + 1) / GRID_POINTS) * budget));
 }
 
-/** Name of a variant in tables and charts. */
-export function variantLabel(v: Variant): string {
-  return isMethod(v) ? methodSpec(v).label : ABLATION_LABELS[v];
-}
-
-/** Every variant, methods first, in a stable order. */
-export const VARIANTS: readonly Variant[] = [...METHOD_NAMES, ...(Object.keys(ABLATION_LABELS) as AblationName[])];
-
-const VARIANT_ORDER = VARIANTS;
-
-function bandSeries(runs: readonly RunResult[], variant: Variant, curve: CurveName = 'success'): LineSeries | null {
+function bandSeries(runs: readonly RunResult[], variant: VariantName, curve: CurveName = 'success', grid = stepGrid(runs)): LineSeries | null {
   if (runs.length === 0) return null;
-  const agg = aggregateCurve(runs, curve);
-  return { label: variantLabel(variant), color: variantColor(variant), x: agg.mean.map((_, i) => i + 1), mean: agg.mean, sd: agg.sd };
+  const agg = aggregateOnSteps(runs, curve, grid);
+  return { label: variantLabel(variant), color: variantColor(variant), x: grid.map((s) => s / 1000), mean: agg.mean, sd: agg.sd };
 }
 
 const seedsNote = (runs: readonly RunResult[]) => {
   const seeds = new Set(runs.map((r) => r.seed)).size;
-  return `line: mean over ${seeds} seed${seeds === 1 ? '' : 's'}; shaded band: ± 1 sd over seeds`;
+  return `line: mean over ${seeds} seed${seeds === 1 ? '' : 's'} of the success of the iteration that took each env step; shaded band: ± 1 sd over seeds`;
 };
 
 export interface NamedFigure {
@@ -69,63 +47,72 @@ export interface NamedFigure {
 export function studyFigures(runs: readonly RunResult[], options: { gainFloor: number; ablationHorizon: Horizon }): NamedFigure[] {
   const envs = [...new Set(runs.map((r) => r.env))].sort() as EnvName[];
   const horizons = (['tiny', 'short', 'medium', 'long'] as const).filter((h) => runs.some((r) => r.horizon === h && r.ablation === null));
-  const variantsOn = (env: EnvName, h: Horizon) => VARIANT_ORDER.filter((v) => selectRuns(runs, { env, horizon: h, variant: v }).length > 0);
+  const present = (env: EnvName, h: Horizon, filter: (v: VariantName) => boolean) => VARIANT_NAMES.filter((v) => filter(v) && selectRuns(runs, { env, horizon: h, variant: v }).length > 0);
+  const isCompared = (v: VariantName) => variantSpec(v).ablation === null && runs.some((r) => r.variant === v && r.horizon !== options.ablationHorizon);
+  const H = options.ablationHorizon;
   const figures: NamedFigure[] = [];
 
   for (const env of envs) {
     figures.push({
       name: `success-${env}`,
-      caption: `${env}: success vs iteration, GRPO vs BEACON, by horizon`,
+      caption: `${env}: success vs environment steps, every method, by horizon`,
       figure: {
-        title: `${env}: success rate vs iteration`,
+        title: `${env}: success rate vs environment steps`,
         subtitle: seedsNote(runs),
-        panels: horizons.map((h) => ({
-          kind: 'line',
-          title: `${h} horizon`,
-          xLabel: 'iteration',
-          yLabel: 'success',
-          yDomain: [0, 1],
-          percent: true,
-          series: (['grpo', 'beacon'] as const).map((v) => bandSeries(selectRuns(runs, { env, horizon: h, variant: v }), v)).filter((s) => s !== null),
-        })),
+        panels: horizons.map((h) => {
+          const sel = selectRuns(runs, { env, horizon: h });
+          const grid = stepGrid(sel);
+          return {
+            kind: 'line',
+            title: `${h} horizon`,
+            xLabel: 'env steps (thousands)',
+            yLabel: 'success',
+            yDomain: [0, 1],
+            percent: true,
+            series: present(env, h, isCompared).map((v) => bandSeries(selectRuns(sel, { variant: v }), v, 'success', grid)).filter((s) => s !== null),
+          };
+        }),
       },
     });
-    const H = options.ablationHorizon;
-    const ablationVariants = variantsOn(env, H);
-    if (ablationVariants.length > 2) {
+    const ablations = present(env, H, (v) => !isCompared(v));
+    if (ablations.length > 0) {
+      const sel = selectRuns(runs, { env, horizon: H });
+      const grid = stepGrid(sel);
+      const panel = (title: string, names: readonly string[]) => ({
+        kind: 'line' as const, title, xLabel: 'env steps (thousands)', yLabel: 'success', yDomain: [0, 1] as [number, number], percent: true,
+        series: present(env, H, (v) => v === 'grpo' || v === 'beacon' || names.includes(v)).map((v) => bandSeries(selectRuns(sel, { variant: v }), v, 'success', grid)!),
+      });
       figures.push({
         name: `ablations-${env}`,
-        caption: `${env}: success vs iteration on the ${H} horizon, every ablation`,
+        caption: `${env}: success vs environment steps on the ${H} horizon, every ablation`,
         figure: {
           title: `${env}: ablations on the ${H} horizon`,
           subtitle: seedsNote(runs),
           panels: [
-            { kind: 'line', title: 'segment-term ablations', xLabel: 'iteration', yLabel: 'success', yDomain: [0, 1], percent: true,
-              series: ablationVariants.filter((v) => ['grpo', 'beacon', 'gamma1', 'gamma0', 'stepMean'].includes(v)).map((v) => bandSeries(selectRuns(runs, { env, horizon: H, variant: v }), v)!) },
-            { kind: 'line', title: 'milestone and trajectory ablations', xLabel: 'iteration', yLabel: 'success', yDomain: [0, 1], percent: true,
-              series: ablationVariants.filter((v) => ['grpo', 'beacon', 'randomSegments', 'milestoneDropout', 'noTrajectoryTerm'].includes(v)).map((v) => bandSeries(selectRuns(runs, { env, horizon: H, variant: v }), v)!) },
+            panel('segment-term ablations', ['gamma1', 'gamma0', 'stepMean', 'beaconReleasedWebshop']),
+            panel('milestone and trajectory ablations', ['randomSegments', 'milestoneDropout', 'noTrajectoryTerm']),
           ],
         },
       });
     }
     figures.push({
       name: `outcome-mix-${env}`,
-      caption: `${env}: outcome mix (full success / partial success / complete failure) over training on the ${H} horizon`,
+      caption: `${env}: outcome mix (full success / partial success / complete failure) over training on the ${H} horizon, every method`,
       figure: {
         title: `${env}: outcome mix over training, ${H} horizon`,
-        subtitle: 'mean share of runs per iteration over seeds',
-        panels: (['grpo', 'beacon'] as const).map((v) => {
+        subtitle: 'mean share of runs per iteration-at-step over seeds',
+        panels: present(env, H, isCompared).map((v) => {
           const sel = selectRuns(runs, { env, horizon: H, variant: v });
-          const mean = (c: CurveName) => aggregateCurve(sel, c).mean.map((x) => x ?? 0);
-          const success = mean('success');
+          const grid = stepGrid(sel);
+          const mean = (c: CurveName) => aggregateOnSteps(sel, c, grid).mean.map((x) => x ?? 0);
           return {
             kind: 'stack' as const,
             title: variantLabel(v),
-            xLabel: 'iteration',
+            xLabel: 'env steps (thousands)',
             yLabel: 'share of runs',
-            x: success.map((_, i) => i + 1),
+            x: grid.map((s) => s / 1000),
             layers: [
-              { label: 'full success', color: '#2ca02c', values: success },
+              { label: 'full success', color: '#2ca02c', values: mean('success') },
               { label: 'partial success', color: '#f2b701', values: mean('partial') },
               { label: 'complete failure', color: '#c7c7c7', values: mean('failure') },
             ],
@@ -135,46 +122,65 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
     });
   }
 
-  const final = (env: EnvName, h: Horizon, v: Variant) => meanSd(selectRuns(runs, { env, horizon: h, variant: v }).map((r) => r.finalSuccess)).mean;
-  const gainSeries = (gain: (b: number, g: number) => number) => envs.map((env, k) => ({
-    label: env,
-    color: ['#1f77b4', '#ff7f0e', '#2ca02c'][k % 3],
-    values: horizons.map((h) => {
-      const b = final(env, h, 'beacon');
-      const g = final(env, h, 'grpo');
-      return b === null || g === null ? null : gain(b, g);
-    }),
-  }));
+  const final = (env: EnvName, h: Horizon, v: VariantName) => meanSd(selectRuns(runs, { env, horizon: h, variant: v }).map((r) => r.finalSuccess)).mean;
+  const comparedAll = VARIANT_NAMES.filter((v) => v !== 'grpo' && isCompared(v));
   figures.push({
     name: 'relative-gain',
-    caption: 'gain of BEACON over GRPO in final success, by horizon (relative, and in points)',
+    caption: 'gain of every method over GRPO in final success, by horizon (relative), per environment',
     figure: {
-      title: 'Gain of BEACON over GRPO in final success, by horizon',
+      title: 'Gain over GRPO in final success, by horizon',
       subtitle: `final success: mean over seeds of the last-10-iteration success; relative gain divides by max(GRPO, ${options.gainFloor})`,
-      panels: [
-        { kind: 'bar', title: 'relative gain', yLabel: '(BEACON − GRPO) / GRPO', categories: [...horizons], percent: true, series: gainSeries((b, g) => (b - g) / Math.max(g, options.gainFloor)) },
-        { kind: 'bar', title: 'absolute gain', yLabel: 'BEACON − GRPO (points)', categories: [...horizons], percent: true, series: gainSeries((b, g) => b - g) },
-      ],
+      panels: envs.map((env) => ({
+        kind: 'bar' as const,
+        title: env,
+        yLabel: '(X − GRPO) / GRPO',
+        categories: [...horizons],
+        percent: true,
+        series: comparedAll.map((v) => ({
+          label: variantLabel(v),
+          color: variantColor(v),
+          values: horizons.map((h) => {
+            const x = final(env, h, v);
+            const g = final(env, h, 'grpo');
+            return x === null || g === null ? null : (x - g) / Math.max(g, options.gainFloor);
+          }),
+        })),
+      })),
     },
   });
 
-  const H = options.ablationHorizon;
-  const variants = VARIANT_ORDER.filter((v) => runs.some((r) => r.horizon === H && r.variant === v));
-  const byVariant = (field: 'zeroAdvantageRatio' | 'sampleUtilization') => variants.map((v) => ({
-    label: variantLabel(v),
-    color: variantColor(v),
-    values: envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map((r) => r[field])).mean),
-    errors: envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map((r) => r[field])).sd),
-  }));
+  const variants = VARIANT_NAMES.filter((v) => runs.some((r) => r.horizon === H && r.variant === v));
+  const byVariant = (field: 'zeroAdvantageRatio' | 'sampleUtilization', list: readonly VariantName[] = variants) => list.map((v) => {
+    const s = envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map((r) => r[field])));
+    return { label: variantLabel(v), color: variantColor(v), values: s.map((x) => x.mean), errors: s.map((x) => x.sd) };
+  });
   figures.push({
     name: 'signal',
-    caption: `zero-advantage ratio and sample utilisation by method on the ${H} horizon`,
+    caption: `zero-advantage ratio and sample utilisation by variant on the ${H} horizon`,
     figure: {
-      title: `Zero-advantage ratio and sample utilisation by method, ${H} horizon`,
+      title: `Zero-advantage ratio and sample utilisation by variant, ${H} horizon`,
       subtitle: 'bar: mean over seeds of the run mean; whisker: ± 1 sd over seeds',
       panels: [
         { kind: 'bar', title: 'zero-advantage ratio (|A| < 1e-6)', yLabel: 'share of steps', categories: envs, percent: true, series: byVariant('zeroAdvantageRatio') },
         { kind: 'bar', title: 'sample utilisation', yLabel: 'share of runs', categories: envs, percent: true, series: byVariant('sampleUtilization') },
+      ],
+    },
+  });
+
+  const compared = VARIANT_NAMES.filter(isCompared);
+  const costSeries = (field: (r: RunResult) => number | null) => compared.map((v) => {
+    const s = envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map(field)));
+    return { label: variantLabel(v), color: variantColor(v), values: s.map((x) => x.mean), errors: s.map((x) => x.sd) };
+  });
+  figures.push({
+    name: 'cost',
+    caption: `compute by method on the ${H} horizon: learning time per 1000 env steps, wall time per iteration`,
+    figure: {
+      title: `Compute by method, ${H} horizon (wasm, one worker thread per run)`,
+      subtitle: 'bar: mean over seeds; whisker: ± 1 sd over seeds',
+      panels: [
+        { kind: 'bar', title: 'learning (advantages + update + critic)', yLabel: 'ms per 1000 env steps', categories: envs, series: costSeries((r) => r.learnMsPerKiloStep) },
+        { kind: 'bar', title: 'one iteration (rollout included)', yLabel: 'seconds', categories: envs, series: costSeries((r) => r.secondsPerIteration) },
       ],
     },
   });

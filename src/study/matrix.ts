@@ -1,67 +1,95 @@
 /**
- * The run matrix: which (env, horizon, method, ablation, seed) runs a study makes, each run's key and
- * its full training config, and which runs a resumed study still has to make.
+ * The run matrix: which (env, horizon, variant, seed) runs a study makes, each run's key, its full
+ * training config and env-step budget, which runs a resumed study still has to make, and how the
+ * matrix splits into shards.
  *
- * An ablation is BEACON plus the overrides of `ABLATIONS` (src/config.ts), never a code path of its own.
+ * A variant is a registry method plus overrides (variants.ts); an ablation is BEACON plus the overrides
+ * of `ABLATIONS` (src/config.ts), never a code path of its own.
  */
-import type { EnvName, Horizon } from '../../envs/index.ts';
-import { ABLATIONS, CONFIG_FIELDS, DEFAULT_CONFIG, type AblationName, type TrainConfig } from '../config.ts';
-import type { Method } from '../methods/registry.ts';
+import { createEnv, type EnvName, type Horizon } from '../../envs/index.ts';
+import { CONFIG_FIELDS, DEFAULT_CONFIG, type AblationName, type TrainConfig } from '../config.ts';
+import { methodSpec, type Method } from '../methods/registry.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
+import { variantSpec, type VariantName } from './variants.ts';
 
 export interface RunSpec {
   env: EnvName;
   horizon: Horizon;
+  /** The variant's registry method. */
   method: Method;
-  /** null for a method's plain runs. */
+  /** The variant (variants.ts): a method's name for its plain runs. */
+  variant: VariantName;
+  /** The ablation's name for an ablation variant, else null. */
   ablation: AblationName | null;
   seed: number;
 }
 
-/** What a run is called in tables and charts: the ablation's name, else the method. */
-export type Variant = Method | AblationName;
-
-export function variantOf(spec: Pick<RunSpec, 'method' | 'ablation'>): Variant {
-  return spec.ablation ?? spec.method;
-}
-
 /** A file-name-safe key, unique within a study: `gridhouse-long-gamma1-s3`. */
-export function runKey(spec: RunSpec): string {
-  return `${spec.env}-${spec.horizon}-${variantOf(spec)}-s${spec.seed}`;
+export function runKey(spec: Pick<RunSpec, 'env' | 'horizon' | 'variant' | 'seed'>): string {
+  return `${spec.env}-${spec.horizon}-${spec.variant}-s${spec.seed}`;
 }
 
-const HORIZON_ORDER: Record<Horizon, number> = { tiny: 0, short: 1, medium: 2, long: 3 };
+export function runSpec(env: EnvName, horizon: Horizon, variant: VariantName, seed: number): RunSpec {
+  const v = variantSpec(variant);
+  return { env, horizon, method: v.method, variant, ablation: v.ablation, seed };
+}
+
+export const HORIZON_ORDER: Record<Horizon, number> = { tiny: 0, short: 1, medium: 2, long: 3 };
+
+export type MatrixDefinition = Pick<StudyProfile, 'envs' | 'horizons' | 'variants' | 'ablationHorizon' | 'ablations'>;
 
 /**
- * All runs of a profile with `seeds` seeds (1…seeds), longest horizons first: the longest runs start
- * first so that the workers finish close together.
+ * All runs of a profile with `seeds` seeds (1…seeds): every variant on every horizon, the ablations on
+ * the ablation horizon. Longest horizons first, seed-major within a horizon: the longest runs start
+ * first so that the workers finish close together, and early results spread over every cell.
  */
-export function buildMatrix(profile: Pick<StudyProfile, 'envs' | 'methods' | 'horizons' | 'ablationHorizon' | 'ablations'>, seeds: number): RunSpec[] {
+export function buildMatrix(profile: MatrixDefinition, seeds: number): RunSpec[] {
   const specs: RunSpec[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
     for (const env of profile.envs) {
       for (const horizon of profile.horizons) {
-        for (const method of profile.methods) specs.push({ env, horizon, method, ablation: null, seed });
+        for (const variant of profile.variants) specs.push(runSpec(env, horizon, variant, seed));
       }
-      for (const ablation of profile.ablations) specs.push({ env, horizon: profile.ablationHorizon, method: 'beacon', ablation, seed });
+      for (const variant of profile.ablations) specs.push(runSpec(env, profile.ablationHorizon, variant, seed));
     }
   }
-  // Stable sort: within a horizon, seed-major order keeps early results spread over every cell.
   return specs.sort((a, b) => HORIZON_ORDER[b.horizon] - HORIZON_ORDER[a.horizon]);
 }
 
-/** The full training config of one run: defaults, then the study budget, then the run's own fields. */
-export function runConfig(spec: RunSpec, budget: StudyBudget): TrainConfig {
-  return {
+/** The full training config of one run: defaults, the budget, the run's fields, the method's own
+ *  config (registry `configFor`), then the variant's overrides. */
+export function runConfig(spec: Pick<RunSpec, 'env' | 'horizon' | 'variant' | 'seed'>, budget: StudyBudget): TrainConfig {
+  const v = variantSpec(spec.variant);
+  const shared: TrainConfig = {
     ...DEFAULT_CONFIG,
-    ...budget,
+    tasksPerIteration: budget.tasksPerIteration,
+    groupSize: budget.groupSize,
+    hiddenSize: budget.hiddenSize,
+    iters: budget.maxIters,
     env: spec.env,
     horizon: spec.horizon,
-    method: spec.method,
     seed: spec.seed,
     backend: 'wasm',
-    ...(spec.ablation ? ABLATIONS[spec.ablation] : {}),
   };
+  return { ...methodSpec(v.method).configFor(shared), ...v.overrides };
+}
+
+const limits = new Map<string, number>();
+
+/** The environment's step limit at a horizon (from the environment itself). */
+export function stepLimit(env: EnvName, horizon: Horizon): number {
+  const key = `${env}|${horizon}`;
+  let limit = limits.get(key);
+  if (limit === undefined) {
+    limit = createEnv(env, { horizon, batchSize: 1 }).maxSteps;
+    limits.set(key, limit);
+  }
+  return limit;
+}
+
+/** A run's env-step budget: `limitIterations` iterations whose episodes all run to the step limit. */
+export function stepBudget(spec: Pick<RunSpec, 'env' | 'horizon'>, budget: StudyBudget): number {
+  return budget.limitIterations * budget.tasksPerIteration * budget.groupSize * stepLimit(spec.env, spec.horizon);
 }
 
 /** True when two configs agree on every field of the config table. */
@@ -69,26 +97,60 @@ function sameConfig(a: TrainConfig, b: TrainConfig): boolean {
   return CONFIG_FIELDS.every((s) => a[s.key] === b[s.key]);
 }
 
-/** A finished run as the store keeps it: the config it trained with, and its result. */
+/** A finished run as the store keeps it: the config and step budget it trained with, and its result. */
 export interface StoredRun<R = unknown> {
   key: string;
   config: TrainConfig;
+  /** The env-step budget it trained to. */
+  envStepBudget: number;
   result: R;
-  /** The commit the run was trained at (with "+dirty" if the tree had changes). */
-  commit?: string;
+  /** The 40-hex commit the run was trained at (a clean tree). */
+  commit: string;
 }
 
 /**
- * Resume: a run is skipped when a stored run has its key and trained with exactly the config the
- * matrix gives it now; a stored run from another budget or default is trained again.
+ * Resume: a run is skipped when a stored run has its key and trained with exactly the config and step
+ * budget the matrix gives it now; a stored run from another budget or default is trained again.
  */
 export function planRuns<R>(specs: readonly RunSpec[], stored: ReadonlyMap<string, StoredRun<R>>, budget: StudyBudget): { todo: RunSpec[]; done: StoredRun<R>[] } {
   const todo: RunSpec[] = [];
   const done: StoredRun<R>[] = [];
   for (const spec of specs) {
     const found = stored.get(runKey(spec));
-    if (found && sameConfig(found.config, runConfig(spec, budget))) done.push(found);
+    if (found && found.envStepBudget === stepBudget(spec, budget) && sameConfig(found.config, runConfig(spec, budget))) done.push(found);
     else todo.push(spec);
   }
   return { todo, done };
+}
+
+/** `--shard i/n`. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+export function parseShard(text: string): Shard | null {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!m) return null;
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  return count >= 1 && count <= 1000 && index >= 1 && index <= count ? { index, count } : null;
+}
+
+/**
+ * The runs of shard `index` of `count`: longest-processing-time-first over the estimated cost of each
+ * run, so shards take about equally long. Deterministic (ties go to the lower shard, runs keep matrix
+ * order within a shard), and every run of `specs` falls in exactly one shard.
+ */
+export function shardRuns(specs: readonly RunSpec[], shard: Shard, cost: (spec: RunSpec) => number): RunSpec[] {
+  const order = specs.map((spec, i) => ({ spec, i, c: cost(spec) })).sort((a, b) => b.c - a.c || a.i - b.i);
+  const load = new Array<number>(shard.count).fill(0);
+  const mine = new Set<number>();
+  for (const r of order) {
+    let best = 0;
+    for (let k = 1; k < shard.count; k++) if (load[k] < load[best]) best = k;
+    load[best] += r.c;
+    if (best === shard.index - 1) mine.add(r.i);
+  }
+  return specs.filter((_, i) => mine.has(i));
 }

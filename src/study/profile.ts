@@ -1,18 +1,33 @@
 /**
- * The study's settings in one place: which runs it makes (the method × horizon × ablation matrix) and the training
- * budget every one of them gets.
+ * The study's settings in one place: which runs it makes (a list of variants compared on every horizon,
+ * a list of ablations on the long horizon, environments, seeds) and the budget every run gets.
  *
- * Every method and ablation trains with the same budget and the same hyperparameters (the defaults of
- * src/config.ts); only the fields below differ from those defaults, and they differ for every run alike.
- * The budget was chosen from measured iteration times so that the default study fits in 60 minutes on
- * a 2-core machine (docs/results/README.md shows the table and the measurements behind it).
+ * **The budget is counted in environment steps.** Methods' episodes differ in length (a policy that
+ * solves its tasks ends them early; one that does not plays to the step limit), so a fixed number of
+ * iterations would give a failing method more environment steps than a succeeding one. Every run of an
+ * (env, horizon) cell gets the same step budget: `limitIterations` iterations' worth of episodes that
+ * all run to the step limit, i.e. limitIterations × N × G × maxSteps(env, horizon). A run trains whole
+ * iterations of the same fixed batch (N tasks × G runs) until its environment steps reach the budget
+ * (the last iteration may pass it by less than one batch; study.json records the steps each run used).
+ * `maxIters` caps the iterations of a run whose episodes are very short (a quarter of the step limit
+ * or less on average); such a run stops with fewer steps than its budget, never more.
+ *
+ * Every method and variant trains with the same budget and the same shared hyperparameters (the
+ * defaults of src/config.ts, the batch and width below); a variant differs only by its overrides
+ * (src/study/variants.ts).
  */
 import type { EnvName, Horizon } from '../../envs/index.ts';
-import type { AblationName, TrainConfig } from '../config.ts';
+import type { TrainConfig } from '../config.ts';
 import type { Method } from '../methods/registry.ts';
+import { ABLATION_VARIANTS, type VariantName } from './variants.ts';
+import { METHOD_NAMES } from '../methods/registry.ts';
 
-/** The config fields the study sets; everything else keeps its default. */
-export type StudyBudget = Pick<TrainConfig, 'iters' | 'tasksPerIteration' | 'groupSize' | 'hiddenSize'>;
+export interface StudyBudget extends Pick<TrainConfig, 'tasksPerIteration' | 'groupSize' | 'hiddenSize'> {
+  /** Env-step budget of every run, in iterations whose episodes all run to the step limit. */
+  limitIterations: number;
+  /** Most iterations a run may take (its config's `iters`). */
+  maxIters: number;
+}
 
 export interface StudyProfile {
   name: 'full' | 'quick';
@@ -22,62 +37,59 @@ export interface StudyProfile {
   /** Seeds 1…seeds per cell. */
   seeds: number;
   envs: readonly EnvName[];
-  /** Methods compared on every horizon (keys of the method registry). */
-  methods: readonly Method[];
-  /** Horizons on which the methods are compared. */
   horizons: readonly Horizon[];
+  /** Variants compared on every horizon. */
+  variants: readonly VariantName[];
   /** The horizon on which the ablations run (docs/maths.md §6). */
   ablationHorizon: Horizon;
-  ablations: readonly AblationName[];
+  /** Variants on the ablation horizon only: the ablations (BEACON plus one override each) and others. */
+  ablations: readonly VariantName[];
   /** Output folder, relative to the repository root. */
   outDir: string;
-  /** Measured mean seconds per iteration at this budget, by env and horizon, on one core: the ETA's
-   *  prior before the first runs finish (then measured times take over). */
-  secondsPerIteration: Record<EnvName, Partial<Record<Horizon, number>>>;
+  /**
+   * Measured seconds per 1000 env steps by env, horizon and method on one worker (pilots, see notes):
+   * the ETA's prior and the shard balancer's cost model until measured runs take over.
+   */
+  secondsPerKiloStep: Record<EnvName, Partial<Record<Horizon, Partial<Record<Method, number>>>>>;
   /** How the budget was chosen, one line each (copied into the README). */
   notes: readonly string[];
 }
 
-const ALL_ABLATIONS: readonly AblationName[] = ['gamma1', 'gamma0', 'randomSegments', 'milestoneDropout', 'noTrajectoryTerm', 'stepMean'];
+/** Every registered method, then the extra method variants the issue asks for. */
+const COMPARED: readonly VariantName[] = [...METHOD_NAMES, 'beaconReleased', 'ppoShaped'];
+/** On the long horizon only: the ablations, and the released BEACON with the other shipped config. */
+const LONG_ONLY: readonly VariantName[] = [...ABLATION_VARIANTS, 'beaconReleasedWebshop'];
 
-/**
- * The default study: 2 envs × (3 horizons × 2 methods + 6 ablations on long) × 5 seeds = 120 runs.
- *
- * Budget table (the same for every run; everything else is the trainer's default):
- *
- * | setting           | value | why                                                                   |
- * | ----------------- | ----- | --------------------------------------------------------------------- |
- * | iters             | 80    | texthouse long: BEACON passes 60% near iteration 45 (pilot, seed 1), so 80 leaves room for GRPO to catch up if it can; the most that fits 60 min |
- * | tasksPerIteration | 4     | an iteration's cost is mostly the PPO update, linear in the batch: 4 tasks instead of the default 8 buys twice the iterations |
- * | groupSize         | 8     | the paper's and trainer's G: groups small enough to be all-fail would starve GRPO unfairly |
- * | hiddenSize        | 32    | half the default width costs 2–3× less per step; the pilots learn every horizon with it |
- *
- * Measured (on this 2-core machine, wasm, GRPO's first iterations, when every episode runs to
- * its step limit, i.e. the worst case; two runs at a time): seconds per iteration gridhouse short 0.15,
- * medium 0.25, long 0.42–0.59; texthouse short 0.23, medium 0.36, long 0.59–0.75. Worst case for the
- * whole matrix: 5 seeds × (gridhouse 8 × 0.5 + 2 × 0.3 + 2 × 0.18 + texthouse 8 × 0.75 + 2 × 0.42 +
- * 2 × 0.27) s ≈ 62 s per iteration of the matrix, × 80 iterations / 2 workers ≈ 41 min, plus ~2 min of
- * worker start-up; runs that learn end their episodes early and cost less.
- */
+/** Pilot measurements (bench/study-pilot.ts), seconds per 1000 env steps; see FULL_PROFILE's notes. */
+const PILOT_SECONDS_PER_KILO_STEP: StudyProfile['secondsPerKiloStep'] = {
+  gridhouse: {
+    short: { grpo: 0.239, beacon: 0.194, gigpo: 0.171, ppo: 0.29, sft: 0.208 },
+    medium: { grpo: 0.135, beacon: 0.133, gigpo: 0.133, ppo: 0.123, sft: 0.171 },
+    long: { grpo: 0.165, beacon: 0.1, gigpo: 0.092, ppo: 0.108, sft: 0.141 },
+  },
+  texthouse: {
+    short: { grpo: 0.12, beacon: 0.138, gigpo: 0.146, ppo: 0.243, sft: 0.126 },
+    medium: { grpo: 0.158, beacon: 0.154, gigpo: 0.175, ppo: 0.181, sft: 0.171 },
+    long: { grpo: 0.194, beacon: 0.164, gigpo: 0.15, ppo: 0.159, sft: 0.167 },
+  },
+};
+
 export const FULL_PROFILE: StudyProfile = {
   name: 'full',
-  purpose: 'the study of the paper’s claims: every claim, 5 seeds, both environments',
-  budget: { iters: 80, tasksPerIteration: 4, groupSize: 8, hiddenSize: 32 },
+  purpose: 'the study of the paper’s claims: every method, 5 seeds, both environments, three horizons',
+  budget: { tasksPerIteration: 8, groupSize: 8, hiddenSize: 64, limitIterations: 32, maxIters: 128 },
   seeds: 5,
   envs: ['gridhouse', 'texthouse'],
-  methods: ['grpo', 'beacon'],
   horizons: ['short', 'medium', 'long'],
+  variants: COMPARED,
   ablationHorizon: 'long',
-  ablations: ALL_ABLATIONS,
+  ablations: LONG_ONLY,
   outDir: 'docs/results',
-  secondsPerIteration: {
-    gridhouse: { short: 0.18, medium: 0.3, long: 0.5 },
-    texthouse: { short: 0.27, medium: 0.42, long: 0.75 },
-  },
+  secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
   notes: [
-    'Budget chosen so that the default study fits in 60 minutes on a 2-core machine with 2 workers: at 4 tasks × 8 runs, width 32, the worst case (every episode to its step limit) measured 0.15–0.59 s per iteration on gridhouse and 0.23–0.75 s on texthouse (short → long), ≈ 41 min for the matrix.',
-    'Pilots before the study (seed 1, 80 iterations): gridhouse long, BEACON reached 97% at iteration 6 and GRPO at iteration 34; texthouse long, BEACON passed 60% near iteration 45 while GRPO stayed below 35%.',
-    'Nothing was tuned per method: the pilots only sized the iteration budget. The claim rules (src/study/claims.ts) were fixed before the study ran; the quick smoke run prompted one change, a minimum gain of 5 points, so that 0.4% against 0% no longer counts as BEACON beating GRPO.',
+    'Batch and width are the page’s defaults (8 tasks × 8 runs, width 64), where the auto SFT prior was calibrated and `npm run bench:regime` shows the paper’s regime (GRPO starts at a few percent and learns, BEACON faster).',
+    'Budget: 32 iterations’ worth of episodes at the step limit per run (gridhouse 82k / 164k / 262k env steps on short / medium / long, texthouse 61k / 82k / 102k), at most 128 iterations. Sized from pilots (`npx tsx bench/study-pilot.ts`, seed 1, 4 iterations per variant, on this 2-core machine under a load of about 7): 0.09–0.29 s per 1000 env steps by env, horizon and method; 280 runs × their budgets ≈ 91 worker-minutes, ≈ 45 min on 2 workers plus about a second of prior and start-up per run, leaving room for the 90-minute target on a loaded machine.',
+    'Nothing was tuned per method: the pilots only sized the budget, before any study v2 run, and the claim rules (src/study/claims.ts) were fixed before it too.',
   ],
 };
 
@@ -86,18 +98,15 @@ export const FULL_PROFILE: StudyProfile = {
 export const QUICK_PROFILE: StudyProfile = {
   name: 'quick',
   purpose: 'smoke run of the pipeline (figures too small to judge the claims)',
-  budget: { iters: 12, tasksPerIteration: 4, groupSize: 4, hiddenSize: 32 },
+  budget: { tasksPerIteration: 2, groupSize: 4, hiddenSize: 32, limitIterations: 2, maxIters: 6 },
   seeds: 2,
   envs: ['gridhouse', 'texthouse'],
-  methods: ['grpo', 'beacon'],
   horizons: ['short', 'long'],
+  variants: COMPARED,
   ablationHorizon: 'long',
-  ablations: ALL_ABLATIONS,
+  ablations: LONG_ONLY,
   outDir: 'docs/results/quick',
-  secondsPerIteration: {
-    gridhouse: { short: 0.2, long: 0.3 },
-    texthouse: { short: 0.3, long: 0.6 },
-  },
+  secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
   notes: ['quick profile: a smoke test of the pipeline; its budget is far too small to judge any claim'],
 };
 

@@ -1,52 +1,143 @@
 /**
- * The study's outputs as data and text: the study.json document and the README generated from it.
+ * The study's outputs as data and text: the study.json document (built by one pure function from the
+ * runs, so a merge of shards gives the same document as one unsharded invocation) and the README
+ * generated from it.
  *
- * The README's generated text only states figures and the fixed rules; what we think explains a failed
- * claim is written by hand, after reading the results, in analysis.md beside it, and included verbatim.
+ * The README's generated text only states figures and the fixed rules; what we think explains a result
+ * is written by hand, after reading the results, in analysis.md beside it, and included verbatim.
  */
+import type { EnvName, Horizon } from '../../envs/index.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../config.ts';
-import type { ClaimResult } from './claims.ts';
+import { DEFAULT_CLAIM_OPTIONS, evaluateClaims, type ClaimOptions, type ClaimResult } from './claims.ts';
 import type { NamedFigure } from './charts.ts';
-import { variantLabel, VARIANTS } from './charts.ts';
+import { HORIZON_ORDER, stepBudget, type MatrixDefinition, type RunSpec } from './matrix.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
 import { FINAL_WINDOW, TARGET_SUCCESS, TRAILING_WINDOW, meanSd, medianIters, selectRuns, type RunResult } from './summary.ts';
+import { VARIANT_NAMES, variantLabel, variantSpec, type VariantName } from './variants.ts';
 
 export const DEFINITIONS: Record<string, string> = {
-  finalSuccess: `mean success rate over the last ${FINAL_WINDOW} iterations of the run`,
-  itersTo60: `first iteration i ≥ ${TRAILING_WINDOW} at which the mean success of iterations i−${TRAILING_WINDOW - 1}…i is ≥ ${TARGET_SUCCESS * 100}%; null if never within the budget`,
+  finalSuccess: `mean success rate over the last ${FINAL_WINDOW} iterations of the run (the iterations that spend the end of its env-step budget)`,
+  itersTo60: `first iteration i ≥ ${TRAILING_WINDOW} at which the mean success of iterations i−${TRAILING_WINDOW - 1}…i is ≥ ${TARGET_SUCCESS * 100}%; null if never within the budget (docs/maths.md §5)`,
+  stepsTo60: 'environment steps the run had used by the end of iteration itersTo60',
+  envStepBudget: 'the run’s budget in environment steps: limitIterations × tasksPerIteration × groupSize × the step limit of its (env, horizon); a run trains whole iterations until its steps reach it',
+  envSteps: 'environment steps the run used (its budget, passed by less than one batch, or fewer when it hit maxIters)',
+  start: 'the starting policy (the SFT prior, the same for every variant of a seed) measured on one batch of the evaluation stream before any update',
   sampleUtilization: 'run mean of the per-iteration share of runs with at least one step where |A| ≥ 1e-6 (docs/maths.md §5)',
   zeroAdvantageRatio: 'run mean of the per-iteration share of steps with |A| < 1e-6',
   contradictoryRatio: 'run mean of the per-iteration contradictory action ratio (iterations where it is undefined left out)',
   contradictoryPeak: `largest ${TRAILING_WINDOW}-iteration moving average of the contradictory action ratio`,
   signalRetention: 'run mean of Σ|ΣA| / ΣΣ|A| over repeated (group, state, action) keys',
   ccr: 'run mean of the credit concentration ratio (mean |A| of milestone steps / mean |A| of other steps)',
+  anchorCoverage: 'GiGPO: run mean of the share of steps in step groups larger than one',
+  cost: 'wall-time split summed over the run (ms): rollout, advantage, update, critic (critic PPO’s value network)',
+  learnMsPerKiloStep: '(advantage + update + critic ms) per 1000 env steps: the compute spent learning from a sample',
+  secondsPerIteration: 'the run’s iteration wall time (rollout included) per iteration',
+  'paired test': 'one-sided exact Wilcoxon signed-rank test on per-seed differences (zeros dropped, midranks; src/study/paired.ts); Δ is the mean difference, r the matched-pairs rank-biserial correlation',
   'mean ± sd': 'over seeds; sd is the sample standard deviation (n − 1)',
 };
 
+export type SharedHyperparameters = Omit<TrainConfig, 'env' | 'horizon' | 'method' | 'seed'>;
+
+/** The settings every run shares before its variant's overrides (its env, horizon, method and seed are its own). */
+export function sharedHyperparameters(budget: StudyBudget): SharedHyperparameters {
+  const { env: _env, horizon: _horizon, method: _method, seed: _seed, ...shared } = {
+    ...DEFAULT_CONFIG, tasksPerIteration: budget.tasksPerIteration, groupSize: budget.groupSize, hiddenSize: budget.hiddenSize, iters: budget.maxIters, backend: 'wasm' as const,
+  };
+  return shared;
+}
+
 export interface StudyDocument {
+  /** 2 since study v2 (absent in v1's document). */
+  version: 2;
   profile: StudyProfile['name'];
   purpose: string;
   command: string;
+  /** The 40-hex commit of the clean tree the document was written at. */
   commit: string;
-  /** True when the working tree had uncommitted changes. */
-  dirty: boolean;
-  /** Distinct commits the runs were trained at (resumed runs may come from earlier commits). */
+  /** Always false: the study refuses to write from a dirty tree (kept from v1's contract). */
+  dirty: false;
+  /** Distinct commits the runs were trained at (resumed or merged runs may come from earlier commits). */
   runCommits: string[];
   startedAt: string;
   finishedAt: string;
-  /** Wall seconds of the invocation that trained the last runs (resumed runs not included; a
-   *  --report-only rewrite keeps the previous figure). */
+  /** Wall seconds of the invocation that trained the last runs (for a merge: the longest shard's). */
   wallSeconds: number;
-  /** Sum of every run's own wall seconds, resumed runs included. */
+  /** Sum of every run's own wall seconds. */
   runSeconds: number;
   workers: number;
+  /** Shards the runs were trained in (1: one invocation). */
+  shards: number;
   seeds: number;
+  matrix: MatrixDefinition;
   budget: StudyBudget;
-  /** The settings every run shares (its env, horizon, method, seed and ablation are its own). */
+  /** Every (env, horizon)'s env-step budget. */
+  envStepBudgets: Record<string, Partial<Record<Horizon, number>>>;
+  /** The variants of the matrix: method and overrides. */
+  variants: { name: VariantName; label: string; method: string; overrides: Partial<TrainConfig>; ablation: string | null }[];
+  /** The settings every run shares (before its variant's overrides). */
   hyperparameters: SharedHyperparameters;
   definitions: Record<string, string>;
+  claimOptions: ClaimOptions;
   runs: RunResult[];
   claims: ClaimResult[];
+}
+
+export interface DocumentMeta {
+  profile: StudyProfile;
+  seeds: number;
+  command: string;
+  commit: string;
+  startedAt: string;
+  finishedAt: string;
+  wallSeconds: number;
+  workers: number;
+  shards: number;
+}
+
+/** The claim options of a profile: the defaults, judged on its ablation horizon. */
+export function claimOptionsOf(profile: Pick<StudyProfile, 'ablationHorizon'>): ClaimOptions {
+  return { ...DEFAULT_CLAIM_OPTIONS, horizon: profile.ablationHorizon };
+}
+
+/** The study document of `runs` (in matrix order: `specs`); pure, so shards merge to the same document. */
+export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyMap<string, RunResult>, meta: DocumentMeta): StudyDocument {
+  const { profile } = meta;
+  const runs = specs.map((s) => results.get(`${s.env}-${s.horizon}-${s.variant}-s${s.seed}`)).filter((r): r is RunResult => r !== undefined);
+  const claimOptions = claimOptionsOf(profile);
+  const envStepBudgets: StudyDocument['envStepBudgets'] = {};
+  for (const env of profile.envs) {
+    envStepBudgets[env] = {};
+    for (const h of [...new Set([...profile.horizons, profile.ablationHorizon])]) envStepBudgets[env][h] = stepBudget({ env, horizon: h }, profile.budget);
+  }
+  const matrix: MatrixDefinition = { envs: profile.envs, horizons: profile.horizons, variants: profile.variants, ablationHorizon: profile.ablationHorizon, ablations: profile.ablations };
+  return {
+    version: 2,
+    profile: profile.name,
+    purpose: profile.purpose,
+    command: meta.command,
+    commit: meta.commit,
+    dirty: false,
+    runCommits: [...new Set(runs.map((r) => r.commit).filter((c): c is string => typeof c === 'string'))].sort(),
+    startedAt: meta.startedAt,
+    finishedAt: meta.finishedAt,
+    wallSeconds: meta.wallSeconds,
+    runSeconds: runs.reduce((a, r) => a + r.seconds, 0),
+    workers: meta.workers,
+    shards: meta.shards,
+    seeds: meta.seeds,
+    matrix,
+    budget: profile.budget,
+    envStepBudgets,
+    variants: [...new Set([...profile.variants, ...profile.ablations])].map((name) => {
+      const v = variantSpec(name);
+      return { name, label: v.label, method: v.method, overrides: v.overrides, ablation: v.ablation };
+    }),
+    hyperparameters: sharedHyperparameters(profile.budget),
+    definitions: DEFINITIONS,
+    claimOptions,
+    runs,
+    claims: evaluateClaims(runs, claimOptions),
+  };
 }
 
 /** study.json: indented, but arrays of plain numbers (the curves) kept on one line each. */
@@ -55,38 +146,83 @@ export function studyJson(doc: StudyDocument): string {
   return `${text.replace(/\[\n[\s\d.eE+\-,null]*\]/g, (m) => m.replace(/\s+/g, ''))}\n`;
 }
 
-export type SharedHyperparameters = Omit<TrainConfig, 'env' | 'horizon' | 'method' | 'seed'>;
-
-export function sharedHyperparameters(budget: StudyBudget): SharedHyperparameters {
-  const { env: _env, horizon: _horizon, method: _method, seed: _seed, ...shared } = { ...DEFAULT_CONFIG, ...budget, backend: 'wasm' as const };
-  return shared;
-}
-
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(0)}%`);
 const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? 'n/a' : x.toFixed(d));
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 const verdict = (h: boolean | null) => (h === null ? 'not measured' : h ? '**held**' : '**failed**');
+const kilo = (x: number) => (x >= 10000 ? `${(x / 1000).toFixed(0)}k` : String(Math.round(x)));
 
 function medianOrNever(xs: (number | null)[]): string {
   const m = medianIters(xs);
   return m === null ? 'n/a' : Number.isFinite(m) ? String(m) : 'never';
 }
 
+const envsOf = (runs: readonly RunResult[]) => [...new Set(runs.map((r) => r.env))].sort() as EnvName[];
+const horizonsOf = (runs: readonly RunResult[]) => [...new Set(runs.filter((r) => r.ablation === null).map((r) => r.horizon))].sort((a, b) => HORIZON_ORDER[a] - HORIZON_ORDER[b]);
+
+/** The paper's ALFWorld figures for the methods it reports (BEACON.md §6), by variant. */
+const PAPER_FIGURES: Partial<Record<VariantName, { all: string; long: string }>> = {
+  grpo: { all: '72.8', long: '53.5' },
+  beacon: { all: '91.4', long: '92.9' },
+  sft: { all: '43', long: '—' },
+  gamma1: { all: '71.8', long: '—' },
+  gamma0: { all: '81.2', long: '—' },
+  randomSegments: { all: '74.2', long: '—' },
+  milestoneDropout: { all: '82.8', long: '—' },
+  noTrajectoryTerm: { all: '23.4', long: '—' },
+};
+
+/** "Paper vs ours", laid out like the paper's main table: methods × horizons, both environments. */
+function paperTable(runs: readonly RunResult[]): string {
+  const envs = envsOf(runs);
+  const horizons = horizonsOf(runs);
+  const cols = envs.flatMap((env) => horizons.map((h) => `${env} ${h}`));
+  const rows = [
+    `| method | paper: ALFWorld all | paper: ALFWorld long | ${cols.join(' | ')} |`,
+    `| --- | --- | --- | ${cols.map(() => '---').join(' | ')} |`,
+  ];
+  for (const v of VARIANT_NAMES.filter((n) => runs.some((r) => r.variant === n && r.ablation === null && horizons.includes(r.horizon) && runs.some((q) => q.variant === n && q.horizon !== 'long')))) {
+    const paper = PAPER_FIGURES[v];
+    const ours = envs.flatMap((env) => horizons.map((h) => {
+      const s = meanSd(selectRuns(runs, { env, horizon: h, variant: v }).map((r) => r.finalSuccess));
+      return s.mean === null ? '—' : `${(100 * s.mean).toFixed(1)} ± ${(100 * (s.sd ?? 0)).toFixed(1)}`;
+    }));
+    rows.push(`| ${variantLabel(v)} | ${paper?.all ?? '—'} | ${paper?.long ?? '—'} | ${ours.join(' | ')} |`);
+  }
+  return rows.join('\n');
+}
+
+/** Per-method cost on the ablation horizon, and the whole matrix's worker time per method. */
+function costTable(runs: readonly RunResult[], horizon: Horizon): string {
+  const rows = [
+    '| env | method | iterations | env steps used | s / iteration | rollout | advantage | update | critic | learning | worker time, all horizons |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const env of envsOf(runs)) {
+    for (const v of VARIANT_NAMES.filter((n) => variantSpec(n).ablation === null && selectRuns(runs, { env, horizon, variant: n }).length > 0)) {
+      const sel = selectRuns(runs, { env, horizon, variant: v });
+      const m = (f: (r: RunResult) => number | null) => meanSd(sel.map(f)).mean;
+      const perKilo = (k: 'rollout' | 'advantage' | 'update' | 'critic') => m((r) => (r.cost && r.envSteps ? (r.cost[k] / r.envSteps) * 1000 : null));
+      const all = selectRuns(runs, { env, variant: v }).reduce((a, r) => a + r.seconds, 0);
+      rows.push(`| ${env} | ${variantLabel(v)} | ${num(m((r) => r.iterations), 0)} | ${kilo(m((r) => r.envSteps) ?? 0)} | ${num(m((r) => r.secondsPerIteration))} | ${num(perKilo('rollout'), 0)} | ${num(perKilo('advantage'), 1)} | ${num(perKilo('update'), 0)} | ${num(perKilo('critic'), 0)} | ${num(m((r) => r.learnMsPerKiloStep), 0)} | ${(all / 60).toFixed(1)} min |`);
+    }
+  }
+  return rows.join('\n');
+}
+
 function variantTable(runs: readonly RunResult[]): string {
   const rows: string[] = [
-    '| env | horizon | method | seeds | final success | iters to 60% (median) | utilisation | zero-advantage | contradictory (peak) | signal retention | CCR |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| env | horizon | variant | seeds | start | final success | iters to 60% (median) | steps used | utilisation | zero-advantage | contradictory (peak) | signal retention | CCR |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const keys = new Map<string, RunResult>();
   for (const r of runs) keys.set(`${r.env}|${r.horizon}|${r.variant}`, r);
-  const order = ['tiny', 'short', 'medium', 'long'];
-  const variants: readonly string[] = VARIANTS;
-  const sorted = [...keys.values()].sort((a, b) => a.env.localeCompare(b.env) || order.indexOf(a.horizon) - order.indexOf(b.horizon) || variants.indexOf(a.variant) - variants.indexOf(b.variant));
+  const sorted = [...keys.values()].sort((a, b) => a.env.localeCompare(b.env) || HORIZON_ORDER[a.horizon] - HORIZON_ORDER[b.horizon] || VARIANT_NAMES.indexOf(a.variant) - VARIANT_NAMES.indexOf(b.variant));
   for (const k of sorted) {
     const sel = selectRuns(runs, { env: k.env, horizon: k.horizon, variant: k.variant });
-    const m = (f: keyof RunResult) => meanSd(sel.map((r) => r[f] as number | null));
-    const fs = m('finalSuccess');
-    rows.push(`| ${k.env} | ${k.horizon} | ${variantLabel(k.variant)} | ${sel.length} | ${pct(fs.mean)} ± ${pct(fs.sd)} | ${medianOrNever(sel.map((r) => r.itersTo60))} | ${pct(m('sampleUtilization').mean)} | ${pct(m('zeroAdvantageRatio').mean)} | ${pct(m('contradictoryRatio').mean)} (${pct(m('contradictoryPeak').mean)}) | ${pct(m('signalRetention').mean)} | ${num(m('ccr').mean)} |`);
+    const m = (f: (r: RunResult) => number | null) => meanSd(sel.map(f));
+    const fs = m((r) => r.finalSuccess);
+    rows.push(`| ${k.env} | ${k.horizon} | ${variantLabel(k.variant)} | ${sel.length} | ${pct(m((r) => r.start?.success ?? null).mean)} | ${pct(fs.mean)} ± ${pct(fs.sd)} | ${medianOrNever(sel.map((r) => r.itersTo60))} | ${kilo(m((r) => r.envSteps).mean ?? 0)} | ${pct(m((r) => r.sampleUtilization).mean)} | ${pct(m((r) => r.zeroAdvantageRatio).mean)} | ${pct(m((r) => r.contradictoryRatio).mean)} (${pct(m((r) => r.contradictoryPeak).mean)}) | ${pct(m((r) => r.signalRetention).mean)} | ${num(m((r) => r.ccr).mean)} |`);
   }
   return rows.join('\n');
 }
@@ -96,7 +232,7 @@ export interface ReadmeInput {
   figures: readonly NamedFigure[];
   /** Hand-written analysis (analysis.md), or null if not written yet. */
   analysis: string | null;
-  /** Measured iteration times behind the budget, one line each (profile.ts documents the same). */
+  /** How the budget was chosen, one line each (profile.ts documents the same). */
   budgetNotes: readonly string[];
 }
 
@@ -105,70 +241,47 @@ export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeIn
   const held = s.claims.filter((c) => c.held === true).length;
   const failed = s.claims.filter((c) => c.held === false).length;
   const out: string[] = [];
-  out.push('# Reproducing the paper’s claims in Beacon Live');
-  out.push('');
-  out.push('<!-- Generated by `npm run study` from study.json: edit analysis.md, not this file. -->');
-  out.push('');
-  if (s.profile !== 'full') out.push(`> **${s.profile} profile: ${s.purpose}.** These are not the study’s results; see docs/results/README.md.\n`);
-  out.push(`- Command: \`${s.command}\``);
-  out.push(`- Commit: \`${s.commit}\`${s.dirty ? ' (with uncommitted changes in the working tree)' : ''}`);
-  if (s.runCommits.length > 1 || (s.runCommits.length === 1 && s.runCommits[0] !== `${s.commit}${s.dirty ? '+dirty' : ''}`)) {
-    out.push(`- Runs trained at: ${s.runCommits.map((c) => `\`${c}\``).join(', ')}`);
-  }
-  out.push(`- Finished: ${s.finishedAt}; this invocation ${(s.wallSeconds / 60).toFixed(1)} min wall with ${s.workers} workers; all runs together ${(s.runSeconds / 60).toFixed(1)} min of worker time`);
-  out.push(`- Runs: ${s.runs.length} (${s.seeds} seeds per cell), wasm backend, one worker thread per run at a time`);
-  out.push(`- Claims: ${held} held, ${failed} failed${s.claims.length - held - failed ? `, ${s.claims.length - held - failed} not measured` : ''} (of ${s.claims.length})`);
-  out.push('');
-  out.push('## Claims at a glance');
-  out.push('');
-  out.push('| # | claim | paper | ours | verdict |');
-  out.push('| --- | --- | --- | --- | --- |');
-  for (const c of s.claims) out.push(`| ${c.id} | ${cell(c.claim)} | ${cell(c.paper)} | ${cell(c.ours)} | ${verdict(c.held)} |`);
-  out.push('');
-  out.push('## Each claim');
+  const push = (...lines: string[]) => out.push(...lines);
+  push('# Reproducing the paper’s claims in Beacon Live', '', '<!-- Generated by `npm run study` from study.json: edit analysis.md, not this file. -->', '');
+  if (s.profile !== 'full') push(`> **${s.profile} profile: ${s.purpose}.** These are not the study’s results; see docs/results/README.md.`, '');
+  push(`- Command: \`${s.command}\``);
+  push(`- Commit: \`${s.commit}\` (a clean working tree)`);
+  if (s.runCommits.length > 1 || (s.runCommits.length === 1 && s.runCommits[0] !== s.commit)) push(`- Runs trained at: ${s.runCommits.map((c) => `\`${c}\``).join(', ')}`);
+  push(`- Finished: ${s.finishedAt}; ${s.shards > 1 ? `${s.shards} shards, the longest` : 'this invocation'} ${(s.wallSeconds / 60).toFixed(1)} min wall with ${s.workers} workers; all runs together ${(s.runSeconds / 60).toFixed(1)} min of worker time`);
+  push(`- Runs: ${s.runs.length} (${s.seeds} seeds per cell), wasm backend, one worker thread per run at a time`);
+  push(`- Claims: ${held} held, ${failed} failed${s.claims.length - held - failed ? `, ${s.claims.length - held - failed} not measured` : ''} (of ${s.claims.length}); "held" needs the paired test (${DEFINITIONS['paired test']}) at p ≤ ${s.claimOptions.alpha} in every environment`);
+  push('', '## Claims at a glance', '', '| # | claim | paper | ours | verdict |', '| --- | --- | --- | --- | --- |');
+  for (const c of s.claims) push(`| ${c.id} | ${cell(c.claim)} | ${cell(c.paper)} | ${cell(c.ours)} | ${verdict(c.held)} |`);
+  push('', '## Paper vs ours', '', `Final success (%, mean ± sd over ${s.seeds} seeds) at the same env-step budget. The paper's columns are its ALFWorld figures (Qwen 1.5B; "long": its long-task split), where BEACON.md gives one.`, '', paperTable(s.runs));
+  push('', '## Each claim');
   for (const c of s.claims) {
-    out.push('');
-    out.push(`### ${c.id}. ${c.claim} — ${verdict(c.held)}`);
-    out.push('');
-    out.push(`Paper: ${c.paper}. Rule: ${c.rule}. ${c.note.charAt(0).toUpperCase()}${c.note.slice(1)}.`);
-    out.push('');
-    out.push('| env | ours | verdict |');
-    out.push('| --- | --- | --- |');
-    for (const d of c.details) out.push(`| ${String(d.env)} | ${cell(String(d.ours))} | ${verdict(d.held as boolean | null)} |`);
+    push('', `### ${c.id}. ${c.claim} — ${verdict(c.held)}`, '', `Paper: ${c.paper}. Rule: ${c.rule}. ${c.note.charAt(0).toUpperCase()}${c.note.slice(1)}.`, '', '| env | ours | verdict |', '| --- | --- | --- |');
+    for (const d of c.details) push(`| ${String(d.env)} | ${cell(String(d.ours))} | ${verdict(d.held as boolean | null)} |`);
   }
-  out.push('');
-  out.push('## Every cell');
-  out.push('');
-  out.push('Mean ± sd over seeds of each run’s figures (definitions below).');
-  out.push('');
-  out.push(variantTable(s.runs));
-  out.push('');
-  out.push('## Charts');
-  out.push('');
-  for (const f of figures) {
-    out.push(`![${f.caption}](${f.name}.svg)`);
-    out.push('');
-  }
-  out.push('## Budget and settings');
-  out.push('');
-  out.push('Every run, of every method and ablation, has the same budget and hyperparameters; ablations are BEACON plus one override (src/config.ts `ABLATIONS`).');
-  out.push('');
-  out.push('| setting | value |');
-  out.push('| --- | --- |');
-  for (const [k, v] of Object.entries(s.budget)) out.push(`| ${k} | ${v} (study budget) |`);
-  for (const [k, v] of Object.entries(s.hyperparameters)) if (!(k in s.budget)) out.push(`| ${k} | ${String(v)} |`);
+  push('', '## Cost per method', '', `On the ${s.claimOptions.horizon} horizon, mean over seeds; the split columns are ms per 1000 env steps; "learning" is advantage + update + critic; the last column sums each method's runs over every horizon. Measured on a shared 2-core machine, so wall times carry its load.`, '', costTable(s.runs, s.claimOptions.horizon));
+  push('', '## Every cell', '', 'Mean ± sd over seeds of each run’s figures (definitions below).', '', variantTable(s.runs));
+  push('', '## Charts', '');
+  for (const f of figures) push(`![${f.caption}](${f.name}.svg)`, '');
+  push('## Budget and settings', '');
+  push(`Every run has the same env-step budget in its (env, horizon) cell and the same shared hyperparameters; a variant differs from its method only by its overrides (src/study/variants.ts), and an ablation is BEACON plus one override (src/config.ts \`ABLATIONS\`). Every method of a seed starts from the same SFT prior (\`sftEpisodes: auto\`) and sees the same task stream.`, '');
+  push('| env | ' + Object.keys(Object.values(s.envStepBudgets)[0] ?? {}).join(' | ') + ' |', '| --- | ' + Object.keys(Object.values(s.envStepBudgets)[0] ?? {}).map(() => '---').join(' | ') + ' |');
+  for (const [env, b] of Object.entries(s.envStepBudgets)) push(`| ${env} env-step budget | ${Object.values(b).map((x) => String(x)).join(' | ')} |`);
+  push('', '| variant | method | overrides |', '| --- | --- | --- |');
+  for (const v of s.variants) push(`| ${v.label} | ${v.method} | ${Object.keys(v.overrides).length ? cell(Object.entries(v.overrides).map(([k, x]) => `${k} = ${String(x)}`).join(', ')) : '—'} |`);
+  push('', '| setting | value |', '| --- | --- |');
+  for (const [k, v] of Object.entries(s.budget)) push(`| ${k} | ${v} (study budget) |`);
+  for (const [k, v] of Object.entries(s.hyperparameters)) if (!(k in s.budget)) push(`| ${k} | ${String(v)} |`);
   if (budgetNotes.length) {
-    out.push('');
-    for (const n of budgetNotes) out.push(`- ${n}`);
+    push('');
+    for (const n of budgetNotes) push(`- ${n}`);
   }
-  out.push('');
-  out.push('## Definitions');
-  out.push('');
-  for (const [k, v] of Object.entries(s.definitions)) out.push(`- **${k}**: ${v}`);
-  out.push('');
-  out.push('## What we think explains the failed claims');
-  out.push('');
-  out.push(analysis?.trim() || '_Not written yet: analysis.md beside this file is written by hand after reading the results._');
-  out.push('');
+  push('', '## Definitions', '');
+  for (const [k, v] of Object.entries(s.definitions)) push(`- **${k}**: ${v}`);
+  push('', '## Running it', '');
+  push('`npm run study` trains every run of the matrix on one machine (resumable: finished runs are kept under `runs/`). The same study spreads over many machines as an array job: each task trains one shard and writes `shards/shard-I-of-N.json`; `npm run study -- merge` checks that the shards cover every run exactly once and writes this document, exactly as one invocation would. With GNU parallel, four shards of one worker each:', '');
+  push('```sh', `parallel --jobs 4 --halt now,fail=1 npm run study -- --shard {}/4 --workers 1${s.profile === 'quick' ? ' --quick' : ''} ::: 1 2 3 4`, `npm run study -- merge${s.profile === 'quick' ? ' --quick' : ''}`, '```', '');
+  push('(A Slurm job array does the same with `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT` and `#SBATCH --array=1-N`; copy every `shards/*.json` into one checkout before merging.)');
+  push('', '## What changed since study v1, and what we think explains the results', '');
+  push(analysis?.trim() || '_Not written yet: analysis.md beside this file is written by hand after reading the results._', '');
   return out.join('\n');
 }

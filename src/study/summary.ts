@@ -10,26 +10,50 @@
  *   (NaN, e.g. no repeated state keys) are left out; null if it is undefined throughout.
  * - contradictoryPeak: the largest TRAILING_WINDOW-iteration moving average of contradictoryRatio (the
  *   paper quotes the ratio "at its peak"; the moving average keeps one noisy batch from setting it).
+ * - envSteps: environment steps the run used (its budget, passed by less than one batch, or fewer when
+ *   it hit the iteration cap); stepsTo60: env steps used up to the iteration itersTo60.
+ * - cost: the wall-time split summed over the run (ms); learnMsPerKiloStep: advantages + update + critic
+ *   per 1000 env steps (the compute a method spends on learning from a sample; the rollout is the same
+ *   policy forward pass for every method); secondsPerIteration: the run's wall seconds per iteration.
  */
 import { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW } from '../metrics/iterations-to-target.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
-import { runKey, variantOf, type RunSpec, type Variant } from './matrix.ts';
+import { runKey, type RunSpec } from './matrix.ts';
+import type { VariantName } from './variants.ts';
 
 export const FINAL_WINDOW = 10;
 export { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW };
 
 /** The per-iteration figures the study keeps of each record. */
-export type IterationFigures = Pick<IterationRecord, 'success' | 'partial' | 'failure' | 'sampleUtilization' | 'zeroAdvantageRatio' | 'contradictoryRatio' | 'signalRetention' | 'ccr' | 'meanEpisodeLength'>;
+export type IterationFigures = Pick<IterationRecord, 'success' | 'partial' | 'failure' | 'sampleUtilization' | 'zeroAdvantageRatio' | 'contradictoryRatio' | 'signalRetention' | 'ccr' | 'meanEpisodeLength' | 'envSteps' | 'ms' | 'anchorCoverage' | 'valueLoss'>;
 
-const CURVE_NAMES = ['success', 'partial', 'failure', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr', 'meanEpisodeLength'] as const satisfies readonly (keyof IterationFigures)[];
+const CURVE_NAMES = ['success', 'partial', 'failure', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr', 'meanEpisodeLength', 'envSteps'] as const satisfies readonly (keyof IterationFigures)[];
 export type CurveName = (typeof CURVE_NAMES)[number];
 
-/** One run's figures, per iteration; null where a figure is undefined (NaN). */
+/** One run's figures, per iteration; null where a figure is undefined (NaN). `envSteps` is cumulative. */
 export type RunCurves = Record<CurveName, (number | null)[]>;
+
+/** The wall-time split of a run, summed over its iterations (ms). */
+export interface RunCost {
+  rollout: number;
+  advantage: number;
+  update: number;
+  critic: number;
+}
+
+/** The starting policy (the SFT prior) measured on the evaluation stream, before any update. */
+export interface StartFigures {
+  success: number;
+  partial: number;
+}
 
 export interface RunResult extends RunSpec {
   key: string;
-  variant: Variant;
+  variant: VariantName;
+  /** The variant's config overrides on its method (src/study/variants.ts). */
+  overrides: Record<string, unknown>;
+  /** The 40-hex commit of the clean tree the run was trained at (set by the study when it stores the run). */
+  commit?: string;
   /** Iterations completed (the budget, unless training stopped on a non-finite loss). */
   iterations: number;
   /** Set when training stopped early; the figures cover the iterations before it. */
@@ -42,7 +66,17 @@ export interface RunResult extends RunSpec {
   contradictoryPeak: number | null;
   signalRetention: number | null;
   ccr: number | null;
-  /** Wall seconds the run took in its worker. */
+  /** GiGPO: run mean of the anchor-state coverage; null for other methods. */
+  anchorCoverage: number | null;
+  /** The env-step budget the run trained to, and the steps it used. */
+  envStepBudget: number;
+  envSteps: number;
+  stepsTo60: number | null;
+  start: StartFigures | null;
+  cost: RunCost;
+  learnMsPerKiloStep: number | null;
+  secondsPerIteration: number | null;
+  /** Wall seconds the run took in its worker (SFT prior and iteration 0 included). */
   seconds: number;
   curves: RunCurves;
 }
@@ -92,29 +126,87 @@ export function peakMovingAverage(xs: readonly (number | null)[], window = TRAIL
   return best;
 }
 
+export interface RunExtras {
+  envStepBudget: number;
+  overrides?: Record<string, unknown>;
+  start?: StartFigures | null;
+  stopped?: string | null;
+}
+
 /** A run's result from its iteration records. */
-export function summarizeRun(spec: RunSpec, records: readonly IterationFigures[], seconds: number, stopped: string | null = null): RunResult {
+export function summarizeRun(spec: RunSpec, records: readonly IterationFigures[], seconds: number, extras: RunExtras): RunResult {
+  let steps = 0;
+  const cumulative = records.map((r) => (steps += r.envSteps));
   const curves = Object.fromEntries(
-    CURVE_NAMES.map((name) => [name, records.map((r) => (finite(r[name]) ? r[name] : null))]),
+    CURVE_NAMES.map((name) => [name, name === 'envSteps' ? cumulative : records.map((r) => (finite(r[name]) ? r[name] : null))]),
   ) as RunCurves;
   const success = records.map((r) => r.success);
+  const cost: RunCost = { rollout: 0, advantage: 0, update: 0, critic: 0 };
+  for (const r of records) {
+    cost.rollout += r.ms.rollout;
+    cost.advantage += r.ms.advantage;
+    cost.update += r.ms.update;
+    cost.critic += r.ms.critic ?? 0;
+  }
+  const itersTo60 = itersToTarget(success);
+  const stopped = extras.stopped ?? null;
   return {
     key: runKey(spec),
     ...spec,
-    variant: variantOf(spec),
+    overrides: extras.overrides ?? {},
     iterations: records.length,
     stopped,
     finalSuccess: finalSuccess(success),
-    itersTo60: itersToTarget(success),
+    itersTo60,
     sampleUtilization: meanOf(curves.sampleUtilization),
     zeroAdvantageRatio: meanOf(curves.zeroAdvantageRatio),
     contradictoryRatio: meanOf(curves.contradictoryRatio),
     contradictoryPeak: peakMovingAverage(curves.contradictoryRatio),
     signalRetention: meanOf(curves.signalRetention),
     ccr: meanOf(curves.ccr),
+    anchorCoverage: meanOf(records.map((r) => r.anchorCoverage ?? null)),
+    envStepBudget: extras.envStepBudget,
+    envSteps: steps,
+    stepsTo60: itersTo60 === null ? null : cumulative[itersTo60 - 1],
+    start: extras.start ?? null,
+    cost,
+    learnMsPerKiloStep: steps > 0 ? ((cost.advantage + cost.update + cost.critic) / steps) * 1000 : null,
+    secondsPerIteration: records.length ? (cost.rollout + cost.advantage + cost.update + cost.critic) / 1000 / records.length : null,
     seconds,
     curves,
   };
+}
+
+/**
+ * A curve on an env-step grid: the value at step s is the figure of the iteration during which the
+ * run's s-th step was taken (null past the steps the run used). Runs of one cell have different
+ * iteration counts under an env-step budget, so their curves are averaged on this grid.
+ */
+export function curveOnSteps(run: Pick<RunResult, 'curves'>, name: CurveName, grid: readonly number[]): (number | null)[] {
+  const steps = run.curves.envSteps;
+  const values = run.curves[name];
+  const out: (number | null)[] = [];
+  let i = 0;
+  for (const s of grid) {
+    while (i < steps.length && (steps[i] ?? Infinity) < s) i++;
+    out.push(i < steps.length ? (values[i] ?? null) : null);
+  }
+  return out;
+}
+
+/** Per-grid-point mean ± sd of one curve over runs, on an env-step grid (curveOnSteps). */
+export function aggregateOnSteps(runs: readonly Pick<RunResult, 'curves'>[], name: CurveName, grid: readonly number[]): { mean: (number | null)[]; sd: (number | null)[]; n: number[] } {
+  const curves = runs.map((r) => curveOnSteps(r, name, grid));
+  const mean: (number | null)[] = [];
+  const sd: (number | null)[] = [];
+  const n: number[] = [];
+  grid.forEach((_, k) => {
+    const s = meanSd(curves.map((c) => c[k]));
+    mean.push(s.mean);
+    sd.push(s.sd);
+    n.push(s.n);
+  });
+  return { mean, sd, n };
 }
 
 /** Median of itersTo60 values with never-reached (null) runs counted as +∞; null for no runs. */
@@ -140,6 +232,6 @@ export function aggregateCurve(runs: readonly Pick<RunResult, 'curves'>[], name:
 }
 
 /** Selects runs by any of their spec fields (and the variant). */
-export function selectRuns<R extends RunResult>(runs: readonly R[], where: Partial<Pick<RunResult, 'env' | 'horizon' | 'variant' | 'seed'>>): R[] {
+export function selectRuns<R extends Pick<RunResult, 'env' | 'horizon' | 'variant' | 'seed'>>(runs: readonly R[], where: Partial<Pick<RunResult, 'env' | 'horizon' | 'variant' | 'seed'>>): R[] {
   return runs.filter((r) => (Object.keys(where) as (keyof typeof where)[]).every((k) => r[k] === where[k]));
 }

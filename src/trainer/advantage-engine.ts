@@ -6,25 +6,13 @@
  * `createAdvantageEngine` is the one place that choice is made, for the page's worker and for Node alike.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
 import type { BackendName } from '../backend/select.ts';
 import { createGpuAdvantageEngine } from '../gpu/advantage-engine.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
-import { methodSpec, type Method } from '../methods/registry.ts';
+import { methodSpec } from '../methods/registry.ts';
+import type { AdvantageEngine, AdvantageEngineName } from './engine.ts';
 
-export interface ComputedAdvantages {
-  /** Per-step A as a float32 tensor [S]; the caller disposes it. */
-  tensor: tf.Tensor1D;
-  result: AdvantageResult;
-}
-
-export type AdvantageEngineName = 'cpu' | 'webgpu-kernels';
-
-export interface AdvantageEngine {
-  readonly name: AdvantageEngineName;
-  compute(batch: AdvantageBatch, settings: AdvantageSettings): Promise<ComputedAdvantages>;
-  dispose(): void;
-}
+export type { AdvantageEngine, AdvantageEngineName, ComputedAdvantages } from './engine.ts';
 
 export const cpuAdvantageEngine: AdvantageEngine = {
   name: 'cpu',
@@ -36,7 +24,7 @@ export const cpuAdvantageEngine: AdvantageEngine = {
 };
 
 /** Which engine `createAdvantageEngine` picks for `method` on `backend` (for the page to show). */
-export function advantageEngineName(backend: BackendName, method: Method): AdvantageEngineName {
+export function advantageEngineName(backend: BackendName, method: string): AdvantageEngineName {
   return backend === 'webgpu' && methodSpec(method).gpuKernels !== null ? 'webgpu-kernels' : 'cpu';
 }
 
@@ -45,6 +33,6 @@ export function advantageEngineName(backend: BackendName, method: Method): Advan
  * read tfjs's buffers in place), its CPU reference elsewhere. `shaders` supplies the WGSL sources
  * (read from disk in Node, bundled by Vite in the page).
  */
-export function createAdvantageEngine(backend: BackendName, method: Method, shaders: () => ShaderSources): AdvantageEngine {
+export function createAdvantageEngine(backend: BackendName, method: string, shaders: () => ShaderSources): AdvantageEngine {
   return advantageEngineName(backend, method) === 'webgpu-kernels' ? createGpuAdvantageEngine(shaders()) : cpuAdvantageEngine;
 }

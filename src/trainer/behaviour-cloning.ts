@@ -13,6 +13,7 @@ import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import type { Demonstrations } from './demonstrations.ts';
 import { applyClippedGradients } from './gradients.ts';
+import { minibatchOrder } from './minibatches.ts';
 import { minibatchInputs, type PpoBatch } from './ppo.ts';
 import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 
@@ -35,18 +36,12 @@ export async function behaviourCloning(policy: Policy, optimizer: tf.Optimizer, 
   const dims = { obsDim: demos.obs.length / S, actionDim: demos.features.length / (S * maxActions), maxActions };
   // The PPO batch layout; the log-probabilities and advantages it carries are not read here.
   const batch = toPpoBatch({ ...demos, logProbs: new Float32Array(S) }, dims, tf.zeros([S]) as tf.Tensor1D);
-  const minibatches = Math.max(1, Math.min(settings.minibatches, S));
-  const order = Int32Array.from({ length: S }, (_, i) => i);
   const last: tf.Tensor[] = [];
   try {
-    for (let epoch = 0; epoch < settings.epochs; epoch++) {
-      rng.shuffle(order);
-      for (let m = 0; m < minibatches; m++) {
-        const indices = order.subarray(Math.floor((m * S) / minibatches), Math.floor(((m + 1) * S) / minibatches));
-        const stats = cloningStep(policy, optimizer, batch, indices, settings.maxGradNorm);
-        if (epoch === settings.epochs - 1) last.push(stats);
-        else stats.dispose();
-      }
+    for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {
+      const stats = cloningStep(policy, optimizer, batch, indices, settings.maxGradNorm);
+      if (epoch === settings.epochs - 1) last.push(stats);
+      else stats.dispose();
     }
     const mean = tf.tidy(() => tf.mean(tf.stack(last), 0));
     const [loss, accuracy] = Array.from(await mean.data());

@@ -10,6 +10,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Critic } from '../policy/critic.ts';
 import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
+import { minibatchOrder } from './minibatches.ts';
 
 export interface CriticSettings {
   epochs: number;
@@ -22,30 +23,24 @@ export interface CriticSettings {
 export async function criticUpdate(critic: Critic, optimizer: tf.Optimizer, obs: Float32Array, returns: Float64Array, settings: CriticSettings, rng: Rng): Promise<number> {
   const S = returns.length;
   const obsDim = obs.length / S;
-  const minibatches = Math.max(1, Math.min(settings.minibatches, S));
-  const order = Int32Array.from({ length: S }, (_, i) => i);
   const last: tf.Tensor[] = [];
   try {
-    for (let epoch = 0; epoch < settings.epochs; epoch++) {
-      rng.shuffle(order);
-      for (let m = 0; m < minibatches; m++) {
-        const indices = order.subarray(Math.floor((m * S) / minibatches), Math.floor(((m + 1) * S) / minibatches));
-        const loss = tf.tidy(() => {
-          const x = new Float32Array(indices.length * obsDim);
-          const y = new Float32Array(indices.length);
-          indices.forEach((s, i) => {
-            x.set(obs.subarray(s * obsDim, (s + 1) * obsDim), i * obsDim);
-            y[i] = returns[s];
-          });
-          const input = tf.tensor2d(x, [indices.length, obsDim]);
-          const target = tf.tensor1d(y);
-          const { value, grads } = tf.variableGrads(() => tf.mul(settings.valueCoef, tf.mean(tf.square(tf.sub(critic.values(input), target)))) as tf.Scalar, critic.variables);
-          applyClippedGradients(optimizer, grads, settings.maxGradNorm);
-          return value;
+    for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {
+      const loss = tf.tidy(() => {
+        const x = new Float32Array(indices.length * obsDim);
+        const y = new Float32Array(indices.length);
+        indices.forEach((s, i) => {
+          x.set(obs.subarray(s * obsDim, (s + 1) * obsDim), i * obsDim);
+          y[i] = returns[s];
         });
-        if (epoch === settings.epochs - 1) last.push(loss);
-        else loss.dispose();
-      }
+        const input = tf.tensor2d(x, [indices.length, obsDim]);
+        const target = tf.tensor1d(y);
+        const { value, grads } = tf.variableGrads(() => tf.mul(settings.valueCoef, tf.mean(tf.square(tf.sub(critic.values(input), target)))) as tf.Scalar, critic.variables);
+        applyClippedGradients(optimizer, grads, settings.maxGradNorm);
+        return value;
+      });
+      if (epoch === settings.epochs - 1) last.push(loss);
+      else loss.dispose();
     }
     const mean = tf.tidy(() => tf.mean(tf.stack(last)));
     const value = (await mean.data())[0];

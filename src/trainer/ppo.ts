@@ -15,6 +15,7 @@ import { pickIndices } from '../policy/candidate-table.ts';
 import type { Policy, PolicyInput } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
+import { minibatchOrder } from './minibatches.ts';
 
 export interface PpoSettings {
   clipRatio: number;
@@ -54,18 +55,10 @@ export interface PpoStats {
 export class NonFiniteLossError extends Error {}
 
 export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): Promise<PpoStats> {
-  const steps = batch.actions.length;
-  const minibatches = Math.max(1, Math.min(settings.minibatches, steps));
-  const order = Int32Array.from({ length: steps }, (_, i) => i);
   const stats: tf.Tensor[] = []; // one [5] vector per minibatch
   const before = policy.snapshot();
-  for (let epoch = 0; epoch < settings.epochs; epoch++) {
-    rng.shuffle(order);
-    for (let m = 0; m < minibatches; m++) {
-      const from = Math.floor((m * steps) / minibatches);
-      const to = Math.floor(((m + 1) * steps) / minibatches);
-      stats.push(minibatchStep(policy, optimizer, batch, order.subarray(from, to), settings));
-    }
+  for (const { indices } of minibatchOrder(batch.actions.length, settings.epochs, settings.minibatches, rng)) {
+    stats.push(minibatchStep(policy, optimizer, batch, indices, settings));
   }
   const mean = tf.tidy(() => tf.mean(tf.stack(stats), 0));
   const [policyLoss, entropy, approxKl, clipFraction, gradNorm] = Array.from(await mean.data());

@@ -9,14 +9,26 @@
  * async iterator (`records`).
  *
  * `state()` / `restore()` are the seam for checkpoints: the driver is the only place that knows where
- * one iteration ends and the next begins, so a snapshot of a run is taken and restored here.
+ * one iteration ends and the next begins, so a snapshot of a run is taken and restored here, always
+ * between two iterations. A run restored from the state of another, taken after k iterations, produces
+ * the same records from k + 1 on as the other would have (timings aside): the state holds every input
+ * of the next iteration. `save()` / `TrainingRun.open()` add the portable file format (checkpoint.ts).
  */
-import type { TrainConfig } from '../config.ts';
+import * as tf from '@tensorflow/tfjs-core';
+import { releaseFreeGpuBuffers } from '../backend/webgpu-interop.ts';
+import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import type { AdvantageEngine } from './advantage-engine.ts';
 import type { IterationRecord } from './iteration-record.ts';
+import { decodeCheckpoint, encodeCheckpoint, type RunState } from './checkpoint.ts';
 import { NonFiniteLossError } from './ppo.ts';
+import { StateError } from './state-parts.ts';
 import { Trainer } from './trainer.ts';
+
+export type { RunState };
+
+/** Settings that shape the trainer: a state restores only into a run that agrees on them. */
+const SHAPING_KEYS = CONFIG_FIELDS.filter((f) => f.restart && f.key !== 'backend').map((f) => f.key);
 
 export type RunStatus = 'completed' | 'stopped' | 'diverged';
 
@@ -35,6 +47,9 @@ export class TrainingRun {
   private stopRequested = false;
   private resumeGate: { promise: Promise<void>; open: () => void } | null = null;
   private disposed = false;
+  private readonly history: IterationRecord[] = [];
+  /** The iteration in progress (a state waits for it: it is only ever taken between iterations). */
+  private inFlight: Promise<unknown> = Promise.resolve();
 
   /** `prior`: the SFT prior's weights, when the caller shares one prior among several runs. */
   constructor(config: TrainConfig, engine: AdvantageEngine, options: { prior?: PolicyWeights } = {}) {
@@ -45,6 +60,11 @@ export class TrainingRun {
   /** Completed iterations. */
   get iteration(): number {
     return this.trainer.iteration;
+  }
+
+  /** Every record so far, in order (restored runs include those before the checkpoint). */
+  get recordHistory(): readonly IterationRecord[] {
+    return this.history;
   }
 
   /** Why the run halted (a non-finite loss), or null while it can go on. */
@@ -67,20 +87,37 @@ export class TrainingRun {
    * One iteration, or null when there is nothing to do (finished) or the iteration diverged: then the
    * policy keeps the weights of the last good update and `halted` says why. Other errors propagate.
    */
-  async step(): Promise<IterationRecord | null> {
-    if (this.finished) return null;
-    try {
-      return await this.trainer.step();
-    } catch (e) {
-      if (!(e instanceof NonFiniteLossError)) throw e;
-      this.haltMessage = `training stopped at iteration ${this.trainer.iteration + 1}: ${e.message}`;
-      return null;
-    }
+  step(): Promise<IterationRecord | null> {
+    return this.exclusive(async () => {
+      if (this.finished) return null;
+      try {
+        const record = await this.trainer.step();
+        this.history.push(record);
+        // Between iterations nothing of the last one is pending: give back the GPU buffers tfjs pooled.
+        if (tf.getBackend() === 'webgpu') releaseFreeGpuBuffers();
+        return record;
+      } catch (e) {
+        if (!(e instanceof NonFiniteLossError)) throw e;
+        this.haltMessage = `training stopped at iteration ${this.trainer.iteration + 1}: ${e.message}`;
+        return null;
+      }
+    });
   }
 
   /** Iteration 0: the starting policy measured on the evaluation stream, no update (Trainer.evaluate). */
   evaluateStart(): Promise<IterationRecord> {
-    return this.trainer.evaluate();
+    return this.exclusive(async () => {
+      const record = await this.trainer.evaluate();
+      this.history.push(record);
+      return record;
+    });
+  }
+
+  /** Runs `fn` after whatever step, state or restore is in progress, so none of them interleave. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.inFlight.then(fn);
+    this.inFlight = next.catch(() => {});
+    return next;
   }
 
   /** Iterates until the budget is spent, the run diverges or `stop()` is called, honouring pauses. */
@@ -125,14 +162,49 @@ export class TrainingRun {
     gate?.open();
   }
 
-  /** The run's state for a checkpoint (weights, optimiser, PRNG streams, iteration, records). */
-  state(): never {
-    throw new Error('TrainingRun.state: checkpoints are not implemented yet');
+  /** A copy of the run's state, taken after the iteration in progress (if any) ends. */
+  state(): Promise<RunState> {
+    return this.exclusive(async () => ({ ...(await this.trainer.saveState()), records: this.history.map((r) => structuredClone(r)), halted: this.haltMessage }));
   }
 
-  /** Continues from a checkpoint's state. */
-  restore(_state: unknown): never {
-    throw new Error('TrainingRun.restore: checkpoints are not implemented yet');
+  /**
+   * Continues from `state` (after the iteration in progress, if any). The run must agree with it on
+   * every setting that shapes the trainer (the backend aside: weights move between backends); the
+   * state's config and budget replace this run's. Throws a StateError naming what does not fit.
+   */
+  restore(state: RunState): Promise<void> {
+    return this.exclusive(async () => {
+      const mine = this.trainer.settings;
+      for (const key of SHAPING_KEYS) {
+        if (state.config[key] !== mine[key]) throw new StateError(`the checkpoint's ${key} is ${String(state.config[key])}, this run's is ${String(mine[key])}`);
+      }
+      await this.trainer.loadState(state);
+      this.budget = state.config.iters;
+      this.history.length = 0;
+      this.history.push(...state.records.map((r) => structuredClone(r)));
+      this.haltMessage = state.halted;
+    });
+  }
+
+  /** The run's state as a checkpoint file's bytes (checkpoint.ts). */
+  async save(): Promise<ArrayBuffer> {
+    return encodeCheckpoint(await this.state());
+  }
+
+  /**
+   * A run continued from a checkpoint file's bytes, with the checkpoint's config. Throws a
+   * CheckpointError saying what is wrong with a damaged or foreign file, before any tensor is made.
+   */
+  static async open(bytes: ArrayBuffer, engine: AdvantageEngine): Promise<TrainingRun> {
+    const state = await decodeCheckpoint(bytes);
+    const run = new TrainingRun(state.config, engine);
+    try {
+      await run.restore(state);
+      return run;
+    } catch (e) {
+      run.dispose();
+      throw e;
+    }
   }
 
   /** Frees the trainer's tensors; safe to call twice, and after a device loss. */

@@ -35,8 +35,11 @@ const MINIBATCH_STEPS = 256;
 /** Episodes played side by side while collecting demonstrations. */
 const DEMONSTRATION_BATCH = 32;
 
-/** The settings that determine a prior (and the backend, whose float arithmetic may differ). */
-function priorKey(config: TrainConfig): string {
+/**
+ * The settings that determine a prior (and the backend, whose float arithmetic may differ): the prior's
+ * identity, also recorded in checkpoints.
+ */
+export function priorKey(config: TrainConfig): string {
   const { env, horizon, hiddenSize, seed, sftEpochs, sftLearningRate, maxGradNorm } = config;
   return JSON.stringify({ env, horizon, hiddenSize, seed, episodes: priorEpisodes(config), sftEpochs, sftLearningRate, maxGradNorm, backend: tf.getBackend() });
 }

@@ -19,7 +19,7 @@ import { methodSpec } from '../methods/registry.ts';
 import { creditMetrics } from '../metrics/credit-metrics.ts';
 import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
-import { Rng } from '../prng.ts';
+import { Rng, type RngState } from '../prng.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from './advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { criticUpdate } from './critic-update.ts';
@@ -27,7 +27,8 @@ import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { ppoUpdate, type PpoStats } from './ppo.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
-import { initialPolicy, sftPrior } from './sft-prior.ts';
+import { initialPolicy, priorEpisodes, priorKey, sftPrior } from './sft-prior.ts';
+import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
 import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 
 /** The latest batch, kept for the episode viewer and the credit view. */
@@ -39,6 +40,20 @@ export interface BatchView {
 }
 
 const now = () => performance.now();
+
+/**
+ * Everything a trainer needs to continue exactly where it was (between two iterations): the config in
+ * force, the iteration, every random stream's position, the prior's identity, and each state part
+ * (the policy, its optimiser, and whatever a learner registers).
+ */
+export interface TrainerState {
+  iteration: number;
+  config: TrainConfig;
+  /** `priorKey` of the prior the run started from, or null for random init (sftEpisodes 0). */
+  priorKey: string | null;
+  streams: Record<string, RngState>;
+  parts: Record<string, PartState>;
+}
 
 export class Trainer {
   readonly env: VecEnv;
@@ -58,6 +73,11 @@ export class Trainer {
   /** Resolves once the starting weights (random init or the SFT prior) are in place. */
   private started: Promise<void> | null = null;
   lastBatch: BatchView | null = null;
+  /**
+   * What a checkpoint saves besides the streams: the policy and its optimiser. A learner with state of
+   * its own (a critic network and its optimiser) adds its parts here in the constructor.
+   */
+  protected readonly parts: Record<string, StatePart>;
 
   /** `prior`: the SFT prior's weights when the caller already has them (else they are computed). */
   constructor(config: TrainConfig, private readonly engine: AdvantageEngine = cpuAdvantageEngine, private readonly prior?: PolicyWeights) {
@@ -80,6 +100,64 @@ export class Trainer {
       this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: tf.train.adam(config.learningRate), rng: root.fork('critic') };
     }
     this.collector = new RolloutCollector(this.env, this.policy);
+    this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer') };
+    if (this.critic) {
+      this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
+      this.parts.criticOptimizer = adamPart(this.critic.optimizer, 'criticOptimizer');
+    }
+  }
+
+  /**
+   * Every random stream of the trainer, by name, for checkpoints. A new stream must be listed here
+   * (test/trainer/checkpoint.test.ts fails on an Rng field that is not).
+   */
+  private streams(): Record<string, Rng> {
+    return {
+      tasks: this.taskRng,
+      rollout: this.rolloutRng,
+      update: this.updateRng,
+      segments: this.segmentRng,
+      demonstrations: this.demonstrationRng,
+      evaluation: this.evaluationRng,
+      ...(this.critic ? { critic: this.critic.rng } : {}),
+    };
+  }
+
+  /** Resolves once the starting weights are in place (a state taken before that would miss the prior). */
+  ready(): Promise<void> {
+    return this.start();
+  }
+
+  /** A copy of the trainer's state; call between iterations (TrainingRun sees to it). */
+  async saveState(): Promise<TrainerState> {
+    await this.start();
+    const streams = Object.fromEntries(Object.entries(this.streams()).map(([k, rng]) => [k, rng.state()]));
+    const parts: Record<string, PartState> = {};
+    for (const [name, part] of Object.entries(this.parts)) parts[name] = await part.save();
+    return { iteration: this.completed, config: { ...this.config }, priorKey: priorEpisodes(this.config) === 0 ? null : priorKey(this.config), streams, parts };
+  }
+
+  /**
+   * Continues from `state`, taken from a trainer of the same config (the caller builds this trainer with
+   * `state.config`). The prior is not trained again: its effect is in the saved weights. Throws a
+   * StateError naming the first stream or part that does not fit.
+   */
+  async loadState(state: TrainerState): Promise<void> {
+    const streams = this.streams();
+    const names = (o: object) => Object.keys(o).sort().join(', ');
+    if (names(state.streams) !== names(streams)) throw new StateError(`the checkpoint's random streams (${names(state.streams)}) are not this trainer's (${names(streams)})`);
+    if (names(state.parts) !== names(this.parts)) throw new StateError(`the checkpoint's parts (${names(state.parts)}) are not this method's (${names(this.parts)})`);
+    for (const [k, rng] of Object.entries(streams)) {
+      try {
+        rng.setState(state.streams[k]);
+      } catch (e) {
+        throw new StateError(`random stream ${k}: ${(e as Error).message}`);
+      }
+    }
+    for (const [name, part] of Object.entries(this.parts)) await part.load(state.parts[name]);
+    this.started = Promise.resolve();
+    this.completed = state.iteration;
+    this.updateSettings(state.config);
   }
 
   /** Puts the starting weights in place once: the SFT prior's when `sftEpisodes` > 0. */

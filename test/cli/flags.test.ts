@@ -2,9 +2,12 @@
  * The one flag parser (cli/flags.ts): a command's own flags, every training setting, and a rejection
  * naming the flag and its range for everything else.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flagsHelp, parseFlags, UsageError } from '../../cli/flags.ts';
 import { DEFAULT_CONFIG } from '../../src/config.ts';
+import { ROOT, runCli } from '../support/cli.ts';
 
 const TABLE = {
   out: { kind: 'string', doc: 'output file' },
@@ -54,5 +57,19 @@ describe('parseFlags', () => {
     expect(help).toMatch(/--reps\s+repetitions \(an integer in \[1, 9\]\)/);
     expect(help).toMatch(/--input\s+the input file; required/);
     expect(help).toMatch(/--gamma\s+.*\(a number in \[0, 1\]; default 0.95\)/);
+  });
+});
+
+describe('every command and bench rejects a bad flag before doing any work', () => {
+  // Every npm script that runs a file of cli/ or bench/, plus the benches run with npx tsx.
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const scripts = Object.values(pkg.scripts).flatMap((cmd) => /^tsx ((?:cli|bench)\/[\w-]+\.ts)$/.exec(cmd)?.[1] ?? []);
+  const direct = readdirSync(join(ROOT, 'bench')).filter((f) => /^(backends|sft-calibration|profile-update)\.ts$/.test(f)).map((f) => `bench/${f}`);
+
+  it.each([...new Set([...scripts, ...direct])].map((s) => [s]))('%s exits with 2 and names the flag', async (script) => {
+    const r = await runCli(script, ['--no-such-flag', '1']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/no-such-flag/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeAdvantages } from '../../src/advantages/estimators.ts';
-import type { Method } from '../../src/advantages/types.ts';
+import type { Method } from '../../src/methods/registry.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { creditConcentration, creditMetrics, type CreditMetricsInput } from '../../src/metrics/credit-metrics.ts';
 import { makeBatch } from '../support/batches.ts';

@@ -1,27 +1,31 @@
 /**
- * The reproduction study without real training: the run matrix and resume, aggregation and
- * itersTo60, claim evaluation on synthetic results (held and failed, both ways), the SVG writer, the
- * README generator and the study command's flag errors.
+ * The reproduction study without real training: variants and the run matrix, env-step budgets and
+ * resume, shards and their merge, the exact paired test against hand-computed values, aggregation,
+ * claim evaluation on synthetic results (held, failed and not measured), the clean-tree rule, the SVG
+ * writer, the README generator and the study command's flags.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cleanCommit, DirtyTreeError, treeState } from '../../cli/git-tree.ts';
 import { parseStudyFlags } from '../../cli/study-flags.ts';
-import { isMethod } from '../../src/methods/registry.ts';
 import { UsageError } from '../../cli/flags.ts';
-import { loadRunsFromStudy, loadStoredRuns, runsDir, saveStoredRun } from '../../cli/study-store.ts';
+import { loadRunsFromStudy, loadShards, loadStoredRuns, mergeShards, runsDir, saveShard, saveStoredRun, ShardMergeError, type ShardFile } from '../../cli/study-store.ts';
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import { ABLATIONS, CONFIG_FIELDS } from '../../src/config.ts';
+import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { studyFigures } from '../../src/study/charts.ts';
 import { evaluateClaims, type ClaimResult } from '../../src/study/claims.ts';
 import { EtaModel } from '../../src/study/eta.ts';
-import { buildMatrix, planRuns, runConfig, runKey, type RunSpec, type StoredRun, type Variant } from '../../src/study/matrix.ts';
-import { FULL_PROFILE, QUICK_PROFILE } from '../../src/study/profile.ts';
-import { DEFINITIONS, renderReadme, sharedHyperparameters, type StudyDocument } from '../../src/study/report.ts';
-import { aggregateCurve, finalSuccess, itersToTarget, meanSd, medianIters, peakMovingAverage, summarizeRun, type IterationFigures, type RunResult } from '../../src/study/summary.ts';
+import { buildMatrix, parseShard, planRuns, runConfig, runKey, runSpec, shardRuns, stepBudget, stepLimit } from '../../src/study/matrix.ts';
+import { midranks, signedRankUpperTail, wilcoxonSignedRank } from '../../src/study/paired.ts';
+import { FULL_PROFILE, QUICK_PROFILE, type StudyProfile } from '../../src/study/profile.ts';
+import { buildStudyDocument, renderReadme, studyJson, type StudyDocument } from '../../src/study/report.ts';
+import { aggregateOnSteps, curveOnSteps, finalSuccess, itersToTarget, meanSd, medianIters, peakMovingAverage, summarizeRun, type IterationFigures, type RunResult } from '../../src/study/summary.ts';
 import { renderFigure, type Figure } from '../../src/study/svg.ts';
+import { VARIANT_NAMES, variantLabel, variantSpec, type VariantName } from '../../src/study/variants.ts';
 
 // ---------- synthetic runs ----------
 
@@ -34,13 +38,13 @@ interface Shape {
   zero?: number;
   contradictory?: number;
   retention?: number;
+  /** Critic ms per iteration (critic PPO's extra cost). */
+  critic?: number;
 }
 
 const ITERS = 30;
-
-function specOf(env: EnvName, horizon: Horizon, variant: Variant, seed: number): RunSpec {
-  return isMethod(variant) ? { env, horizon, method: variant, ablation: null, seed } : { env, horizon, method: 'beacon', ablation: variant, seed };
-}
+const STEPS_PER_ITERATION = 100;
+const COMPARED: readonly VariantName[] = FULL_PROFILE.variants;
 
 function records(shape: Shape, seed: number): IterationFigures[] {
   const rise = shape.rise ?? 10;
@@ -57,34 +61,41 @@ function records(shape: Shape, seed: number): IterationFigures[] {
       signalRetention: shape.retention ?? 0.3,
       ccr: 1,
       meanEpisodeLength: 20 + i,
+      envSteps: STEPS_PER_ITERATION,
+      ms: { rollout: 10, advantage: 1, update: 10, ...(shape.critic ? { critic: shape.critic } : {}) },
     };
   });
 }
 
-function fakeRun(env: EnvName, horizon: Horizon, variant: Variant, seed: number, shape: Shape): RunResult {
-  return summarizeRun(specOf(env, horizon, variant, seed), records(shape, seed), 1);
+function fakeRun(env: EnvName, horizon: Horizon, variant: VariantName, seed: number, shape: Shape): RunResult {
+  return { ...summarizeRun(runSpec(env, horizon, variant, seed), records(shape, seed), 1, { envStepBudget: ITERS * STEPS_PER_ITERATION, start: { success: 0.05, partial: 0.5 } }), commit: 'a'.repeat(40) };
 }
 
-type Scenario = Record<Horizon, Partial<Record<Variant, Shape>>>;
+type Scenario = Partial<Record<Horizon, Partial<Record<VariantName, Shape>>>>;
 
-function build(scenario: Scenario, seeds = 3, envs: EnvName[] = ['gridhouse', 'texthouse']): RunResult[] {
+function build(scenario: Scenario, seeds = 5, envs: EnvName[] = ['gridhouse', 'texthouse']): RunResult[] {
   const runs: RunResult[] = [];
-  for (const env of envs) for (const [horizon, variants] of Object.entries(scenario) as [Horizon, Partial<Record<Variant, Shape>>][]) {
-    for (const [variant, shape] of Object.entries(variants) as [Variant, Shape][]) {
+  for (const env of envs) for (const [horizon, variants] of Object.entries(scenario) as [Horizon, Partial<Record<VariantName, Shape>>][]) {
+    for (const [variant, shape] of Object.entries(variants) as [VariantName, Shape][]) {
       for (let seed = 1; seed <= seeds; seed++) runs.push(fakeRun(env, horizon, variant, seed, shape));
     }
   }
   return runs;
 }
 
+const others = (level: number): Partial<Record<VariantName, Shape>> => ({ gigpo: { level }, ppo: { level, critic: 30 }, ppoShaped: { level, critic: 30 }, sft: { level } });
+
 /** The paper's picture: every claim should hold. */
 const PAPER: Scenario = {
-  tiny: {},
-  short: { grpo: { level: 0.7 }, beacon: { level: 0.8 } },
-  medium: { grpo: { level: 0.5 }, beacon: { level: 0.75 } },
+  short: { grpo: { level: 0.7 }, beacon: { level: 0.8 }, beaconReleased: { level: 0.8 }, ...others(0.7), gigpo: { level: 0.75 } },
+  medium: { grpo: { level: 0.5 }, beacon: { level: 0.75 }, beaconReleased: { level: 0.75 }, ...others(0.5) },
   long: {
     grpo: { level: 0.3, util: 0.2, zero: 0.55, contradictory: 0.5, retention: 0.15 },
-    beacon: { level: 0.9, util: 0.8, zero: 0.1, retention: 0.5 },
+    beacon: { level: 0.9, rise: 5, util: 0.8, zero: 0.1, retention: 0.5 },
+    beaconReleased: { level: 0.85 },
+    ...others(0.5),
+    ppoShaped: { level: 0.6, critic: 30 },
+    sft: { level: 0.4 },
     gamma1: { level: 0.3, util: 0.2, zero: 0.55, contradictory: 0.5, retention: 0.15 },
     gamma0: { level: 0.8 },
     randomSegments: { level: 0.32 },
@@ -96,12 +107,14 @@ const PAPER: Scenario = {
 
 /** Everything the other way round: every claim should fail. */
 const REVERSED: Scenario = {
-  tiny: {},
-  short: { grpo: { level: 0.3 }, beacon: { level: 0.9 } },
-  medium: { grpo: { level: 0.5 }, beacon: { level: 0.5 } },
+  short: { grpo: { level: 0.3 }, beacon: { level: 0.9 }, beaconReleased: { level: 0.9 }, ...others(0.3) },
+  medium: { grpo: { level: 0.5 }, beacon: { level: 0.5 }, beaconReleased: { level: 0.5 }, ...others(0.5) },
   long: {
     grpo: { level: 0.9, util: 0.8, zero: 0.1, contradictory: 0.2, retention: 0.5 },
     beacon: { level: 0.3, util: 0.2, zero: 0.55, retention: 0.15 },
+    beaconReleased: { level: 0.95 },
+    ...others(0.8),
+    ppo: { level: 0.8 },
     gamma1: { level: 0.5 },
     gamma0: { level: 0.3 },
     randomSegments: { level: 0.9 },
@@ -112,6 +125,45 @@ const REVERSED: Scenario = {
 };
 
 const byId = (claims: ClaimResult[]) => new Map(claims.map((c) => [c.id, c]));
+
+// ---------- the paired test ----------
+
+describe('exact paired test (Wilcoxon signed-rank, one-sided)', () => {
+  it('matches hand-computed null distributions', () => {
+    // n = 5, all positive: W+ = 15, only the all-plus assignment reaches it: 1/32.
+    expect(wilcoxonSignedRank([0.1, 0.2, 0.3, 0.4, 0.5])).toMatchObject({ n: 5, nonzero: 5, wins: 5, wPlus: 15, wMinus: 0, p: 1 / 32, rankBiserial: 1 });
+    // One loss on rank 2: W+ = 13; subsets of {1..5} with sum ≥ 13 are those whose complement sums to ≤ 2: {}, {1}, {2} → 3/32.
+    const oneLoss = wilcoxonSignedRank([1, -2, 3, 4, 5]);
+    expect(oneLoss.wPlus).toBe(13);
+    expect(oneLoss.wMinus).toBe(2);
+    expect(oneLoss.p).toBeCloseTo(3 / 32, 15);
+    expect(oneLoss.rankBiserial).toBeCloseTo(11 / 15, 15);
+    // n = 6 all positive: 1/64; with 4 seeds the best possible is 1/16 > 0.05.
+    expect(wilcoxonSignedRank([1, 2, 3, 4, 5, 6]).p).toBe(1 / 64);
+    expect(wilcoxonSignedRank([1, 2, 3, 4]).p).toBe(1 / 16);
+  });
+
+  it('drops zero differences and uses midranks for ties, exactly', () => {
+    expect(midranks([1, 1, 2])).toEqual([1.5, 1.5, 3]);
+    expect(midranks([3, 1, 2, 2])).toEqual([4, 1, 2.5, 2.5]);
+    // [0, 1, 1, 2]: the zero is dropped; ranks 1.5, 1.5, 3; W+ = 6 is only reached by all plus: 1/8.
+    expect(wilcoxonSignedRank([0, 1, 1, 2])).toMatchObject({ n: 4, nonzero: 3, ties: 1, wPlus: 6, p: 1 / 8 });
+    // [1, −1, 2]: W+ = 1.5 + 3 = 4.5; sums over sign assignments of {1.5, 1.5, 3}: 0, 1.5, 1.5, 3, 3, 4.5, 4.5, 6 → P(≥ 4.5) = 3/8.
+    expect(wilcoxonSignedRank([1, -1, 2])).toMatchObject({ wPlus: 4.5, wMinus: 1.5, p: 3 / 8 });
+    expect(signedRankUpperTail([1.5, 1.5, 3], 3)).toBe(5 / 8);
+    // Every difference zero: no evidence at all.
+    expect(wilcoxonSignedRank([0, 0, 0])).toMatchObject({ nonzero: 0, p: 1, rankBiserial: null, meanDiff: 0 });
+  });
+
+  it('is exact for n = 20 (the most seeds the study takes): the all-plus tail is 2^−20', () => {
+    const diffs = Array.from({ length: 20 }, (_, i) => i + 1);
+    expect(wilcoxonSignedRank(diffs).p).toBe(2 ** -20);
+    // W+ is symmetric about 105: P(W+ ≥ 106) = P(W+ ≤ 104) = 1 − P(W+ ≥ 105).
+    const ranks = diffs;
+    expect(signedRankUpperTail(ranks, 106) + signedRankUpperTail(ranks, 105)).toBeCloseTo(1, 12);
+    expect(signedRankUpperTail(ranks, 0)).toBe(1);
+  });
+});
 
 // ---------- aggregation ----------
 
@@ -125,93 +177,120 @@ describe('aggregation', () => {
     expect(meanSd([null])).toEqual({ mean: null, sd: null, n: 0 });
   });
 
-  it('finalSuccess is the mean of the last 10 iterations', () => {
-    const curve = [...Array(20).fill(0), ...Array(10).fill(0.5)];
-    expect(finalSuccess(curve)).toBe(0.5);
-    expect(finalSuccess([...curve, 1])).toBeCloseTo(0.55, 12);
-    expect(finalSuccess([0.2, 0.4])).toBeCloseTo(0.3, 12);
-  });
-
-  it('itersTo60: first iteration whose trailing-5 mean is ≥ 0.6, null if never', () => {
-    expect(itersToTarget([0.6, 0.6, 0.6, 0.6, 0.6])).toBe(5);
-    expect(itersToTarget([1, 1, 1, 1])).toBeNull(); // no full window yet
-    expect(itersToTarget([0.2, 1, 1, 1, 0.8, 0])).toBe(5);
-    expect(itersToTarget([0, 0, 0, 0, 0, 1, 1])).toBeNull(); // trailing mean 0.4
-    expect(itersToTarget([0, 0, 0, 0, 0, 1, 1, 1])).toBe(8); // 0, 0, 1, 1, 1 → 0.6
-    expect(itersToTarget([0, 0, 0, 1, 1, 1, 0, 0])).toBe(6); // first window reaching 0.6, later ones fall back
-    expect(itersToTarget(Array(50).fill(0.59))).toBeNull();
-  });
-
-  it('the median of itersTo60 counts never-reached runs as never', () => {
+  it('finalSuccess, itersTo60, medians and the contradictory peak', () => {
+    expect(finalSuccess([...Array(20).fill(0), ...Array(10).fill(0.5)])).toBe(0.5);
+    expect(itersToTarget([0, 0, 0, 0, 0, 1, 1, 1])).toBe(8);
+    expect(itersToTarget([1, 1, 1, 1])).toBeNull();
     expect(medianIters([12, null, 30])).toBe(30);
-    expect(medianIters([12, null, null])).toBe(Infinity);
-    expect(medianIters([10, 20])).toBe(15);
     expect(medianIters([])).toBeNull();
+    expect(peakMovingAverage([0.5, null, 0.5, 0, 0, 0])).toBe(0.25);
   });
 
-  it('peak contradictory ratio is the largest 5-iteration moving average', () => {
-    expect(peakMovingAverage([0, 0, 1, 1, 1, 1, 1, 0, 0])).toBe(1);
-    expect(peakMovingAverage([0.5, null, 0.5, 0, 0, 0])).toBe(0.25); // undefined iterations are left out of the window's mean
-    expect(peakMovingAverage([0.5, null, 0.7])).toBeCloseTo(0.6, 12); // shorter than a window: one window of all
-    expect(peakMovingAverage([null, null])).toBeNull();
+  it('summarises a run: figures, env steps, cost and the start', () => {
+    const r = fakeRun('gridhouse', 'long', 'ppo', 1, { level: 0.9, util: 0.8, contradictory: 0.4, critic: 30 });
+    expect(r.key).toBe('gridhouse-long-ppo-s1');
+    expect(r).toMatchObject({ method: 'ppo', variant: 'ppo', ablation: null, iterations: ITERS, envSteps: ITERS * STEPS_PER_ITERATION, envStepBudget: ITERS * STEPS_PER_ITERATION, itersTo60: 9, stepsTo60: 900, start: { success: 0.05 } });
+    expect(r.finalSuccess).toBeCloseTo(0.9, 12);
+    expect(r.contradictoryRatio).toBeCloseTo((9 * 0.4 + 20 * 0.2) / 29, 12);
+    expect(r.cost).toEqual({ rollout: 300, advantage: 30, update: 300, critic: 900 });
+    expect(r.learnMsPerKiloStep).toBeCloseTo(((1 + 10 + 30) / 100) * 1000, 9);
+    expect(r.curves.envSteps.slice(0, 3)).toEqual([100, 200, 300]);
   });
 
-  it('summarises a run from its records and averages curves over runs', () => {
-    const r = fakeRun('gridhouse', 'long', 'beacon', 1, { level: 0.9, util: 0.8, zero: 0.1, contradictory: 0.4 });
-    expect(r.key).toBe('gridhouse-long-beacon-s1');
-    expect(r.iterations).toBe(ITERS);
-    expect(r.finalSuccess).toBeCloseTo(0.9, 12); // seed 1 has no noise
-    expect(r.itersTo60).toBe(9); // ramp 0.09·i: trailing mean of 5..9 = 0.63
-    expect(r.sampleUtilization).toBeCloseTo(0.8, 12);
-    expect(r.contradictoryRatio).toBeCloseTo((9 * 0.4 + 20 * 0.2) / 29, 12); // the NaN iteration is left out
-    expect(r.contradictoryPeak).toBeCloseTo(0.4, 12);
-    expect(r.curves.contradictoryRatio[3]).toBeNull();
-    const agg = aggregateCurve([r, { curves: { ...r.curves, success: r.curves.success.slice(0, 5).map(() => 0) } }], 'success');
-    expect(agg.n[0]).toBe(2);
-    expect(agg.n[10]).toBe(1);
-    expect(agg.mean[0]).toBeCloseTo((r.curves.success[0]! + 0) / 2, 12);
+  it('puts curves on an env-step grid: the iteration that took each step', () => {
+    const run = { curves: { envSteps: [100, 250, 300], success: [0.1, 0.5, 0.9] } } as unknown as RunResult;
+    expect(curveOnSteps(run, 'success', [50, 100, 101, 250, 300, 301])).toEqual([0.1, 0.1, 0.5, 0.5, 0.9, null]);
+    const other = { curves: { envSteps: [200, 400], success: [0.3, 0.7] } } as unknown as RunResult;
+    const agg = aggregateOnSteps([run, other], 'success', [100, 400]);
+    expect(agg.mean[0]).toBeCloseTo(0.2, 12);
+    expect(agg.mean[1]).toBeCloseTo(0.7, 12);
+    expect(agg.n).toEqual([2, 1]);
   });
 });
 
-// ---------- matrix and resume ----------
+// ---------- variants, matrix, budgets ----------
 
-describe('run matrix', () => {
-  it('covers horizons × methods × seeds × envs plus the ablations on long, with one shared budget', () => {
+describe('variants and the run matrix', () => {
+  it('every registry method is a variant; extra variants and ablations are a method plus overrides', () => {
+    for (const m of METHOD_NAMES) expect(variantSpec(m)).toMatchObject({ method: m, overrides: {}, ablation: null, label: methodSpec(m).label });
+    expect(variantSpec('beaconReleased')).toMatchObject({ method: 'beacon', overrides: { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.9, lambda: 10 } });
+    expect(variantSpec('beaconReleasedWebshop').overrides).toMatchObject({ gamma: 0.95, lambda: 1, rMs: 10 });
+    expect(variantSpec('ppoShaped')).toMatchObject({ method: 'ppo', overrides: { shapedRewards: true } });
+    for (const a of Object.keys(ABLATIONS) as (keyof typeof ABLATIONS)[]) expect(variantSpec(a)).toMatchObject({ method: 'beacon', ablation: a, overrides: ABLATIONS[a] });
+    expect(new Set(VARIANT_NAMES).size).toBe(VARIANT_NAMES.length);
+    // The full profile compares every registered method.
+    for (const m of METHOD_NAMES) expect(FULL_PROFILE.variants).toContain(m);
+  });
+
+  it('covers envs × horizons × compared variants × seeds plus the long-only variants, with one shared budget', () => {
     const specs = buildMatrix(FULL_PROFILE, 5);
-    expect(specs).toHaveLength(2 * (3 * 2 + 6) * 5);
+    expect(specs).toHaveLength(2 * (3 * FULL_PROFILE.variants.length + FULL_PROFILE.ablations.length) * 5);
+    expect(specs).toHaveLength(280);
     expect(new Set(specs.map(runKey)).size).toBe(specs.length);
-    expect(specs.filter((s) => s.ablation).every((s) => s.horizon === 'long' && s.method === 'beacon')).toBe(true);
+    expect(specs.filter((s) => FULL_PROFILE.ablations.includes(s.variant)).every((s) => s.horizon === 'long')).toBe(true);
     for (const s of specs) {
       const c = runConfig(s, FULL_PROFILE.budget);
-      for (const k of Object.keys(FULL_PROFILE.budget) as (keyof typeof FULL_PROFILE.budget)[]) expect(c[k]).toBe(FULL_PROFILE.budget[k]);
-      expect(c.backend).toBe('wasm');
+      expect(c).toMatchObject({ tasksPerIteration: 8, groupSize: 8, hiddenSize: 64, iters: FULL_PROFILE.budget.maxIters, backend: 'wasm', sftEpisodes: 'auto', method: s.method, seed: s.seed });
     }
-    // An ablation differs from BEACON only by its overrides.
-    const beacon = runConfig({ env: 'gridhouse', horizon: 'long', method: 'beacon', ablation: null, seed: 2 }, FULL_PROFILE.budget);
-    for (const name of Object.keys(ABLATIONS) as (keyof typeof ABLATIONS)[]) {
-      const c = runConfig({ env: 'gridhouse', horizon: 'long', method: 'beacon', ablation: name, seed: 2 }, FULL_PROFILE.budget);
-      const differing = CONFIG_FIELDS.map((f) => f.key).filter((k) => c[k] !== beacon[k]);
-      expect(differing).toEqual(Object.keys(ABLATIONS[name]));
+    // A variant's config is its method's shared config plus exactly its overrides (that change something).
+    for (const v of VARIANT_NAMES) {
+      const spec = runSpec('gridhouse', 'long', v, 2);
+      const base = runConfig(runSpec('gridhouse', 'long', variantSpec(v).method, 2), FULL_PROFILE.budget);
+      const c = runConfig(spec, FULL_PROFILE.budget);
+      const differing = CONFIG_FIELDS.map((f) => f.key).filter((k) => c[k] !== base[k]);
+      expect(differing.sort()).toEqual(Object.keys(variantSpec(v).overrides).filter((k) => base[k as keyof typeof base] !== (variantSpec(v).overrides as Record<string, unknown>)[k]).sort());
     }
     expect(buildMatrix(QUICK_PROFILE, 2).length).toBeLessThan(specs.length);
   });
 
-  describe('resume', () => {
+  it('the env-step budget is the same for every variant of a cell and scales with the step limit', () => {
+    const b = FULL_PROFILE.budget;
+    for (const env of ['gridhouse', 'texthouse'] as const) for (const h of ['short', 'long'] as const) {
+      const budgets = new Set(VARIANT_NAMES.map((v) => stepBudget(runSpec(env, h, v, 1), b)));
+      expect([...budgets]).toEqual([b.limitIterations * b.tasksPerIteration * b.groupSize * stepLimit(env, h)]);
+    }
+    expect(stepLimit('gridhouse', 'long')).toBe(128);
+  });
+
+  describe('shards', () => {
+    const specs = buildMatrix(FULL_PROFILE, 5);
+    const eta = new EtaModel((s) => stepBudget(s, FULL_PROFILE.budget), FULL_PROFILE.secondsPerKiloStep);
+
+    it('every run falls in exactly one shard, and the shards are balanced', () => {
+      for (const n of [1, 2, 3, 7, 16]) {
+        const parts = Array.from({ length: n }, (_, i) => shardRuns(specs, { index: i + 1, count: n }, (s) => eta.runSeconds(s)));
+        const keys = parts.flat().map(runKey);
+        expect(keys.length).toBe(specs.length);
+        expect(new Set(keys)).toEqual(new Set(specs.map(runKey)));
+        const loads = parts.map((p) => p.reduce((a, s) => a + eta.runSeconds(s), 0));
+        if (n > 1 && n < 16) expect(Math.max(...loads) / Math.min(...loads)).toBeLessThan(1.1);
+      }
+      expect(shardRuns(specs, { index: 1, count: 1 }, () => 1).map(runKey)).toEqual(specs.map(runKey));
+    });
+
+    it('parses I/N', () => {
+      expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
+      for (const bad of ['0/4', '5/4', '1/0', 'a/b', '1', '-1/2']) expect(parseShard(bad)).toBeNull();
+    });
+  });
+
+  describe('resume and the store', () => {
     let dir = '';
     afterEach(() => {
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('skips a finished run, retrains one whose config changed, ignores unreadable files', () => {
+    it('skips a finished run, retrains one whose config or budget changed, ignores unreadable files', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const specs = buildMatrix({ envs: ['gridhouse'], methods: ['grpo', 'beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, 2);
+      const specs = buildMatrix({ envs: ['gridhouse'], variants: ['grpo', 'beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, 2);
       expect(specs).toHaveLength(4);
-      const [first, second] = specs;
-      const result = summarizeRun(first, records({ level: 0.5 }, 1), 3);
-      saveStoredRun(dir, { key: runKey(first), config: runConfig(first, budget), result });
-      // Stored with another budget: must be trained again.
-      saveStoredRun(dir, { key: runKey(second), config: runConfig(second, { ...budget, iters: budget.iters + 1 }), result });
+      const [first, second, third] = specs;
+      const result = fakeRun('gridhouse', 'short', first.variant, first.seed, { level: 0.5 });
+      const commit = 'b'.repeat(40);
+      saveStoredRun(dir, { key: runKey(first), config: runConfig(first, budget), envStepBudget: stepBudget(first, budget), result, commit });
+      saveStoredRun(dir, { key: runKey(second), config: runConfig(second, { ...budget, maxIters: budget.maxIters + 1 }), envStepBudget: stepBudget(second, budget), result, commit });
+      saveStoredRun(dir, { key: runKey(third), config: runConfig(third, budget), envStepBudget: stepBudget(third, budget) + 1, result, commit });
       writeFileSync(join(runsDir(dir), 'broken.json'), '{ not json');
       const warnings: string[] = [];
       const stored = loadStoredRuns(dir, (m) => warnings.push(m));
@@ -219,94 +298,104 @@ describe('run matrix', () => {
       expect(warnings[0]).toContain('broken.json');
       const plan = planRuns(specs, stored, budget);
       expect(plan.done.map((d) => d.key)).toEqual([runKey(first)]);
-      expect(plan.done[0].result.finalSuccess).toBe(result.finalSuccess);
+      expect(plan.done[0].commit).toBe(commit);
       expect(plan.todo.map(runKey)).toEqual(specs.slice(1).map(runKey));
     });
 
-    it('a committed study.json counts as a store of finished runs', () => {
+    it('a study v2 study.json counts as a store; a v1 document does not', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const specs = buildMatrix({ envs: ['texthouse'], methods: ['grpo', 'beacon'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'] }, 1);
-      const runs = specs.slice(0, 2).map((s) => summarizeRun(s, records({ level: 0.4 }, s.seed), 2));
-      writeFileSync(join(dir, 'study.json'), JSON.stringify({ budget, commit: 'abc', dirty: false, runCommits: ['abc'], runs }));
+      const specs = buildMatrix({ envs: ['texthouse'], variants: ['grpo', 'beacon'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'] }, 1);
+      const runs = specs.slice(0, 2).map((s) => ({ ...fakeRun(s.env, s.horizon, s.variant, s.seed, { level: 0.4 }), envStepBudget: stepBudget(s, budget) }));
+      writeFileSync(join(dir, 'study.json'), JSON.stringify({ version: 2, budget, runs }));
       const plan = planRuns(specs, loadRunsFromStudy(dir), budget);
       expect(plan.done.map((d) => d.key)).toEqual(runs.map((r) => r.key));
-      expect(plan.done[0].commit).toBe('abc');
       expect(plan.todo.map(runKey)).toEqual([runKey(specs[2])]);
-      // Another budget in the file: nothing is reused.
-      expect(planRuns(specs, loadRunsFromStudy(dir), { ...budget, hiddenSize: 64 }).todo).toHaveLength(3);
-    });
-
-    it('an empty store plans every run', () => {
-      const specs = buildMatrix(QUICK_PROFILE, 1);
-      expect(planRuns(specs, new Map<string, StoredRun>(), QUICK_PROFILE.budget).todo).toHaveLength(specs.length);
+      writeFileSync(join(dir, 'study.json'), JSON.stringify({ budget, runs }));
+      expect(loadRunsFromStudy(dir).size).toBe(0);
     });
   });
 
-  it('the ETA uses measured times of the same cell before the prior', () => {
-    const eta = new EtaModel(10, { gridhouse: { long: 2 }, texthouse: {} });
-    const grpo = specOf('gridhouse', 'long', 'grpo', 1);
-    const beacon = specOf('gridhouse', 'long', 'beacon', 1);
-    expect(eta.secondsLeft([grpo, beacon], [], 2)).toBe(20);
-    eta.observe({ spec: grpo, iterations: 10, seconds: 50 });
-    expect(eta.secondsPerIteration(grpo)).toBe(5);
-    expect(eta.secondsPerIteration(beacon)).toBe(5); // same env and horizon
-    eta.observe({ spec: beacon, iterations: 10, seconds: 10 });
-    expect(eta.secondsPerIteration(beacon)).toBe(1);
-    expect(eta.secondsLeft([grpo], [{ spec: beacon, iteration: 5 }], 1)).toBe(50 + 5);
+  it('the ETA uses measured seconds per step of the same cell before the pilot prior', () => {
+    const eta = new EtaModel(() => 1000, { gridhouse: { long: { grpo: 2, beacon: 1 } }, texthouse: {} });
+    const grpo = runSpec('gridhouse', 'long', 'grpo', 1);
+    const beacon = runSpec('gridhouse', 'long', 'beacon', 1);
+    const gigpo = runSpec('gridhouse', 'long', 'gigpo', 1);
+    expect(eta.runSeconds(grpo)).toBe(2);
+    expect(eta.runSeconds(gigpo)).toBe(1.5); // no prior for its method: the mean of the cell's
+    expect(eta.secondsLeft([grpo, beacon], [], 2)).toBe(1.5);
+    eta.observe({ spec: grpo, envSteps: 1000, seconds: 5 });
+    expect(eta.runSeconds(grpo)).toBe(5);
+    expect(eta.runSeconds(beacon)).toBe(5); // same env and horizon
+    expect(eta.secondsLeft([grpo], [{ spec: grpo, envSteps: 500 }], 1)).toBe(5 + 2.5);
   });
 });
 
 // ---------- claims ----------
 
 describe('claims', () => {
-  it('all nine hold on paper-like synthetic results', () => {
+  it('all fifteen hold on paper-like synthetic results (5 seeds)', () => {
     const claims = evaluateClaims(build(PAPER));
-    expect(claims.map((c) => c.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    for (const c of claims) expect({ id: c.id, held: c.held, note: c.note }).toEqual({ id: c.id, held: true, note: expect.any(String) });
-    const c5 = byId(claims).get(5)!;
-    expect(c5.ours).toContain('3/3 seeds identical');
+    expect(claims.map((c) => c.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    for (const c of claims) expect({ id: c.id, held: c.held, ours: c.ours }).toEqual({ id: c.id, held: true, ours: expect.any(String) });
+    const c1 = byId(claims).get(1)!;
+    expect(c1.ours).toContain('5/5 seeds ahead');
+    expect(c1.ours).toContain('p = 0.031');
+    expect(c1.details[0].test).toMatchObject({ p: 1 / 32, wins: 5, beats: true });
   });
 
-  it('all nine fail on reversed synthetic results', () => {
+  it('every one fails on reversed synthetic results', () => {
     const claims = evaluateClaims(build(REVERSED));
     for (const c of claims) expect({ id: c.id, held: c.held }).toEqual({ id: c.id, held: false });
     for (const c of claims) expect(c.note).toMatch(/gridhouse, texthouse/);
   });
 
   it('a claim holds only if it holds in every environment', () => {
-    const runs = [...build(PAPER, 3, ['gridhouse']), ...build(REVERSED, 3, ['texthouse'])];
-    const claims = evaluateClaims(runs);
+    const claims = evaluateClaims([...build(PAPER, 5, ['gridhouse']), ...build(REVERSED, 5, ['texthouse'])]);
     for (const c of claims) {
       expect(c.held).toBe(false);
       expect(c.details.map((d) => [d.env, d.held])).toEqual([['gridhouse', true], ['texthouse', false]]);
     }
   });
 
+  it('paired claims are not measured with fewer than 5 seeds, or without the runs they need', () => {
+    const claims = byId(evaluateClaims(build(PAPER, 4)));
+    for (const id of [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) expect(claims.get(id)!.held, `claim ${id}`).toBeNull();
+    expect(claims.get(5)!.held).toBe(true); // an identity, not a test
+    const noSft = byId(evaluateClaims(build(PAPER).filter((r) => r.variant !== 'sft')));
+    expect(noSft.get(14)!.held).toBeNull();
+    expect(noSft.get(14)!.note).toMatch(/^not measured/);
+    expect(noSft.get(1)!.held).toBe(true);
+  });
+
+  it('one seed against, or a lead within the minimum gain, is no win', () => {
+    const runs = build(PAPER);
+    const i = runs.findIndex((r) => r.variant === 'beacon' && r.horizon === 'long' && r.env === 'texthouse' && r.seed === 3);
+    runs[i] = { ...runs[i], finalSuccess: 0.1 };
+    const c1 = byId(evaluateClaims(runs)).get(1)!;
+    expect(c1.held).toBe(false);
+    expect(c1.details[1].test).toMatchObject({ wins: 4, losses: 1 });
+    const close: Scenario = { ...PAPER, long: { ...PAPER.long, beacon: { ...PAPER.long!.beacon!, level: 0.33 } } };
+    expect(byId(evaluateClaims(build(close))).get(1)!.held).toBe(false); // +3 points on every seed: p = 1/32 but below 5 points
+  });
+
   it('claim 5 compares the gamma1 and GRPO curves seed by seed', () => {
     const runs = build(PAPER);
     const i = runs.findIndex((r) => r.variant === 'gamma1' && r.env === 'texthouse' && r.seed === 2);
     const success = [...runs[i].curves.success];
-    success[17] = success[17]! + 1 / 64; // one run of one iteration differs: same final mean range, different curve
+    success[17] = success[17]! + 1 / 64;
     runs[i] = { ...runs[i], curves: { ...runs[i].curves, success } };
     const c5 = byId(evaluateClaims(runs)).get(5)!;
     expect(c5.held).toBe(false);
-    expect(c5.ours).toContain('texthouse: 2/3 seeds identical');
-    // Without GRPO runs to compare with, it is not measured rather than held.
-    const noGrpo = byId(evaluateClaims(build(PAPER).filter((r) => !(r.variant === 'grpo' && r.horizon === 'long')))).get(5)!;
-    expect(noGrpo.held).toBeNull();
+    expect(c5.ours).toContain('texthouse: 4/5 seeds identical');
   });
 
-  it('a BEACON lead within noise does not count as beating GRPO', () => {
-    const scenario: Scenario = { ...PAPER, long: { ...PAPER.long, beacon: { ...PAPER.long.beacon!, level: 0.302 } } };
-    expect(byId(evaluateClaims(build(scenario))).get(1)!.held).toBe(false);
-  });
-
-  it('ablation claims fail vacuously-held cases: no BEACON gain means no graceful dropout', () => {
-    const scenario: Scenario = { ...PAPER, long: { ...PAPER.long, grpo: { level: 0 }, beacon: { level: 0.01 }, milestoneDropout: { level: 0.01 }, randomSegments: { level: 0 } } };
-    const claims = byId(evaluateClaims(build(scenario)));
-    expect(claims.get(6)!.held).toBe(false);
-    expect(claims.get(7)!.held).toBe(false);
+  it('claim 15 fails when the released variant takes another place among the methods', () => {
+    const scenario: Scenario = { ...PAPER, long: { ...PAPER.long, beaconReleased: { level: 0.2 } } };
+    const c15 = byId(evaluateClaims(build(scenario))).get(15)!;
+    expect(c15.held).toBe(false);
+    expect(c15.ours).toContain('against paper: GRPO <'); // BEACON beats GRPO
+    expect(c15.ours).toContain('against released: GRPO >'); // GRPO beats the released variant
   });
 });
 
@@ -369,44 +458,127 @@ describe('SVG writer', () => {
     expect(grpoLine?.[1].match(/M/g)).toHaveLength(2);
   });
 
-  it('draws every study chart from synthetic runs', () => {
-    const figures = studyFigures(build(PAPER), { gainFloor: 0.05, ablationHorizon: 'long' });
+  it('draws every study chart from synthetic runs, every compared method in the success charts', () => {
+    const figures = studyFigures(build(PAPER, 3), { gainFloor: 0.05, ablationHorizon: 'long' });
     expect(figures.map((f) => f.name).sort()).toEqual([
-      'ablations-gridhouse', 'ablations-texthouse', 'outcome-mix-gridhouse', 'outcome-mix-texthouse', 'relative-gain', 'signal', 'success-gridhouse', 'success-texthouse',
+      'ablations-gridhouse', 'ablations-texthouse', 'cost', 'outcome-mix-gridhouse', 'outcome-mix-texthouse', 'relative-gain', 'signal', 'success-gridhouse', 'success-texthouse',
     ]);
     for (const f of figures) checkWellFormed(renderFigure(f.figure));
     const success = figures.find((f) => f.name === 'success-gridhouse')!.figure;
     expect(success.panels.map((p) => p.title)).toEqual(['short horizon', 'medium horizon', 'long horizon']);
-    expect(success.subtitle).toContain('± 1 sd');
+    const long = success.panels[2];
+    expect(long.kind === 'line' && long.series.map((x) => x.label)).toEqual(COMPARED.map(variantLabel));
     const gain = figures.find((f) => f.name === 'relative-gain')!.figure.panels[0];
-    const final = (v: Variant) => meanSd(build(PAPER, 3, ['gridhouse']).filter((r) => r.horizon === 'long' && r.variant === v).map((r) => r.finalSuccess)).mean!;
-    expect(gain.kind === 'bar' && gain.series[0].label).toBe('gridhouse');
-    expect(gain.kind === 'bar' && gain.series[0].values[2]).toBeCloseTo((final('beacon') - final('grpo')) / final('grpo'), 12);
-    const points = figures.find((f) => f.name === 'relative-gain')!.figure.panels[1];
-    expect(points.kind === 'bar' && points.series[0].values[2]).toBeCloseTo(final('beacon') - final('grpo'), 12);
+    const final = (v: VariantName) => meanSd(build(PAPER, 3, ['gridhouse']).filter((r) => r.horizon === 'long' && r.variant === v).map((r) => r.finalSuccess)).mean!;
+    const beacon = gain.kind === 'bar' ? gain.series.find((x) => x.label === 'BEACON')! : null;
+    expect(beacon!.values[2]).toBeCloseTo((final('beacon') - final('grpo')) / final('grpo'), 12);
   });
 });
 
-// ---------- README ----------
+// ---------- clean tree ----------
 
-describe('README generator', () => {
-  it('tabulates every claim with paper vs ours and its verdict, and includes the hand-written analysis', () => {
-    const runs = build(PAPER);
-    const claims = evaluateClaims(build(REVERSED));
-    const doc: StudyDocument = {
-      profile: 'full', purpose: FULL_PROFILE.purpose, command: 'npm run study', commit: 'abc123', dirty: false, runCommits: ['abc123', 'def456+dirty'],
-      startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:50:00.000Z', wallSeconds: 3000, runSeconds: 6000,
-      workers: 2, seeds: 3, budget: FULL_PROFILE.budget, hyperparameters: sharedHyperparameters(FULL_PROFILE.budget), definitions: DEFINITIONS, runs, claims,
+describe('clean-tree rule', () => {
+  let dir = '';
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives the 40-hex commit of a clean tree and refuses a dirty one, naming the files', () => {
+    dir = mkdtempSync(join(tmpdir(), 'study-git-'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'ignore' });
+    git('init', '-q');
+    writeFileSync(join(dir, 'a.txt'), 'a');
+    git('add', 'a.txt');
+    git('commit', '-qm', 'a');
+    const commit = cleanCommit(treeState(dir, 'out'), 'run the study', 'out');
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    // The output folder may change (the study writes there).
+    execFileSync('mkdir', ['-p', join(dir, 'out')]);
+    writeFileSync(join(dir, 'out', 'study.json'), '{}');
+    expect(cleanCommit(treeState(dir, 'out'), 'run the study', 'out')).toBe(commit);
+    writeFileSync(join(dir, 'a.txt'), 'changed');
+    writeFileSync(join(dir, 'new.ts'), 'x');
+    expect(() => cleanCommit(treeState(dir, 'out'), 'write study.json', 'out')).toThrow(DirtyTreeError);
+    expect(() => cleanCommit(treeState(dir, 'out'), 'write study.json', 'out')).toThrow(/refusing to write study\.json: the working tree has uncommitted changes outside out\/:[\s\S]*a\.txt[\s\S]*new\.ts[\s\S]*commit or stash/);
+    expect(() => cleanCommit(treeState(tmpdir()), 'run the study')).toThrow(/no git commit/);
+  });
+});
+
+// ---------- documents, shards and README ----------
+
+const MINI: StudyProfile = { ...QUICK_PROFILE, envs: ['gridhouse', 'texthouse'], horizons: ['short', 'medium', 'long'], variants: COMPARED, ablations: FULL_PROFILE.ablations };
+
+function miniResults(): Map<string, RunResult> {
+  return new Map(build(PAPER, 5).map((r) => [r.key, r]));
+}
+
+const meta = (profile: StudyProfile, over: Partial<Parameters<typeof buildStudyDocument>[2]> = {}) => ({
+  profile, seeds: 5, command: 'npm run study', commit: 'c'.repeat(40), startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:50:00.000Z', wallSeconds: 3000, workers: 2, shards: 1, ...over,
+});
+
+describe('study document, shards and merge', () => {
+  let dir = '';
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('merging the shards of a study reproduces the unsharded document', () => {
+    const specs = buildMatrix(MINI, 5).filter((s) => s.variant !== 'beaconReleasedWebshop');
+    const profile = { ...MINI, ablations: MINI.ablations.filter((v) => v !== 'beaconReleasedWebshop') };
+    const results = miniResults();
+    expect(specs.every((s) => results.has(runKey(s)))).toBe(true);
+    const whole = buildStudyDocument(specs, results, meta(profile));
+    dir = mkdtempSync(join(tmpdir(), 'study-shards-'));
+    const n = 3;
+    for (let i = 1; i <= n; i++) {
+      const mine = shardRuns(specs, { index: i, count: n }, (s) => stepBudget(s, profile.budget));
+      const shard: ShardFile = { profile: profile.name, seeds: 5, shard: { index: i, count: n }, budget: profile.budget, keys: mine.map(runKey), runs: mine.map((s) => results.get(runKey(s))!), command: 'x', startedAt: `2026-01-0${i}T00:00:00.000Z`, finishedAt: `2026-01-0${i}T01:00:00.000Z`, wallSeconds: 100 * i, workers: 1 };
+      saveShard(dir, shard);
+    }
+    const shards = loadShards(dir);
+    expect(shards).toHaveLength(n);
+    const merged = mergeShards(shards, { profile: profile.name, seeds: 5, budget: profile.budget, keys: specs.map(runKey) });
+    const doc = buildStudyDocument(specs, merged, meta(profile, { startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-03T01:00:00.000Z', wallSeconds: 300, workers: 3, shards: 3 }));
+    const strip = (d: StudyDocument) => ({ ...d, startedAt: '', finishedAt: '', wallSeconds: 0, workers: 0, shards: 0 });
+    expect(studyJson(strip(doc))).toBe(studyJson(strip(whole)));
+    expect(doc.runs.map((r) => r.key)).toEqual(specs.map(runKey));
+    expect(doc.claims.every((c) => c.held === true)).toBe(true);
+  });
+
+  it('merge refuses a missing, repeated or foreign shard', () => {
+    const specs = buildMatrix(MINI, 5);
+    const results = miniResults();
+    const part = (i: number, n: number): ShardFile => {
+      const mine = shardRuns(specs, { index: i, count: n }, () => 1);
+      return { profile: MINI.name, seeds: 5, shard: { index: i, count: n }, budget: MINI.budget, keys: mine.map(runKey), runs: mine.map((s) => results.get(runKey(s))).filter((r): r is RunResult => !!r), command: 'x', startedAt: '', finishedAt: '', wallSeconds: 1, workers: 1 };
     };
-    const md = renderReadme({ study: doc, figures: studyFigures(runs, { gainFloor: 0.05, ablationHorizon: 'long' }), analysis: 'Because of X.', budgetNotes: ['measured 1 s/it'] });
-    expect(md).toContain('Commit: `abc123`');
-    expect(md).toContain('Runs trained at: `abc123`, `def456+dirty`');
-    expect(md).toContain('Command: `npm run study`');
-    for (const c of claims) expect(md).toContain(`| ${c.id} | ${c.claim.replace(/\|/g, '\\|')} | ${c.paper} |`);
-    expect(md.match(/\*\*failed\*\*/g)!.length).toBeGreaterThanOrEqual(9);
+    const expected = { profile: MINI.name, seeds: 5, budget: MINI.budget, keys: specs.map(runKey) };
+    expect(() => mergeShards([part(1, 2)], expected)).toThrow(ShardMergeError);
+    expect(() => mergeShards([part(1, 2)], expected)).toThrow(/shard 2\/2: missing/);
+    expect(() => mergeShards([part(1, 2), part(1, 2), part(2, 2)], expected)).toThrow(/shard 1\/2: 2 files[\s\S]*in more than one shard/);
+    expect(() => mergeShards([part(1, 2), { ...part(2, 2), seeds: 3 }], expected)).toThrow(/expected quick with 5/);
+    expect(() => mergeShards([], expected)).toThrow(/no shard files/);
+  });
+
+  it('the README has every claim with its numbers, the paper-vs-ours table, the cost table and the analysis', () => {
+    const specs = buildMatrix(MINI, 5);
+    const doc = buildStudyDocument(specs, miniResults(), meta(MINI));
+    const md = renderReadme({ study: doc, figures: studyFigures(doc.runs, { gainFloor: 0.05, ablationHorizon: 'long' }), analysis: 'Because of X.', budgetNotes: ['measured 1 s/it'] });
+    expect(md).toContain(`Commit: \`${'c'.repeat(40)}\` (a clean working tree)`);
+    expect(md).toContain('Claims: 15 held, 0 failed (of 15)');
+    for (const c of doc.claims) expect(md).toContain(`| ${c.id} | ${c.claim.replace(/\|/g, '\\|')} | ${c.paper} |`);
+    expect(md).toContain('## Paper vs ours');
+    expect(md).toContain('| method | paper: ALFWorld all | paper: ALFWorld long | gridhouse short | gridhouse medium | gridhouse long | texthouse short | texthouse medium | texthouse long |');
+    expect(md).toMatch(/\| BEACON \| 91\.4 \| 92\.9 \| [\d.]+ ± [\d.]+ \|/);
+    for (const v of COMPARED) expect(md).toContain(`| ${variantLabel(v)} |`);
+    expect(md).toContain('## Cost per method');
+    expect(md).toMatch(/\| gridhouse \| PPO \(critic\) \| 30 \| 3000 \| [\d.]+ \| 100 \| 10\.0 \| 100 \| 300 \| 410 \|/);
+    expect(md).toContain('p = 0.031');
+    expect(md).toContain('npm run study -- --shard {}/4');
+    expect(md).toContain('npm run study -- merge');
     expect(md).toContain('Because of X.');
-    expect(md).toContain('![');
     expect(md).toContain('measured 1 s/it');
+    expect(md).toContain('![');
   });
 });
 
@@ -426,17 +598,21 @@ describe('study flags', () => {
   it('names the flag and its allowed values', () => {
     expect(usage(['--seeds', '2'])).toMatch(/^--seeds must be an integer in \[3, 20\]/);
     expect(usage(['--seeds', 'x'])).toContain('--seeds');
-    expect(usage(['--seeds'])).toContain('--seeds');
     expect(usage(['--workers', '0'])).toMatch(/^--workers must be an integer in \[1, 64\]/);
     expect(usage(['--sedes', '3'])).toMatch(/^unknown flag --sedes/);
     expect(usage(['--quick=1'])).toContain('--quick takes no value');
     expect(usage(['seeds'])).toContain('unexpected argument');
     expect(usage(['--fresh', '--report-only'])).toContain('--report-only');
+    expect(usage(['--shard', '5/4'])).toMatch(/^--shard must be I\/N/);
+    expect(usage(['--shard', '1/2', '--report-only'])).toContain('--shard and --report-only');
+    expect(usage(['merge', '--shard', '1/2'])).toContain('merge takes only');
   });
 
-  it('accepts the defaults, --quick with fewer seeds, and --help', () => {
-    expect(parseStudyFlags([])).toMatchObject({ profile: FULL_PROFILE, seeds: 5, fresh: false, reportOnly: false });
+  it('accepts the defaults, --quick with fewer seeds, shards, merge and --help', () => {
+    expect(parseStudyFlags([])).toMatchObject({ merge: false, profile: FULL_PROFILE, seeds: 5, fresh: false, reportOnly: false, shard: null });
     expect(parseStudyFlags(['--quick', '--seeds=1', '--workers', '3'])).toMatchObject({ profile: QUICK_PROFILE, seeds: 1, workers: 3 });
+    expect(parseStudyFlags(['--shard', '2/8', '--workers', '1'])).toMatchObject({ shard: { index: 2, count: 8 } });
+    expect(parseStudyFlags(['merge', '--quick'])).toMatchObject({ merge: true, profile: QUICK_PROFILE });
     expect(parseStudyFlags(['--help'])).toBeNull();
   });
 

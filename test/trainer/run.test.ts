@@ -1,7 +1,7 @@
 /**
  * The training driver (src/trainer/run.ts) on the cpu backend: the budget, the three ways to take
  * records, stop / pause / resume between iterations, a diverged run halted with its weights intact,
- * and disposal.
+ * the state between iterations, and disposal (checkpoints: checkpoint.test.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
@@ -114,9 +114,12 @@ describe('TrainingRun', () => {
     expect(tf.memory().numTensors).toBe(start);
   });
 
-  it('leaves checkpoints to a later seam, loudly', () => {
-    const run = new TrainingRun(tiny(), cpuAdvantageEngine);
-    expect(() => run.state()).toThrow(/not implemented/);
+  it('takes a state only between iterations: a state asked for mid-step waits for the step', async () => {
+    const run = new TrainingRun(tiny({ iters: 2 }), cpuAdvantageEngine);
+    const stepping = run.step();
+    const state = await run.state();
+    expect(state.iteration).toBe(1);
+    expect(state.records.map((r) => r.iteration)).toEqual([(await stepping)!.iteration]);
     run.dispose();
   });
 });

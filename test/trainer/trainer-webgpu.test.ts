@@ -10,6 +10,7 @@ import { advantageSettings, DEFAULT_CONFIG, type TrainConfig } from '../../src/c
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { createAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { TrainingRun } from '../../src/trainer/run.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -37,5 +38,22 @@ describe('trainer on webgpu', () => {
     } finally {
       trainer.dispose();
     }
+  });
+
+  it('keeps tfjs\'s GPU buffer pool flat across iterations of different batch sizes (the driver trims it)', async () => {
+    const config: TrainConfig = { ...DEFAULT_CONFIG, method: 'beacon', env: 'gridhouse', horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0, iters: 6 };
+    const run = new TrainingRun(config, createAdvantageEngine('webgpu', 'beacon', readShaderSources));
+    const allocated: number[] = [];
+    const steps: number[] = [];
+    try {
+      await run.run((r) => {
+        steps.push(r.envSteps);
+        allocated.push((tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU: number }).numBytesAllocatedInGPU);
+      });
+    } finally {
+      run.dispose();
+    }
+    expect(new Set(steps).size, 'the batches should differ in size for this test to mean something').toBeGreaterThan(1);
+    expect(allocated.slice(1)).toEqual(allocated.slice(1).map(() => allocated[1]));
   });
 });
