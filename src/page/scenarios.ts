@@ -28,8 +28,8 @@ export const SCENARIOS: readonly Scenario[] = [
     id: 'grpo-stalls',
     title: 'GRPO stalls on long tasks',
     narrative:
-      'Without the SFT prior (random initial weights), a policy almost never finishes a long household task, so every run of a group fails, every run scores 0, and GRPO’s group-normalised advantage is 0 for every step: there is nothing to learn from. BEACON still sees which runs reached which milestones and gives them credit, so it climbs while GRPO stays flat.',
-    lookAt: 'The race chart: BEACON’s success rate rises while GRPO stays near 0. In the metric panels, GRPO’s zero-advantage ratio stays near 100%.',
+      'Without the SFT prior (random initial weights), a policy almost never finishes a long household task, so every run of a group fails, every run scores 0, and GRPO’s group-normalised advantage is 0 for every step: there is nothing to learn from. BEACON still sees which runs reached which milestones and gives them credit, so it climbs while GRPO stays flat until chance successes give its groups something to compare.',
+    lookAt: 'The race chart: BEACON’s success rate rises while GRPO stays near 0 for dozens of iterations. In the metric panels, GRPO’s zero-advantage ratio stays near 100%.',
     query: 'methods=grpo,beacon&horizon=long&sftEpisodes=0',
   },
   {
