@@ -212,6 +212,8 @@ export class TrainingRun {
     if (this.disposed) return;
     this.disposed = true;
     this.trainer.dispose();
+    // The disposed weights' buffers go back to tfjs's pool; give them back to the device as `step` does.
+    if (tf.getBackend() === 'webgpu') releaseFreeGpuBuffers();
   }
 
   private result(): RunResult {
