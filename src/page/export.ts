@@ -1,13 +1,18 @@
 /**
- * Export of both methods' iteration records: CSV (one row per method and iteration) and JSON (the
- * settings plus the records). Undefined values (NaN) are empty CSV cells and JSON nulls.
+ * Export of every method's iteration records: CSV (one row per method, seed and iteration) and JSON (the
+ * settings plus the records). Undefined values (NaN) are empty CSV cells and JSON nulls. Every record
+ * carries the config seed of its run (the page may train several seeds per method: page setting `seeds`).
  */
 import type { TrainConfig } from '../config.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 
+/** A record with the config seed of the run it is of. */
+export type SeededRecord = IterationRecord & { seed: number };
+
 /** CSV columns in order: name and how to read it from a record. */
-export const CSV_COLUMNS: readonly [string, (r: IterationRecord) => number | string][] = [
+export const CSV_COLUMNS: readonly [string, (r: SeededRecord) => number | string][] = [
   ['method', (r) => r.method],
+  ['seed', (r) => r.seed],
   ['iteration', (r) => r.iteration],
   ['success', (r) => r.success],
   ['partial', (r) => r.partial],
@@ -35,7 +40,7 @@ function cell(v: number | string): string {
   return Number.isFinite(v) ? String(v) : '';
 }
 
-export function recordsToCsv(runs: Record<string, readonly IterationRecord[]>): string {
+export function recordsToCsv(runs: Record<string, readonly SeededRecord[]>): string {
   const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];
   for (const records of Object.values(runs)) {
     for (const r of records) lines.push(CSV_COLUMNS.map(([, read]) => cell(read(r))).join(','));
@@ -52,6 +57,6 @@ export interface ExportMeta {
   exportedAt: string;
 }
 
-export function recordsToJson(meta: ExportMeta, runs: Record<string, readonly IterationRecord[]>): string {
+export function recordsToJson(meta: ExportMeta, runs: Record<string, readonly SeededRecord[]>): string {
   return `${JSON.stringify({ ...meta, records: runs }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`;
 }

@@ -23,6 +23,11 @@ export interface PageSettings {
   methods: readonly Method[];
   /** Presenter mode: the stage layout (race chart and episodes large, minimal controls). */
   present: boolean;
+  /**
+   * Seeds per method (1–5): seed, seed + 1, … trained side by side, drawn as mean ± sd bands
+   * (src/page/seed-runs.ts). Page-only: a CLI run or a study run has one seed each.
+   */
+  seeds: number;
 }
 
 /**
@@ -53,6 +58,7 @@ export const PAGE_FIELDS: readonly PageFieldSpec[] = [
   p('target', { type: 'number', min: 0.05, max: 1 }, 0.6, 'success rate whose iterations-to-target (mean of the last 5 iterations) is marked on the comparison chart'),
   p('methods', { type: 'methods', min: 2, max: 4 }, DEFAULT_RACE, 'the methods raced side by side, comma-separated, in panel order'),
   p('present', { type: 'bool' }, false, 'presenter mode: race chart and episodes large, minimal controls, large text'),
+  p('seeds', { type: 'int', min: 1, max: 5 }, 1, 'seeds per method (seed, seed + 1, …), trained side by side; more than one draws each method as mean ± sd'),
 ];
 
 export const DEFAULT_PAGE_SETTINGS: PageSettings = Object.fromEntries(PAGE_FIELDS.map((s) => [s.key, s.default])) as unknown as PageSettings;

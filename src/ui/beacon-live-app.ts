@@ -65,7 +65,7 @@ export class BeaconLiveApp extends LitElement {
     this.staged = {};
     this.scenario = -1;
     this.help = false;
-    this.training = new TrainingController(this, () => ({ config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed }));
+    this.training = new TrainingController(this, () => ({ config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed, seeds: this.page.seeds }));
     this.addEventListener('training-command', (e) => this.onCommand(e.detail));
     this.addEventListener('config-edit', (e) => this.onConfigEdit(e.detail));
     this.addEventListener('page-setting', (e) => this.onPageSetting(e.detail));
@@ -273,6 +273,7 @@ export class BeaconLiveApp extends LitElement {
       .smoothing=${this.page.smoothing}
       .target=${this.page.target}
       .plotHeight=${present ? 400 : 230}
+      .seedRuns=${t.seedRuns}
     ></comparison-chart>`;
     const panels = html`<section class="block" aria-labelledby="metrics-title">
       <h2 id="metrics-title">Metrics per method</h2>
@@ -282,6 +283,7 @@ export class BeaconLiveApp extends LitElement {
           (m) => html`<method-panel
             method=${m}
             .history=${t.histories[m]}
+            .seeds=${t.seeds.length}
             .revision=${rev}
             .smoothing=${this.page.smoothing}
             .halted=${t.errors.filter((e) => e.method === m).map((e) => e.message).join(' ')}
@@ -329,6 +331,7 @@ export class BeaconLiveApp extends LitElement {
         <share-export
           .url=${this.shareUrl()}
           .histories=${t.histories}
+          .seedRuns=${t.seedRuns}
           .revision=${rev}
           .config=${this.config}
           .backend=${t.backend ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}` : ''}
@@ -402,7 +405,7 @@ export class BeaconLiveApp extends LitElement {
     const state = this.training.state;
     this.config = { ...this.config, ...this.staged };
     this.staged = {};
-    this.training.reset(this.config, (state?.running ?? this.page.autostart) || (state?.finished ?? false), this.page.methods);
+    this.training.reset(this.config, (state?.running ?? this.page.autostart) || (state?.finished ?? false), this.page.methods, this.page.seeds);
     this.writeUrl();
   }
 
@@ -429,9 +432,10 @@ export class BeaconLiveApp extends LitElement {
 
   private onPageSetting({ changes }: PageSettingDetail): void {
     const methodsChanged = changes.methods !== undefined && changes.methods.join() !== this.page.methods.join();
+    const seedsChanged = changes.seeds !== undefined && changes.seeds !== this.page.seeds;
     this.page = { ...this.page, ...changes };
     if (changes.speed) this.training.speed(changes.speed);
-    if (methodsChanged) this.restart();
+    if (methodsChanged || seedsChanged) this.restart();
     this.writeUrl();
   }
 

@@ -1,12 +1,16 @@
 /**
  * <comparison-chart>: the racing methods' success rates on one chart (raw faint, smoothed bold), the
  * target line, and each method's iterations to the target (src/metrics/iterations-to-target.ts).
+ * With several seeds per method the curves are the mean over seeds, each with a shaded ± 1 sd band
+ * (src/page/seed-bands.ts) labelled in the legend; with one seed the chart is as it always was.
  */
 import { LitElement, css, html } from 'lit';
 import { methodSpec, type Method } from '../methods/registry.ts';
 import { comparisonColumns } from '../page/chart-data.ts';
 import { METRIC_DOCS } from '../page/metric-docs.ts';
 import type { MetricHistory } from '../page/metric-history.ts';
+import { successBand } from '../page/seed-bands.ts';
+import type { SeedHistories } from '../page/seeds.ts';
 import type { ChartMarker, ChartSeries } from './metric-chart.ts';
 import { methodColorVar, sharedStyles } from './theme.ts';
 import './metric-chart.ts';
@@ -15,6 +19,7 @@ import './metric-tip.ts';
 export class ComparisonChart extends LitElement {
   static override properties = {
     histories: { attribute: false },
+    seedRuns: { attribute: false },
     methods: { attribute: false },
     revision: { type: Number },
     smoothing: { type: Number },
@@ -22,7 +27,10 @@ export class ComparisonChart extends LitElement {
     plotHeight: { type: Number, attribute: 'plot-height' },
   };
 
+  /** Per method: the mean over seeds (one seed: its own history). */
   declare histories: Partial<Record<Method, MetricHistory>> | null;
+  /** Per method: every seed's history, for the sd bands (absent or one seed: no band). */
+  declare seedRuns: Partial<Record<Method, SeedHistories>> | null;
   /** The racing methods, in display order. */
   declare methods: readonly Method[];
   declare revision: number;
@@ -34,6 +42,7 @@ export class ComparisonChart extends LitElement {
   constructor() {
     super();
     this.histories = null;
+    this.seedRuns = null;
     this.methods = [];
     this.revision = 0;
     this.smoothing = 0.9;
@@ -92,6 +101,20 @@ export class ComparisonChart extends LitElement {
         { label, color: methodColorVar(m), width: 2.75, ...(dash ? { dash } : {}) },
       ];
     });
+    // Bands after every method's two curves: [lower, upper] per method with more than one seed.
+    for (const [i, m] of methods.entries()) {
+      const runs = this.seedRuns?.[m];
+      const band = runs ? successBand(runs.perSeed, this.smoothing, columns[0].length) : null;
+      if (!runs || !band) continue;
+      const k = runs.seeds.length;
+      const mean = series[2 * i + 1];
+      mean.label = `${mean.label} (mean ± sd over ${k} seeds)`;
+      mean.doc = `Bold line: the mean over ${k} seeds (${runs.seeds.join(', ')}) of the smoothed success rate. Shaded band: ± 1 standard deviation (sample, n − 1) of the seeds’ smoothed curves, over the iterations every seed has completed.`;
+      mean.band = { lower: series.length, upper: series.length + 1 };
+      series.push({ label: `${methodSpec(m).label} mean − sd`, color: methodColorVar(m), edge: true, hideInLegend: true });
+      series.push({ label: `${methodSpec(m).label} mean + sd`, color: methodColorVar(m), edge: true, hideInLegend: true });
+      columns.push(band.lower, band.upper);
+    }
     const markers: ChartMarker[] = [{ at: this.target, axis: 'y', label: `target ${pctTarget}`, color: '--fg-muted' }];
     for (const m of methods) {
       const at = crossing[m];
@@ -101,7 +124,7 @@ export class ComparisonChart extends LitElement {
     return html`<section class="card" aria-label="Comparison of the methods">
       <metric-chart
         heading=${`Success rate: ${methods.map((m) => methodSpec(m).label).join(' vs ')}`}
-        .doc=${`${METRIC_DOCS.success.doc} Every method trains on the same task stream from the same seed.`}
+        .doc=${`${METRIC_DOCS.success.doc} Every method trains on the same task stream from the same seed${this.seeds() > 1 ? `s; each curve is the mean over ${this.seeds()} seeds with a ± 1 sd band` : ''}.`}
         .series=${series}
         .data=${columns}
         .markers=${markers}
@@ -122,6 +145,11 @@ export class ComparisonChart extends LitElement {
         )}
       </ul>
     </section>`;
+  }
+
+  /** Seeds per method (1 when there are no seed runs). */
+  private seeds(): number {
+    return Math.max(1, ...Object.values(this.seedRuns ?? {}).map((r) => r.seeds.length));
   }
 }
 

@@ -3,7 +3,9 @@
  * outcome mix, credit-signal ratios, CCR).
  *
  * The host carries `data-method` and `data-iteration` (completed iterations shown), kept current: the
- * contract the end-to-end tests read. Everything shown is read from the history passed down.
+ * contract the end-to-end tests read. Everything shown is read from the history passed down: with
+ * several seeds, the mean over seeds of the iterations every seed has completed (src/page/seeds.ts),
+ * and the header says how many seeds.
  */
 import { LitElement, css, html, nothing } from 'lit';
 import type { Method } from '../methods/registry.ts';
@@ -36,6 +38,7 @@ export class MethodPanel extends LitElement {
     revision: { type: Number },
     smoothing: { type: Number },
     halted: { type: String },
+    seeds: { type: Number },
   };
 
   declare method: Method;
@@ -46,6 +49,8 @@ export class MethodPanel extends LitElement {
   declare smoothing: number;
   /** Why this method stopped, if it did. */
   declare halted: string;
+  /** Seeds the history is the mean of. */
+  declare seeds: number;
 
   constructor() {
     super();
@@ -54,6 +59,7 @@ export class MethodPanel extends LitElement {
     this.revision = 0;
     this.smoothing = 0.9;
     this.halted = '';
+    this.seeds = 1;
   }
 
   static override styles = [
@@ -81,6 +87,12 @@ export class MethodPanel extends LitElement {
       }
       .formula {
         font-size: 0.85rem;
+        color: var(--fg-muted);
+      }
+      .seeds {
+        margin-left: auto;
+        font-size: 0.8rem;
+        font-weight: 600;
         color: var(--fg-muted);
       }
       dl {
@@ -172,6 +184,7 @@ export class MethodPanel extends LitElement {
         <header>
           <h2 id="title">${label.name}</h2>
           <span class="formula">${label.formula}</span>
+          ${this.seeds > 1 ? html`<span class="seeds" data-seeds=${this.seeds}>mean of ${this.seeds} seeds</span>` : nothing}
         </header>
         ${this.halted ? html`<p class="halted" role="alert">${this.halted}</p>` : nothing}
         <dl>

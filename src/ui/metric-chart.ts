@@ -28,6 +28,13 @@ export interface ChartSeries {
   doc?: string;
   /** Leave out of the legend (e.g. the faint raw curve drawn under its smoothed twin). */
   hideInLegend?: boolean;
+  /**
+   * A shaded band around this series between two other series (indices into `series`), e.g. mean ± sd
+   * over seeds; the legend shows this series' value ± the band's half-width.
+   */
+  band?: { lower: number; upper: number };
+  /** Not stroked: the edge of another series' band. */
+  edge?: boolean;
 }
 
 export interface ChartMarker {
@@ -184,7 +191,7 @@ export class MetricChart extends LitElement {
             : html`<li>
                 <span class="swatch ${s.dash ? 'dashed' : ''}" style="border-color:${this.resolve(s.color)}"></span>
                 <span>${s.label}</span>
-                <span class="value">${this.format(this.shown(i, this.cursorIdx))}</span>
+                <span class="value">${this.valueText(i, this.cursorIdx)}</span>
                 ${s.doc ? html`<metric-tip .label=${s.label} .doc=${s.doc}></metric-tip>` : nothing}
               </li>`,
         )}
@@ -235,7 +242,7 @@ export class MetricChart extends LitElement {
     let x = pad;
     this.series.forEach((s, i) => {
       if (s.hideInLegend) return;
-      const text = `${s.label} ${this.format(this.shown(i, null))}`;
+      const text = `${s.label} ${this.valueText(i, null)}`;
       ctx.fillStyle = this.resolve(s.color);
       ctx.fillRect(x, pad + titleH + src.height + 8 * ratio, 14 * ratio, 3 * ratio);
       ctx.fillStyle = cssColor(this, '--fg', '#111');
@@ -263,6 +270,17 @@ export class MetricChart extends LitElement {
     return null;
   }
 
+  /** Series i's value as the legend shows it: with its band's half-width (± sd) when it has one. */
+  private valueText(i: number, cursor: number | null): string {
+    const v = this.shown(i, cursor);
+    const band = this.series[i].band;
+    if (!band || v === null || v === undefined) return this.format(v);
+    // The band's edges at the same x as the value shown (the latest x where this series has a value).
+    const at = cursor ?? lastDefined(this.data[i + 1]);
+    const upper = at === null ? undefined : this.data[band.upper + 1]?.[at];
+    return upper === null || upper === undefined ? this.format(v) : `${this.format(v)} ± ${this.format(upper - v)}`;
+  }
+
   private resolve(color: string): string {
     return color.startsWith('--') ? cssColor(this, color) : color;
   }
@@ -276,7 +294,7 @@ export class MetricChart extends LitElement {
 
   private summary(idx: number | null): string {
     if (idx === null) return `${this.heading}: no data yet`;
-    const parts = this.series.filter((s) => !s.hideInLegend).map((s) => `${s.label} ${this.format(this.shown(this.series.indexOf(s), null))}`);
+    const parts = this.series.filter((s) => !s.hideInLegend).map((s) => `${s.label} ${this.valueText(this.series.indexOf(s), null)}`);
     return `${this.heading}, latest values after ${this.data[0][idx]} iterations: ${parts.join(', ')}`;
   }
 
@@ -333,6 +351,7 @@ export class MetricChart extends LitElement {
         {},
         ...this.series.map((s, i): uPlot.Series => {
           const color = resolve(s.color);
+          if (s.edge) return { label: s.label, stroke: 'transparent', width: 0, points: { show: false }, spanGaps: false };
           return {
             label: s.label,
             stroke: s.alpha === undefined ? color : withAlpha(color, s.alpha),
@@ -345,7 +364,9 @@ export class MetricChart extends LitElement {
           };
         }),
       ],
-      bands: this.stacked ? this.series.slice(1).map((s, i) => ({ series: [i + 2, i + 1] as [number, number], fill: withAlpha(resolve(s.color), 0.55) })) : [],
+      bands: this.stacked
+        ? this.series.slice(1).map((s, i) => ({ series: [i + 2, i + 1] as [number, number], fill: withAlpha(resolve(s.color), 0.55) }))
+        : this.series.flatMap((s) => (s.band ? [{ series: [s.band.upper + 1, s.band.lower + 1] as [number, number], fill: withAlpha(resolve(s.color), 0.18) }] : [])),
       hooks: {
         setCursor: [
           (u) => {
@@ -405,6 +426,12 @@ export class MetricChart extends LitElement {
 }
 
 const X_INCREMENTS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 25000, 50000, 100000];
+
+function lastDefined(col: ArrayLike<number | null> | undefined): number | null {
+  if (!col) return null;
+  for (let j = col.length - 1; j >= 0; j--) if (col[j] !== null && col[j] !== undefined) return j;
+  return null;
+}
 
 function lastIndex(data: ChartData): number | null {
   const n = data[0]?.length ?? 0;

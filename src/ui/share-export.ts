@@ -1,6 +1,6 @@
 /**
- * <share-export>: copy the page's URL (every setting is in it), download both methods' metrics as CSV or
- * JSON, and download every chart as PNG.
+ * <share-export>: copy the page's URL (every setting is in it), download every method's metrics (every
+ * seed's records, each with its seed) as CSV or JSON, and download every chart as PNG.
  *
  * Reads what it exports from its properties; the charts' PNGs are made by the charts themselves
  * (requested from the page with an `export-charts` event).
@@ -8,9 +8,10 @@
 import { LitElement, css, html } from 'lit';
 import type { Method } from '../methods/registry.ts';
 import type { TrainConfig } from '../config.ts';
-import { recordsToCsv, recordsToJson } from '../page/export.ts';
+import { recordsToCsv, recordsToJson, type SeededRecord } from '../page/export.ts';
 import { methodConfig } from '../page/method-configs.ts';
 import type { MetricHistory } from '../page/metric-history.ts';
+import type { SeedHistories } from '../page/seeds.ts';
 import { downloadText } from './download.ts';
 import { emit } from './events.ts';
 import { sharedStyles } from './theme.ts';
@@ -19,6 +20,7 @@ export class ShareExport extends LitElement {
   static override properties = {
     url: { type: String },
     histories: { attribute: false },
+    seedRuns: { attribute: false },
     revision: { type: Number },
     config: { attribute: false },
     backend: { type: String },
@@ -28,6 +30,8 @@ export class ShareExport extends LitElement {
   /** The shareable URL of the current settings. */
   declare url: string;
   declare histories: Partial<Record<Method, MetricHistory>> | null;
+  /** Every seed's records per method: what the files hold (one row per method, seed and iteration). */
+  declare seedRuns: Partial<Record<Method, SeedHistories>> | null;
   /** Bumped when the histories grew. */
   declare revision: number;
   declare config: TrainConfig | null;
@@ -40,6 +44,7 @@ export class ShareExport extends LitElement {
     super();
     this.url = '';
     this.histories = null;
+    this.seedRuns = null;
     this.revision = 0;
     this.config = null;
     this.backend = '';
@@ -101,8 +106,8 @@ export class ShareExport extends LitElement {
     }
   };
 
-  private runs(): Partial<Record<Method, MetricHistory['records']>> {
-    return Object.fromEntries(Object.entries(this.histories!).map(([m, h]) => [m, h.records]));
+  private runs(): Partial<Record<Method, SeededRecord[]>> {
+    return Object.fromEntries(Object.entries(this.seedRuns ?? {}).map(([m, runs]) => [m, runs.seededRecords()]));
   }
 
   private csv = () => {

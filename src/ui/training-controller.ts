@@ -17,7 +17,8 @@ import { adapterDisplayName, isSoftwareAdapter } from '../backend/select.ts';
 import type { Method } from '../methods/registry.ts';
 import type { TrainConfig } from '../config.ts';
 import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../page/backend-choice.ts';
-import { MetricHistory } from '../page/metric-history.ts';
+import type { MetricHistory } from '../page/metric-history.ts';
+import { SeedHistories, seedList } from '../page/seeds.ts';
 import type { Speed } from '../page/page-settings.ts';
 import type { ProbeTiming } from '../worker/backend-probe.ts';
 import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
@@ -33,6 +34,8 @@ export interface TrainingStart {
   methods: readonly Method[];
   running: boolean;
   speed: Speed;
+  /** Seeds per method (page setting `seeds`). */
+  seeds: number;
 }
 
 /** What the page shows of all the workers together. */
@@ -60,7 +63,12 @@ interface Slot {
 
 export class TrainingController implements ReactiveController {
   methods: readonly Method[] = [];
+  /** Per method: the mean over its seeds (with one seed, that seed's own history). */
   histories = {} as Record<Method, MetricHistory>;
+  /** Per method: every seed's records, and the mean that `histories` holds. */
+  seedRuns = {} as Record<Method, SeedHistories>;
+  /** The seeds every method trains (config.seed, + 1, …). */
+  seeds: number[] = [];
   snapshots = {} as Record<Method, BatchSnapshot | null>;
   /** The probe's outcome when `auto` was decided by measurement; null otherwise (or while probing). */
   probe: ProbeOutcome | null = null;
@@ -93,8 +101,9 @@ export class TrainingController implements ReactiveController {
   }
 
   hostConnected(): void {
-    const { config, methods, running, speed } = this.start();
+    const { config, methods, running, speed, seeds } = this.start();
     this.speedNow = speed;
+    this.seeds = seedList(config.seed, seeds);
     void this.launch(config, methods, running);
   }
 
@@ -157,7 +166,8 @@ export class TrainingController implements ReactiveController {
   }
 
   /** Starts every method again from iteration 0; a new list of methods starts new workers. */
-  reset(config: TrainConfig, running: boolean, methods: readonly Method[] = this.methods): void {
+  reset(config: TrainConfig, running: boolean, methods: readonly Method[] = this.methods, seeds: number = this.seeds.length): void {
+    this.seeds = seedList(config.seed, seeds);
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
     if (!same || this.probeKey(config) !== null) {
       // New workers (other methods), or a backend to decide by measurement first.
@@ -173,9 +183,9 @@ export class TrainingController implements ReactiveController {
     }
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.schedule();
-    void this.racePrior(config).then((prior) => {
+    void this.seedPriors(config).then(([prior, ...extraSeeds]) => {
       if (token !== this.startToken) return;
-      for (const slot of this.slots.values()) slot.client.send({ type: 'reset', config, running, prior });
+      for (const slot of this.slots.values()) slot.client.send({ type: 'reset', config, running, prior, ...seedsField(extraSeeds) });
     });
   }
 
@@ -199,7 +209,8 @@ export class TrainingController implements ReactiveController {
   }
 
   private clearMethod(m: Method): void {
-    this.histories[m] = new MetricHistory();
+    this.seedRuns[m] = new SeedHistories(this.seeds);
+    this.histories[m] = this.seedRuns[m].mean;
     this.snapshots[m] = null;
   }
 
@@ -208,6 +219,7 @@ export class TrainingController implements ReactiveController {
     const token = ++this.startToken;
     this.methods = methods;
     this.histories = {} as Record<Method, MetricHistory>;
+    this.seedRuns = {} as Record<Method, SeedHistories>;
     this.snapshots = {} as Record<Method, BatchSnapshot | null>;
     for (const m of methods) this.clearMethod(m);
     this.errors = this.errors.filter((e) => e.method === undefined);
@@ -241,10 +253,10 @@ export class TrainingController implements ReactiveController {
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
-    const prior = await this.racePrior(resolved);
+    const [prior, ...extraSeeds] = await this.seedPriors(resolved);
     if (token !== this.startToken) return;
     const wasmThreads = threadsPerWorker(methods.length);
-    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, wasmThreads });
+    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, ...seedsField(extraSeeds), wasmThreads });
     this.schedule();
   }
 
@@ -260,6 +272,17 @@ export class TrainingController implements ReactiveController {
       this.priorWaiters.push((m) => resolve(m.error ? null : m.weights));
       first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: this.methods[0], wasmThreads: threadsPerWorker(this.methods.length) });
     });
+  }
+
+  /**
+   * The race's prior of every seed, in seed order: each seed's prior depends on its seed (its
+   * demonstrations and initial weights do), so each is computed once and shared by every method.
+   * One after another: the first worker answers `prior` requests in the order they finish.
+   */
+  private async seedPriors(config: TrainConfig): Promise<(PolicyWeights | null)[]> {
+    const priors: (PolicyWeights | null)[] = [];
+    for (const seed of this.seeds) priors.push(await this.racePrior({ ...config, seed }));
+    return priors;
   }
 
   /** `config.backend`, with `auto` replaced by the probe's choice when there was one. */
@@ -340,7 +363,7 @@ export class TrainingController implements ReactiveController {
     }
     switch (m.type) {
       case 'record':
-        this.histories[m.record.method].push(m.record, performance.now());
+        this.seedRuns[m.record.method].push(m.seed, m.record, performance.now());
         break;
       case 'snapshot':
         this.snapshots[m.snapshot.method] = m.snapshot;
@@ -366,6 +389,11 @@ export class TrainingController implements ReactiveController {
       this.host.requestUpdate();
     }, wait);
   }
+}
+
+/** The seeds after the first, as `init` / `reset` carry them: absent with one seed (as before seeds). */
+function seedsField(extraSeeds: (PolicyWeights | null)[]): { extraSeeds?: (PolicyWeights | null)[] } {
+  return extraSeeds.length ? { extraSeeds } : {};
 }
 
 /** Each method's worker gets its share of the cores for wasm threads (used only when cross-origin isolated). */

@@ -14,18 +14,23 @@ import type { IterationRecord } from '../trainer/iteration-record.ts';
 import type { BatchSnapshot } from './batch-snapshot.ts';
 import type { ProbeTiming } from './backend-probe.ts';
 
+/*
+ * Seeds (page setting `seeds`): `init` and `reset` may carry `extraSeeds`, one entry per seed after
+ * `config.seed` (config.seed + 1, + 2, …) with that seed's SFT prior (null: its trainer computes its own);
+ * the worker then trains every seed in lock-step (seed-runs.ts). Each record says which seed it is of.
+ */
 export type ToWorker =
   /**
    * First message: select the backend, build `method`'s trainer from the page config (starting from
    * `prior`, the SFT prior's weights shared by every method of the race), run if `running`.
    */
-  | { type: 'init'; config: TrainConfig; method: Method; running: boolean; speed: Speed; prior?: PolicyWeights | null; wasmThreads?: number }
+  | { type: 'init'; config: TrainConfig; method: Method; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number }
   | { type: 'pause' }
   | { type: 'resume' }
   /** One iteration, then pause. */
   | { type: 'step' }
   /** Rebuild the trainer from `config` (re-selecting the backend if its choice changed). */
-  | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null }
+  | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[] }
   /** Compute (or recall) the SFT prior of `method` at `config` on this worker's backend; answered by `prior`. */
   | { type: 'prior'; config: TrainConfig; method: Method; wasmThreads?: number }
   /** Settings that take effect from the next iteration (only fields with `restart: false`). */
@@ -48,6 +53,8 @@ export interface BackendMessage {
 export interface RecordMessage {
   type: 'record';
   generation: number;
+  /** The config seed of the run the record is of. */
+  seed: number;
   record: IterationRecord;
 }
 

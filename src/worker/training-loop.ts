@@ -13,9 +13,9 @@ import { methodConfig } from '../page/method-configs.ts';
 import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
 import type { Method } from '../methods/registry.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
-import type { IterationRecord } from '../trainer/iteration-record.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
-import { TrainingRun } from '../trainer/run.ts';
+import { seedConfigs } from '../page/seeds.ts';
+import { SeedRuns, type SeedRecord } from './seed-runs.ts';
 import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
@@ -49,7 +49,8 @@ export class TrainingLoop {
   private config: TrainConfig | null = null;
   /** The method this loop trains; set by `init`. */
   private method: Method | null = null;
-  private run: TrainingRun | null = null;
+  /** The method's run of each seed, stepped in lock-step (one run unless the page asks for more seeds). */
+  private run: SeedRuns | null = null;
   private generation = 0;
   private running = false;
   /**
@@ -59,9 +60,11 @@ export class TrainingLoop {
   private wanted = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
-  private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null } | null = null;
+  private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[] } | null = null;
   /** The race's shared SFT prior, as the page last sent it (undefined: the trainer computes its own). */
   private prior: PolicyWeights | null | undefined = undefined;
+  /** The priors of the seeds after the first, as the page last sent them (absent: one seed). */
+  private extraSeeds: (PolicyWeights | null)[] | undefined = undefined;
   /** Stopped by an error other than a divergence (a divergence halts the run itself). */
   private failed = false;
   /** The latest batch has not been sent as a snapshot yet. */
@@ -80,7 +83,7 @@ export class TrainingLoop {
           this.speed = message.speed;
           this.method = message.method;
         }
-        this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior };
+        this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior, extraSeeds: message.extraSeeds };
         this.wanted = message.running;
         this.pendingSteps = 0;
         break;
@@ -116,7 +119,8 @@ export class TrainingLoop {
   /** Called by the worker when the GPU device is lost: abandon the step, rebuild on a new backend. */
   deviceLost(reason: string): void {
     const running = this.pendingReset ? this.pendingReset.running : this.wanted;
-    if (this.config) this.pendingReset = { config: this.pendingReset?.config ?? this.config, running, force: true, prior: this.pendingReset ? this.pendingReset.prior : this.prior };
+    const pending = this.pendingReset;
+    if (this.config) this.pendingReset = { config: pending?.config ?? this.config, running, force: true, prior: pending ? pending.prior : this.prior, extraSeeds: pending ? pending.extraSeeds : this.extraSeeds };
     this.abortStep?.(new DeviceLostError(reason));
     void this.pump();
   }
@@ -192,15 +196,18 @@ export class TrainingLoop {
     this.config = reset.config;
     this.running = reset.running;
     this.prior = reset.prior;
+    this.extraSeeds = reset.extraSeeds;
     const method = this.method!;
     try {
-      const engine = await this.host.prepare(reset.config, method, reset.force);
-      if (this.pendingReset) return; // superseded while the backend was initialising
-      this.run = new TrainingRun(methodConfig(method, reset.config), engine, this.prior ? { prior: this.prior } : {});
+      const configs = seedConfigs(reset.config, 1 + (this.extraSeeds?.length ?? 0)).map((c) => methodConfig(method, c));
+      // Each seed's trainer gets an engine of its own (a trainer disposes its engine); only the first
+      // call may force a new backend.
+      this.run = await SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, method, reset.force && i === 0), () => this.pendingReset !== null);
+      if (!this.run) return; // superseded while the backend was initialising
       // Iteration 0: where every method starts (the shared prior), the first point of every chart.
       const start = await this.watched(this.run.evaluateStart());
       if (this.pendingReset) return;
-      this.host.post({ type: 'record', generation: this.generation, record: start });
+      for (const { seed, record } of start) this.host.post({ type: 'record', generation: this.generation, record, seed });
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
       this.running = false;
@@ -214,9 +221,9 @@ export class TrainingLoop {
     const run = this.run!;
     const method = this.method!;
     if (this.failed || run.finished) return;
-    let record: IterationRecord | null;
+    let records: SeedRecord[];
     try {
-      record = await this.watched(run.step());
+      records = await this.watched(run.step());
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
       // A dying GPU device often fails the step (an aborted buffer mapping) just before its `lost`
@@ -227,14 +234,12 @@ export class TrainingLoop {
       this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}` });
       return;
     }
-    if (!record) {
-      if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
-      return;
-    }
-    this.host.post({ type: 'record', generation: this.generation, record });
+    for (const { seed, record } of records) this.host.post({ type: 'record', generation: this.generation, record, seed });
+    if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
+    if (run.halted || records.length === 0) return;
     this.unsent = true;
     const every = SPEED_PACING[this.speed].snapshotEvery;
-    if (every > 0 && record.iteration % every === 0) this.sendSnapshot();
+    if (every > 0 && records[0].record.iteration % every === 0) this.sendSnapshot();
   }
 
   /** A step that a device loss can interrupt (a lost device may leave its promises pending forever). */

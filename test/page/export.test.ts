@@ -4,12 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { comparisonColumns, successColumns } from '../../src/page/chart-data.ts';
-import { CSV_COLUMNS, recordsToCsv, recordsToJson } from '../../src/page/export.ts';
+import { CSV_COLUMNS, recordsToCsv, recordsToJson, type SeededRecord } from '../../src/page/export.ts';
 import { MetricHistory } from '../../src/page/metric-history.ts';
-import type { IterationRecord } from '../../src/trainer/iteration-record.ts';
 
-function record(method: 'grpo' | 'beacon', iteration: number, over: Partial<IterationRecord> = {}): IterationRecord {
+function record(method: 'grpo' | 'beacon', iteration: number, over: Partial<SeededRecord> = {}): SeededRecord {
   return {
+    seed: 1,
     iteration,
     method,
     success: 0.25,
@@ -34,14 +34,14 @@ function record(method: 'grpo' | 'beacon', iteration: number, over: Partial<Iter
 }
 
 describe('CSV export', () => {
-  it('writes a header and one row per method and iteration, NaN as an empty cell', () => {
+  it('writes a header and one row per method, seed and iteration, NaN as an empty cell', () => {
     const csv = recordsToCsv({ grpo: [record('grpo', 1), record('grpo', 2)], beacon: [record('beacon', 1, { success: 0.5 })] });
     const lines = csv.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(CSV_COLUMNS.map(([n]) => n).join(','));
-    expect(lines[0]).toBe('method,iteration,success,partial,failure,sampleUtilization,zeroAdvantageRatio,contradictoryRatio,signalRetention,ccr,policyLoss,entropy,approxKl,clipFraction,gradNorm,meanEpisodeLength,envSteps,envStepsPerSecond,msRollout,msAdvantage,msUpdate');
-    expect(lines[1]).toBe('grpo,1,0.25,0.5,0.25,0.75,0.1,,0.4,1.5,-0.01,1.2,0.001,0.05,0.3,12.5,200,1000,100,2,50');
-    expect(lines[3].startsWith('beacon,1,0.5,')).toBe(true);
+    expect(lines[0]).toBe('method,seed,iteration,success,partial,failure,sampleUtilization,zeroAdvantageRatio,contradictoryRatio,signalRetention,ccr,policyLoss,entropy,approxKl,clipFraction,gradNorm,meanEpisodeLength,envSteps,envStepsPerSecond,msRollout,msAdvantage,msUpdate');
+    expect(lines[1]).toBe('grpo,1,1,0.25,0.5,0.25,0.75,0.1,,0.4,1.5,-0.01,1.2,0.001,0.05,0.3,12.5,200,1000,100,2,50');
+    expect(lines[3].startsWith('beacon,1,1,0.5,')).toBe(true);
     for (const line of lines) expect(line.split(',')).toHaveLength(CSV_COLUMNS.length);
   });
 

@@ -103,6 +103,10 @@ describe('page URL state', () => {
     ['methods=grpo,grpo', 'methods', /"grpo" is named twice/],
     ['methods=grpo', 'methods', /methods must be 2 to 4 distinct methods.*: 1 named/],
     ['present=2', 'present', /present must be true or false/],
+    ['seeds=0', 'seeds', /seeds must be an integer in \[1, 5\]; got "0"; using 1/],
+    ['seeds=6', 'seeds', /seeds must be an integer in \[1, 5\]; got "6"; using 1/],
+    ['seeds=2.5', 'seeds', /seeds must be an integer in \[1, 5\]; got "2\.5"/],
+    ['seeds=two', 'seeds', /seeds must be an integer in \[1, 5\]; got "two"/],
   ])('names the bad parameter in %s and keeps the default', (query, field, message) => {
     const { config, page, issues } = readPageState(query);
     expect(issues).toHaveLength(1);

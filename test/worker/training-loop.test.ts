@@ -85,6 +85,30 @@ describe('training loop', () => {
     }
   });
 
+  it('trains several seeds in lock-step, each giving exactly the records of a single-seed race of that seed', async () => {
+    const strip = (r: object) => JSON.parse(JSON.stringify(r, (k, v) => (k === 'ms' || k === 'envStepsPerSecond' ? undefined : v)));
+    const many = harness();
+    // Seeds 3 and 4: `extraSeeds` carries the second seed's prior (null: its trainer computes its own).
+    many.loop.command({ ...init(tiny({ seed: 3, iters: 2 }), true, 'grpo'), extraSeeds: [null] });
+    await many.until('the budget', () => many.lastState()?.finished === true);
+    expect(many.records().map((m) => `${m.seed}:${m.record.iteration}`)).toEqual(['3:0', '4:0', '3:1', '4:1', '3:2', '4:2']);
+    expect(many.lastState()).toMatchObject({ iteration: 2, finished: true, halted: false });
+    // The snapshots are the first seed's batches.
+    expect(many.snapshots().map((m) => m.snapshot.iteration)).toEqual([1, 2]);
+    for (const seed of [3, 4]) {
+      const one = harness();
+      one.loop.command(init(tiny({ seed, iters: 2 }), true, 'grpo'));
+      await one.until('the budget', () => one.lastState()?.finished === true);
+      expect(one.records().every((m) => m.seed === seed)).toBe(true);
+      const mine = many.records().filter((m) => m.seed === seed).map((m) => strip(m.record));
+      expect(mine).toHaveLength(3);
+      expect(mine).toEqual(one.records().map((m) => strip(m.record)));
+    }
+    // The two seeds really differ (the test would pass vacuously if the seed were ignored).
+    const [a, b] = [3, 4].map((seed) => many.records().filter((m) => m.seed === seed).map((m) => strip(m.record)));
+    expect(a).not.toEqual(b);
+  });
+
   it('starts paused when asked, and a step runs one iteration', async () => {
     const h = harness();
     h.loop.command(init(tiny(), false));

@@ -1,0 +1,112 @@
+/**
+ * One method's runs over several seeds (the page setting `seeds`), trained in lock-step by one worker:
+ * each iteration steps seed 1's run, then seed 2's, … so every seed has completed the same iterations
+ * whenever the worker takes a command, and the page's mean over seeds never waits for a straggler.
+ *
+ * Why one worker per method and not one per (method, seed): the page already gives every method a
+ * worker (and its share of the cores), so methods keep their own pace as before and a fast method
+ * never starves a slow one; k seeds just make each of a method's iterations k times the work. A worker
+ * per seed would multiply tfjs backends, wasm instances and GPU devices by k on a machine that may have
+ * two cores. Each seed is an ordinary `TrainingRun` (the one driver) with its own trainer, PRNG and
+ * advantage engine, so seed s here gives the same records as a single-seed race of seed s.
+ */
+import type { TrainConfig } from '../config.ts';
+import type { PolicyWeights } from '../policy/policy.ts';
+import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import type { IterationRecord } from '../trainer/iteration-record.ts';
+import { TrainingRun } from '../trainer/run.ts';
+import type { Trainer } from '../trainer/trainer.ts';
+
+export interface SeedRecord {
+  seed: number;
+  record: IterationRecord;
+}
+
+export class SeedRuns {
+  private constructor(private readonly runs: readonly TrainingRun[]) {}
+
+  /**
+   * The runs of `configs` (one per seed, in seed order), each from its prior (null or absent: the
+   * trainer computes its own) on an engine of its own. Returns null, with nothing left allocated, when
+   * `superseded()` turns true while an engine is being prepared.
+   */
+  static async create(
+    configs: readonly TrainConfig[],
+    priors: readonly (PolicyWeights | null | undefined)[],
+    engine: (index: number) => Promise<AdvantageEngine>,
+    superseded: () => boolean,
+  ): Promise<SeedRuns | null> {
+    const runs: TrainingRun[] = [];
+    try {
+      for (const [i, config] of configs.entries()) {
+        const e = await engine(i);
+        if (superseded()) {
+          e.dispose();
+          runs.forEach((r) => r.dispose());
+          return null;
+        }
+        const prior = priors[i];
+        runs.push(new TrainingRun(config, e, prior ? { prior } : {}));
+      }
+    } catch (err) {
+      runs.forEach((r) => r.dispose());
+      throw err;
+    }
+    return new SeedRuns(runs);
+  }
+
+  get seeds(): number[] {
+    return this.runs.map((r) => r.trainer.settings.seed);
+  }
+
+  /** Iterations every seed has completed. */
+  get iteration(): number {
+    return Math.min(...this.runs.map((r) => r.iteration));
+  }
+
+  /** The first seed's trainer: its batches are the ones the page replays. */
+  get trainer(): Trainer {
+    return this.runs[0].trainer;
+  }
+
+  /** Why the method stopped (a seed's run diverged; the method stops with it), or null. */
+  get halted(): string | null {
+    const run = this.runs.find((r) => r.halted !== null);
+    if (!run) return null;
+    return this.runs.length > 1 ? `seed ${run.trainer.settings.seed}: ${run.halted}` : run.halted;
+  }
+
+  /** Every seed reached the budget, or one halted. */
+  get finished(): boolean {
+    return this.halted !== null || this.runs.every((r) => r.finished);
+  }
+
+  updateSettings(changes: Partial<TrainConfig>): void {
+    for (const r of this.runs) r.updateSettings(changes);
+  }
+
+  /** Iteration 0 of every seed. */
+  async evaluateStart(): Promise<SeedRecord[]> {
+    const out: SeedRecord[] = [];
+    for (const r of this.runs) out.push({ seed: r.trainer.settings.seed, record: await r.evaluateStart() });
+    return out;
+  }
+
+  /**
+   * One iteration of every seed, in seed order; the records of those that ran. Fewer than one per seed
+   * only when a seed diverged (then `halted` says which) or the budget was reached.
+   */
+  async step(): Promise<SeedRecord[]> {
+    const out: SeedRecord[] = [];
+    for (const r of this.runs) {
+      const record = await r.step();
+      if (record) out.push({ seed: r.trainer.settings.seed, record });
+      if (r.halted !== null) break;
+    }
+    return out;
+  }
+
+  dispose(): void {
+    for (const r of this.runs) r.dispose();
+  }
+}
