@@ -145,7 +145,7 @@ describe('live page', () => {
       const csv = await saved('CSV');
       expect(csv.name).toBe('beacon-live-metrics.csv');
       const rows = csv.bytes.toString('utf8').trimEnd().split('\n');
-      expect(rows[0]).toMatch(/^method,iteration,success,partial,failure,/);
+      expect(rows[0]).toMatch(/^method,seed,iteration,success,partial,failure,/);
       expect(rows.filter((r) => r.startsWith('grpo,')).length).toBeGreaterThanOrEqual(3);
       expect(rows.filter((r) => r.startsWith('beacon,')).length).toBeGreaterThanOrEqual(3);
       const json = JSON.parse((await saved('JSON')).bytes.toString('utf8'));

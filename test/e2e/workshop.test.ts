@@ -6,9 +6,11 @@
  *   scaled by the page's test hook so that either backend can be forced on any machine;
  * - presenter mode (large type at 1920 × 1080, accessible) and every keyboard shortcut, and every
  *   scenario of the tour loading its preset;
- * - offline: after one visit, the page reloads with no network and trains 3 iterations.
+ * - offline: after one visit, the page reloads with no network and trains 3 iterations;
+ * - seeds=2: both seeds of each method in its one worker, mean ± sd bands labelled, exports per seed.
  * Tiny settings and wasm keep it fast.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +97,52 @@ describe('workshop page', () => {
       await context.close();
     }
   }, 180_000);
+
+  it('seeds=2: each method trains both seeds in its one worker, drawn as mean ± sd bands, exported per seed', async () => {
+    // The SFT prior stays on (auto): each seed's prior is computed once and shared by both methods.
+    const { page, context, errors } = await open('horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&backend=wasm&seeds=2&methods=grpo,beacon');
+    try {
+      await waitFor('2 iterations of both seeds of each method', () => iterations(page), (v) => v.grpo >= 2 && v.beacon >= 2, 180_000);
+      expect(workers(page)).toBe(2); // one worker per method, not per seed
+      expect(await page.locator('method-panel .seeds').allInnerTexts()).toEqual(['mean of 2 seeds', 'mean of 2 seeds']);
+
+      // The comparison: per method raw mean, smoothed mean, then per method the band's lower and upper edges.
+      const chart = await page.locator('comparison-chart metric-chart').evaluate((e) => {
+        const c = e as HTMLElement & { series: { label: string; band?: { lower: number; upper: number } }[]; data: (number | null)[][]; plot: { bands: { series: number[]; fill: unknown }[] } };
+        return { labels: c.series.map((s) => s.label), bands: c.series.map((s) => s.band ?? null), data: c.data.map((col) => Array.from(col)), plotBands: c.plot.bands.map((b) => b.series) };
+      });
+      expect(chart.labels.slice(0, 4)).toEqual(['GRPO per iteration', 'GRPO (mean ± sd over 2 seeds)', 'BEACON per iteration', 'BEACON (mean ± sd over 2 seeds)']);
+      expect(chart.bands[1]).toEqual({ lower: 4, upper: 5 });
+      expect(chart.bands[3]).toEqual({ lower: 6, upper: 7 });
+      expect(chart.plotBands).toEqual([[6, 5], [8, 7]]); // uPlot's indices: x is series 0
+      for (const [mean, lower, upper] of [[1, 4, 5], [3, 6, 7]]) {
+        const at = [0, 1]; // iterations 1 and 2, which both seeds have completed
+        for (const i of at) {
+          const [m, lo, hi] = [chart.data[mean + 1][i], chart.data[lower + 1][i], chart.data[upper + 1][i]];
+          expect(lo).not.toBeNull();
+          expect(hi!).toBeGreaterThanOrEqual(lo!);
+          expect((lo! + hi!) / 2).toBeCloseTo(m!, 9); // centred on the bold mean line
+        }
+      }
+      const legend = await page.locator('comparison-chart metric-chart .legend').innerText();
+      expect(legend).toMatch(/GRPO \(mean ± sd over 2 seeds\)\s+\d+\.\d% ± \d+\.\d%/);
+      expect(legend).toMatch(/BEACON \(mean ± sd over 2 seeds\)/);
+
+      // Exports: every seed's records, with its seed.
+      const saved = async (button: string) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button, exact: true }).click()]);
+        return readFileSync((await download.path())!).toString('utf8');
+      };
+      const rows = (await saved('CSV')).trimEnd().split('\n');
+      expect(rows[0]).toMatch(/^method,seed,iteration,/);
+      for (const m of ['grpo', 'beacon']) for (const seed of [1, 2]) expect(rows.filter((r) => r.startsWith(`${m},${seed},`)).length, `${m} seed ${seed}`).toBeGreaterThanOrEqual(3);
+      const json = JSON.parse(await saved('JSON'));
+      for (const m of ['grpo', 'beacon']) expect(new Set(json.records[m].map((r: { seed: number }) => r.seed))).toEqual(new Set([1, 2]));
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
 
   it('names a bad methods value with the allowed ones, and offers the presets whose methods exist', async () => {
     const { page, context, errors } = await open(`${TINY}&backend=cpu&autostart=0&methods=grpo,nope`);
