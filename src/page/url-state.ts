@@ -59,6 +59,12 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
     const spec = fieldSpec(issue.field);
     issues.push(spec ? { field: issue.field, message: `${issue.message}; using ${String(base.config[spec.key])}` } : issue);
   }
+  // Seeds run from `seed` upwards (src/page/seeds.ts): the last must still be a seed.
+  const maxSeed = (fieldSpec('seed')!.kind as { max: number }).max;
+  if (parsed.config.seed + (page.seeds as number) - 1 > maxSeed) {
+    issues.push({ field: 'seeds', message: `seeds ${String(page.seeds)} from seed ${parsed.config.seed} would go past the largest seed ${maxSeed}; using ${base.page.seeds}` });
+    page.seeds = base.page.seeds;
+  }
   return { config: { ...parsed.config, method: base.config.method }, page: page as unknown as PageSettings, issues };
 }
 

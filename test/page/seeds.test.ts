@@ -131,4 +131,12 @@ describe('seeds setting', () => {
     expect(writePageState({ config: PAGE_DEFAULT_CONFIG, page })).toBe('seeds=3');
     expect(writePageState({ config: PAGE_DEFAULT_CONFIG, page: { ...page, seeds: 1 } })).toBe('');
   });
+
+  it('names seeds that would run past the largest seed, and keeps one seed', () => {
+    const { config, page, issues } = readPageState('seed=4294967294&seeds=3');
+    expect(config.seed).toBe(4294967294);
+    expect(page.seeds).toBe(1);
+    expect(issues).toEqual([{ field: 'seeds', message: 'seeds 3 from seed 4294967294 would go past the largest seed 4294967295; using 1' }]);
+    expect(readPageState('seed=4294967294&seeds=2').issues).toEqual([]);
+  });
 });
