@@ -26,6 +26,7 @@ import './comparison-chart.ts';
 import './explainer-section.ts';
 import './method-panel.ts';
 import './method-picker.ts';
+import './prior-note.ts';
 import './scenario-tour.ts';
 import './shortcut-help.ts';
 import './run-inspector.ts';
@@ -338,6 +339,7 @@ export class BeaconLiveApp extends LitElement {
 
       <main>
         ${comparison}
+        <prior-note class="card" .config=${this.config}></prior-note>
 
         <section class="block" aria-labelledby="batch-title">
           <h2 id="batch-title">Inside the latest batch</h2>

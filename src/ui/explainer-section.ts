@@ -102,6 +102,18 @@ export class ExplainerSection extends LitElement {
         ${this.methods.map((m) => html`<dt>${methodSpec(m).label}</dt><dd>${methodSpec(m).description} <span class="formula">(${methodSpec(m).formula})</span></dd>`)}
       </dl>
 
+      <h3>Why every method starts from a prior</h3>
+      <p>
+        In the paper every method starts from a pretrained language model that already solves some tasks, and RL
+        refines it. A small network with random weights almost never finishes a long household task: every run of
+        every group fails, and a method that scores whole runs has nothing to compare. That measures exploration from
+        nothing, not credit assignment. So before RL, one copy of the policy is trained by behaviour cloning on
+        <var>N</var> oracle episodes of tasks that never appear in training, and every method
+        starts from those same weights. The chart's iteration 0 is measured on them; <code>auto</code> picks the
+        <var>N</var> per environment at which the first iterations of a long task succeed a few percent of the time.
+        Set <var>N</var> = 0 under the chart to watch the race from random weights.
+      </p>
+
       <h3>GRPO: one score per run</h3>
       <p>Run <var>i</var> gets final reward <var>R<sub>i</sub></var> (the success reward if it solved the task, else 0), compared with its group:</p>
       <span class="math">A<sub>traj</sub>(i) = (R<sub>i</sub> − mean<sub>group</sub> R) / (std<sub>group</sub> R + ε), &nbsp; and every step of the run gets A(i, t) = A<sub>traj</sub>(i).</span>
