@@ -3,7 +3,8 @@
  * (§2–4), what each chart measures (the metric-docs table, §5), and the ablations (§6).
  */
 import { LitElement, css, html } from 'lit';
-import { methodSpec, type Method } from '../methods/registry.ts';
+import { methodSpec } from '../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import { METRIC_DOCS, type MetricKey } from '../page/metric-docs.ts';
 import { sharedStyles } from './theme.ts';
 
@@ -15,7 +16,7 @@ export class ExplainerSection extends LitElement {
   };
 
   /** The methods racing now: each is introduced by its one-line description from the registry. */
-  declare methods: readonly Method[];
+  declare methods: readonly RaceEntryName[];
 
   constructor() {
     super();
@@ -99,7 +100,7 @@ export class ExplainerSection extends LitElement {
 
       <h3>The methods in this race</h3>
       <dl class="methods">
-        ${this.methods.map((m) => html`<dt>${methodSpec(m).label}</dt><dd>${methodSpec(m).description} <span class="formula">(${methodSpec(m).formula})</span></dd>`)}
+        ${this.methods.map((m) => raceEntry(m)).map((e) => html`<dt>${e.label}</dt><dd>${e.description} <span class="formula">(${methodSpec(e.method).formula})</span></dd>`)}
       </dl>
 
       <h3>Why every method starts from a prior</h3>

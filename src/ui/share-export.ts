@@ -6,7 +6,7 @@
  * (requested from the page with an `export-charts` event).
  */
 import { LitElement, css, html } from 'lit';
-import type { Method } from '../methods/registry.ts';
+import type { RaceEntryName } from '../methods/variants.ts';
 import type { TrainConfig } from '../config.ts';
 import { recordsToCsv, recordsToJson } from '../page/export.ts';
 import { methodConfig } from '../page/method-configs.ts';
@@ -27,7 +27,7 @@ export class ShareExport extends LitElement {
 
   /** The shareable URL of the current settings. */
   declare url: string;
-  declare histories: Partial<Record<Method, MetricHistory>> | null;
+  declare histories: Partial<Record<RaceEntryName, MetricHistory>> | null;
   /** Bumped when the histories grew. */
   declare revision: number;
   declare config: TrainConfig | null;
@@ -101,7 +101,7 @@ export class ShareExport extends LitElement {
     }
   };
 
-  private runs(): Partial<Record<Method, MetricHistory['records']>> {
+  private runs(): Partial<Record<RaceEntryName, MetricHistory['records']>> {
     return Object.fromEntries(Object.entries(this.histories!).map(([m, h]) => [m, h.records]));
   }
 
@@ -114,7 +114,7 @@ export class ShareExport extends LitElement {
     const config = this.config!;
     const text = recordsToJson(
       {
-        configs: Object.fromEntries(Object.keys(this.histories!).map((m) => [m, methodConfig(m as Method, config)])),
+        configs: Object.fromEntries(Object.keys(this.histories!).map((m) => [m, methodConfig(m as RaceEntryName, config)])),
         backend: this.backend,
         url: this.url,
         exportedAt: new Date().toISOString(),

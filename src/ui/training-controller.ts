@@ -15,6 +15,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { adapterDisplayName, isSoftwareAdapter } from '../backend/select.ts';
 import type { Method } from '../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import type { TrainConfig } from '../config.ts';
 import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../page/backend-choice.ts';
 import { MetricHistory } from '../page/metric-history.ts';
@@ -30,7 +31,7 @@ const UPDATE_INTERVAL_MS = 100;
 
 export interface TrainingStart {
   config: TrainConfig;
-  methods: readonly Method[];
+  methods: readonly RaceEntryName[];
   running: boolean;
   speed: Speed;
 }
@@ -39,8 +40,8 @@ export interface TrainingStart {
 export interface RaceState {
   running: boolean;
   finished: boolean;
-  iterations: Record<Method, number>;
-  halted: Method[];
+  iterations: Record<RaceEntryName, number>;
+  halted: RaceEntryName[];
 }
 
 /**
@@ -59,21 +60,21 @@ interface Slot {
 }
 
 export class TrainingController implements ReactiveController {
-  methods: readonly Method[] = [];
-  histories = {} as Record<Method, MetricHistory>;
-  snapshots = {} as Record<Method, BatchSnapshot | null>;
+  methods: readonly RaceEntryName[] = [];
+  histories = {} as Record<RaceEntryName, MetricHistory>;
+  snapshots = {} as Record<RaceEntryName, BatchSnapshot | null>;
   /** The probe's outcome when `auto` was decided by measurement; null otherwise (or while probing). */
   probe: ProbeOutcome | null = null;
   /** True while the backend probe runs. */
   probing = false;
   /** Errors to show, newest last (per method and general). */
-  errors: { method?: Method; message: string }[] = [];
+  errors: { method?: RaceEntryName; message: string }[] = [];
   /** A worker could not load or crashed. */
   crash = '';
   /** Grows with every batch of changes; elements redraw when it changes. */
   revision = 0;
 
-  private slots = new Map<Method, Slot>();
+  private slots = new Map<RaceEntryName, Slot>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastUpdate = 0;
   private speedNow: Speed = 'normal';
@@ -121,7 +122,7 @@ export class TrainingController implements ReactiveController {
     return {
       running: all.some((s) => s.running),
       finished: all.every((s) => s.finished),
-      iterations: Object.fromEntries(all.map((s) => [s.method, s.iteration])) as Record<Method, number>,
+      iterations: Object.fromEntries(all.map((s) => [s.method, s.iteration])) as Record<RaceEntryName, number>,
       halted: all.filter((s) => s.halted).map((s) => s.method),
     };
   }
@@ -157,7 +158,7 @@ export class TrainingController implements ReactiveController {
   }
 
   /** Starts every method again from iteration 0; a new list of methods starts new workers. */
-  reset(config: TrainConfig, running: boolean, methods: readonly Method[] = this.methods): void {
+  reset(config: TrainConfig, running: boolean, methods: readonly RaceEntryName[] = this.methods): void {
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
     if (!same || this.probeKey(config) !== null) {
       // New workers (other methods), or a backend to decide by measurement first.
@@ -198,17 +199,17 @@ export class TrainingController implements ReactiveController {
     this.probing = false;
   }
 
-  private clearMethod(m: Method): void {
+  private clearMethod(m: RaceEntryName): void {
     this.histories[m] = new MetricHistory();
     this.snapshots[m] = null;
   }
 
   /** Decides the backend (by measurement under auto with a WebGPU adapter), then starts one worker per method. */
-  private async launch(config: TrainConfig, methods: readonly Method[], running: boolean): Promise<void> {
+  private async launch(config: TrainConfig, methods: readonly RaceEntryName[], running: boolean): Promise<void> {
     const token = ++this.startToken;
     this.methods = methods;
-    this.histories = {} as Record<Method, MetricHistory>;
-    this.snapshots = {} as Record<Method, BatchSnapshot | null>;
+    this.histories = {} as Record<RaceEntryName, MetricHistory>;
+    this.snapshots = {} as Record<RaceEntryName, BatchSnapshot | null>;
     for (const m of methods) this.clearMethod(m);
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.probe = null;
@@ -220,7 +221,7 @@ export class TrainingController implements ReactiveController {
       if (!outcome) {
         this.probing = true;
         this.schedule();
-        outcome = await this.runProbe(config, methods[0]);
+        outcome = await this.runProbe(config, raceEntry(methods[0]).method);
         if (token !== this.startToken) return;
         this.probing = false;
         this.probeCache.set(key, outcome);
@@ -250,7 +251,9 @@ export class TrainingController implements ReactiveController {
 
   /**
    * The SFT prior of the race, computed once by the first method's worker and handed to every worker,
-   * so every method starts from the same weights without each worker training the prior again. Null
+   * so every method starts from the same weights without each worker training the prior again. It is
+   * asked for the first entry's method, without a variant's overrides: a variant races from the same
+   * prior as its method. Null
    * when the prior is off (`sftEpisodes` 0) or failed (then each trainer reports the failure itself).
    */
   private racePrior(config: TrainConfig): Promise<PolicyWeights | null> {
@@ -258,7 +261,7 @@ export class TrainingController implements ReactiveController {
     if (!first) return Promise.resolve(null);
     return new Promise<PolicyWeights | null>((resolve) => {
       this.priorWaiters.push((m) => resolve(m.error ? null : m.weights));
-      first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: this.methods[0], wasmThreads: threadsPerWorker(this.methods.length) });
+      first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: raceEntry(this.methods[0]).method, wasmThreads: threadsPerWorker(this.methods.length) });
     });
   }
 
@@ -317,7 +320,7 @@ export class TrainingController implements ReactiveController {
     return chooseBackend(wasm, webgpu);
   }
 
-  private receive(method: Method, m: FromWorker): void {
+  private receive(method: RaceEntryName, m: FromWorker): void {
     const slot = this.slots.get(method);
     if (!slot) return;
     if (m.type === 'probe') return;
@@ -339,11 +342,12 @@ export class TrainingController implements ReactiveController {
       }
     }
     switch (m.type) {
+      // Keyed by the worker's entry, not the record's method: a method and its variant both train `beacon`.
       case 'record':
-        this.histories[m.record.method].push(m.record, performance.now());
+        this.histories[method].push(m.record, performance.now());
         break;
       case 'snapshot':
-        this.snapshots[m.snapshot.method] = m.snapshot;
+        this.snapshots[method] = m.snapshot;
         break;
       case 'state':
         slot.state = m;

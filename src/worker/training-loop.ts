@@ -12,6 +12,7 @@ import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import { methodConfig } from '../page/method-configs.ts';
 import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
 import type { Method } from '../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
@@ -47,8 +48,8 @@ function liveSettings(config: TrainConfig): Partial<TrainConfig> {
 
 export class TrainingLoop {
   private config: TrainConfig | null = null;
-  /** The method this loop trains; set by `init`. */
-  private method: Method | null = null;
+  /** The race entry this loop trains (a method or a named variant of one); set by `init`. */
+  private method: RaceEntryName | null = null;
   private run: TrainingRun | null = null;
   private generation = 0;
   private running = false;
@@ -194,7 +195,8 @@ export class TrainingLoop {
     this.prior = reset.prior;
     const method = this.method!;
     try {
-      const engine = await this.host.prepare(reset.config, method, reset.force);
+      // The advantage engine is the entry's method's: a variant only changes settings, never the maths.
+      const engine = await this.host.prepare(reset.config, raceEntry(method).method, reset.force);
       if (this.pendingReset) return; // superseded while the backend was initialising
       this.run = new TrainingRun(methodConfig(method, reset.config), engine, this.prior ? { prior: this.prior } : {});
       // Iteration 0: where every method starts (the shared prior), the first point of every chart.
@@ -253,7 +255,7 @@ export class TrainingLoop {
     if (!trainer?.lastBatch || !this.config || !method) return;
     const settings = trainer.settings;
     const snapshot = makeSnapshot(trainer.lastBatch, {
-      method,
+      method: raceEntry(method).method,
       iteration: trainer.iteration,
       env: settings.env,
       horizon: settings.horizon,
