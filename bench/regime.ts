@@ -14,7 +14,7 @@ import { itersToTarget } from '../src/metrics/iterations-to-target.ts';
 import { methodConfig } from '../src/page/method-configs.ts';
 import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
 import { TrainingRun } from '../src/trainer/run.ts';
-import { priorEpisodes } from '../src/trainer/sft-prior.ts';
+import { priorEpisodes } from '../src/trainer/prior-size.ts';
 import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
 

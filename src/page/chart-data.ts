@@ -3,7 +3,7 @@
  * both methods on one x axis, and the iteration each reached the target. Pure; the charts only draw.
  */
 import { itersToTarget } from '../metrics/iterations-to-target.ts';
-import type { Method } from '../methods/registry.ts';
+import type { RaceEntryName } from '../methods/variants.ts';
 import type { MetricHistory, SeriesKey } from './metric-history.ts';
 import { debiasedEma } from './smoothing.ts';
 
@@ -24,14 +24,14 @@ export interface Comparison {
   /** x = 1…max iterations, then per method (in the order given) raw and smoothed success aligned on x. */
   columns: [number[], ...Column[]];
   /** Per method: iterations to the target (src/metrics/iterations-to-target.ts), or null. */
-  crossing: Partial<Record<Method, number | null>>;
+  crossing: Partial<Record<RaceEntryName, number | null>>;
 }
 
 /**
  * The methods on one x axis: raw and smoothed success of each. Iterations of one training run are
  * 1, 2, 3…, so the value of iteration i sits at index i − 1.
  */
-export function comparisonColumns(histories: Partial<Record<Method, MetricHistory>>, methods: readonly Method[], beta: number, target: number): Comparison {
+export function comparisonColumns(histories: Partial<Record<RaceEntryName, MetricHistory>>, methods: readonly RaceEntryName[], beta: number, target: number): Comparison {
   const shown = methods.filter((m) => histories[m]).map((m) => [m, histories[m]!] as const);
   const n = Math.max(0, ...shown.map(([, h]) => h.length));
   const xs = Array.from({ length: n }, (_, i) => i + 1);
@@ -40,7 +40,7 @@ export function comparisonColumns(histories: Partial<Record<Method, MetricHistor
     for (let i = 0; i < h.length; i++) out[h.iterations[i] - 1] = col[i];
     return out;
   };
-  const crossing: Partial<Record<Method, number | null>> = {};
+  const crossing: Partial<Record<RaceEntryName, number | null>> = {};
   const columns: Column[] = [];
   for (const [m, h] of shown) {
     const [, raw, smooth] = successColumns(h, beta);

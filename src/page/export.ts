@@ -1,7 +1,11 @@
 /**
- * Export of every method's iteration records: CSV (one row per method, seed and iteration) and JSON (the
- * settings plus the records). Undefined values (NaN) are empty CSV cells and JSON nulls. Every record
- * carries the config seed of its run (the page may train several seeds per method: page setting `seeds`).
+ * Export of the raced entries' iteration records: CSV (one row per entry, seed and iteration) and JSON
+ * (the settings plus the records, both keyed by entry). Undefined values (NaN) are empty CSV cells and
+ * JSON nulls. Every record carries the config seed of its run (the page may train several seeds per
+ * entry: page setting `seeds`).
+ *
+ * A record's `method` is the method whose maths ran; a method and its named variant (src/methods/variants.ts)
+ * share it, so each CSV row also names its entry in a last `variant` column, as the study's `variant` field does.
  */
 import type { TrainConfig } from '../config.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
@@ -40,16 +44,17 @@ function cell(v: number | string): string {
   return Number.isFinite(v) ? String(v) : '';
 }
 
+/** `runs` is keyed by race entry: a registry method's name, or a named variant's. */
 export function recordsToCsv(runs: Record<string, readonly SeededRecord[]>): string {
-  const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];
-  for (const records of Object.values(runs)) {
-    for (const r of records) lines.push(CSV_COLUMNS.map(([, read]) => cell(read(r))).join(','));
+  const lines = [[...CSV_COLUMNS.map(([name]) => name), 'variant'].join(',')];
+  for (const [entry, records] of Object.entries(runs)) {
+    for (const r of records) lines.push([...CSV_COLUMNS.map(([, read]) => cell(read(r))), cell(entry)].join(','));
   }
   return `${lines.join('\n')}\n`;
 }
 
 export interface ExportMeta {
-  /** The config each method's trainer ran with. */
+  /** The config each entry's trainer ran with, keyed by entry (its `method` is the method whose maths ran). */
   configs: Record<string, TrainConfig>;
   backend: string;
   /** The shareable URL of the run. */

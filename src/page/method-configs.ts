@@ -1,12 +1,14 @@
 /**
- * Each raced method's config, derived from the one page config through the method registry
- * (src/methods/registry.ts): every method shares the seed, the task stream and every shared setting, and
- * resets the switches that do not apply to it. Which methods race is the page setting `methods`
- * (page-settings.ts), checked against the registry: the registry stays the only list of methods.
+ * Each raced entry's config, derived from the one page config through the method registry
+ * (src/methods/registry.ts) and the race entries (src/methods/variants.ts): every entry shares the seed,
+ * the task stream and every shared setting; its method resets the switches that do not apply to it, and
+ * a named variant then overrides its own few settings (the released variant's γ, λ, R_ms, normalisation)
+ * for its panel only. Which entries race is the page setting `methods` (page-settings.ts), checked
+ * against the same table: the registry and the entry table stay the only lists.
  */
 import type { TrainConfig } from '../config.ts';
-import { methodSpec, type Method } from '../methods/registry.ts';
+import { entryConfig, type RaceEntryName } from '../methods/variants.ts';
 
-export function methodConfig(method: Method, config: TrainConfig): TrainConfig {
-  return methodSpec(method).configFor(config);
+export function methodConfig(entry: RaceEntryName, config: TrainConfig): TrainConfig {
+  return entryConfig(entry, config);
 }

@@ -5,7 +5,8 @@
  * the controls and the tooltips read both tables the same way.
  */
 import { describeKind, parseValue, type SettingKind } from '../config.ts';
-import { DEFAULT_RACE, isMethod, METHOD_NAMES, type Method } from '../methods/registry.ts';
+import { DEFAULT_RACE } from '../methods/registry.ts';
+import { isRaceEntry, RACE_ENTRY_NAMES, type RaceEntryName } from '../methods/variants.ts';
 
 export const SPEEDS = ['slow', 'normal', 'fast', 'nodraw'] as const;
 export type Speed = (typeof SPEEDS)[number];
@@ -19,8 +20,11 @@ export interface PageSettings {
   smoothing: number;
   /** Success rate whose iterations-to-target is marked on the comparison chart. */
   target: number;
-  /** The methods raced side by side, in panel order: 2–4 distinct names of the method registry. */
-  methods: readonly Method[];
+  /**
+   * The entries raced side by side, in panel order: 2–4 distinct race entries (src/methods/variants.ts),
+   * each a registry method or a named variant of one, so a method can race its own variant.
+   */
+  methods: readonly RaceEntryName[];
   /** Presenter mode: the stage layout (race chart and episodes large, minimal controls). */
   present: boolean;
   /**
@@ -31,8 +35,9 @@ export interface PageSettings {
 }
 
 /**
- * A list of registered method names. Page-only: the training table has one method per run, the page
- * races several. Checked against the registry, so a method appears here as soon as it is registered.
+ * A list of race entries (registered methods and their named variants). Page-only: the training table
+ * has one method per run, the page races several. Checked against the registry and the entry table, so
+ * a method or variant appears here as soon as it is registered.
  */
 export interface MethodListKind {
   type: 'methods';
@@ -87,7 +92,7 @@ export function describePageRange(spec: PageFieldSpec): string {
 }
 
 export function describePageKind(k: PageKind): string {
-  if (k.type === 'methods') return `${k.min} to ${k.max} distinct methods, comma-separated, from ${METHOD_NAMES.join(', ')}`;
+  if (k.type === 'methods') return `${k.min} to ${k.max} distinct methods or variants, comma-separated, from ${RACE_ENTRY_NAMES.join(', ')}`;
   return describeKind(k);
 }
 
@@ -96,13 +101,13 @@ export function formatPageValue(value: PageSettings[keyof PageSettings]): string
   return Array.isArray(value) ? value.join(',') : String(value);
 }
 
-function parseMethodList(name: string, k: MethodListKind, raw: string): { value: Method[] } | { error: string } {
+function parseMethodList(name: string, k: MethodListKind, raw: string): { value: RaceEntryName[] } | { error: string } {
   const names = raw.split(',').map((s) => s.trim());
   const why = (detail: string) => ({ error: `${name} must be ${describePageKind(k)}; got ${JSON.stringify(raw)}: ${detail}` });
-  const unknown = names.filter((n) => !isMethod(n));
-  if (unknown.length > 0) return why(`${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is not a method' : 'are not methods'}`);
+  const unknown = names.filter((n) => !isRaceEntry(n));
+  if (unknown.length > 0) return why(`${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is not a method or variant' : 'are not methods or variants'}`);
   const repeated = names.filter((n, i) => names.indexOf(n) !== i);
   if (repeated.length > 0) return why(`${JSON.stringify(repeated[0])} is named twice`);
   if (names.length < k.min || names.length > k.max) return why(`${names.length} named`);
-  return { value: names as Method[] };
+  return { value: names as RaceEntryName[] };
 }

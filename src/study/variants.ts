@@ -1,37 +1,16 @@
 /**
  * The study's variants: a variant is a method of the registry plus config overrides, with a name (the
  * `variant` field of study.json, the run keys) and a label (tables, charts). Every method of the registry
- * is a variant of its own name with no overrides; the few extra variants below and the ablations of
- * src/config.ts are the only others. Profiles (profile.ts) list variant names; nothing else pairs
- * methods with settings.
+ * is a variant of its own name with no overrides; the named variants that the page races too
+ * (src/methods/variants.ts, one table for both) and the ablations of src/config.ts are the only others.
+ * Profiles (profile.ts) list variant names; nothing else pairs methods with settings.
  */
 import { ABLATIONS, type AblationName, type TrainConfig } from '../config.ts';
-import { METHOD_NAMES, methodSpec, type Method } from '../methods/registry.ts';
+import { RACE_ENTRIES, type RaceEntryName } from '../methods/variants.ts';
+import type { Method } from '../methods/registry.ts';
 
-/**
- * BEACON's released computation with a shipped config's settings (docs/maths.md §4, "released"): R_ms =
- * 10, mean normalisation, and the ALFWorld config's γ = 0.9, λ = 10. ALFWorld is the shipped config that
- * fits our tasks: GridHouse and TextHouse are ALFWorld-style household tasks (find, take, treat, place;
- * 3–6 milestones on long tasks, ALFWorld mean 6), and every paper figure the study compares with is an
- * ALFWorld figure. The WebShop / ScienceWorld config (γ = 0.95, λ = 1) is `beaconReleasedWebshop`, for
- * a profile that can afford both.
- */
-export const RELEASED_ALFWORLD = { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.9, lambda: 10 } as const satisfies Partial<TrainConfig>;
-export const RELEASED_WEBSHOP = { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.95, lambda: 1 } as const satisfies Partial<TrainConfig>;
-
-interface ExtraVariant {
-  method: Method;
-  overrides: Partial<TrainConfig>;
-  label: string;
-  color: string;
-}
-
-/** Method variants beyond the registry's plain methods (docs/maths.md §4 released, §8 shaped rewards). */
-const EXTRA_VARIANTS = {
-  beaconReleased: { method: 'beacon', overrides: RELEASED_ALFWORLD, label: 'BEACON (released)', color: '#56b4e9' },
-  beaconReleasedWebshop: { method: 'beacon', overrides: RELEASED_WEBSHOP, label: 'BEACON (released, WebShop config)', color: '#0072b2' },
-  ppoShaped: { method: 'ppo', overrides: { shapedRewards: true }, label: 'PPO (shaped rewards)', color: '#cc79a7' },
-} as const satisfies Record<string, ExtraVariant>;
+// The released settings live with the race entries (src/methods/variants.ts); re-exported for the study's readers.
+export { RELEASED_ALFWORLD, RELEASED_WEBSHOP } from '../methods/variants.ts';
 
 const ABLATION_LABELS: Record<AblationName, string> = {
   gamma1: 'γ = 1',
@@ -51,7 +30,7 @@ const ABLATION_COLORS: Record<AblationName, string> = {
   stepMean: '#17becf',
 };
 
-export type VariantName = Method | keyof typeof EXTRA_VARIANTS | AblationName;
+export type VariantName = RaceEntryName | AblationName;
 
 export interface VariantSpec {
   name: VariantName;
@@ -64,10 +43,12 @@ export interface VariantSpec {
   color: string;
 }
 
-/** Every variant the study knows, in table order: the registry's methods, the extra variants, the ablations. */
+/**
+ * Every variant the study knows, in table order: the page's race entries (the registry's methods, then
+ * the named variants of src/methods/variants.ts, with their light-page line colour), then the ablations.
+ */
 export const VARIANT_SPECS: readonly VariantSpec[] = [
-  ...METHOD_NAMES.map((m): VariantSpec => ({ name: m, method: m, overrides: {}, ablation: null, label: methodSpec(m).label, color: methodSpec(m).color.light.line })),
-  ...(Object.entries(EXTRA_VARIANTS) as [keyof typeof EXTRA_VARIANTS, ExtraVariant][]).map(([name, v]): VariantSpec => ({ name, method: v.method, overrides: v.overrides, ablation: null, label: v.label, color: v.color })),
+  ...RACE_ENTRIES.map((e): VariantSpec => ({ name: e.name, method: e.method, overrides: e.overrides, ablation: null, label: e.label, color: e.color.light.line })),
   ...(Object.keys(ABLATIONS) as AblationName[]).map((a): VariantSpec => ({ name: a, method: 'beacon', overrides: ABLATIONS[a], ablation: a, label: ABLATION_LABELS[a], color: ABLATION_COLORS[a] })),
 ];
 

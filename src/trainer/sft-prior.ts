@@ -8,27 +8,13 @@
  * by `priorKey`, so the page's panels, a study worker's runs and repeated CLI calls train each one once.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { createEnv, type EnvName } from '../../envs/index.ts';
+import { createEnv } from '../../envs/index.ts';
 import type { TrainConfig } from '../config.ts';
 import { Policy, type PolicyWeights } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { collectDemonstrations } from './demonstrations.ts';
-
-/**
- * `sftEpisodes: auto`: per environment, the prior size that puts long tasks in the paper's regime at the
- * page defaults (first-iteration success of a few percent, not 0 and not most). Imitation is much
- * easier in GridHouse than in TextHouse (8 candidates against up to 39), so one count cannot serve both.
- * Measured with `npx tsx bench/sft-calibration.ts` (iteration-0 success, 3–5 seeds): GridHouse 4 → ~1%,
- * 6 → 2–3%, 7 → 5–38%, 8 → 17–42%; TextHouse 64 → 2%, 96 → 2–5%, 112 → 5–17%, 128 → 8–16%. The
- * regime that follows is in docs/results/regime.json (`npm run bench:regime`).
- */
-const AUTO_PRIOR_EPISODES: Record<EnvName, number> = { gridhouse: 6, texthouse: 112 };
-
-/** The number of oracle episodes of `config`'s prior, `auto` resolved. */
-export function priorEpisodes(config: Pick<TrainConfig, 'env' | 'sftEpisodes'>): number {
-  return config.sftEpisodes === 'auto' ? AUTO_PRIOR_EPISODES[config.env] : config.sftEpisodes;
-}
+import { priorEpisodes } from './prior-size.ts';
 
 /** Demonstration steps per behaviour-cloning minibatch. */
 const MINIBATCH_STEPS = 256;

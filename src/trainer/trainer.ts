@@ -27,7 +27,8 @@ import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { ppoUpdate, type PpoStats } from './ppo.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
-import { initialPolicy, priorEpisodes, priorKey, sftPrior } from './sft-prior.ts';
+import { priorEpisodes } from './prior-size.ts';
+import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
 import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
 import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 

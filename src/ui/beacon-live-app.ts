@@ -11,7 +11,7 @@
  */
 import { LitElement, css, html, nothing } from 'lit';
 import { fieldSpec, type ConfigIssue, type TrainConfig } from '../config.ts';
-import { methodSpec } from '../methods/registry.ts';
+import { raceEntry } from '../methods/variants.ts';
 import type { PageSettings } from '../page/page-settings.ts';
 import { readPageState, writePageState } from '../page/url-state.ts';
 import { applyPreset, availableScenarios } from '../page/scenarios.ts';
@@ -26,6 +26,7 @@ import './comparison-chart.ts';
 import './explainer-section.ts';
 import './method-panel.ts';
 import './method-picker.ts';
+import './prior-note.ts';
 import './scenario-tour.ts';
 import './shortcut-help.ts';
 import './run-inspector.ts';
@@ -320,7 +321,7 @@ export class BeaconLiveApp extends LitElement {
       <header class="top">
         <div class="brand">
           <h1>Beacon <span>Live</span></h1>
-          <p>${methods.map((m) => methodSpec(m).label).join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.</p>
+          <p>${methods.map((m) => raceEntry(m).label).join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.</p>
         </div>
         <div class="top-actions">${badge}${presentButton}</div>
       </header>
@@ -341,6 +342,7 @@ export class BeaconLiveApp extends LitElement {
 
       <main>
         ${comparison}
+        <prior-note class="card" .config=${this.config}></prior-note>
 
         <section class="block" aria-labelledby="batch-title">
           <h2 id="batch-title">Inside the latest batch</h2>

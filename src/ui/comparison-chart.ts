@@ -5,7 +5,7 @@
  * (src/page/seed-bands.ts) labelled in the legend; with one seed the chart is as it always was.
  */
 import { LitElement, css, html } from 'lit';
-import { methodSpec, type Method } from '../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import { comparisonColumns } from '../page/chart-data.ts';
 import { METRIC_DOCS } from '../page/metric-docs.ts';
 import type { MetricHistory } from '../page/metric-history.ts';
@@ -27,12 +27,12 @@ export class ComparisonChart extends LitElement {
     plotHeight: { type: Number, attribute: 'plot-height' },
   };
 
-  /** Per method: the mean over seeds (one seed: its own history). */
-  declare histories: Partial<Record<Method, MetricHistory>> | null;
-  /** Per method: every seed's history, for the sd bands (absent or one seed: no band). */
-  declare seedRuns: Partial<Record<Method, SeedHistories>> | null;
+  /** Per entry: the mean over seeds (one seed: its own history). */
+  declare histories: Partial<Record<RaceEntryName, MetricHistory>> | null;
+  /** Per entry: every seed's history, for the sd bands (absent or one seed: no band). */
+  declare seedRuns: Partial<Record<RaceEntryName, SeedHistories>> | null;
   /** The racing methods, in display order. */
-  declare methods: readonly Method[];
+  declare methods: readonly RaceEntryName[];
   declare revision: number;
   declare smoothing: number;
   declare target: number;
@@ -94,7 +94,7 @@ export class ComparisonChart extends LitElement {
     // Line styles keep the methods apart without colour: solid for the first, then dashes and dots.
     const DASHES: (number[] | undefined)[] = [undefined, [7, 3], [2, 3], [10, 3, 2, 3]];
     const series: ChartSeries[] = methods.flatMap((m, i): ChartSeries[] => {
-      const { label } = methodSpec(m);
+      const { label } = raceEntry(m);
       const dash = DASHES[i % DASHES.length];
       return [
         { label: `${label} per iteration`, color: methodColorVar(m), width: 1, alpha: 0.28, hideInLegend: true },
@@ -111,19 +111,19 @@ export class ComparisonChart extends LitElement {
       mean.label = `${mean.label} (mean ± sd over ${k} seeds)`;
       mean.doc = `Bold line: the mean over ${k} seeds (${runs.seeds.join(', ')}) of the smoothed success rate. Shaded band: ± 1 standard deviation (sample, n − 1) of the seeds’ smoothed curves, over the iterations every seed has completed.`;
       mean.band = { lower: series.length, upper: series.length + 1 };
-      series.push({ label: `${methodSpec(m).label} mean − sd`, color: methodColorVar(m), edge: true, hideInLegend: true });
-      series.push({ label: `${methodSpec(m).label} mean + sd`, color: methodColorVar(m), edge: true, hideInLegend: true });
+      series.push({ label: `${raceEntry(m).label} mean − sd`, color: methodColorVar(m), edge: true, hideInLegend: true });
+      series.push({ label: `${raceEntry(m).label} mean + sd`, color: methodColorVar(m), edge: true, hideInLegend: true });
       columns.push(band.lower, band.upper);
     }
     const markers: ChartMarker[] = [{ at: this.target, axis: 'y', label: `target ${pctTarget}`, color: '--fg-muted' }];
     for (const m of methods) {
       const at = crossing[m];
-      if (at != null) markers.push({ at, axis: 'x', label: `${methodSpec(m).label} @ ${at}`, color: methodColorVar(m) });
+      if (at != null) markers.push({ at, axis: 'x', label: `${raceEntry(m).label} @ ${at}`, color: methodColorVar(m) });
     }
     const tip = `${METRIC_DOCS.iterationsToTarget.doc} The target is a page setting (target=${this.target}).`;
     return html`<section class="card" aria-label="Comparison of the methods">
       <metric-chart
-        heading=${`Success rate: ${methods.map((m) => methodSpec(m).label).join(' vs ')}`}
+        heading=${`Success rate: ${methods.map((m) => raceEntry(m).label).join(' vs ')}`}
         .doc=${`${METRIC_DOCS.success.doc} Every method trains on the same task stream from the same seed${this.seeds() > 1 ? `s; each curve is the mean over ${this.seeds()} seeds with a ± 1 sd band` : ''}.`}
         .series=${series}
         .data=${columns}
@@ -139,7 +139,7 @@ export class ComparisonChart extends LitElement {
         <li class="muted">Iterations to ${pctTarget} <metric-tip .label=${METRIC_DOCS.iterationsToTarget.label} .doc=${tip}></metric-tip></li>
         ${methods.map(
           (m) => html`<li data-reached=${m}>
-            <span class="dot" style="background: var(${methodColorVar(m)})"></span>${methodSpec(m).label}
+            <span class="dot" style="background: var(${methodColorVar(m)})"></span>${raceEntry(m).label}
             <b>${crossing[m] == null ? 'not yet' : `iteration ${crossing[m]}`}</b>
           </li>`,
         )}

@@ -3,7 +3,8 @@
  * (§2–4), what each chart measures (the metric-docs table, §5), and the ablations (§6).
  */
 import { LitElement, css, html } from 'lit';
-import { methodSpec, type Method } from '../methods/registry.ts';
+import { methodSpec } from '../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import { METRIC_DOCS, type MetricKey } from '../page/metric-docs.ts';
 import { sharedStyles } from './theme.ts';
 
@@ -15,7 +16,7 @@ export class ExplainerSection extends LitElement {
   };
 
   /** The methods racing now: each is introduced by its one-line description from the registry. */
-  declare methods: readonly Method[];
+  declare methods: readonly RaceEntryName[];
 
   constructor() {
     super();
@@ -99,8 +100,20 @@ export class ExplainerSection extends LitElement {
 
       <h3>The methods in this race</h3>
       <dl class="methods">
-        ${this.methods.map((m) => html`<dt>${methodSpec(m).label}</dt><dd>${methodSpec(m).description} <span class="formula">(${methodSpec(m).formula})</span></dd>`)}
+        ${this.methods.map((m) => raceEntry(m)).map((e) => html`<dt>${e.label}</dt><dd>${e.description} <span class="formula">(${methodSpec(e.method).formula})</span></dd>`)}
       </dl>
+
+      <h3>Why every method starts from a prior</h3>
+      <p>
+        In the paper every method starts from a pretrained language model that already solves some tasks, and RL
+        refines it. A small network with random weights almost never finishes a long household task: every run of
+        every group fails, and a method that scores whole runs has nothing to compare. That measures exploration from
+        nothing, not credit assignment. So before RL, one copy of the policy is trained by behaviour cloning on
+        <var>N</var> oracle episodes of tasks that never appear in training, and every method
+        starts from those same weights. The chart's iteration 0 is measured on them; <code>auto</code> picks the
+        <var>N</var> per environment at which the first iterations of a long task succeed a few percent of the time.
+        Set <var>N</var> = 0 under the chart to watch the race from random weights.
+      </p>
 
       <h3>GRPO: one score per run</h3>
       <p>Run <var>i</var> gets final reward <var>R<sub>i</sub></var> (the success reward if it solved the task, else 0), compared with its group:</p>

@@ -8,7 +8,7 @@
  * and the header says how many seeds.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { Method } from '../methods/registry.ts';
+import type { RaceEntryName } from '../methods/variants.ts';
 import { fieldColumns, successColumns } from '../page/chart-data.ts';
 import { METRIC_DOCS } from '../page/metric-docs.ts';
 import type { MetricHistory } from '../page/metric-history.ts';
@@ -41,7 +41,8 @@ export class MethodPanel extends LitElement {
     seeds: { type: Number },
   };
 
-  declare method: Method;
+  /** The race entry shown: a method or a named variant of one (src/methods/variants.ts). */
+  declare method: RaceEntryName;
   declare history: MetricHistory | null;
   /** Bumped by the page when the history grew. */
   declare revision: number;
@@ -84,6 +85,11 @@ export class MethodPanel extends LitElement {
       header h2 {
         font-size: 1.25rem;
         color: var(--method-ink);
+      }
+      .overrides {
+        flex-basis: 100%;
+        color: var(--fg-muted);
+        font-size: 0.8rem;
       }
       .formula {
         font-size: 0.85rem;
@@ -185,6 +191,7 @@ export class MethodPanel extends LitElement {
           <h2 id="title">${label.name}</h2>
           <span class="formula">${label.formula}</span>
           ${this.seeds > 1 ? html`<span class="seeds" data-seeds=${this.seeds}>mean of ${this.seeds} seeds</span>` : nothing}
+          ${label.overrides ? html`<span class="overrides" title="This panel runs these settings instead of the shared ones">runs ${label.overrides}</span>` : nothing}
         </header>
         ${this.halted ? html`<p class="halted" role="alert">${this.halted}</p>` : nothing}
         <dl>

@@ -1,11 +1,12 @@
 /**
- * <method-picker>: which registered methods race (2 to 4), with each one's one-line description from the
- * registry, and the race presets whose methods exist (src/page/scenarios.ts).
+ * <method-picker>: which race entries race (2 to 4): the registered methods and their named variants
+ * (src/methods/variants.ts), each with its one-line description, and the race presets whose entries
+ * exist (src/page/scenarios.ts).
  *
  * Sends `page-setting` with the new `methods` list; the page restarts the race with them.
  */
 import { LitElement, css, html } from 'lit';
-import { METHOD_NAMES, methodSpec, type Method } from '../methods/registry.ts';
+import { RACE_ENTRY_NAMES, raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import { availablePresets, presetState } from '../page/scenarios.ts';
 import { PAGE_FIELDS, type MethodListKind } from '../page/page-settings.ts';
 import { emit, type PageSettingDetail } from './events.ts';
@@ -19,7 +20,7 @@ export class MethodPicker extends LitElement {
   };
 
   /** The methods racing now, in panel order. */
-  declare methods: readonly Method[];
+  declare methods: readonly RaceEntryName[];
 
   constructor() {
     super();
@@ -79,14 +80,14 @@ export class MethodPicker extends LitElement {
     return html`<fieldset>
         <legend>Methods in the race (${LIMITS.min} to ${LIMITS.max})</legend>
         <div class="choices">
-          ${METHOD_NAMES.map((m) => {
+          ${RACE_ENTRY_NAMES.map((m) => {
             const on = chosen.has(m);
             const locked = on ? this.methods.length <= LIMITS.min : this.methods.length >= LIMITS.max;
             const label = methodLabel(m);
-            return html`<label style="--method-color: var(${label.color})" title=${methodSpec(m).description}>
+            return html`<label style="--method-color: var(${label.color})" title=${raceEntry(m).description}>
               <input type="checkbox" .checked=${on} ?disabled=${locked} @change=${() => this.toggle(m)} />
               <span class="swatch" aria-hidden="true"></span>${label.name}
-              <span class="desc">${methodSpec(m).description}</span>
+              <span class="desc">${raceEntry(m).description}</span>
             </label>`;
           })}
         </div>
@@ -99,12 +100,12 @@ export class MethodPicker extends LitElement {
       </div>`;
   }
 
-  private toggle(m: Method): void {
+  private toggle(m: RaceEntryName): void {
     const next = this.methods.includes(m) ? this.methods.filter((x) => x !== m) : [...this.methods, m];
     if (next.length >= LIMITS.min && next.length <= LIMITS.max) this.choose(next);
   }
 
-  private choose(methods: readonly Method[]): void {
+  private choose(methods: readonly RaceEntryName[]): void {
     emit<PageSettingDetail>(this, 'page-setting', { changes: { methods } });
   }
 }

@@ -7,7 +7,8 @@
  * off freezes the view on the batch shown. A picked run index is kept for the following batches.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import type { Method } from '../methods/registry.ts';
+import type { RaceEntryName } from '../methods/variants.ts';
+import { raceEntry } from '../methods/variants.ts';
 import { runCredit, type RunCredit } from '../page/credit-data.ts';
 import { defaultRun, replayRun, runOutcome, type Replay } from '../page/episode-replay.ts';
 import type { Speed } from '../page/page-settings.ts';
@@ -31,7 +32,7 @@ export class RunInspector extends LitElement {
     follow: { state: true },
   };
 
-  declare method: Method;
+  declare method: RaceEntryName;
   /** The newest batch of this method (null until one arrives, or after a reset). */
   declare snapshot: BatchSnapshot | null;
   declare speed: Speed;
@@ -155,7 +156,7 @@ export class RunInspector extends LitElement {
         </div>
         <div>
           <h4>Credit per step</h4>
-          <credit-view .credit=${this.credit} method=${this.method} .actions=${this.replay?.actions ?? []}></credit-view>
+          <credit-view .credit=${this.credit} method=${raceEntry(this.method).method} .actions=${this.replay?.actions ?? []}></credit-view>
         </div>
       </div>
     </section>`;

@@ -18,7 +18,9 @@ import './metric-tip.ts';
 /** Where each setting is shown; a setting missing here still appears, under "Other". */
 const GROUPS: { title: string; keys: readonly string[] }[] = [
   { title: 'Task', keys: ['env', 'horizon', 'seed', 'seeds', 'tasksPerIteration', 'groupSize', 'iters'] },
-  { title: 'BEACON advantage', keys: ['gamma', 'lambda', 'rMs', 'successReward', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'randomSegments', 'milestoneDropout'] },
+  { title: 'BEACON advantage', keys: ['gamma', 'lambda', 'rMs', 'successReward', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'randomSegments', 'milestoneDropout', 'variant'] },
+  { title: 'GiGPO and critic PPO', keys: ['omega', 'gaeGamma', 'gaeLambda', 'valueCoef', 'shapedRewards'] },
+  { title: 'SFT prior', keys: ['sftEpisodes', 'sftEpochs', 'sftLearningRate'] },
   { title: 'Policy and PPO', keys: ['learningRate', 'hiddenSize', 'clipRatio', 'epochs', 'minibatches', 'entropyCoef', 'klCoef', 'maxGradNorm'] },
   { title: 'Runtime and page', keys: ['backend', 'autostart', 'target'] },
 ];

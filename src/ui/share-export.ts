@@ -6,7 +6,7 @@
  * (requested from the page with an `export-charts` event).
  */
 import { LitElement, css, html } from 'lit';
-import type { Method } from '../methods/registry.ts';
+import type { RaceEntryName } from '../methods/variants.ts';
 import type { TrainConfig } from '../config.ts';
 import { recordsToCsv, recordsToJson, type SeededRecord } from '../page/export.ts';
 import { methodConfig } from '../page/method-configs.ts';
@@ -29,9 +29,9 @@ export class ShareExport extends LitElement {
 
   /** The shareable URL of the current settings. */
   declare url: string;
-  declare histories: Partial<Record<Method, MetricHistory>> | null;
-  /** Every seed's records per method: what the files hold (one row per method, seed and iteration). */
-  declare seedRuns: Partial<Record<Method, SeedHistories>> | null;
+  declare histories: Partial<Record<RaceEntryName, MetricHistory>> | null;
+  /** Every seed's records per entry: what the files hold (one row per entry, seed and iteration). */
+  declare seedRuns: Partial<Record<RaceEntryName, SeedHistories>> | null;
   /** Bumped when the histories grew. */
   declare revision: number;
   declare config: TrainConfig | null;
@@ -106,7 +106,7 @@ export class ShareExport extends LitElement {
     }
   };
 
-  private runs(): Partial<Record<Method, SeededRecord[]>> {
+  private runs(): Partial<Record<RaceEntryName, SeededRecord[]>> {
     return Object.fromEntries(Object.entries(this.seedRuns ?? {}).map(([m, runs]) => [m, runs.seededRecords()]));
   }
 
@@ -119,7 +119,7 @@ export class ShareExport extends LitElement {
     const config = this.config!;
     const text = recordsToJson(
       {
-        configs: Object.fromEntries(Object.keys(this.histories!).map((m) => [m, methodConfig(m as Method, config)])),
+        configs: Object.fromEntries(Object.keys(this.histories!).map((m) => [m, methodConfig(m as RaceEntryName, config)])),
         backend: this.backend,
         url: this.url,
         exportedAt: new Date().toISOString(),

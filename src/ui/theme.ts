@@ -7,7 +7,8 @@
  * time through `cssColor`, so charts follow the colour scheme too.
  */
 import { css } from 'lit';
-import { METHODS } from '../methods/registry.ts';
+import { methodSpec } from '../methods/registry.ts';
+import { describeOverrides, RACE_ENTRIES, raceEntry } from '../methods/variants.ts';
 
 /** The custom property of a method's line colour ('--grpo') and of its text colour ('--grpo-ink'). */
 export function methodColorVar(method: string): string {
@@ -17,20 +18,24 @@ function methodInkVar(method: string): string {
   return `--${method}-ink`;
 }
 
-/** What a panel shows of a method: its name, its formula, and its colours as custom properties. */
-export function methodLabel(method: string): { name: string; formula: string; color: string; ink: string } {
-  const spec = METHODS[method as keyof typeof METHODS];
-  return { name: spec.label, formula: spec.formula, color: methodColorVar(method), ink: methodInkVar(method) };
+/**
+ * What a panel shows of a race entry (a method or a named variant of one): its name, its method's
+ * formula, the settings it runs instead of the shared ones ('' for a plain method), and its colours as
+ * custom properties.
+ */
+export function methodLabel(entry: string): { name: string; formula: string; overrides: string; color: string; ink: string } {
+  const e = raceEntry(entry);
+  return { name: e.label, formula: methodSpec(e.method).formula, overrides: describeOverrides(e.overrides), color: methodColorVar(entry), ink: methodInkVar(entry) };
 }
 
 /**
- * The methods' colours from the registry as CSS for the document, light and dark (the page's other
- * colours sit beside them in index.html), so a registered method brings its colour with it.
+ * The race entries' colours (the registry's methods and their named variants) as CSS for the document,
+ * light and dark (the page's other colours sit beside them in index.html), so a registered method or
+ * variant brings its colour with it.
  */
 export function methodColorCss(): string {
   const vars = (scheme: 'light' | 'dark') =>
-    Object.entries(METHODS)
-      .map(([name, spec]) => `${methodColorVar(name)}: ${spec.color[scheme].line}; ${methodInkVar(name)}: ${spec.color[scheme].ink};`)
+    RACE_ENTRIES.map((e) => `${methodColorVar(e.name)}: ${e.color[scheme].line}; ${methodInkVar(e.name)}: ${e.color[scheme].ink};`)
       .join(' ');
   return `:root { ${vars('light')} }\n@media (prefers-color-scheme: dark) { :root { ${vars('dark')} } }`;
 }

@@ -15,6 +15,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { adapterDisplayName, isSoftwareAdapter } from '../backend/select.ts';
 import type { Method } from '../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import type { TrainConfig } from '../config.ts';
 import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../page/backend-choice.ts';
 import type { MetricHistory } from '../page/metric-history.ts';
@@ -31,7 +32,7 @@ const UPDATE_INTERVAL_MS = 100;
 
 export interface TrainingStart {
   config: TrainConfig;
-  methods: readonly Method[];
+  methods: readonly RaceEntryName[];
   running: boolean;
   speed: Speed;
   /** Seeds per method (page setting `seeds`). */
@@ -42,8 +43,8 @@ export interface TrainingStart {
 export interface RaceState {
   running: boolean;
   finished: boolean;
-  iterations: Record<Method, number>;
-  halted: Method[];
+  iterations: Record<RaceEntryName, number>;
+  halted: RaceEntryName[];
 }
 
 /**
@@ -62,26 +63,26 @@ interface Slot {
 }
 
 export class TrainingController implements ReactiveController {
-  methods: readonly Method[] = [];
-  /** Per method: the mean over its seeds (with one seed, that seed's own history). */
-  histories = {} as Record<Method, MetricHistory>;
-  /** Per method: every seed's records, and the mean that `histories` holds. */
-  seedRuns = {} as Record<Method, SeedHistories>;
-  /** The seeds every method trains (config.seed, + 1, …). */
+  methods: readonly RaceEntryName[] = [];
+  /** Per entry: the mean over its seeds (with one seed, that seed's own history). */
+  histories = {} as Record<RaceEntryName, MetricHistory>;
+  /** Per entry: every seed's records, and the mean that `histories` holds. */
+  seedRuns = {} as Record<RaceEntryName, SeedHistories>;
+  /** The seeds every entry trains (config.seed, + 1, …). */
   seeds: number[] = [];
-  snapshots = {} as Record<Method, BatchSnapshot | null>;
+  snapshots = {} as Record<RaceEntryName, BatchSnapshot | null>;
   /** The probe's outcome when `auto` was decided by measurement; null otherwise (or while probing). */
   probe: ProbeOutcome | null = null;
   /** True while the backend probe runs. */
   probing = false;
   /** Errors to show, newest last (per method and general). */
-  errors: { method?: Method; message: string }[] = [];
+  errors: { method?: RaceEntryName; message: string }[] = [];
   /** A worker could not load or crashed. */
   crash = '';
   /** Grows with every batch of changes; elements redraw when it changes. */
   revision = 0;
 
-  private slots = new Map<Method, Slot>();
+  private slots = new Map<RaceEntryName, Slot>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastUpdate = 0;
   private speedNow: Speed = 'normal';
@@ -130,7 +131,7 @@ export class TrainingController implements ReactiveController {
     return {
       running: all.some((s) => s.running),
       finished: all.every((s) => s.finished),
-      iterations: Object.fromEntries(all.map((s) => [s.method, s.iteration])) as Record<Method, number>,
+      iterations: Object.fromEntries(all.map((s) => [s.method, s.iteration])) as Record<RaceEntryName, number>,
       halted: all.filter((s) => s.halted).map((s) => s.method),
     };
   }
@@ -166,7 +167,7 @@ export class TrainingController implements ReactiveController {
   }
 
   /** Starts every method again from iteration 0; a new list of methods starts new workers. */
-  reset(config: TrainConfig, running: boolean, methods: readonly Method[] = this.methods, seeds: number = this.seeds.length): void {
+  reset(config: TrainConfig, running: boolean, methods: readonly RaceEntryName[] = this.methods, seeds: number = this.seeds.length): void {
     this.seeds = seedList(config.seed, seeds);
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
     if (!same || this.probeKey(config) !== null) {
@@ -208,19 +209,19 @@ export class TrainingController implements ReactiveController {
     this.probing = false;
   }
 
-  private clearMethod(m: Method): void {
+  private clearMethod(m: RaceEntryName): void {
     this.seedRuns[m] = new SeedHistories(this.seeds);
     this.histories[m] = this.seedRuns[m].mean;
     this.snapshots[m] = null;
   }
 
   /** Decides the backend (by measurement under auto with a WebGPU adapter), then starts one worker per method. */
-  private async launch(config: TrainConfig, methods: readonly Method[], running: boolean): Promise<void> {
+  private async launch(config: TrainConfig, methods: readonly RaceEntryName[], running: boolean): Promise<void> {
     const token = ++this.startToken;
     this.methods = methods;
-    this.histories = {} as Record<Method, MetricHistory>;
-    this.seedRuns = {} as Record<Method, SeedHistories>;
-    this.snapshots = {} as Record<Method, BatchSnapshot | null>;
+    this.histories = {} as Record<RaceEntryName, MetricHistory>;
+    this.seedRuns = {} as Record<RaceEntryName, SeedHistories>;
+    this.snapshots = {} as Record<RaceEntryName, BatchSnapshot | null>;
     for (const m of methods) this.clearMethod(m);
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.probe = null;
@@ -232,7 +233,7 @@ export class TrainingController implements ReactiveController {
       if (!outcome) {
         this.probing = true;
         this.schedule();
-        outcome = await this.runProbe(config, methods[0]);
+        outcome = await this.runProbe(config, raceEntry(methods[0]).method);
         if (token !== this.startToken) return;
         this.probing = false;
         this.probeCache.set(key, outcome);
@@ -262,7 +263,9 @@ export class TrainingController implements ReactiveController {
 
   /**
    * The SFT prior of the race, computed once by the first method's worker and handed to every worker,
-   * so every method starts from the same weights without each worker training the prior again. Null
+   * so every method starts from the same weights without each worker training the prior again. It is
+   * asked for the first entry's method, without a variant's overrides: a variant races from the same
+   * prior as its method. Null
    * when the prior is off (`sftEpisodes` 0) or failed (then each trainer reports the failure itself).
    */
   private racePrior(config: TrainConfig): Promise<PolicyWeights | null> {
@@ -270,7 +273,7 @@ export class TrainingController implements ReactiveController {
     if (!first) return Promise.resolve(null);
     return new Promise<PolicyWeights | null>((resolve) => {
       this.priorWaiters.push((m) => resolve(m.error ? null : m.weights));
-      first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: this.methods[0], wasmThreads: threadsPerWorker(this.methods.length) });
+      first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: raceEntry(this.methods[0]).method, wasmThreads: threadsPerWorker(this.methods.length) });
     });
   }
 
@@ -340,7 +343,7 @@ export class TrainingController implements ReactiveController {
     return chooseBackend(wasm, webgpu);
   }
 
-  private receive(method: Method, m: FromWorker): void {
+  private receive(method: RaceEntryName, m: FromWorker): void {
     const slot = this.slots.get(method);
     if (!slot) return;
     if (m.type === 'probe') return;
@@ -362,11 +365,12 @@ export class TrainingController implements ReactiveController {
       }
     }
     switch (m.type) {
+      // Keyed by the worker's entry, not the record's method: a method and its variant both train `beacon`.
       case 'record':
-        this.seedRuns[m.record.method].push(m.seed, m.record, performance.now());
+        this.seedRuns[method].push(m.seed, m.record, performance.now());
         break;
       case 'snapshot':
-        this.snapshots[m.snapshot.method] = m.snapshot;
+        this.snapshots[method] = m.snapshot;
         break;
       case 'state':
         slot.state = m;

@@ -5,7 +5,7 @@
  * Sends `training-command` and `page-setting` events; holds no training state of its own.
  */
 import { LitElement, css, html } from 'lit';
-import type { Method } from '../methods/registry.ts';
+import type { RaceEntryName } from '../methods/variants.ts';
 import { describePageRange, PAGE_FIELDS, SPEEDS, type PageSettings, type Speed } from '../page/page-settings.ts';
 import { emit, type PageSettingDetail, type TrainingCommand, type TrainingCommandDetail } from './events.ts';
 import { sharedStyles } from './theme.ts';
@@ -33,7 +33,7 @@ export class TrainingControls extends LitElement {
   declare ready: boolean;
   declare running: boolean;
   declare finished: boolean;
-  declare iterations: Partial<Record<Method, number>>;
+  declare iterations: Partial<Record<RaceEntryName, number>>;
   /** Iterations per method (the `iters` setting). */
   declare budget: number;
   declare speed: Speed;

@@ -6,6 +6,7 @@
  * a reset from the trainers it replaced. Batch snapshots travel as transferable typed arrays.
  */
 import type { Method } from '../methods/registry.ts';
+import type { RaceEntryName } from '../methods/variants.ts';
 import type { BackendReport } from '../backend/select.ts';
 import type { TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
@@ -21,10 +22,11 @@ import type { ProbeTiming } from './backend-probe.ts';
  */
 export type ToWorker =
   /**
-   * First message: select the backend, build `method`'s trainer from the page config (starting from
-   * `prior`, the SFT prior's weights shared by every method of the race), run if `running`.
+   * First message: select the backend, build the trainer of race entry `method` (a registry method or a
+   * named variant of one, src/methods/variants.ts) from the page config (starting from `prior`, the SFT
+   * prior's weights shared by every entry of the race), run if `running`.
    */
-  | { type: 'init'; config: TrainConfig; method: Method; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number }
+  | { type: 'init'; config: TrainConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number }
   | { type: 'pause' }
   | { type: 'resume' }
   /** One iteration, then pause. */
@@ -67,7 +69,8 @@ export interface SnapshotMessage {
 export interface StateMessage {
   type: 'state';
   generation: number;
-  method: Method;
+  /** The race entry this worker trains (its panel's key). */
+  method: RaceEntryName;
   /** Training continues on its own (not paused, budget not reached). */
   running: boolean;
   /** The method reached the iteration budget (or halted). */
@@ -87,8 +90,8 @@ export interface ProbeMessage {
 export interface ErrorMessage {
   type: 'error';
   generation: number;
-  /** The method whose trainer failed, if the error belongs to one. */
-  method?: Method;
+  /** The race entry whose trainer failed, if the error belongs to one. */
+  method?: RaceEntryName;
   message: string;
 }
 

@@ -12,6 +12,7 @@ import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import { methodConfig } from '../page/method-configs.ts';
 import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
 import type { Method } from '../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { seedConfigs } from '../page/seeds.ts';
@@ -47,9 +48,9 @@ function liveSettings(config: TrainConfig): Partial<TrainConfig> {
 
 export class TrainingLoop {
   private config: TrainConfig | null = null;
-  /** The method this loop trains; set by `init`. */
-  private method: Method | null = null;
-  /** The method's run of each seed, stepped in lock-step (one run unless the page asks for more seeds). */
+  /** The race entry this loop trains (a method or a named variant of one); set by `init`. */
+  private method: RaceEntryName | null = null;
+  /** The entry's run of each seed, stepped in lock-step (one run unless the page asks for more seeds). */
   private run: SeedRuns | null = null;
   private generation = 0;
   private running = false;
@@ -201,8 +202,9 @@ export class TrainingLoop {
     try {
       const configs = seedConfigs(reset.config, 1 + (this.extraSeeds?.length ?? 0)).map((c) => methodConfig(method, c));
       // Each seed's trainer gets an engine of its own (a trainer disposes its engine); only the first
-      // call may force a new backend.
-      this.run = await SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, method, reset.force && i === 0), () => this.pendingReset !== null);
+      // call may force a new backend. The engine is the entry's method's: a variant only changes
+      // settings, never the maths.
+      this.run = await SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, raceEntry(method).method, reset.force && i === 0), () => this.pendingReset !== null);
       if (!this.run) return; // superseded while the backend was initialising
       // Iteration 0: where every method starts (the shared prior), the first point of every chart.
       const start = await this.watched(this.run.evaluateStart());
@@ -258,7 +260,7 @@ export class TrainingLoop {
     if (!trainer?.lastBatch || !this.config || !method) return;
     const settings = trainer.settings;
     const snapshot = makeSnapshot(trainer.lastBatch, {
-      method,
+      method: raceEntry(method).method,
       iteration: trainer.iteration,
       env: settings.env,
       horizon: settings.horizon,

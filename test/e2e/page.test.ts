@@ -6,6 +6,7 @@
  *   export, no console errors, no serious axe-core violations, and a lost GPU device is recovered;
  * - every setting round-trips through the URL (load with parameters → the Share link is the same URL);
  * - bad parameters are named in a role="alert" message and replaced by defaults;
+ * - the note under the race chart names the SFT prior and changes it;
  * - without a WebGPU adapter the page falls back to wasm, says why, and trains (the wasm binaries load
  *   from the sub-path).
  * Tiny settings keep it fast: SwiftShader runs WebGPU on the CPU.
@@ -216,6 +217,31 @@ describe('live page', () => {
       // Opened paused: no iteration ran.
       expect(await iterations(page)).toEqual({ grpo: 0, beacon: 0 });
       expect(await page.locator('settings-alert [role=alert]').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('says which SFT prior every method starts from, and changes it from the note (0 = random init)', async () => {
+    const { page, context, errors } = await open(gpuBrowser, `${TINY}&autostart=0&backend=cpu`);
+    try {
+      const note = page.locator('prior-note');
+      const text = () => note.locator('[data-prior-episodes]').innerText();
+      await note.locator('[data-prior-episodes]').waitFor({ timeout: 30_000 });
+      expect(await text()).toMatch(/SFT prior of 6 oracle episodes \(auto, calibrated for gridhouse\)/);
+      const submit = async (value: string) => {
+        await note.locator('input[name=sftEpisodes]').fill(value);
+        await note.getByRole('button', { name: 'Restart with this prior' }).click();
+      };
+      await submit('many');
+      expect(await note.locator('[role=alert]').innerText()).toMatch(/sftEpisodes must be .*got "many"/);
+      await submit('0');
+      await waitFor('the note for random init', text, (t) => /random weights/.test(t), 10_000);
+      await waitFor('the address bar', () => page.evaluate(() => location.search), (s) => s.includes('sftEpisodes=0'), 10_000);
+      expect(await note.locator('[role=alert]').count()).toBe(0);
+      await submit('3');
+      await waitFor('the note for 3 episodes', text, (t) => /SFT prior of 3 oracle episodes:/.test(t), 10_000);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -1,7 +1,8 @@
 /**
  * The workshop features end to end, in headless Chromium against the built page served from a sub-path:
  * - one Web Worker per raced method, and a three-method race with each method's description shown;
- * - a bad `methods` value named in the alert with the allowed values; the race presets that exist;
+ * - a bad `methods` value named in the alert with the allowed values; the race presets that exist, and
+ *   BEACON racing its own released variant (two panels keyed by entry, the variant's settings shown);
  * - `auto` decided by measurement: the probe's choice and the badge text, with the probe's timings
  *   scaled by the page's test hook so that either backend can be forced on any machine;
  * - presenter mode (large type at 1920 × 1080, accessible) and every keyboard shortcut, and every
@@ -14,7 +15,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
+import { methodSpec } from '../../src/methods/registry.ts';
+import { RACE_ENTRY_NAMES } from '../../src/methods/variants.ts';
 import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS } from '../../src/page/scenarios.ts';
 import { readPageState, writePageState } from '../../src/page/url-state.ts';
 import { launchChromium } from '../support/browser.ts';
@@ -148,7 +150,7 @@ describe('workshop page', () => {
     const { page, context, errors } = await open(`${TINY}&backend=cpu&autostart=0&methods=grpo,nope`);
     try {
       const alert = await page.locator('settings-alert [role=alert]').innerText();
-      expect(alert).toContain(`methods must be 2 to 4 distinct methods, comma-separated, from ${METHOD_NAMES.join(', ')}; got "grpo,nope": "nope" is not a method; using grpo,beacon`);
+      expect(alert).toContain(`methods must be 2 to 4 distinct methods or variants, comma-separated, from ${RACE_ENTRY_NAMES.join(', ')}; got "grpo,nope": "nope" is not a method or variant; using grpo,beacon`);
       expect(Object.keys(await iterations(page))).toEqual(['grpo', 'beacon']);
       const shown = await page.locator('method-picker [data-preset]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.preset));
       expect(shown).toEqual(availablePresets().map((p) => p.id));
@@ -158,11 +160,22 @@ describe('workshop page', () => {
       await waitFor('the GiGPO race', () => iterations(page), (v) => Object.keys(v).join() === 'beacon,gigpo', 30_000);
       await waitFor('the address bar', () => page.evaluate(() => new URLSearchParams(location.search).get('methods')), (m) => m === 'beacon,gigpo', 10_000);
       await waitFor('one worker per method', async () => workers(page), (n) => n === 2, 30_000);
+      // A method against its own variant: one panel and one worker per entry, both training beacon.
+      expect(shown).toContain('paper-released');
+      await page.locator('method-picker [data-preset=paper-released]').click();
+      await waitFor('the address bar', () => page.evaluate(() => new URLSearchParams(location.search).get('methods')), (m) => m === 'beacon,beaconReleased', 10_000);
+      await waitFor('the paper-vs-released race', () => iterations(page), (v) => Object.keys(v).join() === 'beacon,beaconReleased', 30_000);
+      await waitFor('one worker per entry', async () => workers(page), (n) => n === 2, 30_000);
+      expect(await page.locator('method-panel[data-method=beaconReleased] h2#title').innerText()).toBe('BEACON (released)');
+      expect(await page.locator('method-panel[data-method=beaconReleased] .overrides').innerText()).toMatch(/γ = 0\.9.*λ = 10/s);
+      expect(await page.locator('method-panel[data-method=beacon] .overrides').count()).toBe(0);
+      await page.getByRole('button', { name: 'Step', exact: true }).click();
+      await waitFor('one iteration of each entry', () => iterations(page), (v) => v.beacon >= 1 && v.beaconReleased >= 1, 60_000);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('under auto, measures both backends and picks the faster, saying why (slow adapter forced)', async () => {
     const { page, context, errors } = await open(TINY, { init: 'window.__beaconProbeScale = { webgpu: 1000 };' });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fieldSpec } from '../../src/config.ts';
-import { isMethod } from '../../src/methods/registry.ts';
+import { isRaceEntry } from '../../src/methods/variants.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS } from '../../src/page/page-settings.ts';
 import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS, SCENARIOS } from '../../src/page/scenarios.ts';
@@ -12,7 +12,7 @@ import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PR
 /** What a preset names, read directly (not through the page's reader). */
 function namesExist(query: string): boolean {
   const q = new URLSearchParams(query);
-  return [...q].every(([k, v]) => (k === 'methods' ? v.split(',').every(isMethod) : fieldSpec(k) !== undefined));
+  return [...q].every(([k, v]) => (k === 'methods' ? v.split(',').every(isRaceEntry) : fieldSpec(k) !== undefined));
 }
 
 describe('scenarios and presets', () => {
@@ -29,6 +29,14 @@ describe('scenarios and presets', () => {
   it('shows exactly the scenarios and presets whose methods and settings exist', () => {
     expect(availableScenarios().map((s) => s.id)).toEqual(SCENARIOS.filter((s) => namesExist(s.query)).map((s) => s.id));
     expect(availablePresets().map((p) => p.id)).toEqual(RACE_PRESETS.filter((p) => namesExist(p.query)).map((p) => p.id));
+  });
+
+  it('offers BEACON against its own released variant, keeping the shared settings for the page', () => {
+    expect(availablePresets().map((p) => p.id)).toContain('paper-released');
+    const state = presetState(RACE_PRESETS.find((p) => p.id === 'paper-released')!.query)!;
+    expect(state.page.methods).toEqual(['beacon', 'beaconReleased']);
+    // The variant's settings are its panel's own (src/page/method-configs.ts), not the shared config's.
+    expect(state.config).toEqual(PAGE_DEFAULT_CONFIG);
   });
 
   it('loads a scenario over the page defaults, keeping the backend and how the page is shown', () => {

@@ -6,14 +6,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/config.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
-import { METHOD_NAMES } from '../../src/methods/registry.ts';
+import { RACE_ENTRY_NAMES } from '../../src/methods/variants.ts';
 import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageKind, type PageSettings } from '../../src/page/page-settings.ts';
 import { knownKeys, readPageState, writePageState } from '../../src/page/url-state.ts';
 
 function arbValue(kind: PageKind): fc.Arbitrary<unknown> {
   switch (kind.type) {
     case 'methods':
-      return fc.shuffledSubarray([...METHOD_NAMES], { minLength: kind.min, maxLength: Math.min(kind.max, METHOD_NAMES.length) });
+      return fc.shuffledSubarray([...RACE_ENTRY_NAMES], { minLength: kind.min, maxLength: Math.min(kind.max, RACE_ENTRY_NAMES.length) });
     case 'int':
       return fc.integer({ min: kind.min, max: kind.max });
     case 'number':
@@ -101,8 +101,12 @@ describe('page URL state', () => {
     ['target=0', 'target', /target must be a number in \[0.05, 1\]/],
     ['colour=blue', 'colour', /unknown setting "colour"; known settings: .*gamma.*autostart/],
     ['method=grpo', 'method', /method is not a page setting: the page races its methods side by side; ignored/],
-    ['methods=grpo,ppo2', 'methods', /methods must be 2 to 4 distinct methods, comma-separated, from grpo, beacon.*; got "grpo,ppo2": "ppo2" is not a method; using grpo,beacon/],
+    ['methods=grpo,ppo2', 'methods', /methods must be 2 to 4 distinct methods or variants, comma-separated, from grpo, beacon.*beaconReleased.*; got "grpo,ppo2": "ppo2" is not a method or variant; using grpo,beacon/],
     ['methods=grpo,grpo', 'methods', /"grpo" is named twice/],
+    ['methods=beaconReleased,beaconReleased', 'methods', /"beaconReleased" is named twice/],
+    ['methods=beacon,beacon-released', 'methods', /"beacon-released" is not a method or variant/],
+    ['methods=beaconReleased', 'methods', /methods must be 2 to 4 distinct methods.*: 1 named/],
+    ['methods=grpo,beacon,gigpo,ppo,beaconReleased', 'methods', /: 5 named/],
     ['methods=grpo', 'methods', /methods must be 2 to 4 distinct methods.*: 1 named/],
     ['present=2', 'present', /present must be true or false/],
     ['seeds=0', 'seeds', /seeds must be an integer in \[1, 5\]; got "0"; using 1/],
@@ -125,6 +129,13 @@ describe('page URL state', () => {
     expect(config.gamma).toBe(PAGE_DEFAULT_CONFIG.gamma);
     expect(config.seed).toBe(PAGE_DEFAULT_CONFIG.seed);
     expect(page.speed).toBe('fast');
+  });
+
+  it('accepts named variants beside methods, in panel order, and writes them back', () => {
+    const { page, issues } = readPageState('methods=beacon,beaconReleased,ppoShaped');
+    expect(issues).toEqual([]);
+    expect(page.methods).toEqual(['beacon', 'beaconReleased', 'ppoShaped']);
+    expect(writePageState({ config: PAGE_DEFAULT_CONFIG, page })).toBe('methods=beacon%2CbeaconReleased%2CppoShaped');
   });
 
   it('reports a repeated key and uses its first value', () => {
