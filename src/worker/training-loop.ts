@@ -7,6 +7,11 @@
  * It knows nothing of `self`/`postMessage` or of backend selection: the worker supplies a `LoopHost`, so
  * the loop runs (and is tested) in Node on the cpu backend just as it runs in the worker. All work happens
  * in one async pump; commands only set flags and wake it, so a reset never lands in the middle of a step.
+ *
+ * Durable runs: after every completed iteration the loop keeps the run's state in memory (`lastState`)
+ * and posts it to the page as checkpoint bytes (checkpoint.ts; a few ms, docs/reliability.md), which
+ * autosaves them. A lost GPU device continues from `lastState` on the new backend, so no completed
+ * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
  */
 import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import { methodConfig } from '../page/method-configs.ts';
@@ -15,6 +20,7 @@ import type { Method } from '../methods/registry.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
+import { decodeCheckpoint, encodeCheckpoint, type RunState } from '../trainer/checkpoint.ts';
 import { TrainingRun } from '../trainer/run.ts';
 import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
@@ -24,8 +30,9 @@ export interface LoopHost {
   /**
    * Makes sure the tfjs backend for `config.backend` is current (selecting it on first use, when the
    * choice changed, or when `force`d after a device loss) and returns the advantage engine of `method` on it.
+   * `continuesAt`: after a device loss, the iteration training continues at (null: it starts over).
    */
-  prepare(config: TrainConfig, method: Method, force: boolean): Promise<AdvantageEngine>;
+  prepare(config: TrainConfig, method: Method, force: boolean, continuesAt?: number | null): Promise<AdvantageEngine>;
   /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
   wait(ms: number): Promise<void>;
 }
@@ -59,7 +66,13 @@ export class TrainingLoop {
   private wanted = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
-  private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null } | null = null;
+  /**
+   * A rebuild to do. `checkpoint`: bytes of a saved run to continue (from the page); `state`: the state
+   * to continue after a device loss (the last completed iteration's, kept in memory).
+   */
+  private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null; checkpoint?: ArrayBuffer | null; state?: RunState | null } | null = null;
+  /** The run's state after its last completed iteration (or as restored): where a lost device continues. */
+  private lastState: RunState | null = null;
   /** The race's shared SFT prior, as the page last sent it (undefined: the trainer computes its own). */
   private prior: PolicyWeights | null | undefined = undefined;
   /** Stopped by an error other than a divergence (a divergence halts the run itself). */
@@ -80,7 +93,7 @@ export class TrainingLoop {
           this.speed = message.speed;
           this.method = message.method;
         }
-        this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior };
+        this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior, checkpoint: message.checkpoint };
         this.wanted = message.running;
         this.pendingSteps = 0;
         break;
@@ -113,10 +126,14 @@ export class TrainingLoop {
     void this.pump();
   }
 
-  /** Called by the worker when the GPU device is lost: abandon the step, rebuild on a new backend. */
+  /**
+   * Called by the worker when the GPU device is lost: abandon the step, rebuild on a new backend and
+   * continue from the last completed iteration (a pending page reset keeps its own starting point).
+   */
   deviceLost(reason: string): void {
     const running = this.pendingReset ? this.pendingReset.running : this.wanted;
-    if (this.config) this.pendingReset = { config: this.pendingReset?.config ?? this.config, running, force: true, prior: this.pendingReset ? this.pendingReset.prior : this.prior };
+    const from = this.pendingReset ? { checkpoint: this.pendingReset.checkpoint, state: this.pendingReset.state } : { state: this.lastState };
+    if (this.config) this.pendingReset = { config: this.pendingReset?.config ?? this.config, running, force: true, prior: this.pendingReset ? this.pendingReset.prior : this.prior, ...from };
     this.abortStep?.(new DeviceLostError(reason));
     void this.pump();
   }
@@ -193,20 +210,75 @@ export class TrainingLoop {
     this.running = reset.running;
     this.prior = reset.prior;
     const method = this.method!;
+    this.lastState = null;
     try {
-      const engine = await this.host.prepare(reset.config, method, reset.force);
+      let saved = reset.state ?? (reset.checkpoint ? await this.decodeSaved(reset.checkpoint, method) : null);
+      this.lastState = saved;
+      const engine = await this.host.prepare(reset.config, method, reset.force, reset.state ? reset.state.iteration : null);
       if (this.pendingReset) return; // superseded while the backend was initialising
-      this.run = new TrainingRun(methodConfig(method, reset.config), engine, this.prior ? { prior: this.prior } : {});
-      // Iteration 0: where every method starts (the shared prior), the first point of every chart.
-      const start = await this.watched(this.run.evaluateStart());
-      if (this.pendingReset) return;
-      this.host.post({ type: 'record', generation: this.generation, record: start });
+      const config = methodConfig(method, reset.config);
+      const build = () => new TrainingRun(config, engine, this.prior ? { prior: this.prior } : {});
+      this.run = build();
+      if (saved) {
+        try {
+          await this.watched(this.run.restore(saved));
+          // The page's live settings (the URL's) win over those saved with the state.
+          this.run.updateSettings(liveSettings(config));
+        } catch (e) {
+          if (e instanceof DeviceLostError) throw e;
+          this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the saved state could not be continued (${errorText(e)}); started from iteration 0` });
+          this.disposeRuns();
+          this.run = build();
+          saved = null;
+        }
+      }
+      if (saved) {
+        // The restored history redraws the charts; then training goes on from the saved iteration.
+        for (const record of this.run.recordHistory) this.host.post({ type: 'record', generation: this.generation, record });
+        if (this.run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${this.run.halted}` });
+      } else {
+        // Iteration 0: where every method starts (the shared prior), the first point of every chart.
+        const start = await this.watched(this.run.evaluateStart());
+        if (this.pendingReset) return;
+        this.host.post({ type: 'record', generation: this.generation, record: start });
+      }
+      await this.keep();
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
       this.running = false;
       this.host.post({ type: 'error', generation: this.generation, message: `could not start training: ${errorText(e)}` });
     }
     this.postState();
+  }
+
+  /** Saved checkpoint bytes as a state, or null (and a message saying why) when they cannot be read. */
+  private async decodeSaved(bytes: ArrayBuffer, method: Method): Promise<RunState | null> {
+    try {
+      return await decodeCheckpoint(bytes);
+    } catch (e) {
+      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0` });
+      return null;
+    }
+  }
+
+  /**
+   * Keeps the run's state after a completed iteration (where a lost device continues) and posts it to
+   * the page as checkpoint bytes, for autosave and run files.
+   */
+  private async keep(): Promise<void> {
+    const run = this.run;
+    const method = this.method;
+    if (!run || !method) return;
+    try {
+      const state = await this.watched(run.state());
+      if (this.pendingReset || run !== this.run) return;
+      this.lastState = state;
+      const bytes = await encodeCheckpoint(state);
+      this.host.post({ type: 'checkpoint', generation: this.generation, method, iteration: state.iteration, bytes }, [bytes]);
+    } catch (e) {
+      if (e instanceof DeviceLostError) return; // the pump continues from the previous state
+      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the state could not be saved: ${errorText(e)}` });
+    }
   }
 
   /** One iteration of the method, unless it is finished or stopped. */
@@ -232,6 +304,7 @@ export class TrainingLoop {
       return;
     }
     this.host.post({ type: 'record', generation: this.generation, record });
+    await this.keep();
     this.unsent = true;
     const every = SPEED_PACING[this.speed].snapshotEvery;
     if (every > 0 && record.iteration % every === 0) this.sendSnapshot();

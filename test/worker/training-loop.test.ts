@@ -14,7 +14,8 @@ import type { IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
-import type { FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../../src/worker/protocol.ts';
+import { TIMING_KEYS } from '../../src/trainer/iteration-record.ts';
+import type { CheckpointMessage, FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../../src/worker/protocol.ts';
 import { TrainingLoop } from '../../src/worker/training-loop.ts';
 
 beforeAll(async () => {
@@ -54,6 +55,9 @@ function harness() {
   const settle = () => new Promise((r) => setTimeout(r, 300));
   return { loop, messages, transfers, prepared, records, snapshots, lastState, until, settle };
 }
+
+/** A record without its wall-clock timings (which differ between identical runs). */
+const untimed = (r: IterationRecord) => Object.fromEntries(Object.entries(r).filter(([k]) => !(TIMING_KEYS as readonly string[]).includes(k)));
 
 describe('training loop', () => {
   it('trains its one method, sends a snapshot per iteration, and stops at the budget', async () => {
@@ -150,15 +154,45 @@ describe('training loop', () => {
     expect(none.snapshots()).toEqual([]);
   });
 
-  it('after a lost device, re-prepares the backend and restarts under a new generation, still running', async () => {
+  it('after a lost device, re-prepares the backend and continues from the last completed iteration under a new generation, still running, with the records of an uninterrupted run', async () => {
     const h = harness();
-    h.loop.command(init(tiny({ iters: 50 }), true, 'grpo'));
+    h.loop.command(init(tiny({ iters: 8 }), true, 'grpo'));
     await h.until('records', () => h.records().length >= 3);
     h.loop.deviceLost('destroyed: test');
-    await h.until('the new generation', () => h.records().some((m) => m.generation === 2 && m.record.iteration === 1));
-    h.loop.command({ type: 'pause' });
+    await h.until('the budget after the loss', () => h.lastState()?.finished === true && h.lastState()?.generation === 2);
     expect(h.prepared).toEqual([false, true]);
-    expect(h.records().filter((m) => m.generation === 2).map((m) => m.record.iteration).slice(0, 2)).toEqual([0, 1]);
+    const before = h.records().filter((m) => m.generation === 1).map((m) => m.record.iteration);
+    const after = h.records().filter((m) => m.generation === 2).map((m) => m.record);
+    // The new generation replays the kept history (0 … k) and goes on from k + 1: nothing restarts at 0
+    // and no completed iteration is lost (k is at least the last one the page saw, or the one before it,
+    // when the loss came while that iteration's state was being kept).
+    expect(after.map((r) => r.iteration)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const k = h.messages.filter((m) => m.type === 'checkpoint' && m.generation === 2)[0];
+    expect(k && k.type === 'checkpoint' && k.iteration).toBeGreaterThanOrEqual(Math.max(...before) - 1);
+    const direct = new TrainingRun(methodConfig('grpo', tiny({ iters: 8 })), cpuAdvantageEngine);
+    const expected = [await direct.evaluateStart()];
+    for (let i = 0; i < 8; i++) expected.push((await direct.step())!);
+    direct.dispose();
+    expect(after.map(untimed)).toEqual(expected.map(untimed));
+  });
+
+  it('posts its state as checkpoint bytes after every iteration, and init with those bytes continues the run exactly', async () => {
+    const first = harness();
+    first.loop.command(init(tiny({ iters: 6 }), true, 'beacon'));
+    await first.until('the budget', () => first.lastState()?.finished === true);
+    const checkpoints = first.messages.filter((m): m is CheckpointMessage => m.type === 'checkpoint');
+    expect(checkpoints.map((m) => m.iteration)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const at3 = checkpoints[3];
+    const resumed = harness();
+    resumed.loop.command({ ...init(tiny({ iters: 6 }), true, 'beacon'), checkpoint: at3.bytes });
+    await resumed.until('the budget', () => resumed.lastState()?.finished === true);
+    expect(resumed.records().map((m) => untimed(m.record))).toEqual(first.records().map((m) => untimed(m.record)));
+    // Bad bytes: a message names the problem, and the run starts from iteration 0.
+    const bad = harness();
+    bad.loop.command({ ...init(tiny({ iters: 1 }), true, 'beacon'), checkpoint: new Uint8Array(10).buffer });
+    await bad.until('the budget', () => bad.lastState()?.finished === true);
+    expect(bad.messages.find((m) => m.type === 'error')).toMatchObject({ message: expect.stringMatching(/beacon: the saved state is unreadable \(truncated: 10 bytes/) });
+    expect(bad.records().map((m) => m.record.iteration)).toEqual([0, 1]);
   });
 
   it('GRPO ignores BEACON ablations; BEACON gets them', async () => {
