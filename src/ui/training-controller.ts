@@ -33,7 +33,12 @@ export interface TrainingStart {
   methods: readonly Method[];
   running: boolean;
   speed: Speed;
+  /** Checkpoint bytes to continue, per method (a saved run); the others start from iteration 0. */
+  checkpoints?: Checkpoints;
 }
+
+/** Checkpoint bytes (src/trainer/checkpoint.ts) per method, for workers to continue. */
+export type Checkpoints = Partial<Record<Method, ArrayBuffer>>;
 
 /** What the page shows of all the workers together. */
 export interface RaceState {
@@ -72,6 +77,8 @@ export class TrainingController implements ReactiveController {
   crash = '';
   /** Grows with every batch of changes; elements redraw when it changes. */
   revision = 0;
+  /** Receives each worker's state after every completed iteration, as checkpoint bytes (for autosave). */
+  onCheckpoint: ((method: Method, iteration: number, bytes: ArrayBuffer) => void) | null = null;
 
   private slots = new Map<Method, Slot>();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -87,15 +94,19 @@ export class TrainingController implements ReactiveController {
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly start: () => TrainingStart,
+    private readonly start: () => TrainingStart | Promise<TrainingStart>,
   ) {
     host.addController(this);
   }
 
   hostConnected(): void {
-    const { config, methods, running, speed } = this.start();
-    this.speedNow = speed;
-    void this.launch(config, methods, running);
+    // The start may wait (for a saved run to continue): a disconnect meanwhile cancels it.
+    const token = this.startToken;
+    void Promise.resolve(this.start()).then(({ config, methods, running, speed, checkpoints }) => {
+      if (token !== this.startToken) return;
+      this.speedNow = speed;
+      void this.launch(config, methods, running, checkpoints);
+    });
   }
 
   hostDisconnected(): void {
@@ -156,13 +167,16 @@ export class TrainingController implements ReactiveController {
     this.broadcast({ type: 'settings', changes });
   }
 
-  /** Starts every method again from iteration 0; a new list of methods starts new workers. */
-  reset(config: TrainConfig, running: boolean, methods: readonly Method[] = this.methods): void {
+  /**
+   * Starts every method again from iteration 0, or from its entry in `checkpoints`; a new list of
+   * methods starts new workers.
+   */
+  reset(config: TrainConfig, running: boolean, methods: readonly Method[] = this.methods, checkpoints: Checkpoints = {}): void {
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
     if (!same || this.probeKey(config) !== null) {
       // New workers (other methods), or a backend to decide by measurement first.
       this.stopAll();
-      void this.launch(config, methods, running);
+      void this.launch(config, methods, running, checkpoints);
       return;
     }
     const token = ++this.startToken;
@@ -173,9 +187,9 @@ export class TrainingController implements ReactiveController {
     }
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.schedule();
-    void this.racePrior(config).then((prior) => {
+    void this.racePrior(config, checkpoints).then((prior) => {
       if (token !== this.startToken) return;
-      for (const slot of this.slots.values()) slot.client.send({ type: 'reset', config, running, prior });
+      for (const [m, slot] of this.slots) slot.client.send({ type: 'reset', config, running, prior, checkpoint: checkpoints[m] ?? null });
     });
   }
 
@@ -204,7 +218,7 @@ export class TrainingController implements ReactiveController {
   }
 
   /** Decides the backend (by measurement under auto with a WebGPU adapter), then starts one worker per method. */
-  private async launch(config: TrainConfig, methods: readonly Method[], running: boolean): Promise<void> {
+  private async launch(config: TrainConfig, methods: readonly Method[], running: boolean, checkpoints: Checkpoints = {}): Promise<void> {
     const token = ++this.startToken;
     this.methods = methods;
     this.histories = {} as Record<Method, MetricHistory>;
@@ -241,10 +255,10 @@ export class TrainingController implements ReactiveController {
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
-    const prior = await this.racePrior(resolved);
+    const prior = await this.racePrior(resolved, checkpoints);
     if (token !== this.startToken) return;
     const wasmThreads = threadsPerWorker(methods.length);
-    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, wasmThreads });
+    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, wasmThreads, checkpoint: checkpoints[method] ?? null });
     this.schedule();
   }
 
@@ -253,9 +267,10 @@ export class TrainingController implements ReactiveController {
    * so every method starts from the same weights without each worker training the prior again. Null
    * when the prior is off (`sftEpisodes` 0) or failed (then each trainer reports the failure itself).
    */
-  private racePrior(config: TrainConfig): Promise<PolicyWeights | null> {
+  private racePrior(config: TrainConfig, checkpoints: Checkpoints = {}): Promise<PolicyWeights | null> {
     const first = this.slots.get(this.methods[0]);
-    if (!first) return Promise.resolve(null);
+    // Runs that continue from checkpoints have their weights already: no prior to train.
+    if (!first || this.methods.every((m) => checkpoints[m])) return Promise.resolve(null);
     return new Promise<PolicyWeights | null>((resolve) => {
       this.priorWaiters.push((m) => resolve(m.error ? null : m.weights));
       first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: this.methods[0], wasmThreads: threadsPerWorker(this.methods.length) });
@@ -348,6 +363,9 @@ export class TrainingController implements ReactiveController {
       case 'state':
         slot.state = m;
         break;
+      case 'checkpoint':
+        this.onCheckpoint?.(method, m.iteration, m.bytes);
+        return; // nothing to redraw
       case 'error':
         this.errors = [...this.errors.slice(-4), m.method ? { method: m.method, message: m.message } : { message: m.message }];
         break;
