@@ -29,9 +29,12 @@ interface WorkerScope {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
 }
 const scope = self as unknown as WorkerScope;
-const post = (message: FromWorker, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
-// Test hook for the page soak (bench/page-soak.ts reads it through the browser's worker handle).
-(self as unknown as { __beaconMemory: () => tf.MemoryInfo }).__beaconMemory = () => tf.memory();
+/** tfjs's memory between two iterations (when the state was last posted): read by bench/page-soak.ts. */
+const hook = self as unknown as { __beaconMemory?: { iteration: number; numTensors: number; numBytes: number } };
+const post = (message: FromWorker, transfer: Transferable[] = []) => {
+  if (message.type === 'checkpoint') hook.__beaconMemory = { iteration: message.iteration, numTensors: tf.memory().numTensors, numBytes: tf.memory().numBytes };
+  scope.postMessage(message, transfer);
+};
 
 let lostReason: string | null = null;
 /** The page has been told this worker's backend (the prior may have selected it before any trainer). */
