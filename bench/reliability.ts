@@ -16,13 +16,15 @@ import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import { createAdvantageEngine } from '../src/trainer/advantage-engine.ts';
 import { checkpointCost, fuzzAdvantageInputs, fuzzTrainFlags, fuzzUrlQueries, killDuringWrite, nonFiniteBatch, soak, type FuzzResult, type SoakResult } from './reliability-checks.ts';
 import { ROOT } from '../test/support/cli.ts';
+import { pageSoak, pageSoakSection, pageSoakSvg, type PageSoakResult } from './page-soak.ts';
 
 const FLAGS = {
   soakIters: { kind: { type: 'int', min: 10, max: 100000 }, doc: 'iterations of the wasm soak (default 1000)' },
   webgpuIters: { kind: { type: 'int', min: 0, max: 10000 }, doc: 'iterations of the webgpu (Dawn) soak; 0 skips it (default 30)' },
+  pageIters: { kind: { type: 'int', min: 0, max: 100000 }, doc: 'iterations of the page soak in headless Chromium (bench/page-soak.ts); 0 skips it (default 200)' },
   out: { kind: 'string', doc: 'the report (default docs/reliability.md)' },
 } as const;
-const USAGE = `usage: npm run reliability -- [--soakIters N] [--webgpuIters N] [--out FILE]\n${flagsHelp(FLAGS)}`;
+const USAGE = `usage: npm run reliability -- [--soakIters N] [--webgpuIters N] [--pageIters N] [--out FILE]\n${flagsHelp(FLAGS)}`;
 
 /** The soak's run: small enough for 1000 iterations in a minute or two on two cores, every part live. */
 const SOAK: TrainConfig = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'short', tasksPerIteration: 4, groupSize: 4, hiddenSize: 16, sftEpisodes: 0, method: 'beacon' };
@@ -37,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const soakIters = flags.soakIters ?? 1000;
   const webgpuIters = flags.webgpuIters ?? 30;
+  const pageIters = flags.pageIters ?? 200;
   const out = flags.out ?? 'docs/reliability.md';
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const failures: string[] = [];
@@ -85,7 +88,15 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
-  writeFileSync(out, report({ soakIters, webgpuIters, fuzz, wasmSoak, gpuSoak, nonFinite, kill, costs, failures }));
+  let page: PageSoakResult | null = null;
+  if (pageIters > 0) {
+    log(`page soak, ${pageIters} iterations in headless Chromium …`);
+    page = await pageSoak(pageIters, log);
+    check(page.tensorSpread === 0 && page.errors.length === 0, `page soak: tensors ±${page.tensorSpread}, errors ${JSON.stringify(page.errors)}`);
+    writeFileSync(out.replace(/[^/]*$/, 'page-soak.svg'), pageSoakSvg(page));
+  }
+
+  writeFileSync(out, report({ soakIters, webgpuIters, pageIters, fuzz, wasmSoak, gpuSoak, page, nonFinite, kill, costs, failures }));
   log(failures.length ? `FAILED:\n${failures.join('\n')}` : `all checks passed; report in ${out}`);
   return failures.length ? 1 : 0;
 }
@@ -93,6 +104,8 @@ async function main(argv: string[]): Promise<number> {
 type Report = {
   soakIters: number;
   webgpuIters: number;
+  pageIters: number;
+  page: PageSoakResult | null;
   fuzz: [string, string, FuzzResult][];
   wasmSoak: SoakResult;
   gpuSoak: SoakResult | string;
@@ -110,7 +123,8 @@ function soakTable(s: SoakResult): string {
 }
 
 function report(r: Report): string {
-  const cmd = `npm run reliability${r.soakIters !== 1000 ? ` -- --soakIters ${r.soakIters}` : ''}${r.webgpuIters !== 30 ? ` --webgpuIters ${r.webgpuIters}` : ''}`;
+  const extra = [r.soakIters !== 1000 ? `--soakIters ${r.soakIters}` : '', r.webgpuIters !== 30 ? `--webgpuIters ${r.webgpuIters}` : '', r.pageIters !== 200 ? `--pageIters ${r.pageIters}` : ''].filter(Boolean);
+  const cmd = `npm run reliability${extra.length ? ` -- ${extra.join(' ')}` : ''}`;
   const ms = (x: number) => x.toFixed(1);
   const gpu = typeof r.gpuSoak === 'string' ? r.gpuSoak : `${r.gpuSoak.iterations} iterations in ${r.gpuSoak.seconds.toFixed(0)} s on ${(r.gpuSoak as SoakResult & { adapter?: string }).adapter ?? 'an unknown adapter'}: tensor count spread **${r.gpuSoak.tensorSpread}**, buffer pool growth **${r.gpuSoak.poolGrowth} bytes** after the first sample, ${r.gpuSoak.checkpointRoundTrips} checkpoint round trips.\n\n${soakTable(r.gpuSoak)}`;
   return `# Reliability
@@ -124,6 +138,9 @@ Verdict: **${r.failures.length === 0 ? 'every check passed' : `${r.failures.leng
 | stop after k ∈ {0…3} iterations and resume: records equal, every registered method, cpu and wasm | test/trainer/checkpoint.test.ts | \`npx vitest run test/trainer/checkpoint.test.ts\` |
 | train CLI: --checkpoint, SIGTERM, --resume, conflicting flags, bad checkpoints exit 2 and stay byte-identical, kill mid-write | test/cli/train-checkpoint.test.ts | \`npx vitest run test/cli/train-checkpoint.test.ts\` |
 | the short suite below | test/reliability.test.ts | \`npx vitest run test/reliability.test.ts\` |
+| page: reload resumes (records equal an uninterrupted run's, wasm), device loss continues, run file save/open and bad files, storage unavailable or full, background tab | test/e2e/durable.test.ts | \`npx vitest run test/e2e/durable.test.ts\` |
+| page worker: checkpoint after every iteration, device loss continues with an uninterrupted run's records | test/worker/training-loop.test.ts | \`npx vitest run test/worker/training-loop.test.ts\` |
+| run files: round trip, every fault named | test/page/run-file.test.ts | \`npx vitest run test/page/run-file.test.ts\` |
 
 ## Soak
 
@@ -152,7 +169,9 @@ ${r.fuzz.map(([name, code, f]) => `| ${name} | ${code} | ${f.cases} | ${f.accept
 ${r.nonFinite.map((f) => `| ${f.value} in the second batch's advantages | ${f.halted ? 'halted' : 'NOT halted'} after ${f.iterations} iteration(s), weights ${f.weightsIntact ? 'bit-identical to the last good update' : 'CHANGED'}: “${f.message}” |`).join('\n')}
 | SIGKILL between the flushed temporary file and the rename of a checkpoint write | ${r.kill.killedBySignal ? 'killed' : 'NOT killed'}; previous checkpoint ${r.kill.previousIntact ? 'byte-identical' : 'CHANGED'} and ${r.kill.previousReadable ? 'resumable' : 'NOT readable'} |
 | truncated / corrupted / wrong-schema / unreadable checkpoint | exit 2 naming the fault, file byte-identical (test/cli/train-checkpoint.test.ts) |
-| device lost mid-iteration, background tab | page side: not built yet (see the issue) |
+| GPU device lost mid-iteration (page, WebGPU) | continues on a new device at the last completed iteration, the badge says so (test/e2e/durable.test.ts) |
+| background tab (page hidden, no animation frames, 1 s timers) | training goes on at its visible pace in the workers (test/e2e/durable.test.ts) |
+| page storage (IndexedDB) unavailable or full | a notice, training goes on (test/e2e/durable.test.ts) |
 
 ## Checkpoint size and time
 
@@ -162,7 +181,7 @@ read = read + checksum + header checks.
 | run | bytes | encode (ms) | write (ms) | read (ms) |
 | --- | --: | --: | --: | --: |
 ${r.costs.map(([name, c]) => `| ${name} | ${c.bytes} | ${ms(c.encodeMs)} | ${ms(c.writeMs)} | ${ms(c.readMs)} |`).join('\n')}
-`;
+${r.page ? `\n${pageSoakSection(r.page, `${cmd} (its page soak)`)}\n` : ''}`;
 }
 
 runCommand(() => main(process.argv.slice(2)), USAGE);

@@ -3,15 +3,9 @@
  * page. Only standard web APIs are used (TextEncoder, DataView, crypto.subtle), so no file system or
  * Node module is needed here; the command line and the page decide where the bytes go.
  *
- * Layout (all integers little-endian):
- *
- *   0   8 bytes   magic "BEACONCK"
- *   8   u32       schema version (CHECKPOINT_SCHEMA)
- *   12  u32       header length H in bytes (a multiple of 4, so the body is 4-byte aligned)
- *   16  u32       body length B in bytes
- *   20  32 bytes  SHA-256 of bytes [0, 20) followed by bytes [52, 52 + H + B)
- *   52  H bytes   header: UTF-8 JSON (the state less its arrays, which it locates in the body)
- *   52+H B bytes  body: the float32 arrays, little-endian, back to back
+ * Layout: the sealed container of sealed-file.ts (magic "BEACONCK", schema CHECKPOINT_SCHEMA, SHA-256)
+ * with the state less its arrays as the JSON header (which locates them in the body) and the float32
+ * arrays, little-endian, back to back, as the body.
  *
  * Decoding checks, in this order, and names the first failure: the length of the preamble, the magic,
  * the schema version, the total length (truncated or trailing bytes), the checksum, the JSON, then
@@ -21,6 +15,7 @@ import { CONFIG_FIELDS, parseValue, type TrainConfig } from '../config.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import type { Json, PartState, SavedArray } from './state-parts.ts';
 import type { TrainerState } from './trainer.ts';
+import { seal, unseal, type SealedFormat } from './sealed-file.ts';
 
 /**
  * A run between two iterations (TrainingRun.state): the trainer's state, the records so far, and why it
@@ -33,10 +28,6 @@ export interface RunState extends TrainerState {
 }
 
 export const CHECKPOINT_SCHEMA = 1;
-const MAGIC = 'BEACONCK';
-const PREAMBLE = 52;
-const DIGEST_AT = 20;
-
 /** A file that is not a readable checkpoint of this schema; the message says what is wrong with it. */
 export class CheckpointError extends Error {}
 
@@ -59,16 +50,7 @@ interface Header {
   records: IterationRecord[];
 }
 
-async function sha256(...chunks: Uint8Array[]): Promise<Uint8Array> {
-  const total = chunks.reduce((n, c) => n + c.length, 0);
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', all));
-}
+const FORMAT: SealedFormat = { magic: 'BEACONCK', schema: CHECKPOINT_SCHEMA, noun: 'checkpoint', error: CheckpointError };
 
 // JSON has no NaN or ±Infinity, and records carry NaN (iteration 0's losses, SFT's PPO statistics):
 // those numbers travel as the strings below, and only inside records.
@@ -102,47 +84,17 @@ export async function encodeCheckpoint(state: RunState): Promise<ArrayBuffer> {
     parts,
     records,
   };
-  let json = JSON.stringify(header);
-  json += ' '.repeat((4 - (new TextEncoder().encode(json).length % 4)) % 4);
-  const headerBytes = new TextEncoder().encode(json);
-  const bodyLength = offset * 4;
-  const bytes = new Uint8Array(PREAMBLE + headerBytes.length + bodyLength);
-  const view = new DataView(bytes.buffer);
-  bytes.set(new TextEncoder().encode(MAGIC), 0);
-  view.setUint32(8, CHECKPOINT_SCHEMA, true);
-  view.setUint32(12, headerBytes.length, true);
-  view.setUint32(16, bodyLength, true);
-  bytes.set(headerBytes, PREAMBLE);
-  let at = PREAMBLE + headerBytes.length;
-  for (const a of arrays) {
-    for (let i = 0; i < a.values.length; i++, at += 4) view.setFloat32(at, a.values[i], true);
-  }
-  bytes.set(await sha256(bytes.subarray(0, DIGEST_AT), bytes.subarray(PREAMBLE)), DIGEST_AT);
-  return bytes.buffer;
+  return seal(FORMAT, JSON.stringify(header), offset * 4, (body) => {
+    let at = 0;
+    for (const a of arrays) {
+      for (let i = 0; i < a.values.length; i++, at += 4) body.setFloat32(at, a.values[i], true);
+    }
+  });
 }
 
 /** The run's state from checkpoint bytes; a CheckpointError says what is wrong with bad bytes. */
 export async function decodeCheckpoint(buffer: ArrayBuffer): Promise<RunState> {
-  const bytes = new Uint8Array(buffer);
-  if (bytes.length < PREAMBLE) throw new CheckpointError(`truncated: ${bytes.length} bytes, fewer than the ${PREAMBLE}-byte preamble of a checkpoint`);
-  if (new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) throw new CheckpointError(`not a Beacon Live checkpoint: it does not start with "${MAGIC}"`);
-  const view = new DataView(buffer);
-  const schema = view.getUint32(8, true);
-  if (schema !== CHECKPOINT_SCHEMA) throw new CheckpointError(`schema version ${schema}; this build reads checkpoints of schema version ${CHECKPOINT_SCHEMA} only`);
-  const headerLength = view.getUint32(12, true);
-  const bodyLength = view.getUint32(16, true);
-  const expected = PREAMBLE + headerLength + bodyLength;
-  if (bytes.length < expected) throw new CheckpointError(`truncated: ${bytes.length} bytes, where its preamble announces ${expected}`);
-  if (bytes.length > expected) throw new CheckpointError(`${bytes.length - expected} unexpected bytes after the ${expected} its preamble announces`);
-  const digest = await sha256(bytes.subarray(0, DIGEST_AT), bytes.subarray(PREAMBLE));
-  if (!digest.every((b, i) => b === bytes[DIGEST_AT + i])) throw new CheckpointError('checksum mismatch: the file is corrupted (its SHA-256 does not match the one it was written with)');
-  let header: unknown;
-  try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREAMBLE, PREAMBLE + headerLength)), decodeNumber);
-  } catch (e) {
-    throw new CheckpointError(`the header is not valid UTF-8 JSON: ${(e as Error).message}`);
-  }
-  const body = new DataView(buffer, PREAMBLE + headerLength, bodyLength);
+  const { header, body } = await unseal(FORMAT, buffer, decodeNumber);
   return readHeader(header, body);
 }
 

@@ -18,7 +18,11 @@ import { applyPreset, availableScenarios } from '../page/scenarios.ts';
 import type { ConfigEditDetail, PageSettingDetail, ScenarioSelectDetail, StagedDetail, TrainingCommandDetail } from './events.ts';
 import { ShortcutController } from './shortcut-controller.ts';
 import { downloadBlob } from './download.ts';
-import { TrainingController } from './training-controller.ts';
+import { TrainingController, type Checkpoints } from './training-controller.ts';
+import { DurableRuns } from './durable-runs.ts';
+import { raceKey } from '../page/race-key.ts';
+import type { RunFile } from '../page/run-file.ts';
+import './durable-bar.ts';
 import { sharedStyles } from './theme.ts';
 import type { MetricChart } from './metric-chart.ts';
 import './backend-badge.ts';
@@ -55,6 +59,8 @@ export class BeaconLiveApp extends LitElement {
   /** The shortcut help overlay is open. */
   private declare help: boolean;
   private readonly training: TrainingController;
+  /** Autosave, resume and run files (durable-runs.ts). */
+  private readonly durable: DurableRuns;
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor() {
@@ -66,7 +72,18 @@ export class BeaconLiveApp extends LitElement {
     this.staged = {};
     this.scenario = -1;
     this.help = false;
-    this.training = new TrainingController(this, () => ({ config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed, seeds: this.page.seeds }));
+    const state = () => ({ config: this.config, page: this.page });
+    this.durable = new DurableRuns(this, () => raceKey(state()), () => writePageState(state()), () => this.page.methods);
+    // A race saved in this browser continues where it was (the default; the bar offers a fresh start).
+    this.training = new TrainingController(this, async () => ({ config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed, seeds: this.page.seeds, checkpoints: await this.durable.saved() }));
+    this.training.onCheckpoint = (m, iteration, bytes) => this.durable.checkpoint(m, iteration, bytes);
+    this.addEventListener('run-save', () => void this.saveRun());
+    this.addEventListener('run-open', (e) => void this.durable.readRunFile(e.detail.file).then((run) => run && this.openRun(run)));
+    this.addEventListener('run-resume', () => this.durable.dismissOffer());
+    this.addEventListener('run-fresh', () => {
+      void this.durable.startFresh();
+      this.restart();
+    });
     this.addEventListener('training-command', (e) => this.onCommand(e.detail));
     this.addEventListener('config-edit', (e) => this.onConfigEdit(e.detail));
     this.addEventListener('page-setting', (e) => this.onPageSetting(e.detail));
@@ -300,6 +317,7 @@ export class BeaconLiveApp extends LitElement {
         ? html`<div class="errors" role="alert">${t.crash ? html`<p>${t.crash}</p>` : nothing}${general.map((e) => html`<p>${e.message}</p>`)}</div>`
         : nothing;
     const help = html`<shortcut-help ?open=${this.help}></shortcut-help>`;
+    const durable = html`<durable-bar .runs=${this.durable} .revision=${this.durable.revision} .labels=${Object.fromEntries(methods.map((m) => [m, raceEntry(m).label]))}></durable-bar>`;
 
     if (present) {
       return html`
@@ -309,7 +327,7 @@ export class BeaconLiveApp extends LitElement {
         </header>
         <settings-alert .issues=${this.issues}></settings-alert>
         ${errors}
-        <div class="controls card">${controls}</div>
+        <div class="controls card">${controls}${durable}</div>
         <main class="stage" style="--methods: ${methods.length}">
           <div class="stage-top">${comparison}${tour}</div>
           <div class="episodes">${inspectors}</div>
@@ -337,6 +355,7 @@ export class BeaconLiveApp extends LitElement {
           .config=${this.config}
           .backend=${t.backend ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}` : ''}
         ></share-export>
+        ${durable}
       </div>
       ${tour}
 
@@ -394,6 +413,28 @@ export class BeaconLiveApp extends LitElement {
     }, 250);
   }
 
+  /** "Save run": every panel's latest state and the settings, as a run file (src/page/run-file.ts). */
+  private async saveRun(): Promise<void> {
+    const file = await this.durable.runFile();
+    if ('error' in file) {
+      this.training.errors = [...this.training.errors, { message: `Save run: ${file.error}` }];
+      this.requestUpdate();
+      return;
+    }
+    downloadBlob(new Blob([file.bytes], { type: 'application/octet-stream' }), file.name);
+  }
+
+  /** "Open run": the file's settings take effect and every panel continues from its state, paused. */
+  private openRun(run: RunFile): void {
+    this.config = run.state.config;
+    this.page = run.state.page;
+    this.staged = {};
+    this.scenario = -1;
+    const checkpoints: Checkpoints = Object.fromEntries(run.panels.map((p) => [p.panel, p.bytes]));
+    this.training.reset(this.config, false, this.page.methods, checkpoints, this.page.seeds);
+    this.writeUrl();
+  }
+
   private onCommand({ command }: TrainingCommandDetail): void {
     const t = this.training;
     if (command === 'pause') t.pause();
@@ -407,7 +448,7 @@ export class BeaconLiveApp extends LitElement {
     const state = this.training.state;
     this.config = { ...this.config, ...this.staged };
     this.staged = {};
-    this.training.reset(this.config, (state?.running ?? this.page.autostart) || (state?.finished ?? false), this.page.methods, this.page.seeds);
+    this.training.reset(this.config, (state?.running ?? this.page.autostart) || (state?.finished ?? false), this.page.methods, {}, this.page.seeds);
     this.writeUrl();
   }
 

@@ -37,7 +37,12 @@ export interface TrainingStart {
   speed: Speed;
   /** Seeds per method (page setting `seeds`). */
   seeds: number;
+  /** Saved bytes to continue, per panel (a saved run); the others start from iteration 0. */
+  checkpoints?: Checkpoints;
 }
+
+/** Saved bytes (src/trainer/seed-checkpoints.ts: a checkpoint per seed) per panel, for workers to continue. */
+export type Checkpoints = Partial<Record<RaceEntryName, ArrayBuffer>>;
 
 /** What the page shows of all the workers together. */
 export interface RaceState {
@@ -81,6 +86,8 @@ export class TrainingController implements ReactiveController {
   crash = '';
   /** Grows with every batch of changes; elements redraw when it changes. */
   revision = 0;
+  /** Receives each worker's state after every completed iteration, as checkpoint bytes (for autosave). */
+  onCheckpoint: ((method: RaceEntryName, iteration: number, bytes: ArrayBuffer) => void) | null = null;
 
   private slots = new Map<RaceEntryName, Slot>();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -96,16 +103,20 @@ export class TrainingController implements ReactiveController {
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly start: () => TrainingStart,
+    private readonly start: () => TrainingStart | Promise<TrainingStart>,
   ) {
     host.addController(this);
   }
 
   hostConnected(): void {
-    const { config, methods, running, speed, seeds } = this.start();
-    this.speedNow = speed;
-    this.seeds = seedList(config.seed, seeds);
-    void this.launch(config, methods, running);
+    // The start may wait (for a saved run to continue): a disconnect meanwhile cancels it.
+    const token = this.startToken;
+    void Promise.resolve(this.start()).then(({ config, methods, running, speed, seeds, checkpoints }) => {
+      if (token !== this.startToken) return;
+      this.speedNow = speed;
+      this.seeds = seedList(config.seed, seeds);
+      void this.launch(config, methods, running, checkpoints);
+    });
   }
 
   hostDisconnected(): void {
@@ -166,14 +177,17 @@ export class TrainingController implements ReactiveController {
     this.broadcast({ type: 'settings', changes });
   }
 
-  /** Starts every method again from iteration 0; a new list of methods starts new workers. */
-  reset(config: TrainConfig, running: boolean, methods: readonly RaceEntryName[] = this.methods, seeds: number = this.seeds.length): void {
+  /**
+   * Starts every method again from iteration 0, or from its entry in `checkpoints`; a new list of
+   * methods starts new workers.
+   */
+  reset(config: TrainConfig, running: boolean, methods: readonly RaceEntryName[] = this.methods, checkpoints: Checkpoints = {}, seeds: number = this.seeds.length): void {
     this.seeds = seedList(config.seed, seeds);
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
     if (!same || this.probeKey(config) !== null) {
       // New workers (other methods), or a backend to decide by measurement first.
       this.stopAll();
-      void this.launch(config, methods, running);
+      void this.launch(config, methods, running, checkpoints);
       return;
     }
     const token = ++this.startToken;
@@ -184,9 +198,9 @@ export class TrainingController implements ReactiveController {
     }
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.schedule();
-    void this.seedPriors(config).then(([prior, ...extraSeeds]) => {
+    void this.seedPriors(config, checkpoints).then(([prior, ...extraSeeds]) => {
       if (token !== this.startToken) return;
-      for (const slot of this.slots.values()) slot.client.send({ type: 'reset', config, running, prior, ...seedsField(extraSeeds) });
+      for (const [m, slot] of this.slots) slot.client.send({ type: 'reset', config, running, prior, ...seedsField(extraSeeds), checkpoint: checkpoints[m] ?? null });
     });
   }
 
@@ -216,7 +230,7 @@ export class TrainingController implements ReactiveController {
   }
 
   /** Decides the backend (by measurement under auto with a WebGPU adapter), then starts one worker per method. */
-  private async launch(config: TrainConfig, methods: readonly RaceEntryName[], running: boolean): Promise<void> {
+  private async launch(config: TrainConfig, methods: readonly RaceEntryName[], running: boolean, checkpoints: Checkpoints = {}): Promise<void> {
     const token = ++this.startToken;
     this.methods = methods;
     this.histories = {} as Record<RaceEntryName, MetricHistory>;
@@ -254,10 +268,10 @@ export class TrainingController implements ReactiveController {
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
-    const [prior, ...extraSeeds] = await this.seedPriors(resolved);
+    const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
     const wasmThreads = threadsPerWorker(methods.length);
-    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, ...seedsField(extraSeeds), wasmThreads });
+    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, ...seedsField(extraSeeds), wasmThreads, checkpoint: checkpoints[method] ?? null });
     this.schedule();
   }
 
@@ -268,9 +282,10 @@ export class TrainingController implements ReactiveController {
    * prior as its method. Null
    * when the prior is off (`sftEpisodes` 0) or failed (then each trainer reports the failure itself).
    */
-  private racePrior(config: TrainConfig): Promise<PolicyWeights | null> {
+  private racePrior(config: TrainConfig, checkpoints: Checkpoints = {}): Promise<PolicyWeights | null> {
     const first = this.slots.get(this.methods[0]);
-    if (!first) return Promise.resolve(null);
+    // Runs that continue from saved states have their weights already: no prior to train.
+    if (!first || this.methods.every((m) => checkpoints[m])) return Promise.resolve(null);
     return new Promise<PolicyWeights | null>((resolve) => {
       this.priorWaiters.push((m) => resolve(m.error ? null : m.weights));
       first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: raceEntry(this.methods[0]).method, wasmThreads: threadsPerWorker(this.methods.length) });
@@ -282,9 +297,9 @@ export class TrainingController implements ReactiveController {
    * demonstrations and initial weights do), so each is computed once and shared by every method.
    * One after another: the first worker answers `prior` requests in the order they finish.
    */
-  private async seedPriors(config: TrainConfig): Promise<(PolicyWeights | null)[]> {
+  private async seedPriors(config: TrainConfig, checkpoints: Checkpoints = {}): Promise<(PolicyWeights | null)[]> {
     const priors: (PolicyWeights | null)[] = [];
-    for (const seed of this.seeds) priors.push(await this.racePrior({ ...config, seed }));
+    for (const seed of this.seeds) priors.push(await this.racePrior({ ...config, seed }, checkpoints));
     return priors;
   }
 
@@ -375,6 +390,9 @@ export class TrainingController implements ReactiveController {
       case 'state':
         slot.state = m;
         break;
+      case 'checkpoint':
+        this.onCheckpoint?.(method, m.iteration, m.bytes);
+        return; // nothing to redraw
       case 'error':
         this.errors = [...this.errors.slice(-4), m.method ? { method: m.method, message: m.message } : { message: m.message }];
         break;

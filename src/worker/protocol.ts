@@ -26,13 +26,17 @@ export type ToWorker =
    * named variant of one, src/methods/variants.ts) from the page config (starting from `prior`, the SFT
    * prior's weights shared by every entry of the race), run if `running`.
    */
-  | { type: 'init'; config: TrainConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number }
+  | { type: 'init'; config: TrainConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number; checkpoint?: ArrayBuffer | null }
   | { type: 'pause' }
   | { type: 'resume' }
   /** One iteration, then pause. */
   | { type: 'step' }
-  /** Rebuild the trainer from `config` (re-selecting the backend if its choice changed). */
-  | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[] }
+  /**
+   * Rebuild the trainer from `config` (re-selecting the backend if its choice changed). With
+   * `checkpoint` (as with `init`'s): continue the saved run in those bytes (panel-state.ts: one
+   * checkpoint, or one per seed).
+   */
+  | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null }
   /** Compute (or recall) the SFT prior of `method` at `config` on this worker's backend; answered by `prior`. */
   | { type: 'prior'; config: TrainConfig; method: Method; wasmThreads?: number }
   /** Settings that take effect from the next iteration (only fields with `restart: false`). */
@@ -102,4 +106,14 @@ export interface PriorMessage {
   error?: string;
 }
 
-export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage | ProbeMessage | PriorMessage;
+/** The run's state after its latest completed iteration, as checkpoint bytes (transferred): for autosave and run files. */
+export interface CheckpointMessage {
+  type: 'checkpoint';
+  generation: number;
+  /** The panel's race entry. */
+  method: RaceEntryName;
+  iteration: number;
+  bytes: ArrayBuffer;
+}
+
+export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage | ProbeMessage | PriorMessage | CheckpointMessage;

@@ -13,6 +13,7 @@
 import type { TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import type { RunState } from '../trainer/checkpoint.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import { TrainingRun } from '../trainer/run.ts';
 import type { Trainer } from '../trainer/trainer.ts';
@@ -102,6 +103,35 @@ export class SeedRuns {
       const record = await r.step();
       if (record) out.push({ seed: r.trainer.settings.seed, record });
       if (r.halted !== null) break;
+    }
+    return out;
+  }
+
+  /** Every seed's state (checkpoint.ts), in seed order: taken between two iterations, as the driver's. */
+  async state(): Promise<RunState[]> {
+    const out: RunState[] = [];
+    for (const r of this.runs) out.push(await r.state());
+    return out;
+  }
+
+  /**
+   * Continues every seed from its saved state (in seed order). A StateError or RangeError names what
+   * does not fit: another number of seeds, or a state of another seed or setting.
+   */
+  async restore(states: readonly RunState[]): Promise<void> {
+    if (states.length !== this.runs.length) throw new RangeError(`the saved state holds ${states.length} seed(s), this race trains ${this.runs.length}`);
+    for (const [i, r] of this.runs.entries()) await r.restore(states[i]);
+  }
+
+  /** Every seed's records so far, iteration by iteration (seeds in order within one), as `step` posts them. */
+  get recordHistory(): SeedRecord[] {
+    const out: SeedRecord[] = [];
+    const longest = Math.max(...this.runs.map((r) => r.recordHistory.length));
+    for (let i = 0; i < longest; i++) {
+      for (const r of this.runs) {
+        const record = r.recordHistory[i];
+        if (record) out.push({ seed: r.trainer.settings.seed, record });
+      }
     }
     return out;
   }

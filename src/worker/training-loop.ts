@@ -7,6 +7,11 @@
  * It knows nothing of `self`/`postMessage` or of backend selection: the worker supplies a `LoopHost`, so
  * the loop runs (and is tested) in Node on the cpu backend just as it runs in the worker. All work happens
  * in one async pump; commands only set flags and wake it, so a reset never lands in the middle of a step.
+ *
+ * Durable runs: after every completed iteration the loop keeps the run's state in memory (`lastState`)
+ * and posts it to the page as checkpoint bytes (seed-checkpoints.ts: a checkpoint per seed; a few ms,
+ * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new backend, so no completed
+ * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
  */
 import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import { methodConfig } from '../page/method-configs.ts';
@@ -16,6 +21,8 @@ import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { seedConfigs } from '../page/seeds.ts';
+import type { RunState } from '../trainer/checkpoint.ts';
+import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
 import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
@@ -25,8 +32,9 @@ export interface LoopHost {
   /**
    * Makes sure the tfjs backend for `config.backend` is current (selecting it on first use, when the
    * choice changed, or when `force`d after a device loss) and returns the advantage engine of `method` on it.
+   * `continuesAt`: after a device loss, the iteration training continues at (null: it starts over).
    */
-  prepare(config: TrainConfig, method: Method, force: boolean): Promise<AdvantageEngine>;
+  prepare(config: TrainConfig, method: Method, force: boolean, continuesAt?: number | null): Promise<AdvantageEngine>;
   /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
   wait(ms: number): Promise<void>;
 }
@@ -61,7 +69,13 @@ export class TrainingLoop {
   private wanted = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
-  private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[] } | null = null;
+  /**
+   * A rebuild to do. `checkpoint`: bytes of a saved run to continue (from the page); `state`: the state
+   * to continue after a device loss (the last completed iteration's, kept in memory), one per seed.
+   */
+  private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; state?: RunState[] | null } | null = null;
+  /** Every seed's state after the last completed iteration (or as restored): where a lost device continues. */
+  private lastState: RunState[] | null = null;
   /** The race's shared SFT prior, as the page last sent it (undefined: the trainer computes its own). */
   private prior: PolicyWeights | null | undefined = undefined;
   /** The priors of the seeds after the first, as the page last sent them (absent: one seed). */
@@ -84,7 +98,7 @@ export class TrainingLoop {
           this.speed = message.speed;
           this.method = message.method;
         }
-        this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior, extraSeeds: message.extraSeeds };
+        this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior, extraSeeds: message.extraSeeds, checkpoint: message.checkpoint };
         this.wanted = message.running;
         this.pendingSteps = 0;
         break;
@@ -117,11 +131,15 @@ export class TrainingLoop {
     void this.pump();
   }
 
-  /** Called by the worker when the GPU device is lost: abandon the step, rebuild on a new backend. */
+  /**
+   * Called by the worker when the GPU device is lost: abandon the step, rebuild on a new backend and
+   * continue from the last completed iteration (a pending page reset keeps its own starting point).
+   */
   deviceLost(reason: string): void {
     const running = this.pendingReset ? this.pendingReset.running : this.wanted;
     const pending = this.pendingReset;
-    if (this.config) this.pendingReset = { config: pending?.config ?? this.config, running, force: true, prior: pending ? pending.prior : this.prior, extraSeeds: pending ? pending.extraSeeds : this.extraSeeds };
+    const from = pending ? { checkpoint: pending.checkpoint, state: pending.state } : { state: this.lastState };
+    if (this.config) this.pendingReset = { config: pending?.config ?? this.config, running, force: true, prior: pending ? pending.prior : this.prior, extraSeeds: pending ? pending.extraSeeds : this.extraSeeds, ...from };
     this.abortStep?.(new DeviceLostError(reason));
     void this.pump();
   }
@@ -199,23 +217,83 @@ export class TrainingLoop {
     this.prior = reset.prior;
     this.extraSeeds = reset.extraSeeds;
     const method = this.method!;
+    this.lastState = null;
     try {
-      const configs = seedConfigs(reset.config, 1 + (this.extraSeeds?.length ?? 0)).map((c) => methodConfig(method, c));
+      let saved = reset.state ?? (reset.checkpoint ? await this.decodeSaved(reset.checkpoint, method) : null);
+      // A device lost before the restore completes continues from the same saved state.
+      this.lastState = saved;
+      const seeds = 1 + (this.extraSeeds?.length ?? 0);
+      const configs = seedConfigs(reset.config, seeds).map((c) => methodConfig(method, c));
+      const continuesAt = reset.state ? Math.min(...reset.state.map((s) => s.iteration)) : null;
       // Each seed's trainer gets an engine of its own (a trainer disposes its engine); only the first
       // call may force a new backend. The engine is the entry's method's: a variant only changes
       // settings, never the maths.
-      this.run = await SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, raceEntry(method).method, reset.force && i === 0), () => this.pendingReset !== null);
+      const create = (force: boolean) =>
+        SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, raceEntry(method).method, force && i === 0, i === 0 ? continuesAt : null), () => this.pendingReset !== null);
+      this.run = await create(reset.force);
       if (!this.run) return; // superseded while the backend was initialising
-      // Iteration 0: where every method starts (the shared prior), the first point of every chart.
-      const start = await this.watched(this.run.evaluateStart());
-      if (this.pendingReset) return;
-      for (const { seed, record } of start) this.host.post({ type: 'record', generation: this.generation, record, seed });
+      if (saved) {
+        try {
+          await this.watched(this.run.restore(saved));
+          // The page's live settings (the URL's) win over those saved with the state.
+          this.run.updateSettings(liveSettings(configs[0]));
+        } catch (e) {
+          if (e instanceof DeviceLostError) throw e;
+          this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the saved state could not be continued (${errorText(e)}); started from iteration 0` });
+          this.disposeRuns();
+          this.run = await create(false);
+          if (!this.run) return;
+          saved = null;
+        }
+      }
+      this.lastState = saved;
+      if (saved) {
+        // The restored histories redraw the charts; then training goes on from the saved iteration.
+        for (const { seed, record } of this.run.recordHistory) this.host.post({ type: 'record', generation: this.generation, record, seed });
+        if (this.run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${this.run.halted}` });
+      } else {
+        // Iteration 0: where every method starts (the shared prior), the first point of every chart.
+        const start = await this.watched(this.run.evaluateStart());
+        if (this.pendingReset) return;
+        for (const { seed, record } of start) this.host.post({ type: 'record', generation: this.generation, record, seed });
+      }
+      await this.keep();
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
       this.running = false;
       this.host.post({ type: 'error', generation: this.generation, message: `could not start training: ${errorText(e)}` });
     }
     this.postState();
+  }
+
+  /** Saved bytes as every seed's state, or null (and a message saying why) when they cannot be read. */
+  private async decodeSaved(bytes: ArrayBuffer, method: RaceEntryName): Promise<RunState[] | null> {
+    try {
+      return await decodeSeedCheckpoints(bytes);
+    } catch (e) {
+      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0` });
+      return null;
+    }
+  }
+
+  /**
+   * Keeps the run's state after a completed iteration (where a lost device continues) and posts it to
+   * the page as checkpoint bytes, for autosave and run files.
+   */
+  private async keep(): Promise<void> {
+    const run = this.run;
+    const method = this.method;
+    if (!run || !method) return;
+    try {
+      const state = await this.watched(run.state());
+      if (this.pendingReset || run !== this.run) return;
+      this.lastState = state;
+      const bytes = await encodeSeedCheckpoints(state);
+      this.host.post({ type: 'checkpoint', generation: this.generation, method, iteration: run.iteration, bytes }, [bytes]);
+    } catch (e) {
+      if (e instanceof DeviceLostError) return; // the pump continues from the previous state
+      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the state could not be saved: ${errorText(e)}` });
+    }
   }
 
   /** One iteration of the method, unless it is finished or stopped. */
@@ -239,6 +317,7 @@ export class TrainingLoop {
     for (const { seed, record } of records) this.host.post({ type: 'record', generation: this.generation, record, seed });
     if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
     if (run.halted || records.length === 0) return;
+    await this.keep();
     this.unsent = true;
     const every = SPEED_PACING[this.speed].snapshotEvery;
     if (every > 0 && records[0].record.iteration % every === 0) this.sendSnapshot();

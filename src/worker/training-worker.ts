@@ -8,7 +8,7 @@
  */
 // The trainer differentiates with tfjs's gradient registry, which tfjs-core alone leaves empty. The
 // core comes first: registering gradients reads its flags.
-import '@tensorflow/tfjs-core';
+import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { TrainingLoop } from './training-loop.ts';
 import { WorkerBackend } from './worker-backend.ts';
@@ -29,7 +29,12 @@ interface WorkerScope {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
 }
 const scope = self as unknown as WorkerScope;
-const post = (message: FromWorker, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
+/** tfjs's memory between two iterations (when the state was last posted): read by bench/page-soak.ts. */
+const hook = self as unknown as { __beaconMemory?: { iteration: number; numTensors: number; numBytes: number } };
+const post = (message: FromWorker, transfer: Transferable[] = []) => {
+  if (message.type === 'checkpoint') hook.__beaconMemory = { iteration: message.iteration, numTensors: tf.memory().numTensors, numBytes: tf.memory().numBytes };
+  scope.postMessage(message, transfer);
+};
 
 let lostReason: string | null = null;
 /** The page has been told this worker's backend (the prior may have selected it before any trainer). */
@@ -56,12 +61,12 @@ function wait(ms: number): Promise<void> {
 const loop: TrainingLoop = new TrainingLoop({
   post,
   wait,
-  async prepare(config, method, force) {
+  async prepare(config, method, force, continuesAt) {
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
     if (changed || lostReason || !announced) {
       announced = true;
       const recovery = lostReason
-        ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, training restarted from iteration 0`
+        ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, ${continuesAt != null ? `continued at iteration ${continuesAt} after the GPU was lost` : 'training restarted from iteration 0 (no iteration had completed)'}`
         : undefined;
       post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}) });
       lostReason = null;

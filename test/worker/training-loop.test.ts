@@ -14,7 +14,8 @@ import type { IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
-import type { FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../../src/worker/protocol.ts';
+import { TIMING_KEYS } from '../../src/trainer/iteration-record.ts';
+import type { CheckpointMessage, FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../../src/worker/protocol.ts';
 import { TrainingLoop } from '../../src/worker/training-loop.ts';
 
 beforeAll(async () => {
@@ -54,6 +55,9 @@ function harness() {
   const settle = () => new Promise((r) => setTimeout(r, 300));
   return { loop, messages, transfers, prepared, records, snapshots, lastState, until, settle };
 }
+
+/** A record without its wall-clock timings (which differ between identical runs). */
+const untimed = (r: IterationRecord) => Object.fromEntries(Object.entries(r).filter(([k]) => !(TIMING_KEYS as readonly string[]).includes(k)));
 
 describe('training loop', () => {
   it('trains its one method, sends a snapshot per iteration, and stops at the budget', async () => {
@@ -174,15 +178,77 @@ describe('training loop', () => {
     expect(none.snapshots()).toEqual([]);
   });
 
-  it('after a lost device, re-prepares the backend and restarts under a new generation, still running', async () => {
+  it('after a lost device, re-prepares the backend and continues from the last completed iteration under a new generation, still running, with the records of an uninterrupted run', async () => {
     const h = harness();
-    h.loop.command(init(tiny({ iters: 50 }), true, 'grpo'));
+    h.loop.command(init(tiny({ iters: 8 }), true, 'grpo'));
     await h.until('records', () => h.records().length >= 3);
     h.loop.deviceLost('destroyed: test');
-    await h.until('the new generation', () => h.records().some((m) => m.generation === 2 && m.record.iteration === 1));
-    h.loop.command({ type: 'pause' });
+    await h.until('the budget after the loss', () => h.lastState()?.finished === true && h.lastState()?.generation === 2);
     expect(h.prepared).toEqual([false, true]);
-    expect(h.records().filter((m) => m.generation === 2).map((m) => m.record.iteration).slice(0, 2)).toEqual([0, 1]);
+    const before = h.records().filter((m) => m.generation === 1).map((m) => m.record.iteration);
+    const after = h.records().filter((m) => m.generation === 2).map((m) => m.record);
+    // The new generation replays the kept history (0 … k) and goes on from k + 1: nothing restarts at 0
+    // and no completed iteration is lost (k is at least the last one the page saw, or the one before it,
+    // when the loss came while that iteration's state was being kept).
+    expect(after.map((r) => r.iteration)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const k = h.messages.filter((m) => m.type === 'checkpoint' && m.generation === 2)[0];
+    expect(k && k.type === 'checkpoint' && k.iteration).toBeGreaterThanOrEqual(Math.max(...before) - 1);
+    const direct = new TrainingRun(methodConfig('grpo', tiny({ iters: 8 })), cpuAdvantageEngine);
+    const expected = [await direct.evaluateStart()];
+    for (let i = 0; i < 8; i++) expected.push((await direct.step())!);
+    direct.dispose();
+    expect(after.map(untimed)).toEqual(expected.map(untimed));
+  });
+
+  it('posts its state as checkpoint bytes after every iteration, and init with those bytes continues the run exactly', async () => {
+    const first = harness();
+    first.loop.command(init(tiny({ iters: 6 }), true, 'beacon'));
+    await first.until('the budget', () => first.lastState()?.finished === true);
+    const checkpoints = first.messages.filter((m): m is CheckpointMessage => m.type === 'checkpoint');
+    expect(checkpoints.map((m) => m.iteration)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const at3 = checkpoints[3];
+    const resumed = harness();
+    resumed.loop.command({ ...init(tiny({ iters: 6 }), true, 'beacon'), checkpoint: at3.bytes });
+    await resumed.until('the budget', () => resumed.lastState()?.finished === true);
+    expect(resumed.records().map((m) => untimed(m.record))).toEqual(first.records().map((m) => untimed(m.record)));
+    // Bad bytes: a message names the problem, and the run starts from iteration 0.
+    const bad = harness();
+    bad.loop.command({ ...init(tiny({ iters: 1 }), true, 'beacon'), checkpoint: new Uint8Array(10).buffer });
+    await bad.until('the budget', () => bad.lastState()?.finished === true);
+    expect(bad.messages.find((m) => m.type === 'error')).toMatchObject({ message: expect.stringMatching(/beacon: the saved state is unreadable \(truncated: 10 bytes/) });
+    expect(bad.records().map((m) => m.record.iteration)).toEqual([0, 1]);
+  });
+
+  it('with several seeds, saves every seed and continues each exactly, after a lost device and from the saved bytes', async () => {
+    const withSeeds = (h: ReturnType<typeof harness>, checkpoint?: ArrayBuffer) =>
+      h.loop.command({ ...init(tiny({ seed: 3, iters: 5 }), true, 'grpo'), extraSeeds: [null], ...(checkpoint ? { checkpoint } : {}) });
+    const bySeed = (h: ReturnType<typeof harness>, generation: number) =>
+      [3, 4].map((seed) => h.records().filter((m) => m.generation === generation && m.seed === seed).map((m) => untimed(m.record)));
+    const first = harness();
+    withSeeds(first);
+    await first.until('the budget', () => first.lastState()?.finished === true);
+    const uninterrupted = bySeed(first, 1);
+    expect(uninterrupted.map((r) => r.length)).toEqual([6, 6]);
+    expect(uninterrupted[0]).not.toEqual(uninterrupted[1]);
+    const at2 = first.messages.filter((m): m is CheckpointMessage => m.type === 'checkpoint').find((m) => m.iteration === 2)!;
+
+    const resumed = harness();
+    withSeeds(resumed, at2.bytes);
+    await resumed.until('the budget', () => resumed.lastState()?.finished === true);
+    expect(bySeed(resumed, 1)).toEqual(uninterrupted);
+
+    const lost = harness();
+    withSeeds(lost);
+    await lost.until('records', () => lost.records().length >= 6);
+    lost.loop.deviceLost('destroyed: test');
+    await lost.until('the budget after the loss', () => lost.lastState()?.finished === true && lost.lastState()?.generation === 2);
+    expect(bySeed(lost, 2)).toEqual(uninterrupted);
+
+    // Saved bytes of another number of seeds are named, and the race starts over.
+    const single = harness();
+    single.loop.command({ ...init(tiny({ seed: 3, iters: 1 }), true, 'grpo'), checkpoint: at2.bytes });
+    await single.until('the budget', () => single.lastState()?.finished === true);
+    expect(single.messages.find((m) => m.type === 'error')).toMatchObject({ message: expect.stringMatching(/could not be continued \(the saved state holds 2 seed\(s\), this race trains 1\)/) });
   });
 
   it('GRPO ignores BEACON ablations; BEACON gets them', async () => {
