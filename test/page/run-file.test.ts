@@ -16,6 +16,7 @@ import { readPageState } from '../../src/page/url-state.ts';
 import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { seal } from '../../src/trainer/sealed-file.ts';
+import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../../src/trainer/seed-checkpoints.ts';
 
 const SETTINGS = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0&backend=cpu';
 let panels: RunFilePanel[];
@@ -91,6 +92,21 @@ describe('run file', () => {
 
 describe('race key', () => {
   const key = (q: string) => raceKey(readPageState(q));
+  it('holds every seed of a panel, and refuses a panel whose seed count is not the settings\' seeds', async () => {
+    const twoSeeds = `${SETTINGS}&seeds=2`;
+    const states = [];
+    for (const seed of [1, 2]) {
+      const run = new TrainingRun(methodConfig('grpo', { ...readPageState(twoSeeds).config, seed }), cpuAdvantageEngine);
+      await run.step();
+      states.push(await run.state());
+      run.dispose();
+    }
+    const bundle = await encodeSeedCheckpoints(states);
+    const file = await decodeRunFile(await encodeRunFile(twoSeeds, [{ panel: 'grpo', iteration: 1, bytes: bundle }]));
+    expect((await decodeSeedCheckpoints(file.panels[0].bytes)).map((s) => s.config.seed)).toEqual([1, 2]);
+    await expect(decodeRunFile(await encodeRunFile(twoSeeds, [{ panel: 'grpo', iteration: 2, bytes: panels[0].bytes }]))).rejects.toThrow(/panels\[0\].*holds 1 seed\(s\), the settings ask for 2/);
+  });
+
   it('is the same for the same race whatever the view, backend or live settings', () => {
     expect(key('horizon=tiny')).toBe(key('horizon=tiny&speed=fast&smoothing=0.5&present=true&autostart=false&backend=cpu&learningRate=0.01'));
     expect(key('')).toBe('');
