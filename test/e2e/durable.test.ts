@@ -11,10 +11,11 @@
  * every load has the same (single-threaded, deterministic) wasm.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { launchChromium } from '../support/browser.ts';
+import { iterations, openPage, waitFor } from './page-driver.ts';
 import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
 
 const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0';
@@ -31,38 +32,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Opened {
-  page: Page;
-  context: BrowserContext;
-  errors: string[];
-}
-
-async function open(query: string, options: { init?: string; serviceWorkers?: 'allow' | 'block' } = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, serviceWorkers: options.serviceWorkers ?? 'block' });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  if (options.init) await page.addInitScript({ content: options.init });
-  await page.goto(`${server.url}?${query}`);
-  return { page, context, errors };
-}
-
-async function waitFor<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const t0 = Date.now();
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await read();
-  }
-  return last;
-}
-
-const iterations = (page: Page) =>
-  page.locator('method-panel').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.method, Number((e as HTMLElement).dataset.iteration)]))) as Promise<Record<string, number>>;
+/** Service workers blocked unless asked for: a cached build must not hide what the server serves. */
+const open = (query: string, options: { init?: string; serviceWorkers?: 'allow' | 'block' } = {}) =>
+  openPage(browser, server.url, query, { acceptDownloads: true, serviceWorkers: 'block', ...options });
 
 /** Every panel's record history as the page holds it (what its charts draw). */
 const histories = (page: Page) =>

@@ -14,13 +14,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/config.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS, type PageSettings } from '../../src/page/page-settings.ts';
 import { writePageState } from '../../src/page/url-state.ts';
 import { launchChromium } from '../support/browser.ts';
+import { backendOf, iterations, openPage, waitFor } from './page-driver.ts';
 import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -39,40 +40,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Watched {
-  page: Page;
-  context: BrowserContext;
-  /** Console errors and uncaught exceptions, page and worker. */
-  errors: string[];
-}
-
-async function open(browser: Browser, query: string): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.url}${query ? `?${query}` : ''}`);
-  return { page, context, errors };
-}
-
-async function waitFor<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const t0 = Date.now();
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 250));
-    last = await read();
-  }
-  return last;
-}
-
-const iterations = (page: Page) =>
-  page.locator('method-panel').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.method, Number((e as HTMLElement).dataset.iteration)])));
-
-const backendOf = (page: Page) => page.locator('backend-badge').getAttribute('data-backend');
+const open = (browser: Browser, query: string) => openPage(browser, server.url, query, { permissions: ['clipboard-read', 'clipboard-write'] });
 
 /** Distinct colours on a canvas (a blank or single-colour canvas has 1). */
 function distinctColours(canvas: HTMLCanvasElement): number {

@@ -13,13 +13,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodSpec } from '../../src/methods/registry.ts';
 import { RACE_ENTRY_NAMES } from '../../src/methods/variants.ts';
 import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS } from '../../src/page/scenarios.ts';
 import { readPageState, writePageState } from '../../src/page/url-state.ts';
 import { launchChromium } from '../support/browser.ts';
+import { backendOf, iterations, openPage, waitFor, type OpenOptions } from './page-driver.ts';
 import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -37,40 +38,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Opened {
-  page: Page;
-  context: BrowserContext;
-  errors: string[];
-}
-
-async function open(query: string, options: { width?: number; height?: number; init?: string } = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  if (options.init) await page.addInitScript({ content: options.init });
-  await page.goto(`${server.url}?${query}`);
-  return { page, context, errors };
-}
-
-async function waitFor<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const t0 = Date.now();
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 200));
-    last = await read();
-  }
-  return last;
-}
-
-const iterations = (page: Page) =>
-  page.locator('method-panel').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.method, Number((e as HTMLElement).dataset.iteration)])));
-
-const backendOf = (page: Page) => page.locator('backend-badge').getAttribute('data-backend');
+const open = (query: string, options: OpenOptions = {}) => openPage(browser, server.url, query, options);
 
 /** Training workers alive (probe workers are terminated once they answer). */
 const workers = (page: Page) => page.workers().filter((w) => /training-worker/.test(w.url())).length;
@@ -278,7 +246,10 @@ describe('workshop page', () => {
       await page.reload({ timeout: 60_000 });
       const its = await waitFor('3 iterations offline', () => iterations(page), (v) => v.grpo >= 3 && v.beacon >= 3, 120_000);
       expect(its).toMatchObject({ grpo: expect.any(Number), beacon: expect.any(Number) });
-      expect(server.requests.slice(served)).toEqual([]); // nothing reached the server
+      // Nothing the page asked for reached the server. Chromium's own update check of the service worker
+      // script on navigation is made outside the page's network emulation and may or may not land here;
+      // the page loads from the cache either way.
+      expect(server.requests.slice(served).filter((path) => !path.endsWith('/sw.js'))).toEqual([]);
       // The service worker's headers make the reloaded page cross-origin isolated (wasm threads).
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       expect(errors).toEqual([]);

@@ -1,0 +1,61 @@
+/**
+ * What every end-to-end test does with the page: open it in a fresh browser context with its errors
+ * collected, poll it until a condition holds, and read the test contract (`[data-method][data-iteration]`
+ * on each method panel, `[data-backend]` on the badge).
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+export interface Opened {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions, page and worker. */
+  errors: string[];
+}
+
+export interface OpenOptions {
+  width?: number;
+  height?: number;
+  /** A script run before the page's own (test hooks). */
+  init?: string;
+  serviceWorkers?: 'allow' | 'block';
+  acceptDownloads?: boolean;
+  permissions?: string[];
+}
+
+/** The page at `url` with the query `query`, in a new context of `browser`. */
+export async function openPage(browser: Browser, url: string, query: string, options: OpenOptions = {}): Promise<Opened> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    ...(options.serviceWorkers ? { serviceWorkers: options.serviceWorkers } : {}),
+    ...(options.acceptDownloads ? { acceptDownloads: true } : {}),
+    ...(options.permissions ? { permissions: options.permissions } : {}),
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  if (options.init) await page.addInitScript({ content: options.init });
+  await page.goto(`${url}${query ? `?${query}` : ''}`);
+  return { page, context, errors };
+}
+
+/** Polls `read` until `ok` holds; on timeout, an error naming what it waited for and the last value. */
+export async function waitFor<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const t0 = Date.now();
+  let last: T = await read();
+  while (!ok(last)) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 150));
+    last = await read();
+  }
+  return last;
+}
+
+/** Each method panel's completed iterations, by its `data-method`. */
+export const iterations = (page: Page) =>
+  page.locator('method-panel').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.method, Number((e as HTMLElement).dataset.iteration)]))) as Promise<Record<string, number>>;
+
+/** The backend the badge reports. */
+export const backendOf = (page: Page) => page.locator('backend-badge').getAttribute('data-backend');
