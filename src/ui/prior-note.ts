@@ -63,7 +63,7 @@ export class PriorNote extends LitElement {
       <span data-prior-episodes=${n}>${text}</span>
       <label>Oracle episodes <input name="sftEpisodes" .value=${String(c.sftEpisodes)} aria-describedby="prior-range" /></label>
       <button type="submit">Restart with this prior</button>
-      <span id="prior-range" class="muted">0 = random init, auto, or ${describeRange(fieldSpec('sftEpisodes')!)}</span>
+      <span id="prior-range" class="muted">${describeRange(fieldSpec('sftEpisodes')!)}; 0 = random init</span>
       ${this.error ? html`<span class="error" role="alert">${this.error}</span>` : nothing}
     </form>`;
   }
