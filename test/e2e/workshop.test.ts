@@ -119,7 +119,8 @@ describe('workshop page', () => {
     try {
       const alert = await page.locator('settings-alert [role=alert]').innerText();
       expect(alert).toContain(`methods must be 2 to 4 distinct methods or variants, comma-separated, from ${RACE_ENTRY_NAMES.join(', ')}; got "grpo,nope": "nope" is not a method or variant; using grpo,beacon`);
-      expect(Object.keys(await iterations(page))).toEqual(['grpo', 'beacon']);
+      // The panels appear once the start has looked for a saved run (an asynchronous IndexedDB read).
+      await waitFor('the default race', () => iterations(page), (v) => Object.keys(v).join() === 'grpo,beacon', 30_000);
       const shown = await page.locator('method-picker [data-preset]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.preset));
       expect(shown).toEqual(availablePresets().map((p) => p.id));
       // A preset naming a method the registry lacks stays hidden.
@@ -222,7 +223,7 @@ describe('workshop page', () => {
         await waitFor(`scenario ${scenarios[i].id} in the URL`, () => page.evaluate(() => location.search.slice(1)), (q) => q === want, 10_000);
         expect(await page.locator('scenario-tour h3').getAttribute('data-scenario')).toBe(scenarios[i].id);
         expect(await page.locator('scenario-tour .narrative').innerText()).toBe(scenarios[i].narrative);
-        expect(Object.keys(await iterations(page))).toEqual([...expected.page.methods]);
+        await waitFor(`scenario ${scenarios[i].id}'s panels`, () => iterations(page), (v) => Object.keys(v).join() === expected.page.methods.join(), 10_000);
         current = { ...expected, issues: [] };
       }
       expect(errors).toEqual([]);
