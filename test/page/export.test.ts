@@ -6,31 +6,10 @@ import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { comparisonColumns, successColumns } from '../../src/page/chart-data.ts';
 import { CSV_COLUMNS, recordsToCsv, recordsToJson, type SeededRecord } from '../../src/page/export.ts';
 import { MetricHistory } from '../../src/page/metric-history.ts';
+import { sampleRecord } from './sample-record.ts';
 
 function record(method: 'grpo' | 'beacon', iteration: number, over: Partial<SeededRecord> = {}): SeededRecord {
-  return {
-    seed: 1,
-    iteration,
-    method,
-    success: 0.25,
-    partial: 0.5,
-    failure: 0.25,
-    sampleUtilization: 0.75,
-    zeroAdvantageRatio: 0.1,
-    contradictoryRatio: Number.NaN,
-    signalRetention: 0.4,
-    ccr: 1.5,
-    policyLoss: -0.01,
-    entropy: 1.2,
-    approxKl: 0.001,
-    clipFraction: 0.05,
-    gradNorm: 0.3,
-    meanEpisodeLength: 12.5,
-    envSteps: 200,
-    envStepsPerSecond: 1000,
-    ms: { rollout: 100, advantage: 2, update: 50 },
-    ...over,
-  };
+  return { seed: 1, ...sampleRecord({ iteration, method }), ...over };
 }
 
 describe('CSV export', () => {

@@ -11,30 +11,10 @@ import { debiasedEma } from '../../src/page/smoothing.ts';
 import { readPageState, writePageState } from '../../src/page/url-state.ts';
 import { DEFAULT_PAGE_SETTINGS } from '../../src/page/page-settings.ts';
 import type { IterationRecord } from '../../src/trainer/iteration-record.ts';
+import { sampleRecord } from './sample-record.ts';
 
 function record(iteration: number, success: number, over: Partial<IterationRecord> = {}): IterationRecord {
-  return {
-    iteration,
-    method: 'beacon',
-    success,
-    partial: 0.5,
-    failure: 0.5 - success / 2,
-    sampleUtilization: 0.75,
-    zeroAdvantageRatio: 0.1,
-    contradictoryRatio: Number.NaN,
-    signalRetention: 0.4,
-    ccr: 1.5,
-    policyLoss: -0.01,
-    entropy: 1.2,
-    approxKl: 0.001,
-    clipFraction: 0.05,
-    gradNorm: 0.3,
-    meanEpisodeLength: 12,
-    envSteps: 200,
-    envStepsPerSecond: 1000,
-    ms: { rollout: 100, advantage: 2, update: 50 },
-    ...over,
-  };
+  return sampleRecord({ iteration, success, failure: 0.5 - success / 2, meanEpisodeLength: 12, ...over });
 }
 
 function history(successes: number[]): MetricHistory {
