@@ -50,7 +50,9 @@ interface Header {
   records: IterationRecord[];
 }
 
-const FORMAT: SealedFormat = { magic: 'BEACONCK', schema: CHECKPOINT_SCHEMA, noun: 'checkpoint', error: CheckpointError };
+/** The first 8 bytes of every checkpoint file. */
+export const CHECKPOINT_MAGIC = 'BEACONCK';
+const FORMAT: SealedFormat = { magic: CHECKPOINT_MAGIC, schema: CHECKPOINT_SCHEMA, noun: 'checkpoint', error: CheckpointError };
 
 // JSON has no NaN or ±Infinity, and records carry NaN (iteration 0's losses, SFT's PPO statistics):
 // those numbers travel as the strings below, and only inside records.

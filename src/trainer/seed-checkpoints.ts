@@ -9,12 +9,11 @@
  *
  * Decoding names the first thing that is wrong: the container, a header field, or a run's checkpoint.
  */
-import { CheckpointError, decodeCheckpoint, encodeCheckpoint, type RunState } from './checkpoint.ts';
+import { CHECKPOINT_MAGIC, CheckpointError, decodeCheckpoint, encodeCheckpoint, type RunState } from './checkpoint.ts';
 import { seal, unseal, type SealedFormat } from './sealed-file.ts';
 
 export const SEED_CHECKPOINTS_SCHEMA = 1;
 const FORMAT: SealedFormat = { magic: 'BEACONSD', schema: SEED_CHECKPOINTS_SCHEMA, noun: 'seed bundle', error: CheckpointError };
-const CHECKPOINT_MAGIC = 'BEACONCK';
 
 interface RunExtent {
   seed: number;

@@ -11,30 +11,18 @@
  * every load has the same (single-threaded, deterministic) wasm.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
-import { launchChromium } from '../support/browser.ts';
-import { iterations, openPage, waitFor } from './page-driver.ts';
-import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
+import { iterations, openPage, servedSite, waitFor } from './page-driver.ts';
 
 const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0';
 
-let server: SubPathServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([buildAndServe(), launchChromium({ webgpu: true })]);
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = servedSite();
 
 /** Service workers blocked unless asked for: a cached build must not hide what the server serves. */
 const open = (query: string, options: { init?: string; serviceWorkers?: 'allow' | 'block' } = {}) =>
-  openPage(browser, server.url, query, { acceptDownloads: true, serviceWorkers: 'block', ...options });
+  openPage(site.browser, site.server.url, query, { acceptDownloads: true, serviceWorkers: 'block', ...options });
 
 /** Every panel's record history as the page holds it (what its charts draw). */
 const histories = (page: Page) =>

@@ -1,9 +1,35 @@
 /**
- * What every end-to-end test does with the page: open it in a fresh browser context with its errors
+ * What every end-to-end test does with the page: serve it, open it in a fresh browser context with its errors
  * collected, poll it until a condition holds, and read the test contract (`[data-method][data-iteration]`
  * on each method panel, `[data-backend]` on the badge).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
+
+export interface Site {
+  /** The built page, served from a sub-path. */
+  server: SubPathServer;
+  /** Headless Chromium with WebGPU (SwiftShader where the machine has no GPU). */
+  browser: Browser;
+}
+
+/**
+ * The build served and a browser for a whole test file: both start before its first test and close
+ * after its last. Read the fields inside tests (they are set by then).
+ */
+export function servedSite(): Site {
+  const site = {} as Site;
+  beforeAll(async () => {
+    [site.server, site.browser] = await Promise.all([buildAndServe(), launchChromium({ webgpu: true })]);
+  }, 300_000);
+  afterAll(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+  });
+  return site;
+}
 
 export interface Opened {
   page: Page;

@@ -15,32 +15,21 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/config.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS, type PageSettings } from '../../src/page/page-settings.ts';
 import { writePageState } from '../../src/page/url-state.ts';
 import { launchChromium } from '../support/browser.ts';
-import { backendOf, iterations, openPage, waitFor } from './page-driver.ts';
-import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
+import { backendOf, iterations, openPage, servedSite, waitFor } from './page-driver.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** Small enough that an iteration takes seconds on SwiftShader. */
 const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8';
 
-let server: SubPathServer;
-let gpuBrowser: Browser;
+const site = servedSite();
 
-beforeAll(async () => {
-  [server, gpuBrowser] = await Promise.all([buildAndServe(), launchChromium({ webgpu: true })]);
-}, 300_000);
-
-afterAll(async () => {
-  await gpuBrowser?.close();
-  await server?.close();
-});
-
-const open = (browser: Browser, query: string) => openPage(browser, server.url, query, { permissions: ['clipboard-read', 'clipboard-write'] });
+const open = (browser: Browser, query: string) => openPage(browser, site.server.url, query, { permissions: ['clipboard-read', 'clipboard-write'] });
 
 /** Distinct colours on a canvas (a blank or single-colour canvas has 1). */
 function distinctColours(canvas: HTMLCanvasElement): number {
@@ -62,7 +51,7 @@ async function axeViolations(page: Page) {
 describe('live page', () => {
   it('autostarts on WebGPU, trains both methods, draws every view, is accessible and recovers a lost device', async () => {
     // Forced: under auto the probe would (rightly) prefer wasm to the software adapter.
-    const { page, context, errors } = await open(gpuBrowser, `${TINY}&backend=webgpu`);
+    const { page, context, errors } = await open(site.browser, `${TINY}&backend=webgpu`);
     try {
       expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000)).toBe('webgpu');
       const badge = await page.locator('backend-badge .badge').innerText();
@@ -132,7 +121,7 @@ describe('live page', () => {
       expect(await page.locator('beacon-live-app >> .errors').count()).toBe(0);
       expect(await page.locator('method-panel .halted').count()).toBe(0);
       expect(errors).toEqual([]);
-      expect(server.misses).toEqual([]);
+      expect(site.server.misses).toEqual([]);
 
       const violations = await axeViolations(page);
       expect(violations).toEqual([]);
@@ -170,7 +159,7 @@ describe('live page', () => {
     for (const spec of CONFIG_FIELDS) if (spec.key !== 'method') expect(query).toContain(`${spec.key}=`);
     for (const key of Object.keys(DEFAULT_PAGE_SETTINGS)) if (key !== 'present') expect(query).toContain(`${key}=`);
 
-    const { page, context, errors } = await open(gpuBrowser, query);
+    const { page, context, errors } = await open(site.browser, query);
     try {
       await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000);
       expect(await backendOf(page)).toBe('cpu');
@@ -182,8 +171,8 @@ describe('live page', () => {
       await page.getByRole('button', { name: 'Share link' }).click();
       await waitFor('the Share status', () => page.locator('share-export [role=status]').innerText(), (t) => t.includes('copied') || dialogUrl !== '', 10_000);
       const shared = dialogUrl || (await page.evaluate(() => navigator.clipboard.readText()));
-      expect(shared).toBe(`${server.url}?${query}`);
-      await waitFor('the address bar', () => page.evaluate(() => location.href), (href) => href === `${server.url}?${query}`, 10_000);
+      expect(shared).toBe(`${site.server.url}?${query}`);
+      await waitFor('the address bar', () => page.evaluate(() => location.href), (href) => href === `${site.server.url}?${query}`, 10_000);
       // Opened paused: no iteration ran.
       await waitFor('the panels', () => iterations(page), (v) => Object.keys(v).length === 2, 30_000);
       expect(await iterations(page)).toEqual({ grpo: 0, beacon: 0 });
@@ -195,7 +184,7 @@ describe('live page', () => {
   }, 120_000);
 
   it('says which SFT prior every method starts from, and changes it from the note (0 = random init)', async () => {
-    const { page, context, errors } = await open(gpuBrowser, `${TINY}&autostart=0&backend=cpu`);
+    const { page, context, errors } = await open(site.browser, `${TINY}&autostart=0&backend=cpu`);
     try {
       const note = page.locator('prior-note');
       const text = () => note.locator('[data-prior-episodes]').innerText();
@@ -220,7 +209,7 @@ describe('live page', () => {
   }, 120_000);
 
   it('names bad URL parameters in an alert and uses the defaults instead', async () => {
-    const { page, context, errors } = await open(gpuBrowser, 'gamma=7&bogus=1&method=grpo&groupSize=1.5&autostart=0&backend=cpu');
+    const { page, context, errors } = await open(site.browser, 'gamma=7&bogus=1&method=grpo&groupSize=1.5&autostart=0&backend=cpu');
     try {
       const alert = page.locator('settings-alert [role=alert]');
       await alert.waitFor({ timeout: 30_000 });
@@ -248,7 +237,7 @@ describe('live page', () => {
       expect(await page.locator('backend-badge .reason').innerText()).toMatch(/Fallback because webgpu: no WebGPU adapter/);
       await waitFor('an iteration on wasm', () => iterations(page), (v) => v.grpo >= 1 && v.beacon >= 1, 120_000);
       expect(errors).toEqual([]);
-      expect(server.misses).toEqual([]);
+      expect(site.server.misses).toEqual([]);
       await context.close();
     } finally {
       await browser.close();

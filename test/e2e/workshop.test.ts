@@ -13,32 +13,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { methodSpec } from '../../src/methods/registry.ts';
 import { RACE_ENTRY_NAMES } from '../../src/methods/variants.ts';
 import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS } from '../../src/page/scenarios.ts';
 import { readPageState, writePageState } from '../../src/page/url-state.ts';
-import { launchChromium } from '../support/browser.ts';
-import { backendOf, iterations, openPage, waitFor, type OpenOptions } from './page-driver.ts';
-import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
+import { backendOf, iterations, openPage, servedSite, waitFor, type OpenOptions } from './page-driver.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0';
 
-let server: SubPathServer;
-let browser: Browser;
+const site = servedSite();
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([buildAndServe(), launchChromium({ webgpu: true })]);
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const open = (query: string, options: OpenOptions = {}) => openPage(browser, server.url, query, options);
+const open = (query: string, options: OpenOptions = {}) => openPage(site.browser, site.server.url, query, options);
 
 /** Training workers alive (probe workers are terminated once they answer). */
 const workers = (page: Page) => page.workers().filter((w) => /training-worker/.test(w.url())).length;
@@ -243,14 +231,14 @@ describe('workshop page', () => {
       );
       await waitFor('an iteration online', () => iterations(page), (v) => v.grpo >= 1 && v.beacon >= 1, 60_000);
       await context.setOffline(true);
-      const served = server.requests.length;
+      const served = site.server.requests.length;
       await page.reload({ timeout: 60_000 });
       const its = await waitFor('3 iterations offline', () => iterations(page), (v) => v.grpo >= 3 && v.beacon >= 3, 120_000);
       expect(its).toMatchObject({ grpo: expect.any(Number), beacon: expect.any(Number) });
       // Nothing the page asked for reached the server. Chromium's own update check of the service worker
       // script on navigation is made outside the page's network emulation and may or may not land here;
       // the page loads from the cache either way.
-      expect(server.requests.slice(served).filter((path) => !path.endsWith('/sw.js'))).toEqual([]);
+      expect(site.server.requests.slice(served).filter((path) => !path.endsWith('/sw.js'))).toEqual([]);
       // The service worker's headers make the reloaded page cross-origin isolated (wasm threads).
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       expect(errors).toEqual([]);
