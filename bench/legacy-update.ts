@@ -10,14 +10,22 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Policy } from '../src/policy/policy.ts';
 import type { Rng } from '../src/prng.ts';
 import type { PpoSettings } from '../src/trainer/ppo.ts';
+import type { Rollout } from '../src/trainer/rollout.ts';
 
 export interface LegacyBatch {
   obs: Float32Array;
   features: Float32Array;
-  mask: Float32Array;
+  mask: Uint8Array;
   actions: Int32Array;
   logProbs: Float32Array;
   advantages: Float32Array;
+}
+
+/** Every (step, candidate) pair's feature row, S × A × actionDim, as rollouts carried them before. */
+export function pairFeatures(rollout: Pick<Rollout, 'candidates' | 'candidateRows'>, actionDim: number): Float32Array {
+  const out = new Float32Array(rollout.candidateRows.length * actionDim);
+  rollout.candidateRows.forEach((row, i) => out.set(rollout.candidates.subarray(row * actionDim, (row + 1) * actionDim), i * actionDim));
+  return out;
 }
 
 export function legacyLogits(policy: Policy, obs: tf.Tensor2D, features: tf.Tensor3D, mask: tf.Tensor2D): tf.Tensor2D {
@@ -39,7 +47,7 @@ export async function legacyUpdate(policy: Policy, optimizer: tf.Optimizer, data
   const batch = {
     obs: tf.tensor2d(data.obs, [S, dims.obsDim]),
     features: tf.tensor3d(data.features, [S, A, dims.actionDim]),
-    mask: tf.tensor2d(data.mask, [S, A]),
+    mask: tf.tensor2d(Float32Array.from(data.mask), [S, A]),
     actions: tf.tensor1d(data.actions, 'int32'),
     oldLogProbs: tf.tensor1d(data.logProbs),
     advantages: tf.tensor1d(data.advantages),

@@ -4,6 +4,9 @@
  * reports, per backend:
  * - per-method iterations per second, from each method's first iteration to its last within the window
  *   (the first iteration carries backend start-up and JIT warm-up, so it is the start line, not a lap);
+ * - the same over a fixed span of iterations, 1 → `--span` (default 100): an iteration's cost changes as
+ *   the policy learns (successful episodes are shorter), so builds and methods that get further in the
+ *   window are compared fairly only over the same iterations;
  * - time to the first chart point (navigation start → the first method panel showing iteration 1);
  * - frame rate of the page's main thread while training (requestAnimationFrame callbacks per second).
  *
@@ -22,6 +25,7 @@ import { buildAndServe } from '../test/e2e/sub-path-server.ts';
 
 const FLAGS = {
   seconds: { kind: { type: 'int', min: 5, max: 3600 }, doc: 'measuring window per backend after the first chart point (default 40)' },
+  span: { kind: { type: 'int', min: 2, max: 100000 }, doc: 'also rate each method over iterations 1 → span, the same iterations for every build (default 100)' },
   backends: { kind: 'string', doc: 'comma-separated backends to measure: wasm, webgpu, cpu (default wasm,webgpu)', placeholder: 'list' },
   methods: { kind: 'string', doc: 'the page\'s methods setting (default: the page default)', placeholder: 'list' },
   query: { kind: 'string', doc: 'extra page URL parameters, e.g. "seeds=2"', placeholder: 'query' },
@@ -40,7 +44,7 @@ interface BackendResult {
   /** Navigation start → first method panel at iteration ≥ 1, ms (null if none within the window). */
   firstPointMs: number | null;
   /** Per method: iterations per second after its first iteration, and iterations reached. */
-  methods: Record<string, { itPerSec: number | null; iterations: number }>;
+  methods: Record<string, { itPerSec: number | null; iterations: number; spanItPerSec: number | null }>;
   /** requestAnimationFrame callbacks per second over the window. */
   fps: number;
   /** Number of dedicated workers the page started. */
@@ -70,7 +74,12 @@ const frame = (t) => {
 requestAnimationFrame(frame);
 `;
 
-async function measure(browser: Browser, url: string, backend: string, seconds: number): Promise<BackendResult> {
+/** Iterations per second between two observed iterations (null unless both were seen). */
+function rate(from: { t: number; iteration: number } | undefined, to: { t: number; iteration: number } | undefined): number | null {
+  return from && to && to.iteration > from.iteration ? ((to.iteration - from.iteration) * 1000) / (to.t - from.t) : null;
+}
+
+async function measure(browser: Browser, url: string, backend: string, seconds: number, span: number): Promise<BackendResult> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page: Page = await context.newPage();
   let workers = 0;
@@ -102,7 +111,10 @@ async function measure(browser: Browser, url: string, backend: string, seconds: 
       const start = mine[0];
       const end = mine.at(-1);
       methods[m] = {
-        itPerSec: start && end && end.iteration > start.iteration ? ((end.iteration - start.iteration) * 1000) / (end.t - start.t) : null,
+        itPerSec: rate(start, end),
+        // The panels are redrawn at most 10 times a second, so an iteration may be seen one late: the span
+        // ends at the first iteration seen at or past it, and counts the iterations it actually covers.
+        spanItPerSec: rate(start, mine.find((c) => c.iteration >= span)),
         iterations: end?.iteration ?? 0,
       };
     }
@@ -131,6 +143,7 @@ async function main(): Promise<number> {
   const backends = (flags.backends ?? 'wasm,webgpu').split(',');
   for (const b of backends) if (!['wasm', 'webgpu', 'cpu'].includes(b)) throw new UsageError(`--backends: unknown backend ${JSON.stringify(b)}; one of wasm, webgpu, cpu`);
   const seconds = flags.seconds ?? 40;
+  const span = flags.span ?? 100;
   const server = await buildAndServe({ isolated: flags.isolated ?? false });
   const browser = await launchChromium({ webgpu: true });
   const results: BackendResult[] = [];
@@ -151,13 +164,13 @@ async function main(): Promise<number> {
       for (const [k, v] of new URLSearchParams(flags.query ?? '')) query.set(k, v);
       const url = `${server.url}?${query}`;
       if (!flags.json) process.stderr.write(`measuring ${backend} for ${seconds} s: ${url}\n`);
-      results.push(await measure(browser, url, backend, seconds));
+      results.push(await measure(browser, url, backend, seconds, span));
     }
   } finally {
     await browser.close();
     await server.close();
   }
-  const out = { settings: { ...config, methods: flags.methods ?? null, query: flags.query ?? '' }, isolated: flags.isolated ?? false, seconds, cores: (await import('node:os')).cpus().length, results };
+  const out = { settings: { ...config, methods: flags.methods ?? null, query: flags.query ?? '' }, isolated: flags.isolated ?? false, seconds, span, cores: (await import('node:os')).cpus().length, results };
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
@@ -165,7 +178,9 @@ async function main(): Promise<number> {
   for (const r of results) {
     process.stdout.write(`${r.backend} (used ${r.used}${r.adapter ? `, ${r.adapter}` : ''}; isolated ${r.crossOriginIsolated}; ${r.workers} worker(s))\n`);
     process.stdout.write(`  first chart point ${r.firstPointMs ?? '—'} ms, ${r.fps} fps while training\n`);
-    for (const [m, v] of Object.entries(r.methods)) process.stdout.write(`  ${m.padEnd(8)} ${v.itPerSec === null ? '—' : v.itPerSec.toFixed(3)} it/s (${v.iterations} iterations)\n`);
+    for (const [m, v] of Object.entries(r.methods)) {
+      process.stdout.write(`  ${m.padEnd(8)} ${v.itPerSec === null ? '—' : v.itPerSec.toFixed(3)} it/s (${v.iterations} iterations); over 1 → ${span}: ${v.spanItPerSec === null ? 'not reached' : `${v.spanItPerSec.toFixed(3)} it/s`}\n`);
+    }
   }
   return 0;
 }

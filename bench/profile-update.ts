@@ -14,7 +14,7 @@ import { Rng } from '../src/prng.ts';
 import { ppoUpdate } from '../src/trainer/ppo.ts';
 import { Trainer } from '../src/trainer/trainer.ts';
 import { disposePpoBatch, toPpoBatch } from '../src/trainer/update-batch.ts';
-import { legacyUpdate } from './legacy-update.ts';
+import { legacyUpdate, pairFeatures } from './legacy-update.ts';
 
 const FAMILIES: Record<string, string[]> = {
   matmul: ['BatchMatMul', '_FusedMatMul'],
@@ -48,7 +48,7 @@ async function main(): Promise<number> {
   const optimizer = tf.train.adam(config.learningRate);
   const apply = optimizer.applyGradients.bind(optimizer);
   const run = async () => {
-    if (extra.has('legacy')) return legacyUpdate(trainer.policy, optimizer, { ...rollout, advantages }, dims, config, new Rng(1));
+    if (extra.has('legacy')) return legacyUpdate(trainer.policy, optimizer, { ...rollout, features: pairFeatures(rollout, dims.actionDim), advantages }, dims, config, new Rng(1));
     const batch = toPpoBatch(rollout, dims, tf.tensor1d(advantages));
     await ppoUpdate(trainer.policy, optimizer, batch, config, new Rng(1));
     disposePpoBatch(batch);

@@ -10,12 +10,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { NodeBackend } from '../cli/node-backend.ts';
 import type { TrainConfig } from '../src/config.ts';
-import { dedupeRows } from '../src/policy/candidate-table.ts';
+import { renumberByFirstUse } from '../src/policy/candidate-table.ts';
 import { Rng } from '../src/prng.ts';
 import { ppoUpdate } from '../src/trainer/ppo.ts';
 import { Trainer } from '../src/trainer/trainer.ts';
 import { disposePpoBatch, toPpoBatch } from '../src/trainer/update-batch.ts';
-import { legacyUpdate } from './legacy-update.ts';
+import { legacyUpdate, pairFeatures } from './legacy-update.ts';
 import { matmulFlops, measureMatmulRate, type MatmulShape } from './matmul-rate.ts';
 
 export interface UpdateRateReport {
@@ -89,7 +89,7 @@ export async function measureUpdateRate(config: TrainConfig, backend: NodeBacken
             disposePpoBatch(batch);
           }
         } else {
-          await legacyUpdate(policy, optimizer, { ...rollout, advantages }, dims, config, new Rng(r));
+          await legacyUpdate(policy, optimizer, { ...rollout, features: pairFeatures(rollout, dims.actionDim), advantages }, dims, config, new Rng(r));
         }
         times[which].push(performance.now() - t0);
         process.stderr.write(`update-rate: round ${r + 1}/${rounds}, ${which}: ${times[which][r].toFixed(0)} ms\n`);
@@ -97,7 +97,7 @@ export async function measureUpdateRate(config: TrainConfig, backend: NodeBacken
         policy.restore(weights);
       }
     }
-    const K = dedupeRows(rollout.features, env.actionDim).count;
+    const K = renumberByFirstUse(rollout.candidateRows, rollout.candidates, env.actionDim).count;
     const minibatches = Math.max(1, Math.min(config.minibatches, S));
     const M = Math.round(S / minibatches);
     const steps = config.epochs * minibatches;

@@ -31,13 +31,7 @@ export function dense(a: tf.Tensor2D, w: tf.Tensor2D, bias: tf.Tensor1D | null =
     const x = aIsConstant ? a : (args[0] as tf.Tensor2D);
     const weight = args[aIsConstant ? 0 : 1] as tf.Tensor2D;
     const b = bias ? (args[inputs.length - 1] as tf.Tensor1D) : null;
-    let y: tf.Tensor2D;
-    if (activation === 'tanh') {
-      const s = tf.fused.matMul({ a: x, b: tf.mul(weight, 2), bias: tf.mul(b!, 2), activation: 'sigmoid' });
-      y = tf.sub(tf.mul(s, 2), 1) as tf.Tensor2D;
-    } else {
-      y = (b ? tf.fused.matMul({ a: x, b: weight, bias: b }) : tf.matMul(x, weight)) as tf.Tensor2D;
-    }
+    const y = activation === 'tanh' ? tanhLayer(x, tf.mul(weight, 2), tf.mul(b!, 2)) : linearLayer(x, weight, b);
     save([x, weight, y]);
     return {
       value: y,
@@ -54,4 +48,25 @@ export function dense(a: tf.Tensor2D, w: tf.Tensor2D, bias: tf.Tensor1D | null =
     };
   });
   return op(...inputs) as tf.Tensor2D;
+}
+
+/**
+ * The forward arithmetic of a tanh layer, from its doubled weights and bias: tanh(z) = 2·σ(2z) − 1.
+ * `dense` doubles them on every call; acting with fixed weights (policy.ts `Actor`, through tower.ts `frozen`) doubles them once. Doubling
+ * is exact, so both give the same values.
+ */
+export function tanhLayer(x: tf.Tensor2D, weight2: tf.Tensor2D, bias2: tf.Tensor1D, constants: LayerConstants = { two: 2, one: 1 }): tf.Tensor2D {
+  const s = tf.fused.matMul({ a: x, b: weight2, bias: bias2, activation: 'sigmoid' });
+  return tf.sub(tf.mul(s, constants.two), constants.one) as tf.Tensor2D;
+}
+
+/** The constants 2 and 1 of a tanh layer: numbers (a scalar tensor made per call) or scalar tensors made once. */
+export interface LayerConstants {
+  two: number | tf.Scalar;
+  one: number | tf.Scalar;
+}
+
+/** The forward arithmetic of a linear layer. */
+export function linearLayer(x: tf.Tensor2D, weight: tf.Tensor2D, bias: tf.Tensor1D | null): tf.Tensor2D {
+  return (bias ? tf.fused.matMul({ a: x, b: weight, bias }) : tf.matMul(x, weight)) as tf.Tensor2D;
 }

@@ -13,9 +13,10 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Rng } from '../prng.ts';
+import type { CandidateDictionary } from './candidate-table.ts';
 import { dense } from './dense.ts';
 import { pick } from './pick.ts';
-import { createTower, type Tower } from './tower.ts';
+import { createTower, type FrozenTower, type Tower } from './tower.ts';
 
 /** A policy's weights as plain arrays, in `Policy.variables` order. */
 export type PolicyWeights = Float32Array[];
@@ -68,9 +69,13 @@ export class Policy {
       const h = this.observationTower.apply(input.obs);
       const e = this.candidateTower.apply(input.candidates);
       const all = tf.reshape(dense(h, tf.transpose(e)), [-1]) as tf.Tensor1D; // [M·K]
-      const scores = tf.mul(tf.reshape(pick(all, input.pick), [m, a]), 1 / Math.sqrt(this.shape.hiddenSize));
-      return tf.where(input.mask, scores, tf.fill([m, a], MASKED_LOGIT)) as tf.Tensor2D;
+      return maskedLogits(pick(all, input.pick), m, a, this.shape.hiddenSize, input.mask);
     });
+  }
+
+  /** An actor for one rollout at the current weights; dispose it before the weights change. */
+  actor(): Actor {
+    return new Actor(this.observationTower.frozen(), this.candidateTower.frozen(), this.shape.hiddenSize);
   }
 
   /** Copies of the current weights (to restore after a failed update). */
@@ -97,5 +102,80 @@ export class Policy {
 
   dispose(): void {
     tf.dispose(this.variables);
+  }
+}
+
+/**
+ * Picked scores [M·A] → masked logits [M, A]: scaled by 1/√H, inadmissible candidates at MASKED_LOGIT.
+ * `constants`: the scale and the [M, A] fill as tensors made once (the Actor's), else made per call.
+ */
+function maskedLogits(picked: tf.Tensor1D, m: number, a: number, hiddenSize: number, mask: tf.Tensor2D, constants?: { scale: tf.Scalar; masked: tf.Tensor2D }): tf.Tensor2D {
+  const scores = tf.mul(tf.reshape(picked, [m, a]), constants?.scale ?? 1 / Math.sqrt(hiddenSize));
+  return tf.where(mask, scores, constants?.masked ?? tf.fill([m, a], MASKED_LOGIT)) as tf.Tensor2D;
+}
+
+/**
+ * The policy's logits while acting: during a rollout the weights stay fixed for every step, so
+ *
+ * - each tower's per-call constants are computed once (tower.ts `frozen`);
+ * - each distinct candidate row is embedded once per rollout, when a step first offers it: a
+ *   CandidateDictionary numbers the rows, and every step scores against all rows embedded so far.
+ *
+ * The values are those of `Policy.logits` on the same inputs: the same operations on each row (a row's
+ * embedding and a step's score against a row do not depend on which other rows share the matmul).
+ */
+export class Actor {
+  /** [K, H] embeddings of the dictionary's first K rows, and their transpose (matMul runs untransposed). */
+  private embeddings: tf.Tensor2D | null = null;
+  private embeddingsT: tf.Tensor2D | null = null;
+  /** The score scale and the masked fill of the last shape, made once rather than on every step. */
+  private constants: { scale: tf.Scalar; masked: tf.Tensor2D } | null = null;
+
+  constructor(
+    private readonly observationTower: FrozenTower,
+    private readonly candidateTower: FrozenTower,
+    private readonly hiddenSize: number,
+  ) {}
+
+  /**
+   * Masked logits [M, A] of M steps. `pick`: m·K + the dictionary id of step m's candidate a, with K the
+   * dictionary's current count (pickIndices); rows the dictionary gained since the last call are
+   * embedded first. Call inside a tidy.
+   */
+  logits(obs: tf.Tensor2D, dictionary: CandidateDictionary, pick: tf.Tensor1D, mask: tf.Tensor2D): tf.Tensor2D {
+    this.embedNewRows(dictionary);
+    const [m, a] = mask.shape;
+    const all = tf.reshape(tf.matMul(this.observationTower.apply(obs), this.embeddingsT!), [-1]) as tf.Tensor1D; // [M·K]
+    return maskedLogits(tf.gather(all, pick), m, a, this.hiddenSize, mask, this.constantsFor(m, a));
+  }
+
+  dispose(): void {
+    const made: (tf.Tensor | null)[] = [this.embeddings, this.embeddingsT, this.constants?.scale ?? null, this.constants?.masked ?? null];
+    tf.dispose(made.filter((t): t is tf.Tensor => t !== null));
+    this.embeddings = this.embeddingsT = this.constants = null;
+    this.observationTower.dispose();
+    this.candidateTower.dispose();
+  }
+
+  private constantsFor(m: number, a: number): { scale: tf.Scalar; masked: tf.Tensor2D } {
+    const c = this.constants;
+    if (c && c.masked.shape[0] === m && c.masked.shape[1] === a) return c;
+    if (c) tf.dispose([c.scale, c.masked]);
+    // Kept: made inside the caller's tidy, used by every later step.
+    this.constants = { scale: tf.keep(tf.scalar(1 / Math.sqrt(this.hiddenSize))), masked: tf.keep(tf.fill([m, a], MASKED_LOGIT)) as tf.Tensor2D };
+    return this.constants;
+  }
+
+  private embedNewRows(dictionary: CandidateDictionary): void {
+    const known = this.embeddings?.shape[0] ?? 0;
+    if (dictionary.count === known) return;
+    const old = this.embeddings;
+    // Kept: logits runs inside the caller's tidy, and the embeddings outlive it.
+    this.embeddings = tf.keep(tf.tidy(() => {
+      const fresh = this.candidateTower.apply(tf.tensor2d(dictionary.rows(known), [dictionary.count - known, dictionary.rowLen]));
+      return old ? tf.concat([old, fresh]) : fresh;
+    }));
+    tf.dispose([old, this.embeddingsT].filter((t): t is tf.Tensor2D => t !== null));
+    this.embeddingsT = tf.keep(tf.tidy(() => tf.transpose(this.embeddings!)));
   }
 }

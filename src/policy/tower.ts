@@ -10,7 +10,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Rng } from '../prng.ts';
-import { dense } from './dense.ts';
+import { dense, linearLayer, tanhLayer } from './dense.ts';
 
 export interface TowerSpec {
   /** Variable name prefix, one per layer: `${name}${layer}`. */
@@ -26,6 +26,17 @@ export interface Tower {
   readonly variables: tf.Variable[];
   /** [N, inputDim] → [N, outputDim]; x is a constant input (no gradient flows into it). Call inside a tidy. */
   apply(x: tf.Tensor2D): tf.Tensor2D;
+  /**
+   * The tower at its current weights, for forward passes only (policy.ts `Actor`): the same values as `apply`,
+   * with the per-call constants computed once. Valid while the weights do not change; dispose it after.
+   */
+  frozen(): FrozenTower;
+}
+
+export interface FrozenTower {
+  /** As Tower.apply, without a gradient. Call inside a tidy. */
+  apply(x: tf.Tensor2D): tf.Tensor2D;
+  dispose(): void;
 }
 
 export function createTower(spec: TowerSpec, rng: Rng): Tower {
@@ -34,15 +45,34 @@ export function createTower(spec: TowerSpec, rng: Rng): Tower {
     w: glorot(n.weight, spec.sizes[i], spec.sizes[i + 1], rng),
     b: tf.tidy(() => tf.variable(tf.zeros([spec.sizes[i + 1]]), true, `${n.bias}_${uniqueId()}`)),
   }));
+  const tanhAt = (i: number) => i < layers.length - 1 || spec.finalTanh;
   return {
     variables: layers.flatMap((l) => [l.w, l.b]),
     apply(x: tf.Tensor2D): tf.Tensor2D {
       let y = x;
       layers.forEach((l, i) => {
-        const tanh = i < layers.length - 1 || spec.finalTanh;
-        y = dense(y, l.w as tf.Tensor2D, l.b as tf.Tensor1D, { activation: tanh ? 'tanh' : 'linear', aIsConstant: i === 0 });
+        y = dense(y, l.w as tf.Tensor2D, l.b as tf.Tensor1D, { activation: tanhAt(i) ? 'tanh' : 'linear', aIsConstant: i === 0 });
       });
       return y;
+    },
+    frozen(): FrozenTower {
+      // A tanh layer's doubled weight and bias (dense.ts), doubled once here instead of on every call.
+      // So are the constants of 2σ(2z) − 1: a number argument becomes a new scalar tensor on every call.
+      const doubled = tf.tidy(() => layers.map((l, i) => (tanhAt(i) ? [tf.mul(l.w, 2), tf.mul(l.b, 2)] : [])));
+      const constants = { two: tf.scalar(2), one: tf.scalar(1) };
+      const made = [...doubled.flat(), constants.two, constants.one];
+      made.forEach((t) => tf.keep(t)); // whatever tidy this is called in, they live until dispose
+      return {
+        apply(x: tf.Tensor2D): tf.Tensor2D {
+          let y = x;
+          layers.forEach((l, i) => {
+            const [w2, b2] = doubled[i];
+            y = w2 ? tanhLayer(y, w2 as tf.Tensor2D, b2 as tf.Tensor1D, constants) : linearLayer(y, l.w as tf.Tensor2D, l.b as tf.Tensor1D);
+          });
+          return y;
+        },
+        dispose: () => tf.dispose(made),
+      };
     },
   };
 }

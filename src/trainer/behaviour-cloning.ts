@@ -9,6 +9,7 @@
  * statistics are read back once.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { dedupeRows } from '../policy/candidate-table.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import type { Demonstrations } from './demonstrations.ts';
@@ -35,7 +36,8 @@ export async function behaviourCloning(policy: Policy, optimizer: tf.Optimizer, 
   const maxActions = demos.mask.length / S;
   const dims = { obsDim: demos.obs.length / S, actionDim: demos.features.length / (S * maxActions), maxActions };
   // The PPO batch layout; the log-probabilities and advantages it carries are not read here.
-  const batch = toPpoBatch({ ...demos, logProbs: new Float32Array(S) }, dims, tf.zeros([S]) as tf.Tensor1D);
+  const table = dedupeRows(demos.features, dims.actionDim);
+  const batch = toPpoBatch({ ...demos, candidates: table.rows, candidateRows: table.rowOf, mask: Uint8Array.from(demos.mask), logProbs: new Float32Array(S) }, dims, tf.zeros([S]) as tf.Tensor1D);
   const last: tf.Tensor[] = [];
   try {
     for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {

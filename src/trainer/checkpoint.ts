@@ -15,7 +15,7 @@ import { CONFIG_FIELDS, parseValue, type TrainConfig } from '../config.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import type { Json, PartState, SavedArray } from './state-parts.ts';
 import type { TrainerState } from './trainer.ts';
-import { seal, unseal, type SealedFormat } from './sealed-file.ts';
+import { readFloat32s, seal, unseal, writeFloat32s, type SealedFormat } from './sealed-file.ts';
 
 /**
  * A run between two iterations (TrainingRun.state): the trainer's state, the records so far, and why it
@@ -89,7 +89,8 @@ export async function encodeCheckpoint(state: RunState): Promise<ArrayBuffer> {
   return seal(FORMAT, JSON.stringify(header), offset * 4, (body) => {
     let at = 0;
     for (const a of arrays) {
-      for (let i = 0; i < a.values.length; i++, at += 4) body.setFloat32(at, a.values[i], true);
+      writeFloat32s(body, at, a.values);
+      at += a.values.length * 4;
     }
   });
 }
@@ -137,8 +138,7 @@ function readHeader(h: unknown, body: DataView): RunState {
       const shape = e.shape as number[];
       if (shape.reduce((n, d) => n * d, 1) !== e.length) fail(where, `has shape [${shape.join(', ')}] but ${e.length} values`);
       if ((e.offset as number) + (e.length as number) > floats) fail(where, `lies outside the body (${floats} values)`);
-      const values = new Float32Array(e.length as number);
-      for (let i = 0; i < values.length; i++) values[i] = body.getFloat32(((e.offset as number) + i) * 4, true);
+      const values = readFloat32s(body, (e.offset as number) * 4, e.length as number);
       arrays[key] = { shape, values };
     }
     parts[name] = { json: (p.json ?? null) as Json, arrays };

@@ -16,6 +16,7 @@ import type { Policy, PolicyInput } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
 import { minibatchOrder } from './minibatches.ts';
+import { ScratchArray } from './scratch-array.ts';
 
 export interface PpoSettings {
   clipRatio: number;
@@ -42,6 +43,8 @@ export interface PpoBatch {
   actions: Int32Array; // [S]
   oldLogProbs: Float32Array; // [S]
   advantages: tf.Tensor1D; // [S]
+  /** Where minibatch rows are gathered. */
+  rows: MinibatchRows;
 }
 
 export interface PpoStats {
@@ -123,14 +126,26 @@ export function minibatchInputs(batch: PpoBatch, indices: Int32Array): { input: 
   };
 }
 
-/** The minibatch's per-step rows, copied on the host. */
+/**
+ * Host storage for one minibatch's rows, reused by every minibatch of a trainer (scratch-array.ts). The
+ * tensors made from the rows may alias it (the cpu backend keeps the arrays it is given), so the rows of
+ * one minibatch must be dead, their tidy closed, before the next minibatch is gathered: as here.
+ */
+export class MinibatchRows {
+  readonly obs = new ScratchArray((n) => new Float32Array(n));
+  readonly mask = new ScratchArray((n) => new Uint8Array(n));
+  readonly actions = new ScratchArray((n) => new Int32Array(n));
+  readonly oldLogProbs = new ScratchArray((n) => new Float32Array(n));
+}
+
+/** The minibatch's per-step rows, copied on the host into the batch's row storage. */
 function gatherRows(batch: PpoBatch, indices: Int32Array) {
   const { obsDim, numActions: A } = batch;
   const M = indices.length;
-  const obs = new Float32Array(M * obsDim);
-  const mask = new Uint8Array(M * A);
-  const actions = new Int32Array(M);
-  const oldLogProbs = new Float32Array(M);
+  const obs = batch.rows.obs.take(M * obsDim);
+  const mask = batch.rows.mask.take(M * A);
+  const actions = batch.rows.actions.take(M);
+  const oldLogProbs = batch.rows.oldLogProbs.take(M);
   for (let i = 0; i < M; i++) {
     const s = indices[i];
     obs.set(batch.obs.subarray(s * obsDim, (s + 1) * obsDim), i * obsDim);

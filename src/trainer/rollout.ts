@@ -1,15 +1,16 @@
 /**
  * Rollout: N task instances × G runs each, stepped as one batch of B = N·G episodes.
  *
- * One forward pass and one small read-back (the log-probabilities) per step, on the step's distinct
- * candidate rows (candidate-table.ts); actions are sampled on
- * the CPU from the run's seeded Rng (not tf.multinomial), so the same seed gives the same runs on every
- * deterministic backend. Steps are recorded per episode slot, then laid out run by run in the
+ * One forward pass and one small read-back (the log-probabilities) per step. The policy acts with fixed
+ * weights (policy.ts `Actor`): candidate rows are numbered by one dictionary for the whole rollout
+ * (candidate-table.ts) and each distinct row is embedded once, when a step first offers it. Actions are
+ * sampled on the CPU from the run's seeded Rng (not tf.multinomial), so the same seed gives the same runs
+ * on every deterministic backend. Steps are recorded per episode slot, then laid out run by run in the
  * offset-indexed layout the advantage estimators take (src/advantages/types.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { VecEnv } from '../../envs/types.ts';
-import { dedupeRows, pickIndices } from '../policy/candidate-table.ts';
+import { CandidateDictionary, pickIndices } from '../policy/candidate-table.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 
@@ -26,21 +27,33 @@ export interface Rollout {
   success: Uint8Array;
   milestonesReached: Uint8Array;
   numMilestones: Uint8Array;
-  // Per step, run-major (S = total steps):
+  // Per step, run-major (S = total steps). Views of the collector's storage: they stay valid through
+  // the next `collect` and are overwritten by the one after it.
   obs: Float32Array; // S × obsDim
-  features: Float32Array; // S × A × actionDim
-  mask: Float32Array; // S × A (1 admissible, 0 not)
+  /** S × A: the row in `candidates` of each (step, candidate). */
+  candidateRows: Int32Array;
+  mask: Uint8Array; // S × A (1 admissible, 0 not)
   actions: Int32Array;
   logProbs: Float32Array;
   stateKeys: Uint32Array;
   milestones: Uint8Array;
+  /** K × actionDim: the rollout's distinct candidate feature rows, in order of first appearance. */
+  candidates: Float32Array;
 }
 
-/** Reusable per-slot step storage: slot b's step t lives at b · maxSteps + t. */
-class SlotBuffers {
+/**
+ * Reusable per-step storage for B · maxSteps steps. As slot storage, slot b's step t lives at
+ * b · maxSteps + t; as a laid-out rollout, its first S steps are used, run by run.
+ *
+ * Why reuse: a batch's per-step arrays are megabytes (GridHouse long at page defaults: ~8k steps, 8.6 MB
+ * of candidate features). Allocated fresh every iteration, in Chromium they are mapped afresh and
+ * faulted in page by page, and unmapped again by the garbage collector: it cost the page's training
+ * workers more than the copy itself (bench:page).
+ */
+class StepBuffers {
   readonly obs: Float32Array;
-  readonly features: Float32Array;
-  readonly mask: Float32Array;
+  readonly candidateRows: Int32Array;
+  readonly mask: Uint8Array;
   readonly actions: Int32Array;
   readonly logProbs: Float32Array;
   readonly stateKeys: Uint32Array;
@@ -48,8 +61,8 @@ class SlotBuffers {
   constructor(env: VecEnv) {
     const slots = env.batchSize * env.maxSteps;
     this.obs = new Float32Array(slots * env.obsDim);
-    this.features = new Float32Array(slots * env.maxActions * env.actionDim);
-    this.mask = new Float32Array(slots * env.maxActions);
+    this.candidateRows = new Int32Array(slots * env.maxActions);
+    this.mask = new Uint8Array(slots * env.maxActions);
     this.actions = new Int32Array(slots);
     this.logProbs = new Float32Array(slots);
     this.stateKeys = new Uint32Array(slots);
@@ -58,15 +71,20 @@ class SlotBuffers {
 }
 
 export class RolloutCollector {
-  private readonly slots: SlotBuffers;
+  private readonly slots: StepBuffers;
+  /** Where rollouts are laid out, in turn: the previous rollout stays intact while the next is collected. */
+  private readonly laidOut: [StepBuffers | null, StepBuffers | null] = [null, null];
+  private turn = 0;
   private readonly actions: Int32Array;
   private readonly pick: Int32Array;
+  private readonly stepRows: Int32Array;
   private readonly live: Uint8Array;
 
   constructor(private readonly env: VecEnv, private readonly policy: Policy) {
-    this.slots = new SlotBuffers(env);
+    this.slots = new StepBuffers(env);
     this.actions = new Int32Array(env.batchSize);
     this.pick = new Int32Array(env.batchSize * env.maxActions);
+    this.stepRows = new Int32Array(env.batchSize * env.maxActions);
     this.live = new Uint8Array(env.batchSize);
   }
 
@@ -83,51 +101,60 @@ export class RolloutCollector {
     const episodeSeeds = new Uint32Array(B);
     for (let b = 0; b < B; b++) episodeSeeds[b] = taskSeeds[Math.floor(b / groupSize)];
     env.reset(episodeSeeds, rng);
-
-    while (!allDone(env.done)) {
-      // The tensors below may alias env's arrays (the cpu backend keeps them): they die before env.step.
-      const table = dedupeRows(env.actionFeatures, actionDim);
-      const logProbs = tf.tidy(() =>
-        tf.logSoftmax(this.policy.logits({
-          obs: tf.tensor2d(env.obs, [B, obsDim]),
-          candidates: tf.tensor2d(table.rows, [table.count, actionDim]),
-          pick: tf.tensor1d(pickIndices(table.rowOf, A, table.count, null, this.pick), 'int32'),
-          mask: tf.tensor2d(env.actionMask, [B, A], 'bool'),
-        })),
-      );
-      const lp = (await logProbs.data()) as Float32Array;
-      logProbs.dispose();
-      for (let b = 0; b < B; b++) {
-        live[b] = env.done[b] ? 0 : 1;
-        if (!live[b]) continue;
-        const slot = b * maxSteps + env.steps[b];
-        const a = sampleAction(lp, b * A, A, env.actionMask, rng);
-        actions[b] = a;
-        slots.obs.set(env.obs.subarray(b * obsDim, (b + 1) * obsDim), slot * obsDim);
-        slots.features.set(env.actionFeatures.subarray(b * A * actionDim, (b + 1) * A * actionDim), slot * A * actionDim);
-        slots.mask.set(env.actionMask.subarray(b * A, (b + 1) * A), slot * A);
-        slots.actions[slot] = a;
-        slots.logProbs[slot] = lp[b * A + a];
-        slots.stateKeys[slot] = env.stateKey[b];
+    this.stepRows.fill(0); // an episode that never runs keeps id 0, a valid row to score
+    const dictionary = new CandidateDictionary(actionDim);
+    const actor = this.policy.actor();
+    try {
+      while (!allDone(env.done)) {
+        // Finished episodes' candidates are not recorded: they need no ids (their logits go unused).
+        dictionary.addRows(env.actionFeatures, this.stepRows, (row) => env.done[Math.floor(row / A)] === 1);
+        // The tensors below may alias env's arrays (the cpu backend keeps them): they die before env.step.
+        const logProbs = tf.tidy(() =>
+          tf.logSoftmax(actor.logits(
+            tf.tensor2d(env.obs, [B, obsDim]),
+            dictionary,
+            tf.tensor1d(pickIndices(this.stepRows, A, dictionary.count, null, this.pick), 'int32'),
+            tf.tensor2d(env.actionMask, [B, A], 'bool'),
+          )),
+        );
+        const lp = (await logProbs.data()) as Float32Array;
+        logProbs.dispose();
+        for (let b = 0; b < B; b++) {
+          live[b] = env.done[b] ? 0 : 1;
+          if (!live[b]) continue;
+          const slot = b * maxSteps + env.steps[b];
+          const a = sampleAction(lp, b * A, A, env.actionMask, rng);
+          actions[b] = a;
+          slots.obs.set(env.obs.subarray(b * obsDim, (b + 1) * obsDim), slot * obsDim);
+          slots.candidateRows.set(this.stepRows.subarray(b * A, (b + 1) * A), slot * A);
+          slots.mask.set(env.actionMask.subarray(b * A, (b + 1) * A), slot * A);
+          slots.actions[slot] = a;
+          slots.logProbs[slot] = lp[b * A + a];
+          slots.stateKeys[slot] = env.stateKey[b];
+        }
+        env.step(actions);
+        for (let b = 0; b < B; b++) {
+          // The batch takes 0/1 flags (Φ fired or not); the env reports the milestone's task-order index.
+          if (live[b]) slots.milestones[b * maxSteps + env.steps[b] - 1] = env.milestone[b] > 0 ? 1 : 0;
+        }
       }
-      env.step(actions);
-      for (let b = 0; b < B; b++) {
-        // The batch takes 0/1 flags (Φ fired or not); the env reports the milestone's task-order index.
-        if (live[b]) slots.milestones[b * maxSteps + env.steps[b] - 1] = env.milestone[b] > 0 ? 1 : 0;
-      }
+    } finally {
+      actor.dispose();
     }
-    return this.layOut(taskSeeds, groupSize, episodeSeeds);
+    return this.layOut(taskSeeds, groupSize, episodeSeeds, dictionary.rows());
   }
 
-  /** Copies slot storage into the run-major offset-indexed layout. */
-  private layOut(taskSeeds: Uint32Array, groupSize: number, episodeSeeds: Uint32Array): Rollout {
+  /** Copies slot storage into the run-major offset-indexed layout, in this turn's storage. */
+  private layOut(taskSeeds: Uint32Array, groupSize: number, episodeSeeds: Uint32Array, candidates: Float32Array): Rollout {
     const { env, slots } = this;
     const B = env.batchSize;
     const A = env.maxActions;
-    const { obsDim, actionDim, maxSteps } = env;
+    const { obsDim, maxSteps } = env;
     const runOffsets = new Int32Array(B + 1);
     for (let b = 0; b < B; b++) runOffsets[b + 1] = runOffsets[b] + env.steps[b];
     const S = runOffsets[B];
+    this.turn ^= 1;
+    const store = (this.laidOut[this.turn] ??= new StepBuffers(env));
     const out: Rollout = {
       numRuns: B,
       groupSize,
@@ -137,20 +164,22 @@ export class RolloutCollector {
       success: env.success.slice(),
       milestonesReached: env.milestonesReached.slice(),
       numMilestones: env.numMilestones.slice(),
-      obs: new Float32Array(S * obsDim),
-      features: new Float32Array(S * A * actionDim),
-      mask: new Float32Array(S * A),
-      actions: new Int32Array(S),
-      logProbs: new Float32Array(S),
-      stateKeys: new Uint32Array(S),
-      milestones: new Uint8Array(S),
+      // Every element of these views is written below: the runs' steps tile [0, S).
+      obs: store.obs.subarray(0, S * obsDim),
+      candidateRows: store.candidateRows.subarray(0, S * A),
+      mask: store.mask.subarray(0, S * A),
+      actions: store.actions.subarray(0, S),
+      logProbs: store.logProbs.subarray(0, S),
+      stateKeys: store.stateKeys.subarray(0, S),
+      milestones: store.milestones.subarray(0, S),
+      candidates,
     };
     for (let b = 0; b < B; b++) {
       const from = b * maxSteps;
       const len = env.steps[b];
       const to = runOffsets[b];
       out.obs.set(slots.obs.subarray(from * obsDim, (from + len) * obsDim), to * obsDim);
-      out.features.set(slots.features.subarray(from * A * actionDim, (from + len) * A * actionDim), to * A * actionDim);
+      out.candidateRows.set(slots.candidateRows.subarray(from * A, (from + len) * A), to * A);
       out.mask.set(slots.mask.subarray(from * A, (from + len) * A), to * A);
       out.actions.set(slots.actions.subarray(from, from + len), to);
       out.logProbs.set(slots.logProbs.subarray(from, from + len), to);

@@ -25,7 +25,7 @@ import { behaviourCloning } from './behaviour-cloning.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import { ppoUpdate, type PpoStats } from './ppo.ts';
+import { MinibatchRows, ppoUpdate, type PpoStats } from './ppo.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
 import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
@@ -62,6 +62,7 @@ export class Trainer {
   private config: TrainConfig;
   private readonly optimizer: tf.AdamOptimizer;
   private readonly collector: RolloutCollector;
+  private readonly minibatchRows = new MinibatchRows();
   private readonly taskRng: Rng;
   private readonly rolloutRng: Rng;
   private readonly updateRng: Rng;
@@ -246,7 +247,7 @@ export class Trainer {
 
   /** PPO on the rollout's per-step advantages (the batch takes `advantages` over). */
   private async reinforce(rollout: Rollout, advantages: tf.Tensor1D): Promise<PpoStats> {
-    const batch = toPpoBatch(rollout, this.env, advantages);
+    const batch = toPpoBatch(rollout, this.env, advantages, this.minibatchRows);
     try {
       return await ppoUpdate(this.policy, this.optimizer, batch, this.config, this.updateRng);
     } finally {

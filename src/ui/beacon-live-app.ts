@@ -177,6 +177,14 @@ export class BeaconLiveApp extends LitElement {
       section.block {
         margin-top: 26px;
       }
+      /*
+       * The sections that change with every batch: off screen, the browser skips their style, layout and
+       * paint, so their updates do not relayout and repaint the page (time the training workers need).
+       */
+      section.live {
+        content-visibility: auto;
+        contain-intrinsic-size: auto 900px;
+      }
       section.block > h2 {
         margin: 0 0 4px;
         font-size: 1.2rem;
@@ -293,7 +301,7 @@ export class BeaconLiveApp extends LitElement {
       .plotHeight=${present ? 400 : 230}
       .seedRuns=${t.seedRuns}
     ></comparison-chart>`;
-    const panels = html`<section class="block" aria-labelledby="metrics-title">
+    const panels = html`<section class="block live" aria-labelledby="metrics-title">
       <h2 id="metrics-title">Metrics per method</h2>
       <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
       <div class="pair">
@@ -363,7 +371,7 @@ export class BeaconLiveApp extends LitElement {
         ${comparison}
         <prior-note class="card" .config=${this.config}></prior-note>
 
-        <section class="block" aria-labelledby="batch-title">
+        <section class="block live" aria-labelledby="batch-title">
           <h2 id="batch-title">Inside the latest batch</h2>
           <p class="lede">One run per method, replayed step by step, with the credit each step received.</p>
           <div class="pair">${inspectors}</div>

@@ -10,6 +10,7 @@ import type { GridFrame } from '../../envs/index.ts';
 import type { Replay } from '../page/episode-replay.ts';
 import { ColorSchemeController } from './color-scheme-controller.ts';
 import { PlaybackController } from './playback-controller.ts';
+import { VisibilityController } from './visibility-controller.ts';
 import { ResizeController } from './resize-controller.ts';
 import { cssColor, sharedStyles, withAlpha } from './theme.ts';
 
@@ -43,6 +44,8 @@ export class EpisodeViewer extends LitElement {
     this.color = '--beacon';
     this.autoplay = true;
     this.rate = 10;
+    // Off screen the replay holds its step (nobody watches it), and goes on when it comes back.
+    new VisibilityController(this, (visible) => this.playback.hold(!visible));
   }
 
   static override styles = [
@@ -295,12 +298,17 @@ export class EpisodeViewer extends LitElement {
     const dpr = devicePixelRatio || 1;
     const w = cell * frame.width;
     const h = cell * frame.height;
-    canvas.style.width = `${w}px`;
-    canvas.style.height = `${h}px`;
-    canvas.width = Math.round(w * dpr);
-    canvas.height = Math.round(h * dpr);
+    // Resizing a canvas reallocates its backing store: do it only when the size changes, not every step.
+    const [pw, ph] = [Math.round(w * dpr), Math.round(h * dpr)];
+    if (canvas.width !== pw || canvas.height !== ph) {
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+      canvas.width = pw;
+      canvas.height = ph;
+    }
     const ctx = canvas.getContext('2d')!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
     const c = (p: string, fb: string) => cssColor(this, p, fb);
     const colors = {
       wall: c('--wall', '#3a3f4b'),

@@ -13,6 +13,7 @@ import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import { ColorSchemeController } from './color-scheme-controller.ts';
 import { canvasToPng, downloadBlob } from './download.ts';
 import { ResizeController } from './resize-controller.ts';
+import { VisibilityController } from './visibility-controller.ts';
 import { cssColor, sharedStyles, withAlpha } from './theme.ts';
 import './metric-tip.ts';
 
@@ -87,6 +88,11 @@ export class MetricChart extends LitElement {
   private builtFor = '';
   private readonly scheme = new ColorSchemeController(this, () => this.destroyPlot());
   private readonly resize = new ResizeController(this, () => this.renderRoot.querySelector('.plot'), (w) => this.resized(w));
+  /** Off screen the plot keeps its last drawing and `stale` notes that the data moved on since. */
+  private readonly onScreen = new VisibilityController(this, (visible) => {
+    if (visible) this.catchUp();
+  });
+  private stale = false;
 
   constructor() {
     super();
@@ -210,8 +216,16 @@ export class MetricChart extends LitElement {
       return;
     }
     if (changed.has('revision') || changed.has('data') || changed.has('markers')) {
-      this.plot.setData(this.plotData() as uPlot.AlignedData, true);
+      this.stale = true;
+      if (this.onScreen.visible) this.catchUp();
     }
+  }
+
+  /** Draws the latest data if the plot is behind it. */
+  private catchUp(): void {
+    if (!this.plot || !this.stale) return;
+    this.stale = false;
+    this.plot.setData(this.plotData() as uPlot.AlignedData, true);
   }
 
   override disconnectedCallback(): void {
@@ -222,6 +236,10 @@ export class MetricChart extends LitElement {
   /** The chart as a PNG: heading, plot and legend values, on the page's background colour. */
   async toPng(): Promise<Blob> {
     if (!this.plot) throw new Error(`${this.heading}: the chart has not been drawn yet`);
+    if (this.stale) {
+      this.catchUp();
+      await null; // uPlot commits a redraw in a microtask
+    }
     const src = this.plot.ctx.canvas;
     const ratio = src.width / this.plot.width;
     const pad = 12 * ratio;
@@ -415,6 +433,7 @@ export class MetricChart extends LitElement {
       },
     };
     this.plot = new uPlot(opts, this.plotData() as uPlot.AlignedData, el);
+    this.stale = false;
     this.builtFor = this.buildKey();
   }
 

@@ -10,6 +10,8 @@ export class PlaybackController implements ReactiveController {
   playing = false;
   private timer: ReturnType<typeof setInterval> | null = null;
   private rate = 10;
+  /** Held (its host is off screen): playing, but the clock does not advance. */
+  private held = false;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -47,6 +49,13 @@ export class PlaybackController implements ReactiveController {
     this.host.requestUpdate();
   }
 
+  /** Holds the clock (`true`) without stopping playback, or lets it go on (`false`). */
+  hold(held: boolean): void {
+    if (held === this.held) return;
+    this.held = held;
+    if (this.playing) this.restartTimer();
+  }
+
   seek(step: number): void {
     this.step = Math.max(0, Math.min(this.last, step));
     this.host.requestUpdate();
@@ -60,6 +69,8 @@ export class PlaybackController implements ReactiveController {
 
   private restartTimer(): void {
     if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    if (this.held) return;
     this.timer = setInterval(() => {
       if (this.step >= this.last) {
         this.stop();

@@ -8,6 +8,7 @@
  * - every setting round-trips through the URL (load with parameters → the Share link is the same URL);
  * - bad parameters are named in a role="alert" message and replaced by defaults;
  * - the note under the race chart names the SFT prior and changes it;
+ * - off screen, episode replays hold and charts keep their last drawing; scrolled into view, they go on;
  * - without a WebGPU adapter the page falls back to wasm, says why, and trains (the wasm binaries load
  *   from the sub-path).
  * Tiny settings keep it fast: SwiftShader runs WebGPU on the CPU.
@@ -207,6 +208,67 @@ describe('live page', () => {
       await context.close();
     }
   }, 120_000);
+
+  it('holds episode replays and charts while they are off screen, and catches them up in view', async () => {
+    // A budget that outlasts the test: the views must still be receiving new batches when they are checked.
+    const { page, context, errors } = await open(site.browser, `${TINY}&backend=wasm&iters=100000`);
+    // The first episode replay, and the last chart of the last method panel with a count of its redraws
+    // (uPlot's setData), both far below the fold.
+    const probe = () =>
+      page.evaluate(() => {
+        type Chart = HTMLElement & { data: ArrayLike<unknown>[]; plot: { setData: (...a: unknown[]) => void } & { __redraws?: number } };
+        const app = document.querySelector('beacon-live-app')!.shadowRoot!;
+        const viewer = app.querySelector('run-inspector')!.shadowRoot!.querySelector('episode-viewer') as unknown as HTMLElement & { playback: { step: number; playing: boolean; held: boolean } };
+        const panels = app.querySelectorAll('method-panel');
+        const charts = panels[panels.length - 1].shadowRoot!.querySelectorAll('metric-chart');
+        const chart = charts[charts.length - 1] as unknown as Chart;
+        const plot = chart.plot;
+        if (plot.__redraws === undefined) {
+          plot.__redraws = 0;
+          const setData = plot.setData.bind(plot);
+          plot.setData = (...a: unknown[]) => {
+            plot.__redraws!++;
+            setData(...a);
+          };
+        }
+        return {
+          top: viewer.getBoundingClientRect().top,
+          chartTop: chart.getBoundingClientRect().top,
+          innerHeight,
+          step: viewer.playback.step,
+          playing: viewer.playback.playing,
+          held: viewer.playback.held,
+          redraws: plot.__redraws,
+          points: chart.data[0].length,
+        };
+      });
+    try {
+      await waitFor('2 iterations of each method', () => iterations(page), (v) => v.grpo >= 2 && v.beacon >= 2, 120_000);
+      // At the top of the page: the replay plays, but its clock holds at the first step of each batch,
+      // and the chart keeps its last drawing while its data moves on.
+      const first = await probe();
+      for (let i = 0; i < 8; i++) {
+        const s = await probe();
+        expect(s.top).toBeGreaterThan(s.innerHeight);
+        expect(s.chartTop).toBeGreaterThan(s.innerHeight);
+        expect(s).toMatchObject({ playing: true, held: true, step: 0, redraws: 0 });
+        await page.waitForTimeout(250);
+      }
+      const moved = await waitFor('new data for the off-screen chart', probe, (p) => p.points >= first.points + 2, 60_000);
+      expect(moved.redraws).toBe(0);
+
+      await page.locator('run-inspector episode-viewer').first().scrollIntoViewIfNeeded();
+      const playing = await waitFor('the replay to go on in view', probe, (p) => p.step > 1, 20_000);
+      expect(playing.held).toBe(false);
+
+      await page.locator('method-panel').last().locator('metric-chart').last().scrollIntoViewIfNeeded();
+      const drawn = await waitFor('the chart to redraw in view', probe, (p) => p.redraws > 0, 20_000);
+      expect(drawn.chartTop).toBeLessThan(drawn.innerHeight);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 
   it('names bad URL parameters in an alert and uses the defaults instead', async () => {
     const { page, context, errors } = await open(site.browser, 'gamma=7&bogus=1&method=grpo&groupSize=1.5&autostart=0&backend=cpu');

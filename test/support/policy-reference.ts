@@ -20,7 +20,7 @@ export function referenceLogits(policy: Policy, obs: tf.Tensor2D, features: tf.T
 
 export const M = 40;
 export const A = 6;
-const shape = { obsDim: 7, actionDim: 5, hiddenSize: 16 };
+export const shape = { obsDim: 7, actionDim: 5, hiddenSize: 16 };
 
 /** Random steps whose candidates repeat (drawn from 9 distinct rows) and some of which are masked. */
 export function makeData(rng: Rng) {
