@@ -125,8 +125,7 @@ function maskedLogits(picked: tf.Tensor1D, m: number, a: number, hiddenSize: num
  * embedding and a step's score against a row do not depend on which other rows share the matmul).
  */
 export class Actor {
-  /** [K, H] embeddings of the dictionary's first K rows, and their transpose (matMul runs untransposed). */
-  private embeddings: tf.Tensor2D | null = null;
+  /** [H, K]: the embeddings of the dictionary's first K rows, transposed (matMul runs untransposed). */
   private embeddingsT: tf.Tensor2D | null = null;
   /** The score scale and the masked fill of the last shape, made once rather than on every step. */
   private constants: { scale: tf.Scalar; masked: tf.Tensor2D } | null = null;
@@ -150,9 +149,9 @@ export class Actor {
   }
 
   dispose(): void {
-    const made: (tf.Tensor | null)[] = [this.embeddings, this.embeddingsT, this.constants?.scale ?? null, this.constants?.masked ?? null];
+    const made: (tf.Tensor | null)[] = [this.embeddingsT, this.constants?.scale ?? null, this.constants?.masked ?? null];
     tf.dispose(made.filter((t): t is tf.Tensor => t !== null));
-    this.embeddings = this.embeddingsT = this.constants = null;
+    this.embeddingsT = this.constants = null;
     this.observationTower.dispose();
     this.candidateTower.dispose();
   }
@@ -167,15 +166,14 @@ export class Actor {
   }
 
   private embedNewRows(dictionary: CandidateDictionary): void {
-    const known = this.embeddings?.shape[0] ?? 0;
+    const known = this.embeddingsT?.shape[1] ?? 0;
     if (dictionary.count === known) return;
-    const old = this.embeddings;
+    const old = this.embeddingsT;
     // Kept: logits runs inside the caller's tidy, and the embeddings outlive it.
-    this.embeddings = tf.keep(tf.tidy(() => {
-      const fresh = this.candidateTower.apply(tf.tensor2d(dictionary.rows(known), [dictionary.count - known, dictionary.rowLen]));
-      return old ? tf.concat([old, fresh]) : fresh;
+    this.embeddingsT = tf.keep(tf.tidy(() => {
+      const fresh = tf.transpose(this.candidateTower.apply(tf.tensor2d(dictionary.rows(known), [dictionary.count - known, dictionary.rowLen])));
+      return old ? tf.concat([old, fresh], 1) : fresh;
     }));
-    tf.dispose([old, this.embeddingsT].filter((t): t is tf.Tensor2D => t !== null));
-    this.embeddingsT = tf.keep(tf.tidy(() => tf.transpose(this.embeddings!)));
+    old?.dispose();
   }
 }

@@ -10,7 +10,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { RUN_FILE_EXTENSION } from '../page/run-file.ts';
 import type { DurableRuns } from './durable-runs.ts';
 import { emit } from './events.ts';
-import { sharedStyles } from './theme.ts';
+import { sharedStyles, toolbarStyles } from './theme.ts';
 
 export interface RunOpenDetail {
   file: File;
@@ -37,20 +37,8 @@ export class DurableBar extends LitElement {
 
   static override styles = [
     sharedStyles,
+    toolbarStyles,
     css`
-      :host {
-        display: block;
-      }
-      .row {
-        display: flex;
-        flex-wrap: wrap;
-        align-items: center;
-        gap: 8px;
-      }
-      .status {
-        font-size: 0.8rem;
-        color: var(--fg-muted);
-      }
       p {
         margin: 8px 0 0;
         font-size: 0.9rem;

@@ -14,7 +14,7 @@ import type { MetricHistory } from '../page/metric-history.ts';
 import type { SeedHistories } from '../page/seeds.ts';
 import { downloadText } from './download.ts';
 import { emit } from './events.ts';
-import { sharedStyles } from './theme.ts';
+import { sharedStyles, toolbarStyles } from './theme.ts';
 
 export class ShareExport extends LitElement {
   static override properties = {
@@ -53,19 +53,9 @@ export class ShareExport extends LitElement {
 
   static override styles = [
     sharedStyles,
+    toolbarStyles,
     css`
-      :host {
-        display: block;
-      }
-      .row {
-        display: flex;
-        flex-wrap: wrap;
-        align-items: center;
-        gap: 8px;
-      }
       .status {
-        font-size: 0.8rem;
-        color: var(--fg-muted);
         min-width: 8em;
       }
       input {

@@ -154,3 +154,20 @@ export const sharedStyles = css`
     white-space: nowrap;
   }
 `;
+
+/** A bar of controls under the training controls (share and export, durable runs): a wrapping row and its status line. */
+export const toolbarStyles = css`
+  :host {
+    display: block;
+  }
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 8px;
+  }
+  .status {
+    font-size: 0.8rem;
+    color: var(--fg-muted);
+  }
+`;
