@@ -242,7 +242,7 @@ export function fuzzAdvantageInputs(numRuns: number, seed: number): FuzzResult {
   fc.assert(
     fc.property(input, (json) => {
       r.cases++;
-      let req;
+      let req: ReturnType<typeof parseAdvantageRequest>;
       try {
         req = parseAdvantageRequest(json);
       } catch (e) {

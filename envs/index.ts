@@ -14,7 +14,7 @@ export type EnvName = keyof typeof ENVS;
 export const ENV_NAMES = Object.keys(ENVS) as EnvName[];
 
 function isEnvName(name: string): name is EnvName {
-  return Object.prototype.hasOwnProperty.call(ENVS, name);
+  return Object.hasOwn(ENVS, name);
 }
 
 export function createEnv(name: string, options: EnvOptions): VecEnv {

@@ -30,7 +30,7 @@ export function methodSpec(name: string): MethodSpec {
 }
 
 export function isMethod(name: string): name is Method {
-  return Object.prototype.hasOwnProperty.call(METHODS, name);
+  return Object.hasOwn(METHODS, name);
 }
 
 export type { MethodSpec } from './method.ts';

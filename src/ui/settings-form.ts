@@ -7,7 +7,7 @@
  * Valid edits go up as `config-edit` / `page-setting` events. Fields whose change needs a restart show
  * the value waiting for it, and a notice offers to restart now or discard.
  */
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { ABLATIONS, CONFIG_FIELDS, describeRange, parseField, type AblationName, type FieldSpec, type TrainConfig } from '../config.ts';
 import { PAGE_DEFAULT_CONFIG } from '../page/page-defaults.ts';
 import { describePageRange, PAGE_FIELDS, parsePageField, type PageFieldSpec, type PageSettings } from '../page/page-settings.ts';
@@ -229,7 +229,7 @@ export class SettingsForm extends LitElement {
     const tip = `${s.spec.doc}. Allowed: ${range}. Default: ${String(def)}. URL key “${key}”. ${restart ? 'Changing it restarts both methods.' : s.kind === 'train' ? 'Takes effect from the next iteration.' : ''}`;
     const error = this.errors[key];
     const k = s.spec.kind;
-    let control;
+    let control: TemplateResult | typeof nothing;
     if (k.type === 'enum') {
       control = html`<select id=${id} @change=${(e: Event) => this.edit(s, (e.target as HTMLSelectElement).value)}>
         ${k.values.map((v) => html`<option value=${v} ?selected=${v === value}>${v}</option>`)}
