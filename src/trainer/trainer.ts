@@ -20,7 +20,7 @@ import { creditMetrics } from '../metrics/credit-metrics.ts';
 import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
-import { cpuAdvantageEngine, type AdvantageEngine } from './advantage-engine.ts';
+import { cpuAdvantageEngine, type AdvantageEngine } from '../engine/advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';

@@ -11,7 +11,7 @@
  */
 import { LitElement, css, html, nothing } from 'lit';
 import { fieldSpec, type ConfigIssue, type TrainConfig } from '../config.ts';
-import { raceEntry } from '../methods/variants.ts';
+import { raceEntry } from '../race/entries.ts';
 import type { PageSettings } from '../page/page-settings.ts';
 import { readPageState, writePageState } from '../page/url-state.ts';
 import { applyPreset, availableScenarios } from '../page/scenarios.ts';

@@ -5,7 +5,7 @@
  * (src/page/seed-bands.ts) labelled in the legend; with one seed the chart is as it always was.
  */
 import { LitElement, css, html } from 'lit';
-import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
+import { raceEntry, type RaceEntryName } from '../race/entries.ts';
 import { comparisonColumns } from '../page/chart-data.ts';
 import { METRIC_DOCS } from '../page/metric-docs.ts';
 import type { MetricHistory } from '../page/metric-history.ts';

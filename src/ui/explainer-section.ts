@@ -4,7 +4,7 @@
  */
 import { LitElement, css, html } from 'lit';
 import { methodSpec } from '../methods/registry.ts';
-import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
+import { raceEntry, type RaceEntryName } from '../race/entries.ts';
 import { METRIC_DOCS, type MetricKey } from '../page/metric-docs.ts';
 import { sharedStyles } from './theme.ts';
 

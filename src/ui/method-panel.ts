@@ -8,7 +8,7 @@
  * and the header says how many seeds.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { RaceEntryName } from '../methods/variants.ts';
+import type { RaceEntryName } from '../race/entries.ts';
 import { fieldColumns, successColumns } from '../page/chart-data.ts';
 import { METRIC_DOCS } from '../page/metric-docs.ts';
 import type { MetricHistory } from '../page/metric-history.ts';
@@ -41,7 +41,7 @@ export class MethodPanel extends LitElement {
     seeds: { type: Number },
   };
 
-  /** The race entry shown: a method or a named variant of one (src/methods/variants.ts). */
+  /** The race entry shown: a method or a named variant of one (src/race/entries.ts). */
   declare method: RaceEntryName;
   declare history: MetricHistory | null;
   /** Bumped by the page when the history grew. */

@@ -1,12 +1,12 @@
 /**
  * <method-picker>: which race entries race (2 to 4): the registered methods and their named variants
- * (src/methods/variants.ts), each with its one-line description, and the race presets whose entries
+ * (src/race/entries.ts), each with its one-line description, and the race presets whose entries
  * exist (src/page/scenarios.ts).
  *
  * Sends `page-setting` with the new `methods` list; the page restarts the race with them.
  */
 import { LitElement, css, html } from 'lit';
-import { RACE_ENTRY_NAMES, raceEntry, type RaceEntryName } from '../methods/variants.ts';
+import { RACE_ENTRY_NAMES, raceEntry, type RaceEntryName } from '../race/entries.ts';
 import { availablePresets, presetState } from '../page/scenarios.ts';
 import { PAGE_FIELDS, type MethodListKind } from '../page/page-settings.ts';
 import { emit, type PageSettingDetail } from './events.ts';

@@ -7,8 +7,8 @@
  * off freezes the view on the batch shown. A picked run index is kept for the following batches.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import type { RaceEntryName } from '../methods/variants.ts';
-import { raceEntry } from '../methods/variants.ts';
+import type { RaceEntryName } from '../race/entries.ts';
+import { raceEntry } from '../race/entries.ts';
 import { runCredit, type RunCredit } from '../page/credit-data.ts';
 import { defaultRun, replayRun, runOutcome, type Replay } from '../page/episode-replay.ts';
 import type { Speed } from '../page/page-settings.ts';

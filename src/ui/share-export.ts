@@ -6,7 +6,7 @@
  * (requested from the page with an `export-charts` event).
  */
 import { LitElement, css, html } from 'lit';
-import type { RaceEntryName } from '../methods/variants.ts';
+import type { RaceEntryName } from '../race/entries.ts';
 import type { TrainConfig } from '../config.ts';
 import { recordsToCsv, recordsToJson, type SeededRecord } from '../page/export.ts';
 import { methodConfig } from '../page/method-configs.ts';

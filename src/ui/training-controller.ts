@@ -15,7 +15,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { adapterDisplayName, isSoftwareAdapter } from '../backend/select.ts';
 import type { Method } from '../methods/registry.ts';
-import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
+import { raceEntry, type RaceEntryName } from '../race/entries.ts';
 import type { TrainConfig } from '../config.ts';
 import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../page/backend-choice.ts';
 import type { MetricHistory } from '../page/metric-history.ts';

@@ -5,7 +5,7 @@
  * Sends `training-command` and `page-setting` events; holds no training state of its own.
  */
 import { LitElement, css, html } from 'lit';
-import type { RaceEntryName } from '../methods/variants.ts';
+import type { RaceEntryName } from '../race/entries.ts';
 import { describePageRange, PAGE_FIELDS, SPEEDS, type PageSettings, type Speed } from '../page/page-settings.ts';
 import { emit, type PageSettingDetail, type TrainingCommand, type TrainingCommandDetail } from './events.ts';
 import { sharedStyles } from './theme.ts';

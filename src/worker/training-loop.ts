@@ -14,13 +14,12 @@
  * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
  */
 import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
-import { methodConfig } from '../page/method-configs.ts';
-import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
+import { SPEED_PACING, type Speed } from '../race/speed.ts';
 import type { Method } from '../methods/registry.ts';
-import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
-import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import { entryConfig, raceEntry, type RaceEntryName } from '../race/entries.ts';
+import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
-import { seedConfigs } from '../page/seeds.ts';
+import { seedConfigs } from '../race/seeds.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
@@ -160,7 +159,7 @@ export class TrainingLoop {
       return;
     }
     this.config = { ...this.config, ...changes };
-    if (this.run && this.method) this.run.updateSettings(liveSettings(methodConfig(this.method, this.config)));
+    if (this.run && this.method) this.run.updateSettings(liveSettings(entryConfig(this.method, this.config)));
   }
 
   private finished(): boolean {
@@ -223,7 +222,7 @@ export class TrainingLoop {
       // A device lost before the restore completes continues from the same saved state.
       this.lastState = saved;
       const seeds = 1 + (this.extraSeeds?.length ?? 0);
-      const configs = seedConfigs(reset.config, seeds).map((c) => methodConfig(method, c));
+      const configs = seedConfigs(reset.config, seeds).map((c) => entryConfig(method, c));
       const continuesAt = reset.state ? Math.min(...reset.state.map((s) => s.iteration)) : null;
       // Each seed's trainer gets an engine of its own (a trainer disposes its engine); only the first
       // call may force a new backend. The engine is the entry's method's: a variant only changes

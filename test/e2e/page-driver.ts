@@ -5,8 +5,8 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
-import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
+import { launchChromium } from '../../scripts/browser.ts';
+import { buildAndServe, type SubPathServer } from '../../scripts/sub-path-server.ts';
 
 export interface Site {
   /** The built page, served from a sub-path. */

@@ -21,7 +21,7 @@ import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/confi
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS, type PageSettings } from '../../src/page/page-settings.ts';
 import { writePageState } from '../../src/page/url-state.ts';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium } from '../../scripts/browser.ts';
 import { backendOf, iterations, openPage, servedSite, waitFor } from './page-driver.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

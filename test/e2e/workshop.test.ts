@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { methodSpec } from '../../src/methods/registry.ts';
-import { RACE_ENTRY_NAMES } from '../../src/methods/variants.ts';
+import { RACE_ENTRY_NAMES } from '../../src/race/entries.ts';
 import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS } from '../../src/page/scenarios.ts';
 import { readPageState, writePageState } from '../../src/page/url-state.ts';
 import { backendOf, iterations, openPage, servedSite, waitFor, type OpenOptions } from './page-driver.ts';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildStepGroupIndex, computeGigpo, type GigpoResult, type GigpoSettings } from '../../src/advantages/gigpo.ts';
 import type { AdvantageBatch } from '../../src/advantages/types.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS, DEFAULT_GIGPO_SETTINGS } from '../../src/config.ts';
-import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
+import { createGpuAdvantageEngine } from '../../src/engine/gpu-engine.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
 import { cachedPipelineCount, KernelRunner } from '../../src/gpu/kernel.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { computeAdvantages } from '../../src/advantages/estimators.ts';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../../src/advantages/types.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
-import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
+import { createGpuAdvantageEngine } from '../../src/engine/gpu-engine.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
 import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
 import { composedAdvantages } from '../../bench/composed-ops.ts';

@@ -9,7 +9,7 @@ import '../../cli/register-gradients.ts';
 import { advantageSettings, DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
-import { createAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';

@@ -1,7 +1,7 @@
 /**
  * What an advantage engine is: where a trainer's advantages are computed (the CPU reference or the WGSL
- * kernels, chosen by `createAdvantageEngine` in advantage-engine.ts). Types only, so the engines of
- * src/gpu/ and src/trainer/ can both name them without importing each other.
+ * kernels, chosen by `createAdvantageEngine` in advantage-engine.ts). Types only: the trainer
+ * holds an engine without loading the kernels of src/gpu/.
  */
 import type * as tf from '@tensorflow/tfjs-core';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';

@@ -12,9 +12,9 @@
  * Every error names the offending field by its JSON path and says what is allowed. The settings take
  * the names, bounds and defaults of the training config table (src/config.ts).
  */
-import { ADVANTAGE_KEYS, DEFAULT_ADVANTAGE_SETTINGS, fieldSpec, parseValue } from '../config.ts';
-import { methodSpec, type Method } from '../methods/registry.ts';
-import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from './types.ts';
+import { ADVANTAGE_KEYS, DEFAULT_ADVANTAGE_SETTINGS, fieldSpec, parseValue } from '../src/config.ts';
+import { methodSpec, type Method } from '../src/methods/registry.ts';
+import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../src/advantages/types.ts';
 
 export class InputError extends Error {}
 

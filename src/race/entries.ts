@@ -6,8 +6,8 @@
  * stays the only list of methods (a variant's maths is always its method's).
  */
 import type { TrainConfig } from '../config.ts';
-import type { MethodColor } from './method.ts';
-import { METHOD_NAMES, methodSpec, type Method } from './registry.ts';
+import type { MethodColor } from '../methods/method.ts';
+import { METHOD_NAMES, methodSpec, type Method } from '../methods/registry.ts';
 
 /**
  * BEACON's released computation with a shipped config's settings (docs/maths.md §4, "released"): R_ms =

@@ -7,7 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendName } from '../backend/select.ts';
-import { createGpuAdvantageEngine } from '../gpu/advantage-engine.ts';
+import { createGpuAdvantageEngine } from './gpu-engine.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import { methodSpec } from '../methods/registry.ts';
 import type { AdvantageEngine, AdvantageEngineName } from './engine.ts';

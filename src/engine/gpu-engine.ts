@@ -11,11 +11,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { buildStepGroupIndex, type GigpoResult, type GigpoSettings } from '../advantages/gigpo.ts';
 import type { AdvantageBatch } from '../advantages/types.ts';
-import type { AdvantageEngine } from '../trainer/engine.ts';
+import type { AdvantageEngine } from './engine.ts';
 import { gigpoAsAdvantages, gigpoSettingsOf, requireStateKeys } from '../methods/gigpo.ts';
 import { methodSpec } from '../methods/registry.ts';
-import { batchToTensors, GpuAdvantageEstimator } from './advantage-estimator.ts';
-import type { ShaderSources } from './shader-source.ts';
+import { batchToTensors, GpuAdvantageEstimator } from '../gpu/advantage-estimator.ts';
+import type { ShaderSources } from '../gpu/shader-source.ts';
 
 /** GiGPO's advantages: the loss's tensor (the caller disposes it) and the CPU copies for metrics. */
 export interface ComputedGigpo {
