@@ -7,7 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendName } from '../backend/select.ts';
-import { createGpuAdvantageEngine } from './gpu-engine.ts';
+import { createGpuAdvantageEngine, hasGpuPath } from './gpu-engine.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import { methodSpec } from '../methods/registry.ts';
 import type { AdvantageEngine, AdvantageEngineName } from './engine.ts';
@@ -25,7 +25,7 @@ export const cpuAdvantageEngine: AdvantageEngine = {
 
 /** Which engine `createAdvantageEngine` picks for `method` on `backend` (for the page to show). */
 export function advantageEngineName(backend: BackendName, method: string): AdvantageEngineName {
-  return backend === 'webgpu' && methodSpec(method).gpuKernels !== null ? 'webgpu-kernels' : 'cpu';
+  return backend === 'webgpu' && hasGpuPath(methodSpec(method)) ? 'webgpu-kernels' : 'cpu';
 }
 
 /**
@@ -34,5 +34,5 @@ export function advantageEngineName(backend: BackendName, method: string): Advan
  * (read from disk in Node, bundled by Vite in the page).
  */
 export function createAdvantageEngine(backend: BackendName, method: string, shaders: () => ShaderSources): AdvantageEngine {
-  return advantageEngineName(backend, method) === 'webgpu-kernels' ? createGpuAdvantageEngine(shaders()) : cpuAdvantageEngine;
+  return advantageEngineName(backend, method) === 'webgpu-kernels' ? createGpuAdvantageEngine(shaders(), methodSpec(method)) : cpuAdvantageEngine;
 }

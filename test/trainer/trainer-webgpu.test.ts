@@ -22,7 +22,7 @@ describe('trainer on webgpu', () => {
   it.each(METHOD_NAMES)('%s: advantages equal to the CPU reference, without leaking tensors', async (method) => {
     const config: TrainConfig = { ...DEFAULT_CONFIG, method, env: 'gridhouse', horizon: 'short', tasksPerIteration: 2, groupSize: 3, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0 };
     const engine = createAdvantageEngine('webgpu', method, readShaderSources);
-    expect(engine.name).toBe(methodSpec(method).gpuKernels ? 'webgpu-kernels' : 'cpu');
+    expect(engine.name).toBe(methodSpec(method).gpu ? 'webgpu-kernels' : 'cpu');
     const trainer = new Trainer(config, engine);
     try {
       let tensorsAfterFirst = -1;
