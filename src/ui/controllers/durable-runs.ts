@@ -12,9 +12,9 @@
  * Storage that is missing or full sets `storageNotice`; training never waits on storage.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, RunFileError, type RunFile, type RunFilePanel } from '../page/run-file.ts';
-import { RunStore, storageProblem, type SavedPanel } from '../page/run-store.ts';
-import { CheckpointError } from '../trainer/checkpoint.ts';
+import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, RunFileError, type RunFile, type RunFilePanel } from '../../page/run-file.ts';
+import { RunStore, storageProblem, type SavedPanel } from '../../page/run-store.ts';
+import { CheckpointError } from '../../trainer/checkpoint.ts';
 
 /** Longest wait between two autosaves of a panel that has a newer state. */
 const AUTOSAVE_MS = 1000;

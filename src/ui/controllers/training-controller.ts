@@ -13,19 +13,20 @@
  * or a recovery after a lost GPU device).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { adapterDisplayName, isSoftwareAdapter } from '../backend/select.ts';
-import type { Method } from '../methods/registry.ts';
-import { raceEntry, type RaceEntryName } from '../race/entries.ts';
-import type { TrainConfig } from '../config.ts';
-import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../page/backend-choice.ts';
-import type { MetricHistory } from '../page/metric-history.ts';
-import { SeedHistories, seedList } from '../page/seeds.ts';
-import type { Speed } from '../page/page-settings.ts';
-import type { ProbeTiming } from '../worker/backend-probe.ts';
-import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
-import type { PolicyWeights } from '../policy/policy.ts';
-import type { BackendMessage, FromWorker, PriorMessage, StateMessage, ToWorker } from '../worker/protocol.ts';
-import { TrainingWorkerClient } from '../worker/worker-client.ts';
+import { adapterDisplayName, isSoftwareAdapter } from '../../backend/select.ts';
+import type { Method } from '../../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
+import type { TrainConfig } from '../../config.ts';
+import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../../page/backend-choice.ts';
+import type { MetricHistory } from '../../page/metric-history.ts';
+import { SeedHistories, seedList } from '../../page/seeds.ts';
+import type { Speed } from '../../page/page-settings.ts';
+import type { ProbeTiming } from '../../worker/backend-probe.ts';
+import type { BatchSnapshot } from '../../worker/batch-snapshot.ts';
+import type { PolicyWeights } from '../../policy/policy.ts';
+import type { BackendMessage, FromWorker, StateMessage, ToWorker } from '../../worker/protocol.ts';
+import { TrainingWorkerClient } from '../../worker/worker-client.ts';
+import { PriorSharing } from './prior-sharing.ts';
 
 /** Minimum time between two re-renders caused by training (charts redraw at most this often). */
 const UPDATE_INTERVAL_MS = 100;
@@ -96,8 +97,8 @@ export class TrainingController implements ReactiveController {
   /** Probe outcomes by the settings that set its cost, so a reset with the same shapes does not re-probe. */
   private probeCache = new Map<string, ProbeOutcome>();
   private probeWorkers: TrainingWorkerClient[] = [];
-  /** Answers awaited from the first worker's `prior` requests, oldest first. */
-  private priorWaiters: ((m: PriorMessage) => void)[] = [];
+  /** The SFT prior's sharing among the workers (prior-sharing.ts). */
+  private readonly priors = new PriorSharing();
   /** Bumped on every (re)start, so a probe that a later start superseded is ignored. */
   private startToken = 0;
 
@@ -219,7 +220,7 @@ export class TrainingController implements ReactiveController {
     this.slots.clear();
     for (const w of this.probeWorkers) w.terminate();
     this.probeWorkers = [];
-    this.priorWaiters = [];
+    this.priors.clear();
     this.probing = false;
   }
 
@@ -275,32 +276,15 @@ export class TrainingController implements ReactiveController {
     this.schedule();
   }
 
-  /**
-   * The SFT prior of the race, computed once by the first method's worker and handed to every worker,
-   * so every method starts from the same weights without each worker training the prior again. It is
-   * asked for the first entry's method, without a variant's overrides: a variant races from the same
-   * prior as its method. Null
-   * when the prior is off (`sftEpisodes` 0) or failed (then each trainer reports the failure itself).
-   */
-  private racePrior(config: TrainConfig, checkpoints: Checkpoints = {}): Promise<PolicyWeights | null> {
-    const first = this.slots.get(this.methods[0]);
-    // Runs that continue from saved states have their weights already: no prior to train.
-    if (!first || this.methods.every((m) => checkpoints[m])) return Promise.resolve(null);
-    return new Promise<PolicyWeights | null>((resolve) => {
-      this.priorWaiters.push((m) => resolve(m.error ? null : m.weights));
-      first.client.send({ type: 'prior', config: { ...config, backend: this.resolvedBackend(config) }, method: raceEntry(this.methods[0]).method, wasmThreads: threadsPerWorker(this.methods.length) });
+  /** Each seed's SFT prior, computed once by the first entry's worker and shared (prior-sharing.ts). */
+  private seedPriors(config: TrainConfig, checkpoints: Checkpoints = {}): Promise<(PolicyWeights | null)[]> {
+    return this.priors.seedPriors(this.slots.get(this.methods[0])?.client, {
+      config: { ...config, backend: this.resolvedBackend(config) },
+      method: raceEntry(this.methods[0]).method,
+      seeds: this.seeds,
+      wasmThreads: threadsPerWorker(this.methods.length),
+      allContinue: this.methods.every((m) => checkpoints[m]),
     });
-  }
-
-  /**
-   * The race's prior of every seed, in seed order: each seed's prior depends on its seed (its
-   * demonstrations and initial weights do), so each is computed once and shared by every method.
-   * One after another: the first worker answers `prior` requests in the order they finish.
-   */
-  private async seedPriors(config: TrainConfig, checkpoints: Checkpoints = {}): Promise<(PolicyWeights | null)[]> {
-    const priors: (PolicyWeights | null)[] = [];
-    for (const seed of this.seeds) priors.push(await this.racePrior({ ...config, seed }, checkpoints));
-    return priors;
   }
 
   /** `config.backend`, with `auto` replaced by the probe's choice when there was one. */
@@ -363,7 +347,7 @@ export class TrainingController implements ReactiveController {
     if (!slot) return;
     if (m.type === 'probe') return;
     if (m.type === 'prior') {
-      this.priorWaiters.shift()?.(m);
+      this.priors.receive(m);
       return;
     }
     if (m.type === 'backend') {

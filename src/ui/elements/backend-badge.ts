@@ -7,9 +7,9 @@
  * end-to-end tests read.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { BackendReport } from '../backend/select.ts';
-import type { ProbeOutcome } from '../page/backend-choice.ts';
-import { sharedStyles } from './theme.ts';
+import type { BackendReport } from '../../backend/select.ts';
+import type { ProbeOutcome } from '../../page/backend-choice.ts';
+import { sharedStyles } from '../theme.ts';
 
 const NAMES: Record<BackendReport['backend'], string> = {
   webgpu: 'WebGPU',

@@ -5,14 +5,14 @@
  * (src/page/seed-bands.ts) labelled in the legend; with one seed the chart is as it always was.
  */
 import { LitElement, css, html } from 'lit';
-import { raceEntry, type RaceEntryName } from '../race/entries.ts';
-import { comparisonColumns } from '../page/chart-data.ts';
-import { METRIC_DOCS } from '../page/metric-docs.ts';
-import type { MetricHistory } from '../page/metric-history.ts';
-import { successBand } from '../page/seed-bands.ts';
-import type { SeedHistories } from '../page/seeds.ts';
+import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
+import { comparisonColumns } from '../../page/chart-data.ts';
+import { METRIC_DOCS } from '../../page/metric-docs.ts';
+import type { MetricHistory } from '../../page/metric-history.ts';
+import { successBand } from '../../page/seed-bands.ts';
+import type { SeedHistories } from '../../page/seeds.ts';
 import type { ChartMarker, ChartSeries } from './metric-chart.ts';
-import { methodColorVar, sharedStyles } from './theme.ts';
+import { methodColorVar, sharedStyles } from '../theme.ts';
 import './metric-chart.ts';
 import './metric-tip.ts';
 

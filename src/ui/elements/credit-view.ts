@@ -8,13 +8,13 @@
  * whose values are read out below the chart; the numbers are also available as a table.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { methodSpec, type Method } from '../methods/registry.ts';
-import type { RunCredit } from '../page/credit-data.ts';
-import { METRIC_DOCS } from '../page/metric-docs.ts';
-import { ColorSchemeController } from './color-scheme-controller.ts';
-import { canvasToPng, downloadBlob } from './download.ts';
-import { ResizeController } from './resize-controller.ts';
-import { cssColor, sharedStyles, withAlpha } from './theme.ts';
+import { methodSpec, type Method } from '../../methods/registry.ts';
+import type { RunCredit } from '../../page/credit-data.ts';
+import { METRIC_DOCS } from '../../page/metric-docs.ts';
+import { ColorSchemeController } from '../controllers/color-scheme-controller.ts';
+import { canvasToPng, downloadBlob } from '../download.ts';
+import { ResizeController } from '../controllers/resize-controller.ts';
+import { cssColor, sharedStyles, withAlpha } from '../theme.ts';
 import './metric-tip.ts';
 
 /** The names of a method's parts (its registry spec), falling back to BEACON's for parts it lacks. */

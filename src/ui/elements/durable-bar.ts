@@ -7,10 +7,10 @@
  * scripts that wait for a save).
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { RUN_FILE_EXTENSION } from '../page/run-file.ts';
-import type { DurableRuns } from './durable-runs.ts';
-import { emit } from './events.ts';
-import { sharedStyles, toolbarStyles } from './theme.ts';
+import { RUN_FILE_EXTENSION } from '../../page/run-file.ts';
+import type { DurableRuns } from '../controllers/durable-runs.ts';
+import { emit } from '../events.ts';
+import { sharedStyles, toolbarStyles } from '../theme.ts';
 
 export interface RunOpenDetail {
   file: File;

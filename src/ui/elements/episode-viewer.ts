@@ -6,13 +6,13 @@
  * reaches the last step, so its parent can move on to a newer batch.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import type { GridFrame } from '../../envs/index.ts';
-import type { Replay } from '../page/episode-replay.ts';
-import { ColorSchemeController } from './color-scheme-controller.ts';
-import { PlaybackController } from './playback-controller.ts';
-import { VisibilityController } from './visibility-controller.ts';
-import { ResizeController } from './resize-controller.ts';
-import { cssColor, sharedStyles, withAlpha } from './theme.ts';
+import type { GridFrame } from '../../../envs/index.ts';
+import type { Replay } from '../../page/episode-replay.ts';
+import { ColorSchemeController } from '../controllers/color-scheme-controller.ts';
+import { PlaybackController } from '../controllers/playback-controller.ts';
+import { VisibilityController } from '../controllers/visibility-controller.ts';
+import { ResizeController } from '../controllers/resize-controller.ts';
+import { cssColor, sharedStyles, withAlpha } from '../theme.ts';
 
 export type EpisodeEndEvent = CustomEvent<{ run: number }>;
 

@@ -3,10 +3,10 @@
  * (§2–4), what each chart measures (the metric-docs table, §5), and the ablations (§6).
  */
 import { LitElement, css, html } from 'lit';
-import { methodSpec } from '../methods/registry.ts';
-import { raceEntry, type RaceEntryName } from '../race/entries.ts';
-import { METRIC_DOCS, type MetricKey } from '../page/metric-docs.ts';
-import { sharedStyles } from './theme.ts';
+import { methodSpec } from '../../methods/registry.ts';
+import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
+import { METRIC_DOCS, type MetricKey } from '../../page/metric-docs.ts';
+import { sharedStyles } from '../theme.ts';
 
 const CHART_METRICS: MetricKey[] = ['success', 'outcomeMix', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr', 'iterationsToTarget'];
 
@@ -54,6 +54,13 @@ export class ExplainerSection extends LitElement {
         font: 1.05rem/1.7 var(--math);
         overflow-x: auto;
         white-space: nowrap;
+      }
+      /* On a phone a formula wraps rather than scrolls sideways: a scrolled region would need a keyboard stop of its own. */
+      @media (max-width: 700px) {
+        .math {
+          white-space: normal;
+          overflow-wrap: anywhere;
+        }
       }
       var {
         font-family: var(--math);

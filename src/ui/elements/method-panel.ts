@@ -8,11 +8,11 @@
  * and the header says how many seeds.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { RaceEntryName } from '../race/entries.ts';
-import { fieldColumns, successColumns } from '../page/chart-data.ts';
-import { METRIC_DOCS } from '../page/metric-docs.ts';
-import type { MetricHistory } from '../page/metric-history.ts';
-import { methodLabel, sharedStyles } from './theme.ts';
+import type { RaceEntryName } from '../../race/entries.ts';
+import { fieldColumns, successColumns } from '../../page/chart-data.ts';
+import { METRIC_DOCS } from '../../page/metric-docs.ts';
+import type { MetricHistory } from '../../page/metric-history.ts';
+import { methodLabel, sharedStyles } from '../theme.ts';
 import type { ChartSeries } from './metric-chart.ts';
 import './metric-chart.ts';
 import './metric-tip.ts';

@@ -6,11 +6,11 @@
  * Sends `page-setting` with the new `methods` list; the page restarts the race with them.
  */
 import { LitElement, css, html } from 'lit';
-import { RACE_ENTRY_NAMES, raceEntry, type RaceEntryName } from '../race/entries.ts';
-import { availablePresets, presetState } from '../page/scenarios.ts';
-import { PAGE_FIELDS, type MethodListKind } from '../page/page-settings.ts';
-import { emit, type PageSettingDetail } from './events.ts';
-import { methodLabel, sharedStyles } from './theme.ts';
+import { RACE_ENTRY_NAMES, raceEntry, type RaceEntryName } from '../../race/entries.ts';
+import { availablePresets, presetState } from '../../page/scenarios.ts';
+import { PAGE_FIELDS, type MethodListKind } from '../../page/page-settings.ts';
+import { emit, type PageSettingDetail } from '../events.ts';
+import { methodLabel, sharedStyles } from '../theme.ts';
 
 const LIMITS = PAGE_FIELDS.find((s) => s.key === 'methods')!.kind as MethodListKind;
 

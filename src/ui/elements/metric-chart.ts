@@ -10,11 +10,11 @@
 import { LitElement, css, html, nothing, unsafeCSS, type PropertyValues } from 'lit';
 import uPlot from 'uplot';
 import uplotCss from 'uplot/dist/uPlot.min.css?inline';
-import { ColorSchemeController } from './color-scheme-controller.ts';
-import { canvasToPng, downloadBlob } from './download.ts';
-import { ResizeController } from './resize-controller.ts';
-import { VisibilityController } from './visibility-controller.ts';
-import { cssColor, sharedStyles, withAlpha } from './theme.ts';
+import { ColorSchemeController } from '../controllers/color-scheme-controller.ts';
+import { canvasToPng, downloadBlob } from '../download.ts';
+import { ResizeController } from '../controllers/resize-controller.ts';
+import { VisibilityController } from '../controllers/visibility-controller.ts';
+import { cssColor, sharedStyles, withAlpha } from '../theme.ts';
 import './metric-tip.ts';
 
 export interface ChartSeries {

@@ -6,7 +6,7 @@
  * Text comes from the caller (the metric-docs table or the settings tables), never from here.
  */
 import { LitElement, css, html } from 'lit';
-import { sharedStyles } from './theme.ts';
+import { sharedStyles } from '../theme.ts';
 
 let nextId = 0;
 

@@ -7,10 +7,10 @@
  * sent as `config-edit` followed by `staged-settings: apply`, because a new prior means a new race.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import { fieldSpec, parseField, describeRange, type TrainConfig } from '../config.ts';
-import { priorEpisodes } from '../trainer/prior-size.ts';
-import { emit, type ConfigEditDetail, type StagedDetail } from './events.ts';
-import { sharedStyles } from './theme.ts';
+import { fieldSpec, parseField, describeRange, type TrainConfig } from '../../config.ts';
+import { priorEpisodes } from '../../trainer/prior-size.ts';
+import { emit, type ConfigEditDetail, type StagedDetail } from '../events.ts';
+import { sharedStyles } from '../theme.ts';
 
 export class PriorNote extends LitElement {
   static override properties = {

@@ -7,13 +7,13 @@
  * off freezes the view on the batch shown. A picked run index is kept for the following batches.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import type { RaceEntryName } from '../race/entries.ts';
-import { raceEntry } from '../race/entries.ts';
-import { runCredit, type RunCredit } from '../page/credit-data.ts';
-import { defaultRun, replayRun, runOutcome, type Replay } from '../page/episode-replay.ts';
-import type { Speed } from '../page/page-settings.ts';
-import { snapshotRuns, type BatchSnapshot } from '../worker/batch-snapshot.ts';
-import { methodLabel, sharedStyles } from './theme.ts';
+import type { RaceEntryName } from '../../race/entries.ts';
+import { raceEntry } from '../../race/entries.ts';
+import { runCredit, type RunCredit } from '../../page/credit-data.ts';
+import { defaultRun, replayRun, runOutcome, type Replay } from '../../page/episode-replay.ts';
+import type { Speed } from '../../page/page-settings.ts';
+import { snapshotRuns, type BatchSnapshot } from '../../worker/batch-snapshot.ts';
+import { methodLabel, sharedStyles } from '../theme.ts';
 import './credit-view.ts';
 import './episode-viewer.ts';
 

@@ -4,9 +4,9 @@
  * `scenario-select` with the scenario's index among `scenarios` and computes nothing.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { Scenario } from '../page/scenarios.ts';
-import { emit, type ScenarioSelectDetail } from './events.ts';
-import { sharedStyles } from './theme.ts';
+import type { Scenario } from '../../page/scenarios.ts';
+import { emit, type ScenarioSelectDetail } from '../events.ts';
+import { sharedStyles } from '../theme.ts';
 
 export class ScenarioTour extends LitElement {
   static override properties = {

@@ -3,8 +3,8 @@
  * A visible role="alert" message, dismissible; nothing in the URL is coerced silently.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { ConfigIssue } from '../config.ts';
-import { sharedStyles } from './theme.ts';
+import type { ConfigIssue } from '../../config.ts';
+import { sharedStyles } from '../theme.ts';
 
 export class SettingsAlert extends LitElement {
   static override properties = {

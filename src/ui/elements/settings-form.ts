@@ -8,11 +8,11 @@
  * the value waiting for it, and a notice offers to restart now or discard.
  */
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
-import { ABLATIONS, CONFIG_FIELDS, describeRange, parseField, type AblationName, type FieldSpec, type TrainConfig } from '../config.ts';
-import { PAGE_DEFAULT_CONFIG } from '../page/page-defaults.ts';
-import { describePageRange, PAGE_FIELDS, parsePageField, type PageFieldSpec, type PageSettings } from '../page/page-settings.ts';
-import { emit, type ConfigEditDetail, type PageSettingDetail, type StagedDetail } from './events.ts';
-import { sharedStyles } from './theme.ts';
+import { ABLATIONS, CONFIG_FIELDS, describeRange, parseField, type AblationName, type FieldSpec, type TrainConfig } from '../../config.ts';
+import { PAGE_DEFAULT_CONFIG } from '../../page/page-defaults.ts';
+import { describePageRange, PAGE_FIELDS, parsePageField, type PageFieldSpec, type PageSettings } from '../../page/page-settings.ts';
+import { emit, type ConfigEditDetail, type PageSettingDetail, type StagedDetail } from '../events.ts';
+import { sharedStyles } from '../theme.ts';
 import './metric-tip.ts';
 
 /** Where each setting is shown; a setting missing here still appears, under "Other". */

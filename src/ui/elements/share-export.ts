@@ -6,15 +6,15 @@
  * (requested from the page with an `export-charts` event).
  */
 import { LitElement, css, html } from 'lit';
-import type { RaceEntryName } from '../race/entries.ts';
-import type { TrainConfig } from '../config.ts';
-import { recordsToCsv, recordsToJson, type SeededRecord } from '../page/export.ts';
-import { methodConfig } from '../page/method-configs.ts';
-import type { MetricHistory } from '../page/metric-history.ts';
-import type { SeedHistories } from '../page/seeds.ts';
-import { downloadText } from './download.ts';
-import { emit } from './events.ts';
-import { sharedStyles, toolbarStyles } from './theme.ts';
+import type { RaceEntryName } from '../../race/entries.ts';
+import type { TrainConfig } from '../../config.ts';
+import { recordsToCsv, recordsToJson, type SeededRecord } from '../../page/export.ts';
+import { methodConfig } from '../../page/method-configs.ts';
+import type { MetricHistory } from '../../page/metric-history.ts';
+import type { SeedHistories } from '../../page/seeds.ts';
+import { downloadText } from '../download.ts';
+import { emit } from '../events.ts';
+import { sharedStyles, toolbarStyles } from '../theme.ts';
 
 export class ShareExport extends LitElement {
   static override properties = {

@@ -4,9 +4,9 @@
  * from what the keys do. Sends `help-close` when closed.
  */
 import { LitElement, css, html } from 'lit';
-import { SHORTCUTS } from './shortcut-controller.ts';
-import { emit } from './events.ts';
-import { sharedStyles } from './theme.ts';
+import { SHORTCUTS } from '../controllers/shortcut-controller.ts';
+import { emit } from '../events.ts';
+import { sharedStyles } from '../theme.ts';
 
 export class ShortcutHelp extends LitElement {
   static override properties = {

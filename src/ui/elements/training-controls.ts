@@ -5,10 +5,10 @@
  * Sends `training-command` and `page-setting` events; holds no training state of its own.
  */
 import { LitElement, css, html } from 'lit';
-import type { RaceEntryName } from '../race/entries.ts';
-import { describePageRange, PAGE_FIELDS, SPEEDS, type PageSettings, type Speed } from '../page/page-settings.ts';
-import { emit, type PageSettingDetail, type TrainingCommand, type TrainingCommandDetail } from './events.ts';
-import { sharedStyles } from './theme.ts';
+import type { RaceEntryName } from '../../race/entries.ts';
+import { describePageRange, PAGE_FIELDS, SPEEDS, type PageSettings, type Speed } from '../../page/page-settings.ts';
+import { emit, type PageSettingDetail, type TrainingCommand, type TrainingCommandDetail } from '../events.ts';
+import { sharedStyles } from '../theme.ts';
 import './metric-tip.ts';
 
 const SPEED_LABELS: Record<Speed, string> = { slow: 'Slow', normal: 'Normal', fast: 'Fast', nodraw: 'Skip drawing' };
