@@ -97,7 +97,11 @@ export function raceEntry(name: string): RaceEntry {
 
 /** An entry's training config: the method's own config from the shared one, then the entry's overrides. */
 export function entryConfig<C extends TrainConfig>(name: string, shared: C): C {
-  const e = raceEntry(name);
+  return configOfEntry(raceEntry(name), shared);
+}
+
+/** `entryConfig` for an entry already resolved (the worker resolves its entry once, when `init` arrives). */
+export function configOfEntry<C extends TrainConfig>(e: RaceEntry, shared: C): C {
   return { ...methodSpec(e.method).configFor(shared), ...e.overrides } as C;
 }
 
