@@ -17,7 +17,7 @@
  * state keys uniform over 4096 states per step (about a fifth of the steps share a state in their group).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { computeAdvantages } from '../src/advantages/estimators.ts';
+import { estimateAdvantages as computeAdvantages, methodSpec } from '../src/methods/registry.ts';
 import { buildStepGroupIndex, computeGigpo } from '../src/advantages/gigpo.ts';
 import type { AdvantageBatch } from '../src/advantages/types.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS, DEFAULT_GIGPO_SETTINGS } from '../src/config.ts';
@@ -143,7 +143,7 @@ async function main(): Promise<number> {
   for (const steps of sizes) {
     const batch = makeBatch(steps, new Rng(steps));
     const n = reps ?? (steps <= 10_000 ? 15 : steps <= 100_000 ? 5 : 3);
-    const fusedMs = await timePath(batch, n, async (inputs) => (await estimator.compute(inputs, settings)).advantages);
+    const fusedMs = await timePath(batch, n, async (inputs) => (await estimator.compute(inputs, settings, methodSpec(settings.method).switches!)).advantages);
     const tfjsOpsMs = await timePath(batch, n, async (inputs) => composedAdvantages(inputs, settings));
     const cpuMs = await timePath(batch, n, async (inputs) => {
       const a = tf.tensor1d(Float32Array.from(computeAdvantages(await readBatch(inputs), settings).advantages));

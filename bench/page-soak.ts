@@ -13,8 +13,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 import { renderFigure } from '../src/study/svg.ts';
-import { launchChromium } from '../test/support/browser.ts';
-import { buildAndServe } from '../test/e2e/sub-path-server.ts';
+import { launchChromium } from '../scripts/browser.ts';
+import { buildAndServe } from '../scripts/sub-path-server.ts';
 
 const QUERY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0&backend=wasm';
 const START = '<!-- page-soak:start -->';

@@ -20,8 +20,8 @@ import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';
 import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
 import { writePageState } from '../src/page/url-state.ts';
 import { DEFAULT_PAGE_SETTINGS } from '../src/page/page-settings.ts';
-import { launchChromium } from '../test/support/browser.ts';
-import { buildAndServe } from '../test/e2e/sub-path-server.ts';
+import { launchChromium } from '../scripts/browser.ts';
+import { buildAndServe } from '../scripts/sub-path-server.ts';
 
 const FLAGS = {
   seconds: { kind: { type: 'int', min: 5, max: 3600 }, doc: 'measuring window per backend after the first chart point (default 40)' },

@@ -19,11 +19,11 @@ import fc from 'fast-check';
 import { writeCheckpointFile, readCheckpointFile } from '../cli/checkpoint-file.ts';
 import { parseFlags, UsageError } from '../cli/flags.ts';
 import { TRAIN_FLAGS } from '../cli/train-flags.ts';
-import { InputError, parseAdvantageRequest } from '../src/advantages/batch-json.ts';
+import { InputError, parseAdvantageRequest } from '../cli/batch-json.ts';
 import { ADVANTAGE_KEYS, CONFIG_FIELDS, DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { METHOD_NAMES, methodSpec } from '../src/methods/registry.ts';
 import { readPageState } from '../src/page/url-state.ts';
-import { cpuAdvantageEngine, type AdvantageEngine } from '../src/trainer/advantage-engine.ts';
+import { cpuAdvantageEngine, type AdvantageEngine } from '../src/engine/advantage-engine.ts';
 import { TrainingRun } from '../src/trainer/run.ts';
 
 const STACK = /\n\s+at /;
@@ -242,7 +242,7 @@ export function fuzzAdvantageInputs(numRuns: number, seed: number): FuzzResult {
   fc.assert(
     fc.property(input, (json) => {
       r.cases++;
-      let req;
+      let req: ReturnType<typeof parseAdvantageRequest>;
       try {
         req = parseAdvantageRequest(json);
       } catch (e) {

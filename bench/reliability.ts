@@ -13,9 +13,9 @@ import { initBackend, uninstallNodeWebGpu } from '../src/backend/node-webgpu.ts'
 import { setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { readShaderSources } from '../src/gpu/shaders-node.ts';
-import { createAdvantageEngine } from '../src/trainer/advantage-engine.ts';
+import { createAdvantageEngine } from '../src/engine/advantage-engine.ts';
 import { checkpointCost, fuzzAdvantageInputs, fuzzTrainFlags, fuzzUrlQueries, killDuringWrite, nonFiniteBatch, soak, type FuzzResult, type SoakResult } from './reliability-checks.ts';
-import { ROOT } from '../test/support/cli.ts';
+import { ROOT } from '../scripts/cli.ts';
 import { pageSoak, pageSoakSection, pageSoakSvg, type PageSoakResult } from './page-soak.ts';
 
 const FLAGS = {
@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
   const fuzz: [string, string, FuzzResult][] = [
     ['page URL queries → readPageState', 'src/page/url-state.ts', fuzzUrlQueries(FUZZ.url, FUZZ.seed)],
     ['train command lines → parseFlags (train’s table)', 'cli/flags.ts, cli/train-flags.ts', fuzzTrainFlags(FUZZ.flags, FUZZ.seed)],
-    ['advantages JSON → parseAdvantageRequest + estimator', 'src/advantages/batch-json.ts, src/methods', fuzzAdvantageInputs(FUZZ.advantages, FUZZ.seed)],
+    ['advantages JSON → parseAdvantageRequest + estimator', 'cli/batch-json.ts, src/methods', fuzzAdvantageInputs(FUZZ.advantages, FUZZ.seed)],
   ];
   for (const [name, , r] of fuzz) check(r.crashes === 0 && r.stackTraces === 0 && r.unnamed === 0, `fuzz ${name}: ${r.examples.join('; ')}`);
 

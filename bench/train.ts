@@ -8,7 +8,7 @@
  * the same batches: every BEACON batch is also run through the GRPO estimator, and the difference of
  * the two estimators' times is divided by BEACON's iteration time.
  */
-import { computeAdvantages } from '../src/advantages/estimators.ts';
+import { estimateAdvantages as computeAdvantages } from '../src/methods/registry.ts';
 import { advantageSettings, DEFAULT_CONFIG } from '../src/config.ts';
 import { METHOD_NAMES } from '../src/methods/registry.ts';
 import { TrainingRun } from '../src/trainer/run.ts';

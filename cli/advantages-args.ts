@@ -1,10 +1,10 @@
 /**
  * Flags and input of the advantage calculator (cli/advantages.ts), parsed and checked apart from
  * running anything so that tests can check every rejection in-process. A bad flag is a UsageError, bad
- * input an InputError (src/advantages/batch-json.ts), each naming the flag or field; both exit with 2.
+ * input an InputError (cli/batch-json.ts), each naming the flag or field; both exit with 2.
  */
 import { readFileSync } from 'node:fs';
-import { InputError, parseAdvantageRequest, type AdvantageRequest } from '../src/advantages/batch-json.ts';
+import { InputError, parseAdvantageRequest, type AdvantageRequest } from './batch-json.ts';
 import { BACKEND_NAMES } from '../src/backend/select.ts';
 import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 

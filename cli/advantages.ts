@@ -1,13 +1,13 @@
 /**
  * The advantage calculator: `npm run -s advantages -- --input batch.json [--backend cpu|webgpu]`.
  *
- * Reads a batch in the JSON format of src/advantages/batch-json.ts and prints the advantages in the
+ * Reads a batch in the JSON format of cli/batch-json.ts and prints the advantages in the
  * same format on either path: `cpu` runs the reference estimators, `webgpu` the WGSL kernels through
  * tfjs on Dawn (SwiftShader where there is no GPU). The webgpu numbers are float32, so they agree with
  * the cpu ones to about 1e-6, not to the last digit. `--input -` reads stdin.
  * Invalid flags or input exit with 2 and a message naming the field; a missing GPU adapter exits with 1.
  */
-import { InputError, formatAdvantageResponse, type AdvantageRequest } from '../src/advantages/batch-json.ts';
+import { InputError, formatAdvantageResponse, type AdvantageRequest } from './batch-json.ts';
 import type { AdvantageResult } from '../src/advantages/types.ts';
 import { methodSpec } from '../src/methods/registry.ts';
 import { parseAdvantagesArgs, readAdvantageRequest, USAGE } from './advantages-args.ts';
@@ -19,7 +19,7 @@ async function computeOnWebGpu(request: AdvantageRequest): Promise<AdvantageResu
   const tf = await import('@tensorflow/tfjs-core');
   const { initBackend, uninstallNodeWebGpu } = await import('../src/backend/node-webgpu.ts');
   const { setWebGpuCpuForward } = await import('../src/backend/webgpu-interop.ts');
-  const { createAdvantageEngine } = await import('../src/trainer/advantage-engine.ts');
+  const { createAdvantageEngine } = await import('../src/engine/advantage-engine.ts');
   const { readShaderSources } = await import('../src/gpu/shaders-node.ts');
   await initBackend('webgpu', { strict: true });
   setWebGpuCpuForward(false);

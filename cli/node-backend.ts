@@ -13,7 +13,7 @@ import { setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import type { BackendChoice } from '../src/config.ts';
 import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import type { Method } from '../src/methods/registry.ts';
-import { createAdvantageEngine, type AdvantageEngine } from '../src/trainer/advantage-engine.ts';
+import { createAdvantageEngine, type AdvantageEngine } from '../src/engine/advantage-engine.ts';
 
 export interface NodeBackend {
   name: 'webgpu' | 'wasm' | 'cpu';

@@ -8,7 +8,7 @@
 import { ENV_NAMES, HORIZONS, type EnvName, type Horizon } from '../envs/index.ts';
 import type { GigpoSettings } from './advantages/gigpo.ts';
 import { NORMALIZATIONS, SEGMENT_BASELINES, VARIANTS, type AdvantageSettings, type Normalize, type SegmentBaseline, type Variant } from './advantages/types.ts';
-import { BACKEND_CHOICES, type BackendChoice } from './backend/select.ts';
+import { BACKEND_CHOICES, type BackendChoice } from './backend/names.ts';
 import { METHOD_NAMES, type Method } from './methods/registry.ts';
 
 export type { BackendChoice };
@@ -18,7 +18,7 @@ export interface TrainConfig {
   env: EnvName;
   /** Task horizon: tiny, short, medium, long. */
   horizon: Horizon;
-  /** Advantage estimator: grpo (trajectory term only) or beacon (trajectory + λ · segment term). */
+  /** Training method: a key of the method registry (src/methods/registry.ts). */
   method: Method;
   /** Seed of the run's one PRNG: task stream, action sampling, weight init, ablation draws. */
   seed: number;

@@ -11,8 +11,8 @@ import { fuzzAdvantageInputs, fuzzTrainFlags, fuzzUrlQueries, killDuringWrite, n
 import { initBackend } from '../src/backend/node-webgpu.ts';
 import { readPageState } from '../src/page/url-state.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
-import { cpuAdvantageEngine } from '../src/trainer/advantage-engine.ts';
-import { ROOT } from './support/cli.ts';
+import { cpuAdvantageEngine } from '../src/engine/advantage-engine.ts';
+import { ROOT } from '../scripts/cli.ts';
 
 const SMALL: TrainConfig = { ...DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, sftEpisodes: 0, backend: 'wasm' };
 

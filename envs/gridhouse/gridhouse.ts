@@ -15,8 +15,8 @@
  * nothing. Episodes with equal task seeds (a GRPO group) play one shared generated instance.
  */
 import type { Rng } from '../../src/prng.ts';
-import { EpisodeBook } from '../episode-book.ts';
-import { validateEnvOptions, type EnvOptions, type GridFrame, type Horizon, type VecEnv } from '../types.ts';
+import { BaseVecEnv } from '../base-env.ts';
+import { validateEnvOptions, type EnvOptions, type GridFrame } from '../types.ts';
 import { MAX_MILESTONES, NUM_ACTIONS } from './catalog.ts';
 import { ACTION_DIM, FeatureWriter, OBS_DIM } from './features.ts';
 import { HORIZON_SPECS } from './horizons.ts';
@@ -26,49 +26,23 @@ import { GridHouseState } from './state.ts';
 import * as text from './text.ts';
 import { applyAction, writeAffordances } from './transitions.ts';
 
-class GridHouse implements VecEnv {
-  readonly name = 'gridhouse';
-  readonly horizon: Horizon;
-  readonly batchSize: number;
-  readonly obsDim = OBS_DIM;
-  readonly actionDim = ACTION_DIM;
-  readonly maxActions = NUM_ACTIONS;
-  readonly maxSteps: number;
-  readonly maxMilestones: number;
-
-  readonly obs: Float32Array;
-  readonly actionFeatures: Float32Array;
-  readonly actionMask: Uint8Array;
-  readonly stateKey: Uint32Array;
-  readonly numMilestones: Uint8Array;
-  readonly milestone: Uint8Array;
-  readonly milestonesReached: Uint8Array;
-  readonly done: Uint8Array;
-  readonly success: Uint8Array;
-  readonly steps: Int32Array;
-
+class GridHouse extends BaseVecEnv {
   /** Episode state; exposed read-only for tests and tools. */
   readonly state: GridHouseState;
-  private readonly book: EpisodeBook;
   private readonly features: FeatureWriter;
 
   constructor(options: EnvOptions) {
     const { horizon, batchSize, milestoneDropout } = validateEnvOptions(options);
     const spec = HORIZON_SPECS[horizon];
-    const B = batchSize;
-    this.horizon = horizon;
-    this.batchSize = B;
-    this.maxSteps = spec.maxSteps;
-    this.maxMilestones = spec.milestones;
-    this.state = new GridHouseState(B, horizon);
-    this.book = new EpisodeBook(this.name, B, this.maxSteps, milestoneDropout, this.state.progress, this.state.numMilestones);
-    this.features = new FeatureWriter(B, this.maxSteps, this.maxMilestones);
-    this.obs = this.features.obs;
-    this.actionFeatures = this.features.actionFeatures;
-    this.actionMask = new Uint8Array(B * NUM_ACTIONS);
-    this.stateKey = new Uint32Array(B);
-    this.numMilestones = this.state.numMilestones;
-    ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
+    const state = new GridHouseState(batchSize, horizon);
+    const features = new FeatureWriter(batchSize, spec.maxSteps, spec.milestones);
+    super({
+      name: 'gridhouse', horizon, batchSize, milestoneDropout,
+      obsDim: OBS_DIM, actionDim: ACTION_DIM, maxActions: NUM_ACTIONS, maxSteps: spec.maxSteps, maxMilestones: spec.milestones,
+      progress: state.progress, numMilestones: state.numMilestones, obs: features.obs, actionFeatures: features.actionFeatures,
+    });
+    this.state = state;
+    this.features = features;
   }
 
   reset(taskSeeds: ArrayLike<number>, rng: Rng): void {

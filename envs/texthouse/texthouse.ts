@@ -9,8 +9,8 @@
  * shared per-episode bookkeeping (seeds, dropout, done and success) is envs/episode-book.ts.
  */
 import type { Rng } from '../../src/prng.ts';
-import { EpisodeBook } from '../episode-book.ts';
-import { type EnvFactory, type EnvOptions, type Horizon, type VecEnv, validateEnvOptions } from '../types.ts';
+import { BaseVecEnv } from '../base-env.ts';
+import { type EnvFactory, type EnvOptions, validateEnvOptions } from '../types.ts';
 import { applyCommand, writeMask } from './commands.ts';
 import { HORIZON_CONFIGS, type HorizonConfig, maxMilestonesOf } from './config.ts';
 import { ACTION_DIM, OBS_DIM, initActionFeatures, refreshActionFeatures, writeObs } from './features.ts';
@@ -20,50 +20,23 @@ import { oracleAction } from './oracle.ts';
 import { TextHouseState, Z_PROGRESS } from './state.ts';
 import { describeAction, describeMilestones, describeObservation, describeTask } from './text.ts';
 
-export class TextHouse implements VecEnv {
-  readonly name = 'texthouse';
-  readonly horizon: Horizon;
-  readonly batchSize: number;
-  readonly obsDim = OBS_DIM;
-  readonly actionDim = ACTION_DIM;
-  readonly maxActions: number;
-  readonly maxSteps: number;
-  readonly maxMilestones: number;
-
-  readonly obs: Float32Array;
-  readonly actionFeatures: Float32Array;
-  readonly actionMask: Uint8Array;
-  readonly stateKey: Uint32Array;
-  readonly numMilestones: Uint8Array;
-  readonly milestone: Uint8Array;
-  readonly milestonesReached: Uint8Array;
-  readonly done: Uint8Array;
-  readonly success: Uint8Array;
-  readonly steps: Int32Array;
-
+export class TextHouse extends BaseVecEnv {
   /** Episode state; exposed read-only for tests and tools. */
   readonly state: TextHouseState;
   private readonly cfg: HorizonConfig;
-  private readonly book: EpisodeBook;
 
   constructor(options: EnvOptions) {
     const { horizon, batchSize, milestoneDropout } = validateEnvOptions(options);
     const cfg = HORIZON_CONFIGS[horizon];
-    const B = batchSize;
-    this.horizon = horizon;
-    this.batchSize = B;
+    const maxMilestones = maxMilestonesOf(cfg);
+    const state = new TextHouseState(batchSize, cfg.recMax, cfg.objMax, maxMilestones, cfg.idleCommands);
+    super({
+      name: 'texthouse', horizon, batchSize, milestoneDropout,
+      obsDim: OBS_DIM, actionDim: ACTION_DIM, maxActions: state.A, maxSteps: cfg.maxSteps, maxMilestones,
+      progress: state.progress, numMilestones: state.nMs,
+    });
+    this.state = state;
     this.cfg = cfg;
-    this.maxMilestones = maxMilestonesOf(cfg);
-    this.maxSteps = cfg.maxSteps;
-    this.state = new TextHouseState(B, cfg.recMax, cfg.objMax, this.maxMilestones, cfg.idleCommands);
-    this.maxActions = this.state.A;
-    this.obs = new Float32Array(B * OBS_DIM);
-    this.actionFeatures = new Float32Array(B * this.maxActions * ACTION_DIM);
-    this.actionMask = new Uint8Array(B * this.maxActions);
-    this.stateKey = new Uint32Array(B);
-    this.numMilestones = this.state.nMs;
-    this.book = new EpisodeBook(this.name, B, this.maxSteps, milestoneDropout, this.state.progress, this.state.nMs);
-    ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
   }
 
   reset(taskSeeds: ArrayLike<number>, rng: Rng): void {

@@ -1,8 +1,8 @@
 /**
  * The advantage estimators, CPU reference: docs/maths.md §4, A(i, t) = A_traj(i) + λ · A_seg(i, t).
  *
- * GRPO keeps the trajectory term alone. BEACON adds λ times the segment term; the "no trajectory term"
- * ablation drops A_traj. This file is the reference the WGSL kernels are tested against.
+ * The method's switches (`EstimatorSwitches`, from its spec) say which terms it has: GRPO keeps the
+ * trajectory term alone, BEACON adds λ times the segment term; the "no trajectory term" ablation drops A_traj. This file is the reference the WGSL kernels are tested against.
  *
  * `variant: "released"` swaps in the released code's two terms (released.ts, docs/maths.md §4
  * "Reference-code variants"); GiGPO (§7) has its own entry point, `computeGigpo` in gigpo.ts.
@@ -11,9 +11,9 @@ import { releasedSegmentAdvantages, rowWeightedTrajectoryAdvantages } from './re
 import { segmentAdvantages } from './segment-baselines.ts';
 import { segmentRuns } from './segmentation.ts';
 import { trajectoryAdvantages } from './trajectory.ts';
-import { numRuns, numSteps, validateBatch, VARIANTS, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from './types.ts';
+import { numRuns, numSteps, validateBatch, VARIANTS, type AdvantageBatch, type AdvantageResult, type AdvantageSettings, type EstimatorSwitches } from './types.ts';
 
-export function computeAdvantages(batch: AdvantageBatch, settings: AdvantageSettings): AdvantageResult {
+export function computeAdvantages(batch: AdvantageBatch, settings: AdvantageSettings, switches: EstimatorSwitches): AdvantageResult {
   validateBatch(batch);
   if (settings.variant !== undefined && !(VARIANTS as readonly string[]).includes(settings.variant)) {
     throw new RangeError(`variant must be one of ${VARIANTS.join(', ')}, got ${String(settings.variant)}`);
@@ -27,7 +27,7 @@ export function computeAdvantages(batch: AdvantageBatch, settings: AdvantageSett
       : trajectoryAdvantages(batch, settings.normalize);
   let aSeg: Float64Array = new Float64Array(steps);
   let shapedRewards: Float64Array = new Float64Array(steps);
-  if (settings.method === 'beacon') {
+  if (switches.segmentTerm) {
     const seg = segmentRuns(batch, settings.rMs, settings.gamma);
     shapedRewards = seg.shapedRewards;
     aSeg = released

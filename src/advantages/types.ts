@@ -34,10 +34,19 @@ export interface AdvantageBatch {
   values?: Float32Array | Float64Array;
 }
 
+/**
+ * What the dual-scale estimator of docs/maths.md §4 computes for a method: given by the method's spec
+ * (src/methods/), read by the CPU reference (estimators.ts) and the WGSL kernels (src/gpu/) alike.
+ */
+export interface EstimatorSwitches {
+  /** Add λ · the segment term A_seg to the trajectory term (BEACON); off, A = A_traj alone (GRPO). */
+  readonly segmentTerm: boolean;
+}
+
 export interface AdvantageSettings {
   /**
-   * A key of the method registry (src/methods/registry.ts), which picks the estimator. Within the
-   * dual-scale estimator: `grpo` keeps the trajectory term only, `beacon` adds λ · the segment term.
+   * A key of the method registry (src/methods/registry.ts), which picks the estimator; the estimator's
+   * switches (`EstimatorSwitches`) come with the method's spec, never from this name.
    */
   method: string;
   /** Discount γ inside completed segments, 0…1 (docs/maths.md §3). */

@@ -12,12 +12,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 
-/** The tfjs backends, fastest first: the one list every command, the page and the config read. */
-export const BACKEND_NAMES = ['webgpu', 'wasm', 'cpu'] as const;
-export type BackendName = (typeof BACKEND_NAMES)[number];
-/** `auto`: the first backend of BACKEND_NAMES that works here. */
-export const BACKEND_CHOICES = ['auto', ...BACKEND_NAMES] as const;
-export type BackendChoice = (typeof BACKEND_CHOICES)[number];
+import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from './names.ts';
+
+export { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from './names.ts';
 
 /** What `initBackend` ended up with; plain data, safe to show or serialise. */
 export interface BackendReport {

@@ -26,7 +26,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { getWebGpuBackend, readTensorToGpu, TENSOR_BUFFER_USAGE, type GpuView } from '../backend/webgpu-interop.ts';
 import { anchorCoverage, type GigpoResult, type GigpoSettings, type StepGroupIndex } from '../advantages/gigpo.ts';
-import { STD_EPSILON, validateBatch, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from '../advantages/types.ts';
+import { STD_EPSILON, validateBatch, type AdvantageBatch, type AdvantageResult, type AdvantageSettings, type EstimatorSwitches } from '../advantages/types.ts';
 import { ADVANTAGE_KEYS, checkSettings, GIGPO_KEYS } from '../config.ts';
 import { GpuBufferPool } from './buffer-pool.ts';
 import { COMBINE_ADVANTAGES, combineWorkgroups } from './combine-advantages.ts';
@@ -131,7 +131,8 @@ export class GpuAdvantageEstimator {
     return this.gigpoRunners;
   }
 
-  async compute(batch: AdvantageTensors, settings: AdvantageSettings, options: GpuAdvantageOptions = {}): Promise<GpuAdvantages> {
+  /** `switches`: the method's (its spec's `switches`, docs/maths.md §4): which terms the kernels compute. */
+  async compute(batch: AdvantageTensors, settings: AdvantageSettings, switches: EstimatorSwitches, options: GpuAdvantageOptions = {}): Promise<GpuAdvantages> {
     if (this.disposed) throw new Error('GpuAdvantageEstimator: compute() after dispose()');
     const { numGroups, numRuns, numSteps } = checkTensors(batch);
     checkSettings(settings, ADVANTAGE_KEYS);
@@ -162,7 +163,7 @@ export class GpuAdvantageEstimator {
       const segmentScales = scratch('segmentScales', numSteps);
       const segmentAdvantages = scratch('segmentAdvantages', numSteps);
       output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE);
-      const baseline = segmentBaselineCode(settings);
+      const baseline = segmentBaselineCode(settings, switches);
       const wg = this.workgroupSize;
 
       errors = [
@@ -180,13 +181,13 @@ export class GpuAdvantageEstimator {
             segmentBaseline: baseline,
             epsilon: STD_EPSILON,
             rowWeighted: rowWeightedCode(settings),
-            segmentNormalize: segmentNormalizeCode(settings),
+            segmentNormalize: segmentNormalizeCode(settings, switches),
           },
           numGroups,
         ),
         combine.dispatch(
           { stepRun, stepSlot, shapedRewards, trajectoryAdvantages, baselines, segmentAdvantages, advantages: output, segmentScales },
-          { numSteps, segmentBaseline: baseline, lambda: settings.lambda, segmentNormalize: segmentNormalizeCode(settings) },
+          { numSteps, segmentBaseline: baseline, lambda: settings.lambda, segmentNormalize: segmentNormalizeCode(settings, switches) },
           combineWorkgroups(numSteps, wg),
         ),
       ];

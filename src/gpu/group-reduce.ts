@@ -2,7 +2,7 @@
  * Runner of shaders/group-reduce.wgsl (kernel 2 of 3): per-group trajectory statistics with the
  * exact-zero tie rule, and the per-(group, k) segment baselines, docs/maths.md §4. One workgroup per group.
  */
-import type { AdvantageSettings } from '../advantages/types.ts';
+import type { AdvantageSettings, EstimatorSwitches } from '../advantages/types.ts';
 import { defineKernel } from './kernel.ts';
 import { uniformLayout } from './uniforms.ts';
 
@@ -30,11 +30,11 @@ export const GROUP_REDUCE = defineKernel({
 });
 
 /**
- * The shaders' `segmentBaseline` code: 0 none (GRPO), 1 perStepReturn, 2 stepMean. The released
- * variant's segment term is the stepMean baseline (docs/maths.md §4, reference-code variant item 2).
+ * The shaders' `segmentBaseline` code: 0 none (no segment term: GRPO), 1 perStepReturn, 2 stepMean. The
+ * released variant's segment term is the stepMean baseline (docs/maths.md §4, reference-code variant item 2).
  */
-export function segmentBaselineCode(settings: AdvantageSettings): number {
-  if (settings.method === 'grpo') return 0;
+export function segmentBaselineCode(settings: AdvantageSettings, switches: EstimatorSwitches): number {
+  if (!switches.segmentTerm) return 0;
   if (settings.variant === 'released') return 2;
   return settings.segmentBaseline === 'perStepReturn' ? 1 : 2;
 }
@@ -43,8 +43,8 @@ export function segmentBaselineCode(settings: AdvantageSettings): number {
 export const rowWeightedCode = (settings: { variant?: string }): number => (settings.variant === 'released' ? 1 : 0);
 
 /** 1 when the segment term is divided by its key's std + ε (released variant under meanStd), else 0. */
-export const segmentNormalizeCode = (settings: AdvantageSettings): number =>
-  settings.variant === 'released' && settings.method === 'beacon' && settings.normalize === 'meanStd' ? 1 : 0;
+export const segmentNormalizeCode = (settings: AdvantageSettings, switches: EstimatorSwitches): number =>
+  settings.variant === 'released' && switches.segmentTerm && settings.normalize === 'meanStd' ? 1 : 0;
 
 /** The shaders' `normalize` code: 0 meanStd, 1 mean. */
 export const normalizeCode = (settings: { normalize: string }): number => (settings.normalize === 'meanStd' ? 0 : 1);

@@ -3,7 +3,10 @@
  * the same segment of the group's other runs (docs/maths.md §2–4).
  */
 import { computeAdvantages } from '../advantages/estimators.ts';
+import { PPO_LEARNER } from './learners.ts';
 import type { MethodSpec } from './method.ts';
+
+const switches = { segmentTerm: true };
 
 export const beacon: MethodSpec = {
   name: 'beacon',
@@ -14,8 +17,9 @@ export const beacon: MethodSpec = {
   parts: { run: 'A_traj', step: 'A_seg', reward: 'r_t' },
   outputNames: { run: 'trajectoryAdvantage', step: 'segmentAdvantages', reward: 'shapedRewards' },
   needs: { milestones: true, stateKeys: false, values: false },
-  estimate: computeAdvantages,
-  learner: 'ppo',
-  gpuKernels: 'dualScale',
+  estimate: (batch, settings) => computeAdvantages(batch, settings, switches),
+  switches,
+  gpu: (paths) => paths.dualScale(switches),
+  learner: PPO_LEARNER,
   configFor: (shared) => ({ ...shared, method: 'beacon' }),
 };

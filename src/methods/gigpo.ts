@@ -5,6 +5,7 @@
  */
 import { computeGigpo, type GigpoResult, type GigpoSettings } from '../advantages/gigpo.ts';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
+import { PPO_LEARNER } from './learners.ts';
 import type { MethodSpec } from './method.ts';
 
 /** GiGPO's result in the shape every method reports: A_E as the run term, A_S as the step term, R_t. */
@@ -37,7 +38,8 @@ export const gigpo: MethodSpec = {
   outputNames: { run: 'episodeAdvantage', step: 'stepAdvantages', reward: 'stepReturns' },
   needs: { milestones: false, stateKeys: true, values: false },
   estimate,
-  learner: 'ppo',
-  gpuKernels: 'gigpo',
+  switches: null,
+  gpu: (paths) => paths.anchorStates(),
+  learner: PPO_LEARNER,
   configFor: (shared) => ({ ...shared, method: 'gigpo', trajectoryTerm: true, randomSegments: false, milestoneDropout: 0 }),
 };

@@ -3,7 +3,10 @@
  * term only). The baseline every other method is compared with.
  */
 import { computeAdvantages } from '../advantages/estimators.ts';
+import { PPO_LEARNER } from './learners.ts';
 import type { MethodSpec } from './method.ts';
+
+const switches = { segmentTerm: false };
 
 export const grpo: MethodSpec = {
   name: 'grpo',
@@ -14,9 +17,10 @@ export const grpo: MethodSpec = {
   parts: { run: 'A_traj', step: null, reward: null },
   outputNames: { run: 'trajectoryAdvantage', step: 'segmentAdvantages', reward: 'shapedRewards' },
   needs: { milestones: false, stateKeys: false, values: false },
-  estimate: computeAdvantages,
-  learner: 'ppo',
-  gpuKernels: 'dualScale',
+  estimate: (batch, settings) => computeAdvantages(batch, settings, switches),
+  switches,
+  gpu: (paths) => paths.dualScale(switches),
+  learner: PPO_LEARNER,
   // The BEACON ablation switches change BEACON only: GRPO stays the plain baseline of docs/maths.md §6.
   configFor: (shared) => ({ ...shared, method: 'grpo', trajectoryTerm: true, randomSegments: false, milestoneDropout: 0 }),
 };

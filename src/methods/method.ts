@@ -3,7 +3,22 @@
  * the command line and the study need to know about a method, so that adding one is one file plus one
  * registry line.
  */
-import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
+import type { AdvantageBatch, AdvantageResult, AdvantageSettings, EstimatorSwitches } from '../advantages/types.ts';
+import type { Learner } from './learners.ts';
+
+export type { Learner } from './learners.ts';
+
+/**
+ * The WGSL paths a method's advantages can take on webgpu (src/gpu/), as the GPU engine
+ * (src/engine/gpu-engine.ts) offers them; a method's `gpu` picks one, so the engine never asks which
+ * method it runs.
+ */
+export interface GpuPaths<P> {
+  /** The dual-scale kernels of docs/maths.md §4, with the method's switches. */
+  dualScale(switches: EstimatorSwitches): P;
+  /** GiGPO's anchor-state kernels (docs/maths.md §7): the step-group index from the batch's state keys. */
+  anchorStates(): P;
+}
 
 /**
  * The settings a method's `configFor` rewrites: a structural view of the training config, so the
@@ -54,14 +69,15 @@ export interface MethodSpec {
   readonly outputNames: { run: string | null; step: string | null; reward: string | null };
   /** The CPU reference estimator. */
   readonly estimate: (batch: AdvantageBatch, settings: AdvantageSettings) => AdvantageResult;
+  /** The dual-scale estimator's switches (docs/maths.md §4), for a method built on it; else null. */
+  readonly switches: EstimatorSwitches | null;
   /**
-   * How the policy learns from an iteration: `ppo`, the clipped surrogate on the method's advantages;
-   * `actorCritic`, PPO plus the regression of a learned critic whose values the advantages need;
-   * `behaviourCloning`, cross-entropy on oracle steps (its advantages are only reported, never used).
+   * The GPU engine factory: picks the WGSL path that computes the same advantages as `estimate` on
+   * webgpu, or null where the method runs on the CPU reference only.
    */
-  readonly learner: 'ppo' | 'actorCritic' | 'behaviourCloning';
-  /** The WGSL path that computes the same advantages on webgpu (src/gpu/), or null for the CPU only. */
-  readonly gpuKernels: 'dualScale' | 'gigpo' | null;
+  readonly gpu: (<P>(paths: GpuPaths<P>) => P) | null;
+  /** How the policy learns from an iteration (learners.ts): PPO, actor-critic or behaviour cloning. */
+  readonly learner: Learner;
   /**
    * The method's own config in a comparison, from the shared one: every method of a race shares seed,
    * task stream and shared settings; a method resets the switches that do not apply to it.

@@ -6,6 +6,7 @@
  */
 import { computeGae } from '../advantages/gae.ts';
 import { numRuns, type AdvantageBatch, type AdvantageResult, type AdvantageSettings } from '../advantages/types.ts';
+import { ACTOR_CRITIC_LEARNER } from './learners.ts';
 import type { MethodSpec } from './method.ts';
 
 function estimate(batch: AdvantageBatch, s: AdvantageSettings): AdvantageResult {
@@ -24,7 +25,8 @@ export const ppo: MethodSpec = {
   outputNames: { run: null, step: 'rawAdvantages', reward: 'returns' },
   needs: { milestones: false, stateKeys: false, values: true },
   estimate,
-  learner: 'actorCritic',
-  gpuKernels: null,
+  switches: null,
+  gpu: null,
+  learner: ACTOR_CRITIC_LEARNER,
   configFor: (shared) => ({ ...shared, method: 'ppo', trajectoryTerm: true, randomSegments: false, milestoneDropout: 0 }),
 };

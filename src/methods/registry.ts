@@ -2,6 +2,7 @@
  * The one method registry: names map to method specs (method.ts). The trainer, the page, the command
  * line, the study and the advantage calculator enumerate it; none of them lists methods itself.
  */
+import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
 import { beacon } from './beacon.ts';
 import { gigpo } from './gigpo.ts';
 import { grpo } from './grpo.ts';
@@ -30,7 +31,12 @@ export function methodSpec(name: string): MethodSpec {
 }
 
 export function isMethod(name: string): name is Method {
-  return Object.prototype.hasOwnProperty.call(METHODS, name);
+  return Object.hasOwn(METHODS, name);
+}
+
+/** A batch's advantages by the estimator of `settings.method` (the CPU reference). */
+export function estimateAdvantages(batch: AdvantageBatch, settings: AdvantageSettings): AdvantageResult {
+  return methodSpec(settings.method).estimate(batch, settings);
 }
 
 export type { MethodSpec } from './method.ts';

@@ -4,6 +4,7 @@
  * RL method does. It uses no advantage: A ≡ 0 is what its panels report.
  */
 import { numRuns, numSteps, type AdvantageBatch, type AdvantageResult } from '../advantages/types.ts';
+import { BEHAVIOUR_CLONING_LEARNER } from './learners.ts';
 import type { MethodSpec } from './method.ts';
 
 function noAdvantages(batch: AdvantageBatch): AdvantageResult {
@@ -21,7 +22,8 @@ export const sft: MethodSpec = {
   outputNames: { run: null, step: null, reward: null },
   needs: { milestones: false, stateKeys: false, values: false },
   estimate: noAdvantages,
-  learner: 'behaviourCloning',
-  gpuKernels: null,
+  switches: null,
+  gpu: null,
+  learner: BEHAVIOUR_CLONING_LEARNER,
   configFor: (shared) => ({ ...shared, method: 'sft', trajectoryTerm: true, randomSegments: false, milestoneDropout: 0 }),
 };

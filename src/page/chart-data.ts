@@ -3,7 +3,7 @@
  * both methods on one x axis, and the iteration each reached the target. Pure; the charts only draw.
  */
 import { itersToTarget } from '../metrics/iterations-to-target.ts';
-import type { RaceEntryName } from '../methods/variants.ts';
+import type { RaceEntryName } from '../race/entries.ts';
 import type { MetricHistory, SeriesKey } from './metric-history.ts';
 import { debiasedEma } from './smoothing.ts';
 

@@ -6,7 +6,7 @@
  * dropout, so it detects every milestone; the run's recorded milestones (what training saw, after any
  * dropout) say which ones light up, and a detected one that was not recorded was dropped.
  */
-import { createEnv, type GridFrame } from '../../envs/index.ts';
+import { envEntry, type GridFrame } from '../../envs/index.ts';
 import { Rng } from '../prng.ts';
 import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
 
@@ -16,7 +16,7 @@ export interface Replay {
   milestoneNames: string[];
   /** Text of each state, before each step and after the last: steps + 1 entries. */
   observations: string[];
-  /** GridHouse frames, like `observations`; null for text environments. */
+  /** Frames for the map view, like `observations`; null where the environment's episode view is a transcript. */
   frames: GridFrame[] | null;
   /** Text command of each step. */
   actions: string[];
@@ -31,9 +31,11 @@ export function replayRun(snapshot: BatchSnapshot, run: number): Replay {
   const from = snapshot.runOffsets[run];
   const to = snapshot.runOffsets[run + 1];
   if (!(run >= 0 && to !== undefined)) throw new RangeError(`run ${run} is not in the batch (${snapshot.runOffsets.length - 1} runs)`);
-  const env = createEnv(snapshot.env, { horizon: snapshot.horizon, batchSize: 1, milestoneDropout: 0 });
+  const entry = envEntry(snapshot.env);
+  const env = entry.create({ horizon: snapshot.horizon, batchSize: 1, milestoneDropout: 0 });
   env.reset([snapshot.taskSeeds[run]], new Rng(0));
-  const frames: GridFrame[] | null = env.renderFrame ? [] : null;
+  // The environment's registry entry says how its runs are drawn (envs/<env>/entry.ts).
+  const frames: GridFrame[] | null = entry.episodeView === 'map' && env.renderFrame ? [] : null;
   const replay: Replay = {
     run,
     task: env.describeTask(0),

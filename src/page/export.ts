@@ -4,7 +4,7 @@
  * JSON nulls. Every record carries the config seed of its run (the page may train several seeds per
  * entry: page setting `seeds`).
  *
- * A record's `method` is the method whose maths ran; a method and its named variant (src/methods/variants.ts)
+ * A record's `method` is the method whose maths ran; a method and its named variant (src/race/entries.ts)
  * share it, so each CSV row also names its entry in a last `variant` column, as the study's `variant` field does.
  */
 import type { TrainConfig } from '../config.ts';

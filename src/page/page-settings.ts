@@ -6,10 +6,10 @@
  */
 import { describeKind, parseValue, type SettingKind } from '../config.ts';
 import { DEFAULT_RACE } from '../methods/registry.ts';
-import { isRaceEntry, RACE_ENTRY_NAMES, type RaceEntryName } from '../methods/variants.ts';
+import { isRaceEntry, RACE_ENTRY_NAMES, type RaceEntryName } from '../race/entries.ts';
+import { SPEEDS, type Speed } from '../race/speed.ts';
 
-export const SPEEDS = ['slow', 'normal', 'fast', 'nodraw'] as const;
-export type Speed = (typeof SPEEDS)[number];
+export { SPEED_PACING, SPEEDS, type Speed } from '../race/speed.ts';
 
 export interface PageSettings {
   /** Start training as soon as the page opens. */
@@ -21,7 +21,7 @@ export interface PageSettings {
   /** Success rate whose iterations-to-target is marked on the comparison chart. */
   target: number;
   /**
-   * The entries raced side by side, in panel order: 2–4 distinct race entries (src/methods/variants.ts),
+   * The entries raced side by side, in panel order: 2–4 distinct race entries (src/race/entries.ts),
    * each a registry method or a named variant of one, so a method can race its own variant.
    */
   methods: readonly RaceEntryName[];
@@ -67,14 +67,6 @@ export const PAGE_FIELDS: readonly PageFieldSpec[] = [
 ];
 
 export const DEFAULT_PAGE_SETTINGS: PageSettings = Object.fromEntries(PAGE_FIELDS.map((s) => [s.key, s.default])) as unknown as PageSettings;
-
-/** Per speed: iterations between two episode/credit snapshots (0 = none sent) and pause between iterations. */
-export const SPEED_PACING: Record<Speed, { snapshotEvery: number; pauseMs: number }> = {
-  slow: { snapshotEvery: 1, pauseMs: 1500 },
-  normal: { snapshotEvery: 1, pauseMs: 0 },
-  fast: { snapshotEvery: 10, pauseMs: 0 },
-  nodraw: { snapshotEvery: 0, pauseMs: 0 },
-};
 
 export function pageFieldSpec(key: string): PageFieldSpec | undefined {
   return PAGE_FIELDS.find((s) => s.key === key);

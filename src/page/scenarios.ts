@@ -3,7 +3,7 @@
  * (its narrative, what to look at, and the settings that show it); a race preset is a set of methods.
  *
  * Presets are written as URL queries and checked by the page's own URL reader against the method
- * registry, its named variants (src/methods/variants.ts) and the settings table, so a scenario or preset that names a method or setting that does
+ * registry, its named variants (src/race/entries.ts) and the settings table, so a scenario or preset that names a method or setting that does
  * not exist yet stays hidden, and appears as soon as it is registered. No list of "supported" names
  * is kept here.
  */
@@ -116,7 +116,7 @@ export const RACE_PRESETS: readonly RacePreset[] = [
   { id: 'grpo-beacon', label: 'GRPO vs BEACON', query: 'methods=grpo,beacon' },
   { id: 'beacon-gigpo', label: 'BEACON vs GiGPO', query: 'methods=beacon,gigpo' },
   { id: 'four-rl', label: 'All four RL methods', query: 'methods=grpo,beacon,gigpo,ppo' },
-  // BEACON against its released variant (src/methods/variants.ts): the variant's panel alone runs the
+  // BEACON against its released variant (src/race/entries.ts): the variant's panel alone runs the
   // released code's computation and its ALFWorld settings (γ = 0.9, λ = 10, R_ms = 10, mean normalisation).
   { id: 'paper-released', label: 'BEACON’s paper vs released variant', query: 'methods=beacon,beaconReleased' },
 ];

@@ -9,19 +9,10 @@
  * over seeds (for everything else the page draws). With one seed the mean is that seed's own history,
  * so a single-seed page draws exactly what it drew before seeds existed.
  */
-import type { TrainConfig } from '../config.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import { MetricHistory } from './metric-history.ts';
 
-/** The seeds a race of `count` seeds starting at `first` trains, in order. */
-export function seedList(first: number, count: number): number[] {
-  return Array.from({ length: count }, (_, i) => first + i);
-}
-
-/** The page config of each seed: the same settings, only the seed differs. */
-export function seedConfigs(config: TrainConfig, count: number): TrainConfig[] {
-  return seedList(config.seed, count).map((seed) => ({ ...config, seed }));
-}
+export { seedConfigs, seedList } from '../race/seeds.ts';
 
 /**
  * The mean of several seeds' records of one iteration, field by field (nested objects such as `ms`

@@ -13,7 +13,6 @@ export function debiasedEma(values: ArrayLike<number | null>, beta: number): (nu
   if (!(beta >= 0 && beta < 1)) throw new RangeError(`smoothing β must be in [0, 1); got ${beta}`);
   const out: (number | null)[] = new Array(values.length);
   let m = 0;
-  let n = 0;
   let betaPowN = 1;
   for (let i = 0; i < values.length; i++) {
     const x = values[i];
@@ -22,8 +21,7 @@ export function debiasedEma(values: ArrayLike<number | null>, beta: number): (nu
       continue;
     }
     m = beta * m + (1 - beta) * x;
-    n++;
-    betaPowN *= beta;
+    betaPowN *= beta; // β^n, n = finite values so far
     out[i] = m / (1 - betaPowN);
   }
   return out;

@@ -16,7 +16,7 @@
  * defaults of src/config.ts, the batch and width below); a variant differs only by its overrides
  * (src/study/variants.ts).
  */
-import type { EnvName, Horizon } from '../../envs/index.ts';
+import { ENV_NAMES, envEntry, type EnvName, type Horizon } from '../../envs/index.ts';
 import type { TrainConfig } from '../config.ts';
 import type { Method } from '../methods/registry.ts';
 import { ABLATION_VARIANTS, type VariantName } from './variants.ts';
@@ -60,19 +60,11 @@ const COMPARED: readonly VariantName[] = [...METHOD_NAMES, 'beaconReleased', 'pp
 /** On the long horizon only: the ablations, and the released BEACON with the other shipped config. */
 const LONG_ONLY: readonly VariantName[] = [...ABLATION_VARIANTS, 'beaconReleasedWebshop'];
 
-/** Pilot measurements (bench/study-pilot.ts), seconds per 1000 env steps; see FULL_PROFILE's notes. */
-const PILOT_SECONDS_PER_KILO_STEP: StudyProfile['secondsPerKiloStep'] = {
-  gridhouse: {
-    short: { grpo: 0.239, beacon: 0.194, gigpo: 0.171, ppo: 0.29, sft: 0.208 },
-    medium: { grpo: 0.135, beacon: 0.133, gigpo: 0.133, ppo: 0.123, sft: 0.171 },
-    long: { grpo: 0.165, beacon: 0.1, gigpo: 0.092, ppo: 0.108, sft: 0.141 },
-  },
-  texthouse: {
-    short: { grpo: 0.12, beacon: 0.138, gigpo: 0.146, ppo: 0.243, sft: 0.126 },
-    medium: { grpo: 0.158, beacon: 0.154, gigpo: 0.175, ppo: 0.181, sft: 0.171 },
-    long: { grpo: 0.194, beacon: 0.164, gigpo: 0.15, ppo: 0.159, sft: 0.167 },
-  },
-};
+/**
+ * Pilot measurements (bench/study-pilot.ts), seconds per 1000 env steps; see FULL_PROFILE's notes. Each
+ * environment's registry entry carries its own (`secondsPerKiloStep`, envs/<env>/entry.ts).
+ */
+const PILOT_SECONDS_PER_KILO_STEP = Object.fromEntries(ENV_NAMES.map((env) => [env, envEntry(env).secondsPerKiloStep])) as StudyProfile['secondsPerKiloStep'];
 
 export const FULL_PROFILE: StudyProfile = {
   name: 'full',

@@ -2,15 +2,15 @@
  * The study's variants: a variant is a method of the registry plus config overrides, with a name (the
  * `variant` field of study.json, the run keys) and a label (tables, charts). Every method of the registry
  * is a variant of its own name with no overrides; the named variants that the page races too
- * (src/methods/variants.ts, one table for both) and the ablations of src/config.ts are the only others.
+ * (src/race/entries.ts, one table for both) and the ablations of src/config.ts are the only others.
  * Profiles (profile.ts) list variant names; nothing else pairs methods with settings.
  */
 import { ABLATIONS, type AblationName, type TrainConfig } from '../config.ts';
-import { RACE_ENTRIES, type RaceEntryName } from '../methods/variants.ts';
+import { RACE_ENTRIES, type RaceEntryName } from '../race/entries.ts';
 import type { Method } from '../methods/registry.ts';
 
-// The released settings live with the race entries (src/methods/variants.ts); re-exported for the study's readers.
-export { RELEASED_ALFWORLD, RELEASED_WEBSHOP } from '../methods/variants.ts';
+// The released settings live with the race entries (src/race/entries.ts); re-exported for the study's readers.
+export { RELEASED_ALFWORLD, RELEASED_WEBSHOP } from '../race/entries.ts';
 
 const ABLATION_LABELS: Record<AblationName, string> = {
   gamma1: 'γ = 1',
@@ -45,7 +45,7 @@ export interface VariantSpec {
 
 /**
  * Every variant the study knows, in table order: the page's race entries (the registry's methods, then
- * the named variants of src/methods/variants.ts, with their light-page line colour), then the ablations.
+ * the named variants of src/race/entries.ts, with their light-page line colour), then the ablations.
  */
 export const VARIANT_SPECS: readonly VariantSpec[] = [
   ...RACE_ENTRIES.map((e): VariantSpec => ({ name: e.name, method: e.method, overrides: e.overrides, ablation: null, label: e.label, color: e.color.light.line })),

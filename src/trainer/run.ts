@@ -18,7 +18,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { releaseFreeGpuBuffers } from '../backend/webgpu-interop.ts';
 import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
-import type { AdvantageEngine } from './advantage-engine.ts';
+import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { decodeCheckpoint, encodeCheckpoint, type RunState } from './checkpoint.ts';
 import { NonFiniteLossError } from './ppo.ts';

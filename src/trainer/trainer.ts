@@ -20,7 +20,7 @@ import { creditMetrics } from '../metrics/credit-metrics.ts';
 import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
-import { cpuAdvantageEngine, type AdvantageEngine } from './advantage-engine.ts';
+import { cpuAdvantageEngine, type AdvantageEngine } from '../engine/advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
@@ -98,7 +98,7 @@ export class Trainer {
     });
     this.policy = initialPolicy(config, this.env.obsDim, this.env.actionDim);
     this.optimizer = tf.train.adam(config.learningRate);
-    if (methodSpec(config.method).learner === 'actorCritic') {
+    if (methodSpec(config.method).learner.critic) {
       this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: tf.train.adam(config.learningRate), rng: root.fork('critic') };
     }
     this.collector = new RolloutCollector(this.env, this.policy);
@@ -197,8 +197,12 @@ export class Trainer {
     const tc = now();
     const { batch, tensor: advantages, result } = await this.advantages(rollout, values);
     const t2 = now();
-    // Each learner takes the advantages tensor over and disposes it.
-    const stats = methodSpec(c.method).learner === 'behaviourCloning' ? await this.clone(rollout.actions.length, advantages) : await this.reinforce(rollout, advantages);
+    // The method's learner picks the policy update; each update takes the advantages tensor over and disposes it.
+    const update = methodSpec(c.method).learner.policyUpdate({
+      clippedSurrogate: () => this.reinforce(rollout, advantages),
+      behaviourCloning: () => this.clone(rollout.actions.length, advantages),
+    });
+    const stats = await update();
     const t3 = now();
     const valueLoss = this.critic ? await criticUpdate(this.critic.net, this.critic.optimizer, rollout.obs, result.shapedRewards, c, this.critic.rng) : undefined;
     const t4 = now();

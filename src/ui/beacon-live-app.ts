@@ -1,424 +1,150 @@
 /**
- * <beacon-live-app>: the page. Reads the settings from the URL, owns the training workers (through
- * TrainingController, one worker per raced method), passes state down to the views and turns their
- * events, and the keyboard shortcuts, into worker commands and URL updates.
+ * <beacon-live-app>: the page. It builds the views from the page's state and the training, and places
+ * them with a layout: the race layout (race-layout.ts), or the stage layout in presenter mode
+ * (`present`, stage-layout.ts); both share one header, alert area and control bar (page-frame.ts).
  *
- * Presenter mode (`present`) is a stage layout of the same views: the race chart and each method's
- * episode large, the tour's narrative, minimal controls and larger text.
- *
- * The URL always holds the settings in effect (the two tables of src/config.ts and
- * src/page/page-settings.ts); settings that wait for a restart join it when the restart happens.
+ * Its controllers do the work: the page's state and the URL (page-state.ts), the training workers
+ * (training-controller.ts), autosave and run files (durable-runs.ts), the keyboard shortcuts
+ * (shortcut-controller.ts) and the narrow-screen order (narrow-controller.ts).
  */
-import { LitElement, css, html, nothing } from 'lit';
-import { fieldSpec, type ConfigIssue, type TrainConfig } from '../config.ts';
-import { raceEntry } from '../methods/variants.ts';
-import type { PageSettings } from '../page/page-settings.ts';
-import { readPageState, writePageState } from '../page/url-state.ts';
-import { applyPreset, availableScenarios } from '../page/scenarios.ts';
-import type { ConfigEditDetail, PageSettingDetail, ScenarioSelectDetail, StagedDetail, TrainingCommandDetail } from './events.ts';
-import { ShortcutController } from './shortcut-controller.ts';
-import { downloadBlob } from './download.ts';
-import { TrainingController, type Checkpoints } from './training-controller.ts';
-import { DurableRuns } from './durable-runs.ts';
+import { LitElement, html } from 'lit';
+import { raceEntry } from '../race/entries.ts';
 import { raceKey } from '../page/race-key.ts';
-import type { RunFile } from '../page/run-file.ts';
-import './durable-bar.ts';
+import { writePageState } from '../page/url-state.ts';
+import { availableScenarios } from '../page/scenarios.ts';
+import type { TrainingCommandDetail } from './events.ts';
+import { downloadBlob } from './download.ts';
+import { DurableRuns } from './controllers/durable-runs.ts';
+import { NarrowController } from './controllers/narrow-controller.ts';
+import { PageStateController } from './controllers/page-state.ts';
+import { ShortcutController } from './controllers/shortcut-controller.ts';
+import { TrainingController } from './controllers/training-controller.ts';
+import { pageFrameStyles, type PageParts } from './layouts/page-frame.ts';
+import { raceLayout, raceLayoutStyles } from './layouts/race-layout.ts';
+import { stageLayout, stageLayoutStyles } from './layouts/stage-layout.ts';
 import { sharedStyles } from './theme.ts';
-import type { MetricChart } from './metric-chart.ts';
-import './backend-badge.ts';
-import './comparison-chart.ts';
-import './explainer-section.ts';
-import './method-panel.ts';
-import './method-picker.ts';
-import './prior-note.ts';
-import './scenario-tour.ts';
-import './shortcut-help.ts';
-import './run-inspector.ts';
-import './settings-alert.ts';
-import './settings-form.ts';
-import './share-export.ts';
-import './training-controls.ts';
-
+import type { MetricChart } from './elements/metric-chart.ts';
+import './elements/backend-badge.ts';
+import './elements/comparison-chart.ts';
+import './elements/durable-bar.ts';
+import './elements/explainer-section.ts';
+import './elements/method-panel.ts';
+import './elements/method-picker.ts';
+import './elements/prior-note.ts';
+import './elements/run-inspector.ts';
+import './elements/scenario-tour.ts';
+import './elements/settings-alert.ts';
+import './elements/settings-form.ts';
+import './elements/share-export.ts';
+import './elements/shortcut-help.ts';
+import './elements/training-controls.ts';
 
 export class BeaconLiveApp extends LitElement {
   static override properties = {
-    config: { state: true },
-    staged: { state: true },
-    page: { state: true },
-    issues: { state: true },
-    scenario: { state: true },
     help: { state: true },
   };
 
-  private declare config: TrainConfig;
-  private declare staged: Partial<TrainConfig>;
-  private declare page: PageSettings;
-  private declare issues: ConfigIssue[];
-  /** The tour's scenario loaded last (index among the available ones), or -1. */
-  private declare scenario: number;
   /** The shortcut help overlay is open. */
   private declare help: boolean;
+  private readonly state = new PageStateController(this);
+  private readonly narrow = new NarrowController(this);
   private readonly training: TrainingController;
   /** Autosave, resume and run files (durable-runs.ts). */
   private readonly durable: DurableRuns;
-  private urlTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor() {
     super();
-    const { config, page, issues } = readPageState(location.search);
-    this.config = config;
-    this.page = page;
-    this.issues = issues;
-    this.staged = {};
-    this.scenario = -1;
     this.help = false;
-    const state = () => ({ config: this.config, page: this.page });
-    this.durable = new DurableRuns(this, () => raceKey(state()), () => writePageState(state()), () => this.page.methods);
+    const st = this.state;
+    const page = () => ({ config: st.config, page: st.page });
+    this.durable = new DurableRuns(this, () => raceKey(page()), () => writePageState(page()), () => st.page.methods);
     // A race saved in this browser continues where it was (the default; the bar offers a fresh start).
-    this.training = new TrainingController(this, async () => ({ config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed, seeds: this.page.seeds, checkpoints: await this.durable.saved() }));
+    this.training = new TrainingController(this, async () => ({ config: st.config, methods: st.page.methods, running: st.page.autostart, speed: st.page.speed, seeds: st.page.seeds, checkpoints: await this.durable.saved() }));
+    st.training = this.training;
     this.training.onCheckpoint = (m, iteration, bytes) => this.durable.checkpoint(m, iteration, bytes);
     this.addEventListener('run-save', () => void this.saveRun());
-    this.addEventListener('run-open', (e) => void this.durable.readRunFile(e.detail.file).then((run) => run && this.openRun(run)));
+    this.addEventListener('run-open', (e) => void this.durable.readRunFile(e.detail.file).then((run) => run && st.openRun(run)));
     this.addEventListener('run-resume', () => this.durable.dismissOffer());
     this.addEventListener('run-fresh', () => {
       void this.durable.startFresh();
-      this.restart();
+      st.restart();
     });
     this.addEventListener('training-command', (e) => this.onCommand(e.detail));
-    this.addEventListener('config-edit', (e) => this.onConfigEdit(e.detail));
-    this.addEventListener('page-setting', (e) => this.onPageSetting(e.detail));
-    this.addEventListener('staged-settings', (e) => this.onStaged(e.detail));
+    this.addEventListener('config-edit', (e) => st.configEdit(e.detail));
+    this.addEventListener('page-setting', (e) => st.pageSetting(e.detail));
+    this.addEventListener('staged-settings', (e) => st.stagedAction(e.detail));
     this.addEventListener('export-charts', () => void this.exportCharts());
-    this.addEventListener('scenario-select', (e) => this.loadScenario(e.detail));
+    this.addEventListener('scenario-select', (e) => st.loadScenario(e.detail));
     this.addEventListener('help-close', () => (this.help = false));
     new ShortcutController(this, {
       togglePause: () => this.onCommand({ command: this.training.running ? 'pause' : 'resume' }),
       step: () => this.onCommand({ command: 'step' }),
       reset: () => this.onCommand({ command: 'reset' }),
       toggleFullscreen: () => void toggleFullscreen(),
-      scenario: (index) => this.loadScenario({ index }),
+      scenario: (index) => st.loadScenario({ index }),
       toggleHelp: () => (this.help = !this.help),
     });
   }
 
   protected override willUpdate(): void {
-    this.toggleAttribute('present', this.page.present);
+    this.toggleAttribute('present', this.state.page.present);
     // Presenter mode scales the whole page's rem-based type, so that body text is at least 20 px.
-    document.documentElement.classList.toggle('present', this.page.present);
+    document.documentElement.classList.toggle('present', this.state.page.present);
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    // Normalise the address bar: bad parameters go, the settings in effect stay.
-    this.writeUrl();
-  }
-
-  static override styles = [
-    sharedStyles,
-    css`
-      :host {
-        display: block;
-        max-width: 1360px;
-        margin: 0 auto;
-        padding: 20px clamp(12px, 3vw, 32px) 48px;
-      }
-      .top {
-        display: flex;
-        flex-wrap: wrap;
-        align-items: flex-start;
-        justify-content: space-between;
-        gap: 12px 24px;
-        margin-bottom: 14px;
-      }
-      .brand h1 {
-        margin: 0;
-        font-size: clamp(1.5rem, 3.2vw, 2.1rem);
-        font-weight: 750;
-        letter-spacing: -0.02em;
-      }
-      .brand h1 span {
-        color: var(--beacon);
-      }
-      .brand p {
-        margin: 4px 0 0;
-        color: var(--fg-muted);
-        max-width: 62ch;
-      }
-      backend-badge {
-        max-width: min(100%, 460px);
-      }
-      settings-alert,
-      .errors {
-        margin-bottom: 14px;
-      }
-      .controls {
-        position: sticky;
-        top: 0;
-        z-index: 10;
-        display: flex;
-        flex-direction: column;
-        gap: 10px;
-        margin-bottom: 18px;
-        box-shadow: 0 2px 12px rgb(0 0 0 / 0.06);
-      }
-      .pair {
-        display: grid;
-        grid-template-columns: repeat(2, minmax(0, 1fr));
-        gap: 18px;
-      }
-      @media (max-width: 880px) {
-        .pair {
-          grid-template-columns: minmax(0, 1fr);
-        }
-        .controls {
-          position: static;
-        }
-      }
-      section.block {
-        margin-top: 26px;
-      }
-      /*
-       * The sections that change with every batch: off screen, the browser skips their style, layout and
-       * paint, so their updates do not relayout and repaint the page (time the training workers need).
-       */
-      section.live {
-        content-visibility: auto;
-        contain-intrinsic-size: auto 900px;
-      }
-      section.block > h2 {
-        margin: 0 0 4px;
-        font-size: 1.2rem;
-      }
-      section.block > p.lede {
-        margin: 0 0 12px;
-        color: var(--fg-muted);
-        font-size: 0.9rem;
-      }
-      .errors {
-        padding: 10px 14px;
-        border-radius: 10px;
-        border: 1px solid var(--danger);
-        background: var(--danger-bg);
-        font-size: 0.9rem;
-      }
-      .errors p {
-        margin: 0;
-      }
-      footer {
-        margin-top: 32px;
-        font-size: 0.8rem;
-        color: var(--fg-muted);
-      }
-      footer a {
-        color: inherit;
-      }
-      .top-actions {
-        display: flex;
-        flex-direction: column;
-        align-items: flex-end;
-        gap: 8px;
-      }
-      .tour {
-        margin-bottom: 18px;
-      }
-      .stage {
-        display: grid;
-        gap: 18px;
-      }
-      .stage-top {
-        display: grid;
-        grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
-        gap: 18px;
-        align-items: start;
-      }
-      .stage .episodes {
-        display: grid;
-        grid-template-columns: repeat(var(--methods, 2), minmax(0, 1fr));
-        gap: 18px;
-      }
-      :host([present]) {
-        max-width: none;
-        padding: 12px 24px 32px;
-      }
-      :host([present]) .brand p {
-        display: none;
-      }
-      :host([present]) .controls {
-        position: static;
-        box-shadow: none;
-      }
-      @media (max-width: 880px) {
-        .stage-top {
-        display: grid;
-        grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
-        gap: 18px;
-        align-items: start;
-      }
-      .stage .episodes {
-          grid-template-columns: minmax(0, 1fr);
-        }
-      }
-      .pick {
-        margin-bottom: 14px;
-      }
-    `,
-  ];
+  static override styles = [sharedStyles, pageFrameStyles, raceLayoutStyles, stageLayoutStyles];
 
   override render() {
+    const parts = this.parts();
+    return this.state.page.present ? stageLayout(parts) : raceLayout(parts, this.narrow.narrow);
+  }
+
+  /** Every view, built from the page's state and the training; the layout places them. */
+  private parts(): PageParts {
     const t = this.training;
+    const { config, page, staged } = this.state;
     const rev = t.revision;
-    const state = t.state;
+    const race = t.state;
     const methods = t.methods;
-    const iterations = state?.iterations ?? Object.fromEntries(methods.map((m) => [m, t.histories[m]?.latest?.iteration ?? 0]));
-    const general = t.errors.filter((e) => !e.method);
-    const present = this.page.present;
-    const scenarios = availableScenarios();
-    const badge = html`<backend-badge
-      .report=${t.backend?.report ?? null}
-      .advantages=${t.backend?.advantages ?? ''}
-      .recovery=${t.backend?.recovery ?? ''}
-      .failure=${t.crash}
-      .probe=${t.probe}
-      ?probing=${t.probing}
-    ></backend-badge>`;
-    const controls = html`<training-controls
-      ?ready=${state !== null}
-      ?running=${state?.running ?? false}
-      ?finished=${state?.finished ?? false}
-      .iterations=${iterations}
-      .budget=${this.config.iters}
-      .speed=${this.page.speed}
-      .smoothing=${this.page.smoothing}
-    ></training-controls>`;
-    const tour = html`<scenario-tour class="tour ${present ? '' : 'card'}" .scenarios=${scenarios} .index=${this.scenario} ?compact=${present}></scenario-tour>`;
-    const inspectors = methods.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${this.page.speed}></run-inspector>`);
-    const comparison = html`<comparison-chart
-      .histories=${t.histories}
-      .methods=${methods}
-      .revision=${rev}
-      .smoothing=${this.page.smoothing}
-      .target=${this.page.target}
-      .plotHeight=${present ? 400 : 230}
-      .seedRuns=${t.seedRuns}
-    ></comparison-chart>`;
-    const panels = html`<section class="block live" aria-labelledby="metrics-title">
-      <h2 id="metrics-title">Metrics per method</h2>
-      <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
-      <div class="pair">
-        ${methods.map(
-          (m) => html`<method-panel
-            method=${m}
-            .history=${t.histories[m]}
-            .seeds=${t.seeds.length}
-            .revision=${rev}
-            .smoothing=${this.page.smoothing}
-            .halted=${t.errors.filter((e) => e.method === m).map((e) => e.message).join(' ')}
-          ></method-panel>`,
-        )}
-      </div>
-    </section>`;
-    const presentButton = html`<button type="button" class="present-toggle" aria-pressed=${present ? 'true' : 'false'} @click=${() => this.onPageSetting({ changes: { present: !present } })}>
-      ${present ? 'Exit presenter mode' : 'Presenter mode'}
-    </button>`;
-    const errors =
-      t.crash || general.length
-        ? html`<div class="errors" role="alert">${t.crash ? html`<p>${t.crash}</p>` : nothing}${general.map((e) => html`<p>${e.message}</p>`)}</div>`
-        : nothing;
-    const help = html`<shortcut-help ?open=${this.help}></shortcut-help>`;
-    const durable = html`<durable-bar .runs=${this.durable} .revision=${this.durable.revision} .labels=${Object.fromEntries(methods.map((m) => [m, raceEntry(m).label]))}></durable-bar>`;
-
-    if (present) {
-      return html`
-        <header class="top">
-          <div class="brand"><h1>Beacon <span>Live</span></h1></div>
-          <div class="top-actions">${badge}${presentButton}</div>
-        </header>
-        <settings-alert .issues=${this.issues}></settings-alert>
-        ${errors}
-        <div class="controls card">${controls}${durable}</div>
-        <main class="stage" style="--methods: ${methods.length}">
-          <div class="stage-top">${comparison}${tour}</div>
-          <div class="episodes">${inspectors}</div>
-        </main>
-        ${panels} ${help}
-      `;
-    }
-    return html`
-      <header class="top">
-        <div class="brand">
-          <h1>Beacon <span>Live</span></h1>
-          <p>${methods.map((m) => raceEntry(m).label).join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.</p>
+    const iterations = race?.iterations ?? Object.fromEntries(methods.map((m) => [m, t.histories[m]?.latest?.iteration ?? 0]));
+    const present = page.present;
+    const labels = methods.map((m) => raceEntry(m).label);
+    const backend = t.backend ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}` : '';
+    return {
+      methodCount: methods.length,
+      lede: `${labels.join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.`,
+      badge: html`<backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.backend?.recovery ?? ''} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing}></backend-badge>`,
+      presentButton: html`<button type="button" class="present-toggle" aria-pressed=${present ? 'true' : 'false'} @click=${() => this.state.pageSetting({ changes: { present: !present } })}>
+        ${present ? 'Exit presenter mode' : 'Presenter mode'}
+      </button>`,
+      issues: this.state.issues,
+      errors: [...(t.crash ? [t.crash] : []), ...t.errors.filter((e) => !e.method).map((e) => e.message)],
+      controls: html`<training-controls ?ready=${race !== null} ?running=${race?.running ?? false} ?finished=${race?.finished ?? false} .iterations=${iterations} .budget=${config.iters} .speed=${page.speed} .smoothing=${page.smoothing}></training-controls>`,
+      durable: html`<durable-bar .runs=${this.durable} .revision=${this.durable.revision} .labels=${Object.fromEntries(methods.map((m) => [m, raceEntry(m).label]))}></durable-bar>`,
+      shareExport: html`<share-export .url=${this.state.shareUrl()} .histories=${t.histories} .seedRuns=${t.seedRuns} .revision=${rev} .config=${config} .backend=${backend}></share-export>`,
+      tour: html`<scenario-tour class="tour ${present ? '' : 'card'}" .scenarios=${availableScenarios()} .index=${this.state.scenario} ?compact=${present}></scenario-tour>`,
+      comparison: html`<comparison-chart .histories=${t.histories} .methods=${methods} .revision=${rev} .smoothing=${page.smoothing} .target=${page.target} .plotHeight=${present ? 400 : 230} .seedRuns=${t.seedRuns}></comparison-chart>`,
+      inspectors: methods.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${page.speed}></run-inspector>`),
+      panels: html`<section class="block live" aria-labelledby="metrics-title">
+        <h2 id="metrics-title">Metrics per method</h2>
+        <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
+        <div class="pair">
+          ${methods.map(
+            (m) => html`<method-panel method=${m} .history=${t.histories[m]} .seeds=${t.seeds.length} .revision=${rev} .smoothing=${page.smoothing} .halted=${t.errors.filter((e) => e.method === m).map((e) => e.message).join(' ')}></method-panel>`,
+          )}
         </div>
-        <div class="top-actions">${badge}${presentButton}</div>
-      </header>
-      <settings-alert .issues=${this.issues}></settings-alert>
-      ${errors}
-      <div class="controls card">
-        ${controls}
-        <share-export
-          .url=${this.shareUrl()}
-          .histories=${t.histories}
-          .seedRuns=${t.seedRuns}
-          .revision=${rev}
-          .config=${this.config}
-          .backend=${t.backend ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}` : ''}
-        ></share-export>
-        ${durable}
-      </div>
-      ${tour}
-
-      <main>
-        ${comparison}
-        <prior-note class="card" .config=${this.config}></prior-note>
-
-        <section class="block live" aria-labelledby="batch-title">
-          <h2 id="batch-title">Inside the latest batch</h2>
-          <p class="lede">One run per method, replayed step by step, with the credit each step received.</p>
-          <div class="pair">${inspectors}</div>
-        </section>
-
-        ${panels}
-
-        <section class="block" aria-labelledby="settings-title">
-          <h2 id="settings-title">Settings</h2>
-          <p class="lede">Every setting is part of the link. Changes marked “needs a restart” apply when every method starts again.</p>
-          <method-picker class="card pick" .methods=${methods}></method-picker>
-          <settings-form class="card" .config=${this.config} .staged=${this.staged} .page=${this.page}></settings-form>
-        </section>
-
-        <section class="block">
-          <explainer-section .methods=${methods}></explainer-section>
-        </section>
-      </main>
-
-      <footer>
-        <p>
-          Beacon Live implements BEACON (milestone-guided policy learning, ZJU REAL lab, 2026) and its baselines on small
-          household tasks. Each method trains in a Web Worker of its own with TensorFlow.js; charts by uPlot. Colours: Okabe–Ito palette.
-        </p>
-      </footer>
-      ${help}
-    `;
+      </section>`,
+      priorNote: html`<prior-note class="card" .config=${config}></prior-note>`,
+      settings: html`<method-picker class="card pick" .methods=${methods}></method-picker>
+        <settings-form class="card" .config=${config} .staged=${staged} .page=${page}></settings-form>`,
+      explainer: html`<explainer-section .methods=${methods}></explainer-section>`,
+      help: html`<shortcut-help ?open=${this.help}></shortcut-help>`,
+    };
   }
 
   /** For tests and demonstrations: makes the worker lose its GPU device. */
   loseDevice(): void {
     this.training.loseDevice();
-  }
-
-  private shareUrl(): string {
-    const q = writePageState({ config: this.config, page: this.page });
-    return `${location.origin}${location.pathname}${q ? `?${q}` : ''}`;
-  }
-
-  /** Writes the settings in effect to the address bar (debounced: sliders send many events). */
-  private writeUrl(): void {
-    if (this.urlTimer !== null) clearTimeout(this.urlTimer);
-    this.urlTimer = setTimeout(() => {
-      this.urlTimer = null;
-      const url = this.shareUrl();
-      if (url !== location.href) history.replaceState(null, '', url);
-    }, 250);
   }
 
   /** "Save run": every panel's latest state and the settings, as a run file (src/page/run-file.ts). */
@@ -432,80 +158,12 @@ export class BeaconLiveApp extends LitElement {
     downloadBlob(new Blob([file.bytes], { type: 'application/octet-stream' }), file.name);
   }
 
-  /** "Open run": the file's settings take effect and every panel continues from its state, paused. */
-  private openRun(run: RunFile): void {
-    this.config = run.state.config;
-    this.page = run.state.page;
-    this.staged = {};
-    this.scenario = -1;
-    const checkpoints: Checkpoints = Object.fromEntries(run.panels.map((p) => [p.panel, p.bytes]));
-    this.training.reset(this.config, false, this.page.methods, checkpoints, this.page.seeds);
-    this.writeUrl();
-  }
-
   private onCommand({ command }: TrainingCommandDetail): void {
     const t = this.training;
     if (command === 'pause') t.pause();
     else if (command === 'resume') t.resume();
     else if (command === 'step') t.step();
-    else this.restart();
-  }
-
-  /** Rebuilds both trainers with the settings in effect plus those waiting for a restart. */
-  private restart(): void {
-    const state = this.training.state;
-    this.config = { ...this.config, ...this.staged };
-    this.staged = {};
-    this.training.reset(this.config, (state?.running ?? this.page.autostart) || (state?.finished ?? false), this.page.methods, {}, this.page.seeds);
-    this.writeUrl();
-  }
-
-  private onConfigEdit({ changes }: ConfigEditDetail): void {
-    const live: Partial<TrainConfig> = {};
-    const staged: Partial<TrainConfig> = { ...this.staged };
-    for (const [key, value] of Object.entries(changes) as [keyof TrainConfig, never][]) {
-      const spec = fieldSpec(key);
-      if (!spec) continue;
-      if (spec.restart) {
-        if (value === this.config[key]) delete staged[key];
-        else staged[key] = value;
-      } else if (value !== this.config[key]) {
-        live[key] = value;
-      }
-    }
-    this.staged = staged;
-    if (Object.keys(live).length) {
-      this.config = { ...this.config, ...live };
-      this.training.settings(live);
-      this.writeUrl();
-    }
-  }
-
-  private onPageSetting({ changes }: PageSettingDetail): void {
-    const methodsChanged = changes.methods !== undefined && changes.methods.join() !== this.page.methods.join();
-    const seedsChanged = changes.seeds !== undefined && changes.seeds !== this.page.seeds;
-    this.page = { ...this.page, ...changes };
-    if (changes.speed) this.training.speed(changes.speed);
-    if (methodsChanged || seedsChanged) this.restart();
-    this.writeUrl();
-  }
-
-  /** Loads a scenario of the tour: its settings over the page defaults, then a restart. */
-  private loadScenario({ index }: ScenarioSelectDetail): void {
-    const scenario = availableScenarios()[index];
-    if (!scenario) return;
-    const state = applyPreset(scenario.query, { config: this.config, page: this.page });
-    if (!state) return;
-    this.scenario = index;
-    this.config = state.config;
-    this.page = state.page;
-    this.staged = {};
-    this.restart();
-  }
-
-  private onStaged({ action }: StagedDetail): void {
-    if (action === 'apply') this.restart();
-    else this.staged = {};
+    else this.state.restart();
   }
 
   /** Downloads every chart of the page as a PNG, one file each. */

@@ -8,7 +8,7 @@
  */
 import { css } from 'lit';
 import { methodSpec } from '../methods/registry.ts';
-import { describeOverrides, RACE_ENTRIES, raceEntry } from '../methods/variants.ts';
+import { describeOverrides, RACE_ENTRIES, raceEntry } from '../race/entries.ts';
 
 /** The custom property of a method's line colour ('--grpo') and of its text colour ('--grpo-ink'). */
 export function methodColorVar(method: string): string {

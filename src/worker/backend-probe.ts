@@ -11,8 +11,8 @@
 import type { BackendName, BackendReport } from '../backend/select.ts';
 import type { TrainConfig } from '../config.ts';
 import type { Method } from '../methods/registry.ts';
-import { methodConfig } from '../page/method-configs.ts';
-import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import { entryConfig } from '../race/entries.ts';
+import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 import { TrainingRun } from '../trainer/run.ts';
 
 export interface ProbeTiming {
@@ -28,7 +28,7 @@ export interface ProbeTiming {
 
 /** The probe's settings: the page's shapes, the least work that still runs every kind of op. */
 export function probeConfig(config: TrainConfig, method: Method): TrainConfig {
-  return { ...methodConfig(method, config), horizon: 'tiny', epochs: 1, minibatches: 1, iters: 2 };
+  return { ...entryConfig(method, config), horizon: 'tiny', epochs: 1, minibatches: 1, iters: 2 };
 }
 
 export async function probeBackend(

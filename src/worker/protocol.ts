@@ -6,11 +6,11 @@
  * a reset from the trainers it replaced. Batch snapshots travel as transferable typed arrays.
  */
 import type { Method } from '../methods/registry.ts';
-import type { RaceEntryName } from '../methods/variants.ts';
+import type { RaceEntryName } from '../race/entries.ts';
 import type { BackendReport } from '../backend/select.ts';
 import type { TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
-import type { Speed } from '../page/page-settings.ts';
+import type { Speed } from '../race/speed.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import type { BatchSnapshot } from './batch-snapshot.ts';
 import type { ProbeTiming } from './backend-probe.ts';
@@ -23,7 +23,7 @@ import type { ProbeTiming } from './backend-probe.ts';
 export type ToWorker =
   /**
    * First message: select the backend, build the trainer of race entry `method` (a registry method or a
-   * named variant of one, src/methods/variants.ts) from the page config (starting from `prior`, the SFT
+   * named variant of one, src/race/entries.ts) from the page config (starting from `prior`, the SFT
    * prior's weights shared by every entry of the race), run if `running`.
    */
   | { type: 'init'; config: TrainConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number; checkpoint?: ArrayBuffer | null }

@@ -12,7 +12,7 @@
  */
 import type { TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
-import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import { TrainingRun } from '../trainer/run.ts';

@@ -14,13 +14,12 @@
  * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
  */
 import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
-import { methodConfig } from '../page/method-configs.ts';
-import { SPEED_PACING, type Speed } from '../page/page-settings.ts';
+import { SPEED_PACING, type Speed } from '../race/speed.ts';
 import type { Method } from '../methods/registry.ts';
-import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
-import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
+import { configOfEntry, raceEntry, type RaceEntry, type RaceEntryName } from '../race/entries.ts';
+import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
-import { seedConfigs } from '../page/seeds.ts';
+import { seedConfigs } from '../race/seeds.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
@@ -58,6 +57,8 @@ export class TrainingLoop {
   private config: TrainConfig | null = null;
   /** The race entry this loop trains (a method or a named variant of one); set by `init`. */
   private method: RaceEntryName | null = null;
+  /** The entry resolved once, when `init` names it: its method, overrides and label. */
+  private entry: RaceEntry | null = null;
   /** The entry's run of each seed, stepped in lock-step (one run unless the page asks for more seeds). */
   private run: SeedRuns | null = null;
   private generation = 0;
@@ -97,6 +98,7 @@ export class TrainingLoop {
         if (message.type === 'init') {
           this.speed = message.speed;
           this.method = message.method;
+          this.entry = raceEntry(message.method);
         }
         this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior, extraSeeds: message.extraSeeds, checkpoint: message.checkpoint };
         this.wanted = message.running;
@@ -160,7 +162,7 @@ export class TrainingLoop {
       return;
     }
     this.config = { ...this.config, ...changes };
-    if (this.run && this.method) this.run.updateSettings(liveSettings(methodConfig(this.method, this.config)));
+    if (this.run && this.entry) this.run.updateSettings(liveSettings(configOfEntry(this.entry, this.config)));
   }
 
   private finished(): boolean {
@@ -217,19 +219,20 @@ export class TrainingLoop {
     this.prior = reset.prior;
     this.extraSeeds = reset.extraSeeds;
     const method = this.method!;
+    const entry = this.entry!;
     this.lastState = null;
     try {
       let saved = reset.state ?? (reset.checkpoint ? await this.decodeSaved(reset.checkpoint, method) : null);
       // A device lost before the restore completes continues from the same saved state.
       this.lastState = saved;
       const seeds = 1 + (this.extraSeeds?.length ?? 0);
-      const configs = seedConfigs(reset.config, seeds).map((c) => methodConfig(method, c));
+      const configs = seedConfigs(reset.config, seeds).map((c) => configOfEntry(entry, c));
       const continuesAt = reset.state ? Math.min(...reset.state.map((s) => s.iteration)) : null;
       // Each seed's trainer gets an engine of its own (a trainer disposes its engine); only the first
       // call may force a new backend. The engine is the entry's method's: a variant only changes
       // settings, never the maths.
       const create = (force: boolean) =>
-        SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, raceEntry(method).method, force && i === 0, i === 0 ? continuesAt : null), () => this.pendingReset !== null);
+        SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, entry.method, force && i === 0, i === 0 ? continuesAt : null), () => this.pendingReset !== null);
       this.run = await create(reset.force);
       if (!this.run) return; // superseded while the backend was initialising
       if (saved) {
@@ -335,11 +338,10 @@ export class TrainingLoop {
 
   private sendSnapshot(): void {
     const trainer = this.run?.trainer;
-    const method = this.method;
-    if (!trainer?.lastBatch || !this.config || !method) return;
+    if (!trainer?.lastBatch || !this.config || !this.entry) return;
     const settings = trainer.settings;
     const snapshot = makeSnapshot(trainer.lastBatch, {
-      method: raceEntry(method).method,
+      method: this.entry.method,
       iteration: trainer.iteration,
       env: settings.env,
       horizon: settings.horizon,

@@ -14,11 +14,11 @@ import { TrainingLoop } from './training-loop.ts';
 import { WorkerBackend } from './worker-backend.ts';
 import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
 import { initBackend, setWasmThreads } from '../backend/browser.ts';
-import { advantageEngineName, createAdvantageEngine } from '../trainer/advantage-engine.ts';
+import { advantageEngineName, createAdvantageEngine } from '../engine/advantage-engine.ts';
 import { probeBackend } from './backend-probe.ts';
 import type { TrainConfig } from '../config.ts';
 import type { Method } from '../methods/registry.ts';
-import { methodConfig } from '../page/method-configs.ts';
+import { entryConfig } from '../race/entries.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { sftPrior } from '../trainer/sft-prior.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
@@ -81,7 +81,7 @@ const loop: TrainingLoop = new TrainingLoop({
  */
 async function sharedPrior(config: TrainConfig, method: Method): Promise<PolicyWeights | null> {
   await backend.ensure(config.backend, false);
-  const prior = sftPrior(methodConfig(method, config));
+  const prior = sftPrior(entryConfig(method, config));
   return prior ? await prior : null;
 }
 

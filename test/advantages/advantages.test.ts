@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { estimateAdvantages as computeAdvantages } from '../../src/methods/registry.ts';
 import { randomizeMilestones } from '../../src/advantages/random-segments.ts';
 import { perStepReturn, segmentRuns } from '../../src/advantages/segmentation.ts';
 import type { AdvantageBatch, AdvantageSettings } from '../../src/advantages/types.ts';

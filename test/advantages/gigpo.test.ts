@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { estimateAdvantages as computeAdvantages } from '../../src/methods/registry.ts';
 import { anchorCoverage, buildStepGroupIndex, computeGigpo, stepReturns, type GigpoSettings } from '../../src/advantages/gigpo.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS, DEFAULT_GIGPO_SETTINGS } from '../../src/config.ts';
 import { keyedRun as run, makeKeyedBatch as batchOf, type KeyedRun } from '../support/batches.ts';

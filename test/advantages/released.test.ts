@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { estimateAdvantages as computeAdvantages } from '../../src/methods/registry.ts';
 import { rowStats } from '../../src/advantages/group-stats.ts';
 import { VARIANTS, type AdvantageSettings } from '../../src/advantages/types.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';

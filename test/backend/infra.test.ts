@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../src/backend/node-webgpu.ts';
 import { readTensorToGpu, TENSOR_BUFFER_USAGE } from '../../src/backend/webgpu-interop.ts';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium } from '../../scripts/browser.ts';
 import { startPageServer, type PageServer } from '../support/server.ts';
 import { expectNoTensorLeak, useWebGpuBackend, type WebGpuTestContext } from '../support/webgpu.ts';
 

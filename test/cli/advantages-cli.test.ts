@@ -6,11 +6,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatAdvantageResponse, parseAdvantageRequest } from '../../src/advantages/batch-json.ts';
+import { formatAdvantageResponse, parseAdvantageRequest } from '../../cli/batch-json.ts';
 import { methodSpec } from '../../src/methods/registry.ts';
 import { parseAdvantagesArgs, readAdvantageRequest } from '../../cli/advantages-args.ts';
 import { UsageError } from '../../cli/flags.ts';
-import { runCli } from '../support/cli.ts';
+import { runCli } from '../../scripts/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'advantages-cli-'));
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEnvsArgs } from '../../cli/envs-args.ts';
 import { ENV_NAMES } from '../../envs/index.ts';
 import { runStats } from '../../envs/stats.ts';
-import { runCli } from '../support/cli.ts';
+import { runCli } from '../../scripts/cli.ts';
 
 const cli = (...args: string[]) => runCli('cli/envs.ts', args);
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flagsHelp, parseFlags, UsageError } from '../../cli/flags.ts';
 import { DEFAULT_CONFIG } from '../../src/config.ts';
-import { ROOT, runCli } from '../support/cli.ts';
+import { ROOT, runCli } from '../../scripts/cli.ts';
 
 const TABLE = {
   out: { kind: 'string', doc: 'output file' },

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCheckpointFile } from '../../cli/checkpoint-file.ts';
-import { ROOT, runCli, type CliResult } from '../support/cli.ts';
+import { ROOT, runCli, type CliResult } from '../../scripts/cli.ts';
 
 const train = (...args: string[]) => runCli('cli/train.ts', args);
 const SMALL = ['--env', 'gridhouse', '--horizon', 'tiny', '--tasksPerIteration', '2', '--groupSize', '2', '--hiddenSize', '8', '--sftEpisodes', '0', '--backend', 'wasm', '--seed', '5', '--method', 'gigpo'];

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.ts';
+import { runCli } from '../../scripts/cli.ts';
 
 const FIELDS = ['iteration', 'success', 'partial', 'failure', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio',
   'signalRetention', 'ccr', 'policyLoss', 'entropy', 'approxKl', 'clipFraction', 'ms'];

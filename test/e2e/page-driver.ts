@@ -3,10 +3,11 @@
  * collected, poll it until a condition holds, and read the test contract (`[data-method][data-iteration]`
  * on each method panel, `[data-backend]` on the badge).
  */
+import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
-import { buildAndServe, type SubPathServer } from './sub-path-server.ts';
+import { launchChromium } from '../../scripts/browser.ts';
+import { buildAndServe, type SubPathServer } from '../../scripts/sub-path-server.ts';
 
 export interface Site {
   /** The built page, served from a sub-path. */
@@ -85,3 +86,15 @@ export const iterations = (page: Page) =>
 
 /** The backend the badge reports. */
 export const backendOf = (page: Page) => page.locator('backend-badge').getAttribute('data-backend');
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's serious and critical violations on the page (shadow roots included), with up to 5 targets each. */
+export async function axeViolations(page: Page) {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
+  });
+}

@@ -14,17 +14,15 @@
  * Tiny settings keep it fast: SwiftShader runs WebGPU on the CPU.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/config.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS, type PageSettings } from '../../src/page/page-settings.ts';
 import { writePageState } from '../../src/page/url-state.ts';
-import { launchChromium } from '../support/browser.ts';
-import { backendOf, iterations, openPage, servedSite, waitFor } from './page-driver.ts';
+import { launchChromium } from '../../scripts/browser.ts';
+import { axeViolations, backendOf, iterations, openPage, servedSite, waitFor } from './page-driver.ts';
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** Small enough that an iteration takes seconds on SwiftShader. */
 const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8';
 
@@ -38,15 +36,6 @@ function distinctColours(canvas: HTMLCanvasElement): number {
   const seen = new Set<number>();
   for (let i = 0; i < data.length && seen.size < 50; i += 4 * 7) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
   return seen.size;
-}
-
-async function axeViolations(page: Page) {
-  await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
-  });
 }
 
 describe('live page', () => {

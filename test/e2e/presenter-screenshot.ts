@@ -5,8 +5,8 @@
  *   npx tsx test/e2e/presenter-screenshot.ts [seconds=120]
  */
 import { mkdirSync } from 'node:fs';
-import { launchChromium } from '../support/browser.ts';
-import { buildAndServe } from './sub-path-server.ts';
+import { launchChromium } from '../../scripts/browser.ts';
+import { buildAndServe } from '../../scripts/sub-path-server.ts';
 
 const seconds = Number(process.argv[2] ?? 120);
 const out = 'docs/presenter.png';

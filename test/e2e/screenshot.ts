@@ -5,8 +5,8 @@
  *   npx tsx test/e2e/screenshot.ts [seconds=240] [light|dark] [extra query]
  */
 import { mkdirSync } from 'node:fs';
-import { launchChromium } from '../support/browser.ts';
-import { buildAndServe } from './sub-path-server.ts';
+import { launchChromium } from '../../scripts/browser.ts';
+import { buildAndServe } from '../../scripts/sub-path-server.ts';
 
 const seconds = Number(process.argv[2] ?? 240);
 const scheme = (process.argv[3] ?? 'light') as 'light' | 'dark';

@@ -12,16 +12,14 @@
  * Tiny settings and wasm keep it fast.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { methodSpec } from '../../src/methods/registry.ts';
-import { RACE_ENTRY_NAMES } from '../../src/methods/variants.ts';
+import { RACE_ENTRY_NAMES } from '../../src/race/entries.ts';
 import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS } from '../../src/page/scenarios.ts';
 import { readPageState, writePageState } from '../../src/page/url-state.ts';
-import { backendOf, iterations, openPage, servedSite, waitFor, type OpenOptions } from './page-driver.ts';
+import { axeViolations, backendOf, iterations, openPage, servedSite, waitFor, type OpenOptions } from './page-driver.ts';
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0';
 
 const site = servedSite();
@@ -30,15 +28,6 @@ const open = (query: string, options: OpenOptions = {}) => openPage(site.browser
 
 /** Training workers alive (probe workers are terminated once they answer). */
 const workers = (page: Page) => page.workers().filter((w) => /training-worker/.test(w.url())).length;
-
-async function axeViolations(page: Page) {
-  await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
-  });
-}
 
 describe('workshop page', () => {
   it('races three methods, one worker each, with every method explained', async () => {

@@ -328,7 +328,7 @@ describe('GridHouse actions', () => {
     }
     const here = f.agent.y * f.width + f.agent.x;
     const held = f.carrying;
-    const holdsKey = held !== null && held.endsWith(' key');
+    const holdsKey = held?.endsWith(' key') === true;
     const mask: number[] = [];
     const cells = [here - f.width, here + 1, here + f.width, here - 1];
     for (const c of cells) mask.push(!furniture.has(c) && (f.tiles[c] === '.' || f.tiles[c] === '+') ? 1 : 0);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_FEATURE_NAMES, OBS_FEATURE_NAMES, initActionFeatures } from '../../envs/texthouse/features.ts';
 import { HELD, NONE, START } from '../../envs/texthouse/state.ts';
-import { TextHouse, createTextHouse } from '../../envs/texthouse/texthouse.ts';
+import { type TextHouse, createTextHouse } from '../../envs/texthouse/texthouse.ts';
 import {
   M_BRING, M_FIND, M_FIND2, M_LIGHT, M_PLACE, M_PLACE2, M_PROCESS, M_TAKE, M_TAKE2, R_FRIDGE, R_MICROWAVE, R_SINKBASIN,
   REC_OPENABLE,

@@ -8,7 +8,7 @@ import '../../cli/register-gradients.ts';
 import { ENV_NAMES } from '../../envs/index.ts';
 import { DEFAULT_CONFIG } from '../../src/config.ts';
 import { METHOD_NAMES } from '../../src/methods/registry.ts';
-import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { cpuAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { TIMING_KEYS } from '../../src/trainer/iteration-record.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildStepGroupIndex, computeGigpo, type GigpoResult, type GigpoSettings } from '../../src/advantages/gigpo.ts';
 import type { AdvantageBatch } from '../../src/advantages/types.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS, DEFAULT_GIGPO_SETTINGS } from '../../src/config.ts';
-import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
+import { createGpuAdvantageEngine } from '../../src/engine/gpu-engine.ts';
+import { methodSpec } from '../../src/methods/registry.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
 import { cachedPipelineCount, KernelRunner } from '../../src/gpu/kernel.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
@@ -171,7 +172,7 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
         const { batch, keys } = makeKeyedBatch(groups);
         const g = await onGpu(batch, keys, gigpo({ omega: 0, normalize, variant }));
         const inputs = batchToTensors(batch);
-        const grpo = await estimator.compute(inputs, { ...DEFAULT_ADVANTAGE_SETTINGS, method: 'grpo', normalize, variant }, { details: true });
+        const grpo = await estimator.compute(inputs, { ...DEFAULT_ADVANTAGE_SETTINGS, method: 'grpo', normalize, variant }, methodSpec('grpo').switches!, { details: true });
         expect(Array.from(g.advantages)).toEqual(Array.from(grpo.details!.advantages));
         tf.dispose([grpo.advantages, ...Object.values(inputs)]);
       }),
@@ -207,7 +208,7 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
     const e = new GpuAdvantageEstimator(VITE_SHADERS);
     const call = async (i: number) => {
       const out = i % 4 === 3
-        ? await e.compute(inputs[i % 3], { ...DEFAULT_ADVANTAGE_SETTINGS, variant: 'released' })
+        ? await e.compute(inputs[i % 3], { ...DEFAULT_ADVANTAGE_SETTINGS, variant: 'released' }, methodSpec(DEFAULT_ADVANTAGE_SETTINGS.method).switches!)
         : await e.computeGigpo(inputs[i % 3], indexes[i % 3], gigpo({ variant: i % 2 ? 'released' : 'paper' }), { details: i % 5 === 0 });
       out.advantages.dispose();
     };
@@ -227,7 +228,7 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
   });
 
   it('the engine’s computeGigpo: CPU batch and state keys in, loss tensor and GigpoResult out', async () => {
-    const engine = createGpuAdvantageEngine(VITE_SHADERS);
+    const engine = createGpuAdvantageEngine(VITE_SHADERS, methodSpec('gigpo'));
     const before = tf.memory().numTensors;
     const { batch, keys } = makeKeyedBatch([[keyedRun(1, [0, 1, 2, 1]), keyedRun(0, [0, 2]), keyedRun(1, [0, 1])]]);
     const settings = gigpo({ gamma: 0.9 });

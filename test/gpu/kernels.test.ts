@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { estimateAdvantages as computeAdvantages, methodSpec } from '../../src/methods/registry.ts';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../../src/advantages/types.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
-import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
+import { createGpuAdvantageEngine } from '../../src/engine/gpu-engine.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
 import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
 import { composedAdvantages } from '../../bench/composed-ops.ts';
@@ -25,6 +25,10 @@ import { packUniforms } from '../../src/gpu/uniforms.ts';
 import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
+
+/** The method's estimator switches, as its spec gives them (docs/maths.md §4). */
+const switchesOf = (s: { method: string }) => methodSpec(s.method).switches!;
+const BEACON_SWITCHES = methodSpec('beacon').switches!;
 
 const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE];
 
@@ -196,7 +200,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const before = tf.memory().numTensors;
     const inputs = batchToTensors(batch);
     try {
-      const out = await e.compute(inputs, settings, { details: true });
+      const out = await e.compute(inputs, settings, switchesOf(settings), { details: true });
       expect(tf.memory().numTensors).toBe(before + 5); // the 4 inputs and the result, nothing else
       // The tensor the loss gets holds exactly the values read back.
       expect(Array.from(await out.advantages.data())).toEqual(Array.from(out.details!.advantages));
@@ -342,12 +346,12 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const settings = beacon();
     const expected = computeAdvantages(batch, settings).advantages;
     const inputs = batchToTensors(batch);
-    const { advantages } = await estimator.compute(inputs, settings);
+    const { advantages } = await estimator.compute(inputs, settings, switchesOf(settings));
     const clone = advantages.clone();
     const loss = tf.tidy(() => tf.sum(tf.mul(advantages, advantages)));
     expectClose([(await loss.data())[0]], [expected.reduce((s, a) => s + a * a, 0)], 'Σ A²');
     advantages.dispose(); // the clone still shares the buffer: the next call must not reuse it
-    const other = await estimator.compute(inputs, beacon({ method: 'grpo' }));
+    const other = await estimator.compute(inputs, beacon({ method: 'grpo' }), methodSpec('grpo').switches!);
     expectClose(await clone.data(), expected, 'clone after the next call');
     tf.dispose([clone, loss, other.advantages, ...Object.values(inputs)]);
   });
@@ -363,7 +367,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const inputs: AdvantageTensors[] = batches.map(batchToTensors);
     const e = new GpuAdvantageEstimator(VITE_SHADERS);
     const call = async (i: number) => {
-      const { advantages } = await e.compute(inputs[i % 3], beacon({ segmentBaseline: i % 2 ? 'stepMean' : 'perStepReturn' }), { details: i % 5 === 0 });
+      const { advantages } = await e.compute(inputs[i % 3], beacon({ segmentBaseline: i % 2 ? 'stepMean' : 'perStepReturn' }), BEACON_SWITCHES, { details: i % 5 === 0 });
       advantages.dispose();
     };
     for (let i = 0; i < 6; i++) await call(i); // warm up: pipelines, scratch sizes, one output per size
@@ -379,7 +383,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     expect(e.lentBuffers).toBeLessThanOrEqual(1);
     // Undisposed results keep their buffers lent; disposing them returns the buffers.
     const kept = [];
-    for (let i = 0; i < 3; i++) kept.push((await e.compute(inputs[0], beacon())).advantages);
+    for (let i = 0; i < 3; i++) kept.push((await e.compute(inputs[0], beacon(), BEACON_SWITCHES)).advantages);
     expect(e.lentBuffers).toBeGreaterThanOrEqual(3);
     tf.dispose(kept);
     await call(0);
@@ -391,7 +395,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
   });
 
   it('the trainer’s AdvantageEngine on the kernels: CPU batch in, loss tensor and read-back out', async () => {
-    const engine = createGpuAdvantageEngine(VITE_SHADERS);
+    const engine = createGpuAdvantageEngine(VITE_SHADERS, methodSpec('beacon'));
     expect(engine.name).toBe('webgpu-kernels');
     const before = tf.memory().numTensors;
     for (const seed of [1, 2]) {
@@ -413,7 +417,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const e = new GpuAdvantageEstimator(broken);
     const inputs = batchToTensors(makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]));
     const before = tf.memory().numTensors;
-    await expect(e.compute(inputs, beacon())).rejects.toThrow(/WGSL kernel group-reduce: [\s\S]*error at \d+:\d+/);
+    await expect(e.compute(inputs, beacon(), BEACON_SWITCHES)).rejects.toThrow(/WGSL kernel group-reduce: [\s\S]*error at \d+:\d+/);
     expect(tf.memory().numTensors).toBe(before);
     e.dispose();
 
@@ -433,8 +437,8 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const batch = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]);
     const inputs = batchToTensors(batch);
     const floatOffsets = { ...inputs, runOffsets: tf.tensor1d([0, 1, 2], 'float32') };
-    await expect(estimator.compute(floatOffsets, beacon())).rejects.toThrow(/runOffsets must be int32/);
-    await expect(estimator.compute(inputs, beacon({ gamma: 1.5 }))).rejects.toThrow(/gamma/);
+    await expect(estimator.compute(floatOffsets, beacon(), BEACON_SWITCHES)).rejects.toThrow(/runOffsets must be int32/);
+    await expect(estimator.compute(inputs, beacon({ gamma: 1.5 }), BEACON_SWITCHES)).rejects.toThrow(/gamma/);
     expect(() => batchToTensors(makeBatch([[{ reward: 1, milestones: [1] }]]))).toThrow(/groups\[0\].*at least 2 runs/);
     tf.dispose([floatOffsets.runOffsets, ...Object.values(inputs)]);
   });

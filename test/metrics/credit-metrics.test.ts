@@ -3,7 +3,7 @@
  * (the working is in the comments). The batch is the worked example of docs/maths.md §5.
  */
 import { describe, expect, it } from 'vitest';
-import { computeAdvantages } from '../../src/advantages/estimators.ts';
+import { estimateAdvantages as computeAdvantages } from '../../src/methods/registry.ts';
 import type { Method } from '../../src/methods/registry.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { creditConcentration, creditMetrics, type CreditMetricsInput } from '../../src/metrics/credit-metrics.ts';

@@ -1,12 +1,12 @@
 /**
- * Race entries (src/methods/variants.ts): a registry method or a named variant of one. The page races
+ * Race entries (src/race/entries.ts): a registry method or a named variant of one. The page races
  * them and the study runs them from the one table, so an entry's config is its method's config plus its
  * overrides, the study's variants stay exactly what they were, and every entry has its own colours.
  */
 import { describe, expect, it } from 'vitest';
 import { ABLATIONS } from '../../src/config.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
-import { describeOverrides, entryConfig, isRaceEntry, NAMED_VARIANTS, RACE_ENTRIES, RACE_ENTRY_NAMES, raceEntry } from '../../src/methods/variants.ts';
+import { describeOverrides, entryConfig, isRaceEntry, NAMED_VARIANTS, RACE_ENTRIES, RACE_ENTRY_NAMES, raceEntry } from '../../src/race/entries.ts';
 import { methodConfig } from '../../src/page/method-configs.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { VARIANT_SPECS } from '../../src/study/variants.ts';

@@ -13,7 +13,7 @@ import { DEFAULT_PAGE_SETTINGS } from '../../src/page/page-settings.ts';
 import { raceKey } from '../../src/page/race-key.ts';
 import { decodeRunFile, encodeRunFile, RunFileError, type RunFilePanel } from '../../src/page/run-file.ts';
 import { readPageState } from '../../src/page/url-state.ts';
-import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { cpuAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { seal } from '../../src/trainer/sealed-file.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../../src/trainer/seed-checkpoints.ts';

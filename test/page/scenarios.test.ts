@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fieldSpec } from '../../src/config.ts';
-import { isRaceEntry } from '../../src/methods/variants.ts';
+import { isRaceEntry } from '../../src/race/entries.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS } from '../../src/page/page-settings.ts';
 import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS, SCENARIOS } from '../../src/page/scenarios.ts';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, type FieldSpec, type TrainConfig } from '../../src/config.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
-import { RACE_ENTRY_NAMES } from '../../src/methods/variants.ts';
+import { RACE_ENTRY_NAMES } from '../../src/race/entries.ts';
 import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageKind, type PageSettings } from '../../src/page/page-settings.ts';
 import { knownKeys, readPageState, writePageState } from '../../src/page/url-state.ts';
 

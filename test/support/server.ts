@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, createServer, preview } from 'vite';
-import { INSECURE_HOST } from './browser.ts';
+import { INSECURE_HOST } from '../../scripts/browser.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

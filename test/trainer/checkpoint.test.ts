@@ -12,7 +12,7 @@ import { initBackend } from '../../src/backend/node-webgpu.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
 import { METHOD_NAMES } from '../../src/methods/registry.ts';
 import { Rng } from '../../src/prng.ts';
-import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { cpuAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { CHECKPOINT_SCHEMA, CheckpointError, decodeCheckpoint, encodeCheckpoint } from '../../src/trainer/checkpoint.ts';
 import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';

@@ -8,7 +8,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import '../../cli/register-gradients.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
-import { cpuAdvantageEngine, type AdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { cpuAdvantageEngine, type AdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 
 beforeAll(async () => {

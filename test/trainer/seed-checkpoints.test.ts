@@ -7,7 +7,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
-import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { cpuAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { CheckpointError, decodeCheckpoint, type RunState } from '../../src/trainer/checkpoint.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../../src/trainer/seed-checkpoints.ts';

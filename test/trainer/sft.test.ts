@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEnv } from '../../envs/index.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
 import { Rng } from '../../src/prng.ts';
-import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { cpuAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { collectDemonstrations, DEMONSTRATION_SEED_BIT, demonstrationTaskSeed, trainingTaskSeed } from '../../src/trainer/demonstrations.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { initialPolicy, sftPrior, trainSftPrior } from '../../src/trainer/sft-prior.ts';

@@ -9,7 +9,7 @@ import '../../cli/register-gradients.ts';
 import { advantageSettings, DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
-import { createAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
@@ -22,7 +22,7 @@ describe('trainer on webgpu', () => {
   it.each(METHOD_NAMES)('%s: advantages equal to the CPU reference, without leaking tensors', async (method) => {
     const config: TrainConfig = { ...DEFAULT_CONFIG, method, env: 'gridhouse', horizon: 'short', tasksPerIteration: 2, groupSize: 3, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0 };
     const engine = createAdvantageEngine('webgpu', method, readShaderSources);
-    expect(engine.name).toBe(methodSpec(method).gpuKernels ? 'webgpu-kernels' : 'cpu');
+    expect(engine.name).toBe(methodSpec(method).gpu ? 'webgpu-kernels' : 'cpu');
     const trainer = new Trainer(config, engine);
     try {
       let tensorsAfterFirst = -1;

@@ -13,7 +13,7 @@ import { methodConfig } from '../../src/page/method-configs.ts';
 import type { IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
-import { cpuAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { cpuAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { TIMING_KEYS } from '../../src/trainer/iteration-record.ts';
 import type { CheckpointMessage, FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../../src/worker/protocol.ts';
 import { TrainingLoop } from '../../src/worker/training-loop.ts';

@@ -1,0 +1,28 @@
+/**
+ * What the registry (index.ts) holds for one environment: its factory and the facts specific to it, so
+ * that nothing outside the environment's folder is keyed by its name.
+ */
+import type { EnvFactory, Horizon } from './types.ts';
+
+/**
+ * How the page's episode view draws a run: `map`, the environment's `renderFrame` snapshots on a
+ * canvas (with the text in a disclosure); `transcript`, the observations and commands as text.
+ */
+export type EpisodeView = 'map' | 'transcript';
+
+export interface EnvEntry {
+  readonly create: EnvFactory;
+  /** Display name ("GridHouse"). */
+  readonly label: string;
+  /**
+   * `sftEpisodes: auto`: the SFT prior's oracle episodes that put long tasks in the paper's regime at
+   * the page defaults (first-iteration success of a few percent; docs/maths.md §9).
+   */
+  readonly priorEpisodes: number;
+  /**
+   * The study's timing profile: measured seconds per 1000 env steps by horizon and method on one worker
+   * (bench/study-pilot.ts), the ETA's prior and the shard balancer's cost model until runs are measured.
+   */
+  readonly secondsPerKiloStep: Partial<Record<Horizon, Readonly<Record<string, number>>>>;
+  readonly episodeView: EpisodeView;
+}

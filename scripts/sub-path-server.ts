@@ -1,0 +1,93 @@
+/**
+ * Builds the page and serves `dist/` under a sub-path (as a project page on a static host would), so the
+ * end-to-end tests prove that every asset, the worker and the wasm binaries load from relative URLs.
+ * Anything requested outside the sub-path is a 404.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const SUB_PATH = '/projects/beacon-live/';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+export interface SubPathServer {
+  /** URL of the page, ending in the sub-path. */
+  url: string;
+  /** Requests that fell outside the sub-path or found no file. */
+  misses: string[];
+  /** Every request path served or missed, in order (to prove a page loaded without the network). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /**
+   * Send the cross-origin isolation headers (COOP/COEP), as the dev and preview servers do: the page is
+   * then cross-origin isolated and the wasm backend can use threads.
+   */
+  isolated?: boolean;
+}
+
+/** The headers that make a page cross-origin isolated (SharedArrayBuffer, hence wasm threads). */
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+} as const;
+
+export async function buildAndServe(options: ServeOptions = {}): Promise<SubPathServer> {
+  const outDir = mkdtempSync(join(tmpdir(), 'beacon-live-dist-'));
+  await build({ root: ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  const misses: string[] = [];
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    requests.push(path);
+    if (!path.startsWith(SUB_PATH)) {
+      misses.push(path);
+      res.writeHead(404).end();
+      return;
+    }
+    const rel = normalize(path.slice(SUB_PATH.length) || 'index.html');
+    const file = join(outDir, rel.endsWith('/') || rel === '.' ? 'index.html' : rel);
+    if (!file.startsWith(outDir) || !isFile(file)) {
+      misses.push(path);
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...(options.isolated ? ISOLATION_HEADERS : {}) });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${SUB_PATH}`,
+    misses,
+    requests,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,4 @@
+// A benchmark that borrows a test helper: bench-not-test must name it.
+import { helper } from '../test/helper.ts';
+
+export const run = helper;

@@ -1,0 +1,3 @@
+import { view } from '../ui/view.ts';
+
+export const helper = view;

@@ -1,0 +1,1 @@
+export const view = 1;
