@@ -20,6 +20,7 @@ import { creditMetrics } from '../metrics/credit-metrics.ts';
 import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
+import { checkCombinedLimits } from '../setting-limits.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from './advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { criticUpdate } from './critic-update.ts';
@@ -84,6 +85,7 @@ export class Trainer {
   /** `prior`: the SFT prior's weights when the caller already has them (else they are computed). */
   constructor(config: TrainConfig, private readonly engine: AdvantageEngine = cpuAdvantageEngine, private readonly prior?: PolicyWeights) {
     this.config = config;
+    checkCombinedLimits(config); // settings too big together are refused here, not deep in the env
     const root = new Rng(config.seed);
     this.taskRng = root.fork('tasks');
     this.rolloutRng = root.fork('rollout');
