@@ -17,7 +17,7 @@ import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
 import { minibatchOrder } from './minibatches.ts';
 import { ScratchArray } from './scratch-array.ts';
-import { chunksOf, chunkSteps } from './update-chunks.ts';
+import { chunkedStep, chunksOf, chunkSteps } from './update-chunks.ts';
 
 export interface PpoSettings {
   clipRatio: number;
@@ -81,7 +81,8 @@ export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: 
 function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, indices: Int32Array, s: PpoSettings): tf.Tensor {
   const widestRow = Math.max(policy.shape.hiddenSize, batch.candidates.shape[0], batch.numActions);
   const chunks = chunksOf(indices, chunkSteps(widestRow, s.chunkElements));
-  if (chunks.length > 1) return chunkedMinibatchStep(policy, optimizer, batch, chunks, indices.length, s);
+  // Too big for one pass (update-chunks.ts): the same step, its loss summed over chunks.
+  if (chunks.length > 1) return chunkedStep(optimizer, chunks, indices.length, s.maxGradNorm, (chunk, weight) => lossGradients(policy, batch, chunk, s, weight));
   return tf.tidy(() => {
     const { grads, parts } = lossGradients(policy, batch, indices, s, 1);
     const gradNorm = applyClippedGradients(optimizer, grads, s.maxGradNorm);
@@ -89,32 +90,6 @@ function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch,
     tf.dispose(parts);
     return out;
   });
-}
-
-/**
- * The same step over a minibatch too big for one pass (update-chunks.ts): each chunk's loss is weighted
- * by its share of the steps, gradients and statistics are summed over the chunks, then clipped and
- * applied once.
- */
-function chunkedMinibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, chunks: Int32Array[], steps: number, s: PpoSettings): tf.Tensor {
-  let grads: tf.NamedTensorMap | null = null;
-  let parts: tf.Tensor | null = null;
-  for (const chunk of chunks) {
-    // Each chunk's tidy closes before the next chunk's rows are gathered (MinibatchRows reuses them).
-    const next = tf.tidy(() => {
-      const { grads: g, parts: p } = lossGradients(policy, batch, chunk, s, chunk.length / steps);
-      const summed = grads ? Object.fromEntries(Object.keys(g).map((n) => [n, tf.add(grads![n], g[n])])) : g;
-      const stats = parts ? tf.add(parts, tf.stack(p)) : tf.stack(p);
-      tf.dispose(p); // kept by lossGradients
-      return { summed, stats };
-    });
-    tf.dispose([...(grads ? Object.values(grads) : []), ...(parts ? [parts] : [])]);
-    grads = next.summed;
-    parts = next.stats;
-  }
-  const out = tf.tidy(() => tf.concat([parts!, tf.reshape(applyClippedGradients(optimizer, grads!, s.maxGradNorm), [1])]));
-  tf.dispose([...Object.values(grads!), parts!]);
-  return out;
 }
 
 /**

@@ -9,6 +9,8 @@
  * unchanged; only float summation order differs). A minibatch that fits in one chunk, as at every page
  * default, takes the unchunked path unchanged, so its records stay bit-identical.
  */
+import * as tf from '@tensorflow/tfjs-core';
+import { applyClippedGradients } from './gradients.ts';
 
 /** The most float32 values one per-step tensor of the update may hold: 4 Mi (16 MiB). */
 export const CHUNK_ELEMENTS = 1 << 22;
@@ -27,5 +29,32 @@ export function chunksOf(indices: Int32Array, size: number): Int32Array[] {
   const count = Math.ceil(indices.length / size);
   // Near-equal chunks: a remainder of a few steps would cost a whole pass for little work.
   for (let c = 0; c < count; c++) out.push(indices.subarray(Math.floor((c * indices.length) / count), Math.floor(((c + 1) * indices.length) / count)));
+  return out;
+}
+
+/**
+ * One optimiser step over steps cut into `chunks` (of `steps` in all): `pass(chunk, weight)` returns
+ * the chunk's gradients of its loss times `weight` (its share of the steps) and its statistics times
+ * `weight`, kept; they are summed over the chunks, then the summed gradients are clipped and applied
+ * once. Returns [statistics…, gradient norm] as a tensor owned by the caller. Each chunk's tidy closes
+ * before the next pass starts, so a pass may reuse host row storage (MinibatchRows).
+ */
+export function chunkedStep(optimizer: tf.Optimizer, chunks: Int32Array[], steps: number, maxGradNorm: number, pass: (chunk: Int32Array, weight: number) => { grads: tf.NamedTensorMap; parts: tf.Tensor[] }): tf.Tensor {
+  let grads: tf.NamedTensorMap | null = null;
+  let parts: tf.Tensor | null = null;
+  for (const chunk of chunks) {
+    const next = tf.tidy(() => {
+      const { grads: g, parts: p } = pass(chunk, chunk.length / steps);
+      const summed = grads ? Object.fromEntries(Object.keys(g).map((n) => [n, tf.add(grads![n], g[n])])) : g;
+      const stats = tf.stack(p.map((t) => tf.reshape(t, [])));
+      tf.dispose(p); // kept by the pass
+      return { summed, stats: parts ? tf.add(parts, stats) : stats };
+    });
+    tf.dispose([...(grads ? Object.values(grads) : []), ...(parts ? [parts] : [])]);
+    grads = next.summed;
+    parts = next.stats;
+  }
+  const out = tf.tidy(() => tf.concat([parts!, tf.reshape(applyClippedGradients(optimizer, grads!, maxGradNorm), [1])]));
+  tf.dispose([...Object.values(grads!), parts!]);
   return out;
 }

@@ -6,8 +6,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '../../cli/register-gradients.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Critic } from '../../src/policy/critic.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
+import { behaviourCloning } from '../../src/trainer/behaviour-cloning.ts';
+import { criticUpdate } from '../../src/trainer/critic-update.ts';
 import { ppoUpdate, type PpoStats } from '../../src/trainer/ppo.ts';
 import { chunksOf, chunkSteps, CHUNK_ELEMENTS } from '../../src/trainer/update-chunks.ts';
 import { disposePpoBatch, toPpoBatch } from '../../src/trainer/update-batch.ts';
@@ -74,5 +77,44 @@ describe('chunked PPO update', () => {
     }
     for (const key of Object.keys(whole.stats) as (keyof PpoStats)[]) expect(chunked.stats[key]).toBeCloseTo(whole.stats[key], 5);
     expect(whole.stats.gradNorm).toBeGreaterThan(0.05); // clipping is in play, and is applied once per minibatch
+  });
+
+  it('the critic and behaviour cloning make the same step chunked as in one pass', async () => {
+    const clone = async (chunkElements?: number) => {
+      const rollout = randomRollout(new Rng(13));
+      const features = new Float32Array(STEPS * dims.maxActions * dims.actionDim);
+      rollout.candidateRows.forEach((row, i) => features.set(rollout.candidates.subarray(row * dims.actionDim, (row + 1) * dims.actionDim), i * dims.actionDim));
+      const demos = { steps: STEPS, episodes: 5, obs: rollout.obs, features, mask: Float32Array.from(rollout.mask), actions: rollout.actions };
+      const policy = new Policy({ obsDim: dims.obsDim, actionDim: dims.actionDim, hiddenSize }, new Rng(3));
+      const optimizer = tf.train.sgd(0.1);
+      const stats = await behaviourCloning(policy, optimizer, demos, { epochs: 2, minibatches: 2, maxGradNorm: 0.05, ...(chunkElements ? { chunkElements } : {}) }, new Rng(5));
+      const weights = await policy.weights();
+      policy.dispose();
+      optimizer.dispose();
+      return { weights, stats: [stats.loss, stats.accuracy] };
+    };
+    const value = async (chunkElements?: number) => {
+      const rng = new Rng(17);
+      const critic = new Critic(dims.obsDim, hiddenSize, new Rng(4));
+      const optimizer = tf.train.sgd(0.1);
+      const obs = Float32Array.from({ length: STEPS * dims.obsDim }, () => rng.nextFloat() * 2 - 1);
+      const returns = Float64Array.from({ length: STEPS }, () => rng.nextFloat());
+      const loss = await criticUpdate(critic, optimizer, obs, returns, { epochs: 2, minibatches: 2, valueCoef: 0.5, maxGradNorm: 0.05, ...(chunkElements ? { chunkElements } : {}) }, new Rng(6));
+      const weights = await Promise.all(critic.variables.map((v) => v.data() as Promise<Float32Array>));
+      tf.dispose(critic.variables);
+      optimizer.dispose();
+      return { weights, stats: [loss] };
+    };
+    for (const update of [clone, value]) {
+      const whole = await update();
+      const before = tf.memory().numTensors;
+      const chunked = await update(hiddenSize * 7);
+      expect(tf.memory().numTensors).toBe(before);
+      expect(whole.weights.some((w, i) => w.some((x, j) => x !== chunked.weights[i][j])), `${update.name}: bit-identical, so not chunked`).toBe(true);
+      for (let i = 0; i < whole.weights.length; i++) {
+        for (let j = 0; j < whole.weights[i].length; j++) expect(chunked.weights[i][j]).toBeCloseTo(whole.weights[i][j], 5);
+      }
+      whole.stats.forEach((x, i) => expect(chunked.stats[i]).toBeCloseTo(x, 5));
+    }
   });
 });
