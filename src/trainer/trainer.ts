@@ -13,6 +13,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { createEnv, type VecEnv } from '../../envs/index.ts';
 import { randomizeMilestones } from '../advantages/random-segments.ts';
+import { createAdam } from '../backend/webgpu-adam.ts';
 import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
 import { advantageSettings, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
@@ -99,9 +100,9 @@ export class Trainer {
       milestoneDropout: config.milestoneDropout,
     });
     this.policy = initialPolicy(config, this.env.obsDim, this.env.actionDim);
-    this.optimizer = tf.train.adam(config.learningRate);
+    this.optimizer = createAdam(config.learningRate);
     if (methodSpec(config.method).learner === 'actorCritic') {
-      this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: tf.train.adam(config.learningRate), rng: root.fork('critic') };
+      this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: createAdam(config.learningRate), rng: root.fork('critic') };
     }
     this.collector = new RolloutCollector(this.env, this.policy);
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer') };
