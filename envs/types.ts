@@ -100,6 +100,9 @@ export interface VecEnv {
 
 export type EnvFactory = (options: EnvOptions) => VecEnv;
 
+/** The most episodes one environment steps together (a training iteration's runs, B). */
+export const MAX_BATCH_SIZE = 4096;
+
 /** Throws a RangeError naming the field and its allowed range; shared by every environment. */
 export function validateEnvOptions(options: EnvOptions): Required<EnvOptions> {
   const { horizon, batchSize } = options;
@@ -107,8 +110,8 @@ export function validateEnvOptions(options: EnvOptions): Required<EnvOptions> {
   if (!(HORIZONS as readonly string[]).includes(horizon)) {
     throw new RangeError(`horizon must be one of ${HORIZONS.join(', ')}; got ${JSON.stringify(horizon)}`);
   }
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 4096) {
-    throw new RangeError(`batchSize must be an integer in [1, 4096]; got ${batchSize}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+    throw new RangeError(`batchSize must be an integer in [1, ${MAX_BATCH_SIZE}]; got ${batchSize}`);
   }
   if (!(milestoneDropout >= 0 && milestoneDropout <= 1)) {
     throw new RangeError(`milestoneDropout must be a number in [0, 1]; got ${milestoneDropout}`);

@@ -27,6 +27,12 @@ const QUIET_FLAGS = [
 export const WEBGPU_FLAGS = ['--enable-unsafe-webgpu'];
 
 /**
+ * More WebGPU flags from $BEACON_CHROMIUM_FLAGS (space-separated): bench:device passes Vulkan flags so
+ * that headless Chromium uses a real GPU where there is one.
+ */
+const extraWebGpuFlags = (): string[] => (process.env.BEACON_CHROMIUM_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
+/**
  * A host name that resolves to 127.0.0.1 inside the launched Chromium only. Unlike localhost it is
  * not a secure context, so a page served under it has no `navigator.gpu` (in window or workers): the
  * way to test the "no WebGPU API" fallback. Servers from server.ts accept it.
@@ -59,7 +65,7 @@ export function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
     args: [
       ...QUIET_FLAGS,
       `--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`,
-      ...(webgpu ? WEBGPU_FLAGS : []),
+      ...(webgpu ? [...WEBGPU_FLAGS, ...extraWebGpuFlags()] : []),
     ],
   });
 }

@@ -10,6 +10,7 @@ import type { GigpoSettings } from './advantages/gigpo.ts';
 import { NORMALIZATIONS, SEGMENT_BASELINES, VARIANTS, type AdvantageSettings, type Normalize, type SegmentBaseline, type Variant } from './advantages/types.ts';
 import { BACKEND_CHOICES, type BackendChoice } from './backend/names.ts';
 import { METHOD_NAMES, type Method } from './methods/registry.ts';
+import { combinedLimitIssues } from './setting-limits.ts';
 
 export type { BackendChoice };
 
@@ -219,8 +220,10 @@ export interface ConfigIssue {
 export function parseConfig(entries: Iterable<[string, string]>, base: TrainConfig = DEFAULT_CONFIG, ignore: readonly string[] = []): { config: TrainConfig; issues: ConfigIssue[] } {
   const config = { ...base } as Record<string, unknown>;
   const issues: ConfigIssue[] = [];
+  const given = new Set<string>();
   for (const [key, raw] of entries) {
     if (ignore.includes(key)) continue;
+    given.add(key);
     const spec = fieldSpec(key);
     if (!spec) {
       issues.push({ field: key, message: `unknown setting ${JSON.stringify(key)}; known settings: ${CONFIG_FIELDS.map((s) => s.key).join(', ')}` });
@@ -229,6 +232,13 @@ export function parseConfig(entries: Iterable<[string, string]>, base: TrainConf
     const parsed = parseField(spec, raw);
     if ('error' in parsed) issues.push({ field: key, message: parsed.error });
     else config[key] = parsed.value;
+  }
+  // Settings too big together (setting-limits.ts): the given field to blame keeps the base value.
+  for (let issue = combinedLimitIssues(config as unknown as TrainConfig)[0]; issue; issue = combinedLimitIssues(config as unknown as TrainConfig)[0]) {
+    const field = issue.fields.find((k) => given.has(k) && config[k] !== base[k]) ?? issue.fields[0];
+    issues.push({ field, message: issue.message });
+    if (config[field] === base[field]) break; // the base itself is over: nothing to fall back to
+    config[field] = base[field];
   }
   return { config: config as unknown as TrainConfig, issues };
 }

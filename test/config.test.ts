@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, configToQuery, DEFAULT_CONFIG, parseConfig, type FieldSpec, type TrainConfig } from '../src/config.ts';
+import { combinedLimitIssues } from '../src/setting-limits.ts';
 
 function arbValue(spec: FieldSpec): fc.Arbitrary<unknown> {
   const k = spec.kind;
@@ -20,6 +21,7 @@ describe('config', () => {
   it('round-trips every field through the URL query', () => {
     const arbConfig = fc.record(Object.fromEntries(CONFIG_FIELDS.map((s) => [s.key, arbValue(s)]))) as fc.Arbitrary<TrainConfig>;
     fc.assert(fc.property(arbConfig, (config) => {
+      fc.pre(combinedLimitIssues(config).length === 0); // valid together too (setting-limits.test.ts)
       const query = configToQuery(config);
       const { config: back, issues } = parseConfig(new URLSearchParams(query.toString()).entries());
       expect(issues).toEqual([]);

@@ -11,7 +11,7 @@ export class Critic {
   private readonly tower: Tower;
   readonly variables: tf.Variable[];
 
-  constructor(obsDim: number, hiddenSize: number, rng: Rng) {
+  constructor(obsDim: number, readonly hiddenSize: number, rng: Rng) {
     this.tower = createTower(
       { names: [{ weight: 'vw1', bias: 'vb1' }, { weight: 'vw2', bias: 'vb2' }, { weight: 'vhead', bias: 'vbias' }], sizes: [obsDim, hiddenSize, hiddenSize, 1], finalTanh: false },
       rng,

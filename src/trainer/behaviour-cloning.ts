@@ -17,11 +17,14 @@ import { applyClippedGradients } from './gradients.ts';
 import { minibatchOrder } from './minibatches.ts';
 import { minibatchInputs, type PpoBatch } from './ppo.ts';
 import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
+import { chunkedStep, chunksOf, chunkSteps } from './update-chunks.ts';
 
 export interface CloningSettings {
   epochs: number;
   minibatches: number;
   maxGradNorm: number;
+  /** The most values one per-step tensor may hold before a minibatch is cut into chunks (update-chunks.ts). */
+  chunkElements?: number;
 }
 
 export interface CloningStats {
@@ -41,7 +44,7 @@ export async function behaviourCloning(policy: Policy, optimizer: tf.Optimizer, 
   const last: tf.Tensor[] = [];
   try {
     for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {
-      const stats = cloningStep(policy, optimizer, batch, indices, settings.maxGradNorm);
+      const stats = cloningStep(policy, optimizer, batch, indices, settings.maxGradNorm, settings.chunkElements);
       if (epoch === settings.epochs - 1) last.push(stats);
       else stats.dispose();
     }
@@ -56,7 +59,24 @@ export async function behaviourCloning(policy: Policy, optimizer: tf.Optimizer, 
 }
 
 /** One gradient step on the steps `indices`; returns [cross-entropy, accuracy] as a tensor. */
-function cloningStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, indices: Int32Array, maxGradNorm: number): tf.Tensor {
+function cloningStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, indices: Int32Array, maxGradNorm: number, chunkElements?: number): tf.Tensor {
+  const chunks = chunksOf(indices, chunkSteps(Math.max(policy.shape.hiddenSize, batch.candidates.shape[0], batch.numActions), chunkElements));
+  if (chunks.length > 1) {
+    // Too big for one pass (update-chunks.ts): the same step, its loss summed over chunks.
+    const out = chunkedStep(optimizer, chunks, indices.length, maxGradNorm, (chunk, weight) => {
+      const { input, actions } = minibatchInputs(batch, chunk);
+      let accuracy: tf.Tensor = tf.scalar(0);
+      const { value, grads } = tf.variableGrads(() => {
+        const logits = policy.logits(input);
+        accuracy = tf.keep(tf.mul(tf.mean(tf.cast(tf.equal(tf.argMax(logits, 1), actions), 'float32')), weight));
+        return tf.mul(tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(actions, batch.numActions)), 1))), weight) as tf.Scalar;
+      }, policy.variables);
+      return { grads, parts: [tf.keep(value), accuracy] };
+    });
+    const stats = tf.slice(out, 0, 2); // [cross-entropy, accuracy], as below
+    out.dispose();
+    return stats;
+  }
   return tf.tidy(() => {
     const { input, actions } = minibatchInputs(batch, indices);
     let accuracy: tf.Tensor = tf.scalar(0);

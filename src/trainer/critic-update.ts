@@ -11,12 +11,15 @@ import type { Critic } from '../policy/critic.ts';
 import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
 import { minibatchOrder } from './minibatches.ts';
+import { chunkedStep, chunksOf, chunkSteps } from './update-chunks.ts';
 
 export interface CriticSettings {
   epochs: number;
   minibatches: number;
   valueCoef: number;
   maxGradNorm: number;
+  /** The most values one per-step tensor may hold before a minibatch is cut into chunks (update-chunks.ts). */
+  chunkElements?: number;
 }
 
 /** Returns the mean value loss over the last epoch's minibatches. */
@@ -26,19 +29,35 @@ export async function criticUpdate(critic: Critic, optimizer: tf.Optimizer, obs:
   const last: tf.Tensor[] = [];
   try {
     for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {
-      const loss = tf.tidy(() => {
-        const x = new Float32Array(indices.length * obsDim);
-        const y = new Float32Array(indices.length);
-        indices.forEach((s, i) => {
+      // The value loss over `rows`, times `weight`, and its gradients. Call inside a tf.tidy.
+      const lossGradients = (rows: Int32Array, weight: number) => {
+        const x = new Float32Array(rows.length * obsDim);
+        const y = new Float32Array(rows.length);
+        rows.forEach((s, i) => {
           x.set(obs.subarray(s * obsDim, (s + 1) * obsDim), i * obsDim);
           y[i] = returns[s];
         });
-        const input = tf.tensor2d(x, [indices.length, obsDim]);
+        const input = tf.tensor2d(x, [rows.length, obsDim]);
         const target = tf.tensor1d(y);
-        const { value, grads } = tf.variableGrads(() => tf.mul(settings.valueCoef, tf.mean(tf.square(tf.sub(critic.values(input), target)))) as tf.Scalar, critic.variables);
-        applyClippedGradients(optimizer, grads, settings.maxGradNorm);
-        return value;
-      });
+        const loss = () => tf.mul(settings.valueCoef, tf.mean(tf.square(tf.sub(critic.values(input), target))));
+        return tf.variableGrads(() => (weight === 1 ? loss() : tf.mul(loss(), weight)) as tf.Scalar, critic.variables);
+      };
+      const chunks = chunksOf(indices, chunkSteps(critic.hiddenSize, settings.chunkElements));
+      const loss =
+        chunks.length > 1
+          ? // Too big for one pass (update-chunks.ts): the same step, its loss summed over chunks.
+            tf.tidy(() => {
+              const out = chunkedStep(optimizer, chunks, indices.length, settings.maxGradNorm, (rows, weight) => {
+                const { value, grads } = lossGradients(rows, weight);
+                return { grads, parts: [tf.keep(value)] };
+              });
+              return tf.reshape(tf.slice(out, 0, 1), []);
+            })
+          : tf.tidy(() => {
+              const { value, grads } = lossGradients(indices, 1);
+              applyClippedGradients(optimizer, grads, settings.maxGradNorm);
+              return value;
+            });
       if (epoch === settings.epochs - 1) last.push(loss);
       else loss.dispose();
     }

@@ -17,6 +17,7 @@ import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
 import { minibatchOrder } from './minibatches.ts';
 import { ScratchArray } from './scratch-array.ts';
+import { chunkedStep, chunksOf, chunkSteps } from './update-chunks.ts';
 
 export interface PpoSettings {
   clipRatio: number;
@@ -25,6 +26,8 @@ export interface PpoSettings {
   entropyCoef: number;
   klCoef: number;
   maxGradNorm: number;
+  /** The most values one per-step tensor may hold before a minibatch is cut into chunks (update-chunks.ts). */
+  chunkElements?: number;
 }
 
 /**
@@ -76,34 +79,47 @@ export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: 
 
 /** One gradient step; returns [pgLoss, entropy, approxKl, clipFraction, gradNorm] as a tensor. */
 function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, indices: Int32Array, s: PpoSettings): tf.Tensor {
+  const widestRow = Math.max(policy.shape.hiddenSize, batch.candidates.shape[0], batch.numActions);
+  const chunks = chunksOf(indices, chunkSteps(widestRow, s.chunkElements));
+  // Too big for one pass (update-chunks.ts): the same step, its loss summed over chunks.
+  if (chunks.length > 1) return chunkedStep(optimizer, chunks, indices.length, s.maxGradNorm, (chunk, weight) => lossGradients(policy, batch, chunk, s, weight));
   return tf.tidy(() => {
-    const { input, actions, oldLogProbs } = minibatchInputs(batch, indices);
-    const numActions = batch.numActions;
-    const adv = tf.gather(batch.advantages, tf.tensor1d(indices, 'int32'));
-
-    let parts: tf.Tensor[] = [];
-    const { value: loss, grads } = tf.variableGrads(() => {
-      const logp = tf.logSoftmax(policy.logits(input));
-      const probs = tf.exp(logp);
-      const taken = tf.sum(tf.mul(logp, tf.oneHot(actions, numActions)), 1);
-      const logRatio = tf.sub(taken, oldLogProbs);
-      const ratio = tf.exp(logRatio);
-      const clipped = tf.clipByValue(ratio, 1 - s.clipRatio, 1 + s.clipRatio);
-      const pgLoss = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(clipped, adv))));
-      // Masked candidates have a finite logit (−1e9) and p = 0 exactly, so p · log p adds 0 there.
-      const entropy = tf.mean(tf.neg(tf.sum(tf.mul(probs, logp), 1)));
-      const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
-      const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), s.clipRatio), 'float32'));
-      parts = [pgLoss, entropy, approxKl, clipFraction].map((t) => tf.keep(t));
-      return tf.add(tf.sub(pgLoss, tf.mul(entropy, s.entropyCoef)), tf.mul(approxKl, s.klCoef)) as tf.Scalar;
-    }, policy.variables);
-
+    const { grads, parts } = lossGradients(policy, batch, indices, s, 1);
     const gradNorm = applyClippedGradients(optimizer, grads, s.maxGradNorm);
-    loss.dispose();
     const out = tf.stack([...parts, gradNorm]);
     tf.dispose(parts);
     return out;
   });
+}
+
+/**
+ * The PPO loss's gradients over the steps `indices`, times `weight` (1: the whole minibatch), and its
+ * statistics [pgLoss, entropy, approxKl, clipFraction] times `weight`, kept. Call inside a tf.tidy.
+ */
+function lossGradients(policy: Policy, batch: PpoBatch, indices: Int32Array, s: PpoSettings, weight: number): { grads: tf.NamedTensorMap; parts: tf.Tensor[] } {
+  const { input, actions, oldLogProbs } = minibatchInputs(batch, indices);
+  const numActions = batch.numActions;
+  const adv = tf.gather(batch.advantages, tf.tensor1d(indices, 'int32'));
+  const weighted = (t: tf.Tensor) => (weight === 1 ? t : tf.mul(t, weight));
+
+  let parts: tf.Tensor[] = [];
+  const { value: loss, grads } = tf.variableGrads(() => {
+    const logp = tf.logSoftmax(policy.logits(input));
+    const probs = tf.exp(logp);
+    const taken = tf.sum(tf.mul(logp, tf.oneHot(actions, numActions)), 1);
+    const logRatio = tf.sub(taken, oldLogProbs);
+    const ratio = tf.exp(logRatio);
+    const clipped = tf.clipByValue(ratio, 1 - s.clipRatio, 1 + s.clipRatio);
+    const pgLoss = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(clipped, adv))));
+    // Masked candidates have a finite logit (−1e9) and p = 0 exactly, so p · log p adds 0 there.
+    const entropy = tf.mean(tf.neg(tf.sum(tf.mul(probs, logp), 1)));
+    const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
+    const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), s.clipRatio), 'float32'));
+    parts = [pgLoss, entropy, approxKl, clipFraction].map((t) => tf.keep(weighted(t)));
+    return weighted(tf.add(tf.sub(pgLoss, tf.mul(entropy, s.entropyCoef)), tf.mul(approxKl, s.klCoef))) as tf.Scalar;
+  }, policy.variables);
+  loss.dispose();
+  return { grads, parts };
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createEnv } from '../../envs/index.ts';
+import { createAdam } from '../backend/webgpu-adam.ts';
 import type { TrainConfig } from '../config.ts';
 import { Policy, type PolicyWeights } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
@@ -55,7 +56,7 @@ export async function trainSftPrior(config: TrainConfig): Promise<PolicyWeights>
   const episodes = priorEpisodes(config);
   const env = createEnv(config.env, { horizon: config.horizon, batchSize: Math.min(DEMONSTRATION_BATCH, episodes) });
   const policy = initialPolicy(config, env.obsDim, env.actionDim);
-  const optimizer = tf.train.adam(config.sftLearningRate);
+  const optimizer = createAdam(config.sftLearningRate);
   const rng = new Rng(config.seed).fork('sft-prior');
   try {
     const demos = collectDemonstrations(env, rng, { episodes });

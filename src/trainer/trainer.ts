@@ -13,6 +13,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { createEnv, type VecEnv } from '../../envs/index.ts';
 import { randomizeMilestones } from '../advantages/random-segments.ts';
+import { createAdam } from '../backend/webgpu-adam.ts';
 import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
 import { advantageSettings, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
@@ -20,6 +21,7 @@ import { creditMetrics } from '../metrics/credit-metrics.ts';
 import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
+import { checkCombinedLimits } from '../setting-limits.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from '../engine/advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { criticUpdate } from './critic-update.ts';
@@ -84,6 +86,7 @@ export class Trainer {
   /** `prior`: the SFT prior's weights when the caller already has them (else they are computed). */
   constructor(config: TrainConfig, private readonly engine: AdvantageEngine = cpuAdvantageEngine, private readonly prior?: PolicyWeights) {
     this.config = config;
+    checkCombinedLimits(config); // settings too big together are refused here, not deep in the env
     const root = new Rng(config.seed);
     this.taskRng = root.fork('tasks');
     this.rolloutRng = root.fork('rollout');
@@ -97,9 +100,9 @@ export class Trainer {
       milestoneDropout: config.milestoneDropout,
     });
     this.policy = initialPolicy(config, this.env.obsDim, this.env.actionDim);
-    this.optimizer = tf.train.adam(config.learningRate);
+    this.optimizer = createAdam(config.learningRate);
     if (methodSpec(config.method).learner.critic) {
-      this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: tf.train.adam(config.learningRate), rng: root.fork('critic') };
+      this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: createAdam(config.learningRate), rng: root.fork('critic') };
     }
     this.collector = new RolloutCollector(this.env, this.policy);
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer') };

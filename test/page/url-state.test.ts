@@ -9,6 +9,7 @@ import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { RACE_ENTRY_NAMES } from '../../src/race/entries.ts';
 import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageKind, type PageSettings } from '../../src/page/page-settings.ts';
 import { knownKeys, readPageState, writePageState } from '../../src/page/url-state.ts';
+import { combinedLimitIssues } from '../../src/setting-limits.ts';
 
 function arbValue(kind: PageKind): fc.Arbitrary<unknown> {
   switch (kind.type) {
@@ -74,6 +75,7 @@ describe('page URL state', () => {
       fc.property(arbConfig, arbPage, (c, p) => {
         // Valid together too: the last of the seeds (seed, seed + 1, …) is still a seed (seeds.test.ts).
         fc.pre((c.seed as number) + (p.seeds as number) - 1 <= 4294967295);
+        fc.pre(combinedLimitIssues({ ...PAGE_DEFAULT_CONFIG, ...c } as TrainConfig).length === 0); // setting-limits.test.ts
         const state = { config: { ...PAGE_DEFAULT_CONFIG, ...c } as TrainConfig, page: p as unknown as PageSettings };
         const back = readPageState(`?${writePageState(state)}`);
         expect(back.issues).toEqual([]);

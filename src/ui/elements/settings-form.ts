@@ -9,6 +9,7 @@
  */
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { ABLATIONS, CONFIG_FIELDS, describeRange, parseField, type AblationName, type FieldSpec, type TrainConfig } from '../../config.ts';
+import { combinedLimitIssues } from '../../setting-limits.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../page/page-defaults.ts';
 import { describePageRange, PAGE_FIELDS, parsePageField, type PageFieldSpec, type PageSettings } from '../../page/page-settings.ts';
 import { emit, type ConfigEditDetail, type PageSettingDetail, type StagedDetail } from '../events.ts';
@@ -263,8 +264,9 @@ export class SettingsForm extends LitElement {
   private edit(s: AnySpec, raw: string): void {
     const key = s.spec.key;
     const parsed = s.kind === 'train' ? parseField(s.spec, raw) : parsePageField(s.spec, raw);
-    if ('error' in parsed) {
-      this.errors = { ...this.errors, [key]: `${parsed.error}; not applied` };
+    const tooBig = s.kind === 'train' && !('error' in parsed) ? combinedLimitIssues({ ...this.config, ...this.staged, [key]: parsed.value })[0] : undefined;
+    if ('error' in parsed || tooBig) {
+      this.errors = { ...this.errors, [key]: `${'error' in parsed ? parsed.error : tooBig!.message}; not applied` };
       return;
     }
     const { [key]: _gone, ...rest } = this.errors;

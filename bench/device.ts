@@ -1,0 +1,135 @@
+/**
+ * `npm run bench:device [-- --budget 300]`: the measurements to run on a machine with a real GPU, in one
+ * go and one JSON summary on stdout (progress on stderr), within the budget (default 5 minutes):
+ * - `bench:gpu`: WebGPU API calls and seconds per iteration, page defaults and 4,096 runs (Dawn in Node);
+ * - `bench:train`, BEACON, webgpu against wasm, page defaults and 4,096 runs;
+ * - `bench:page`, webgpu against wasm, page defaults and 4,096 runs (headless Chromium).
+ *
+ * GPU drivers: Dawn in Node takes the machine's Vulkan driver (on Linux with an NVIDIA GPU, the NVIDIA
+ * Vulkan ICD) and falls back to SwiftShader only where none answers (src/backend/node-webgpu.ts); this
+ * script never sets VK_ICD_FILENAMES, and says so in the summary when the caller did. Headless Chromium
+ * gets Vulkan and WebGPU flags (--use-angle=vulkan --enable-features=Vulkan --disable-vulkan-surface)
+ * through BEACON_CHROMIUM_FLAGS, unless the caller set that variable. The adapter each part ran on is in
+ * its own output (bench:gpu's `adapter`, bench:page's `adapter` per backend): read it before quoting a
+ * figure as a GPU's.
+ *
+ * Each part runs as its own process with a share of the budget; a part that fails or runs out of time is
+ * reported as such, with its stderr's last lines, and the others still run.
+ */
+import { spawn } from 'node:child_process';
+import { cpus, platform } from 'node:os';
+import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
+
+const FLAGS = {
+  budget: { kind: { type: 'int', min: 60, max: 3600 }, doc: 'seconds for the whole script (default 300)' },
+} as const;
+const USAGE = `usage: npm run bench:device [-- --budget SECONDS]\n${flagsHelp(FLAGS)}`;
+
+const RUNS_4096 = ['--tasksPerIteration', '64', '--groupSize', '64'];
+const CHROMIUM_GPU_FLAGS = '--use-angle=vulkan --enable-features=Vulkan --disable-vulkan-surface';
+
+interface Part {
+  name: string;
+  script: string;
+  args: string[];
+  /** Share of the budget. */
+  share: number;
+}
+
+const PARTS: Part[] = [
+  { name: 'gpu', script: 'bench/gpu.ts', args: ['--json', '--cases', 'gridhouse,texthouse,gridhouse-4096,texthouse-4096'], share: 0.25 },
+  { name: 'train webgpu, page defaults', script: 'bench/train.ts', args: ['--json', '--backend', 'webgpu', '--methods', 'beacon', '--iters', '4', '--skipUpdateRate'], share: 0.08 },
+  { name: 'train wasm, page defaults', script: 'bench/train.ts', args: ['--json', '--backend', 'wasm', '--methods', 'beacon', '--iters', '4', '--skipUpdateRate'], share: 0.08 },
+  { name: 'train webgpu, 4096 runs', script: 'bench/train.ts', args: ['--json', '--backend', 'webgpu', '--methods', 'beacon', '--iters', '3', '--skipUpdateRate', ...RUNS_4096], share: 0.12 },
+  { name: 'train wasm, 4096 runs', script: 'bench/train.ts', args: ['--json', '--backend', 'wasm', '--methods', 'beacon', '--iters', '3', '--skipUpdateRate', ...RUNS_4096], share: 0.12 },
+  { name: 'page, page defaults', script: 'bench/page.ts', args: ['--json', '--backends', 'webgpu,wasm', '--seconds', '15', '--span', '5'], share: 0.17 },
+  { name: 'page, 4096 runs', script: 'bench/page.ts', args: ['--json', '--backends', 'webgpu,wasm', '--seconds', '15', '--span', '2', ...RUNS_4096], share: 0.18 },
+];
+
+interface PartResult {
+  name: string;
+  command: string;
+  ok: boolean;
+  seconds: number;
+  /** The part's JSON output when it finished. */
+  result?: unknown;
+  /** Why not, with the last lines of its stderr. */
+  problem?: string;
+}
+
+/** Runs one part with `tsx`, killing it after `seconds`; its stdout must be one JSON object. */
+function runPart(part: Part, seconds: number, env: NodeJS.ProcessEnv): Promise<PartResult> {
+  const command = `tsx ${part.script} ${part.args.join(' ')}`;
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', part.script, ...part.args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      process.stderr.write(`  [${part.name}] ${String(d)}`);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL'); // the part's whole process group (Chromium included)
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, seconds * 1000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const elapsed = (performance.now() - t0) / 1000;
+      const tail = stderr.trim().split('\n').slice(-5).join('\n');
+      if (timedOut) return resolve({ name: part.name, command, ok: false, seconds: elapsed, problem: `stopped after its share of the budget, ${seconds.toFixed(0)} s; stderr ends:\n${tail}` });
+      try {
+        if (code !== 0) throw new Error(`exit code ${code}`);
+        resolve({ name: part.name, command, ok: true, seconds: elapsed, result: JSON.parse(stdout) });
+      } catch (e) {
+        resolve({ name: part.name, command, ok: false, seconds: elapsed, problem: `${e instanceof Error ? e.message : String(e)}; stderr ends:\n${tail}` });
+      }
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  const { flags, help } = parseFlags(process.argv.slice(2), FLAGS);
+  if (help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const budget = flags.budget ?? 300;
+  const env = { ...process.env };
+  env.BEACON_CHROMIUM_FLAGS ??= CHROMIUM_GPU_FLAGS;
+  const started = performance.now();
+  const results: PartResult[] = [];
+  let reserved = 0;
+  for (const part of PARTS) {
+    const left = budget - (performance.now() - started) / 1000;
+    // A part may use its own share plus whatever earlier parts left unused, never the later parts' shares.
+    reserved += part.share;
+    const allowed = Math.min(left, budget * reserved - (performance.now() - started) / 1000);
+    if (allowed < 10) {
+      results.push({ name: part.name, command: `tsx ${part.script} ${part.args.join(' ')}`, ok: false, seconds: 0, problem: 'skipped: the time budget was spent' });
+      continue;
+    }
+    process.stderr.write(`bench:device: ${part.name} (up to ${allowed.toFixed(0)} s)\n`);
+    results.push(await runPart(part, allowed, env));
+  }
+  const summary = {
+    machine: { platform: platform(), cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown' },
+    drivers: {
+      node: process.env.VK_ICD_FILENAMES ? `VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES} (set by the caller)` : 'the system Vulkan driver, SwiftShader only if none answers',
+      chromiumFlags: env.BEACON_CHROMIUM_FLAGS,
+    },
+    budgetSeconds: budget,
+    seconds: (performance.now() - started) / 1000,
+    parts: results,
+  };
+  console.log(JSON.stringify(summary, null, 1));
+  return results.every((r) => r.ok) ? 0 : 1;
+}
+
+runCommand(main, USAGE);

@@ -1,0 +1,39 @@
+/**
+ * The largest batch the settings allow, 64 × 64 = 4,096 runs per iteration, trains on webgpu (Dawn in
+ * Node), kept as fast as it can be with a tiny horizon and width: every run is played and the update is
+ * finite.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import '../../cli/register-gradients.ts';
+import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
+import { readShaderSources } from '../../src/gpu/shaders-node.ts';
+import { MAX_RUNS_PER_ITERATION } from '../../src/setting-limits.ts';
+import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
+import { TrainingRun } from '../../src/trainer/run.ts';
+import { useWebGpuBackend } from '../support/webgpu.ts';
+
+beforeAll(async () => {
+  await useWebGpuBackend();
+});
+
+describe('4,096 runs per iteration on webgpu', () => {
+  // SwiftShader runs the kernels on the CPU: 4,096 runs take minutes there (a bound, not a speed check).
+  it('trains an iteration of 64 × 64 runs and leaves no tensor behind', { timeout: 600_000 }, async () => {
+    const config: TrainConfig = { ...DEFAULT_CONFIG, method: 'beacon', env: 'gridhouse', horizon: 'tiny', tasksPerIteration: 64, groupSize: 64, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0, iters: 1, backend: 'webgpu' };
+    expect(config.tasksPerIteration * config.groupSize).toBe(MAX_RUNS_PER_ITERATION);
+    const tensorsBefore = tf.memory().numTensors;
+    const run = new TrainingRun(config, createAdvantageEngine('webgpu', 'beacon', readShaderSources));
+    try {
+      await run.run((record) => {
+        expect(Number.isFinite(record.policyLoss) && Number.isFinite(record.gradNorm)).toBe(true);
+        expect(record.envSteps).toBeGreaterThanOrEqual(MAX_RUNS_PER_ITERATION); // every run takes a step at least
+        expect(run.trainer.lastBatch!.rollout.success.length).toBe(MAX_RUNS_PER_ITERATION);
+      });
+    } finally {
+      run.dispose();
+    }
+    expect(run.iteration).toBe(1);
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
+  });
+});
