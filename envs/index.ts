@@ -4,10 +4,12 @@
 import type { EnvFactory, EnvOptions, VecEnv } from './types.ts';
 import { createGridHouse } from './gridhouse/gridhouse.ts';
 import { createTextHouse } from './texthouse/texthouse.ts';
+import { createShop } from './shop/shop.ts';
 
 const ENVS = {
   gridhouse: createGridHouse,
   texthouse: createTextHouse,
+  shop: createShop,
 } satisfies Record<string, EnvFactory>;
 
 export type EnvName = keyof typeof ENVS;

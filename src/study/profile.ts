@@ -72,6 +72,8 @@ const PILOT_SECONDS_PER_KILO_STEP: StudyProfile['secondsPerKiloStep'] = {
     medium: { grpo: 0.158, beacon: 0.154, gigpo: 0.175, ppo: 0.181, sft: 0.171 },
     long: { grpo: 0.194, beacon: 0.164, gigpo: 0.15, ppo: 0.159, sft: 0.167 },
   },
+  // Not piloted yet: the study's profiles do not run shop.
+  shop: {},
 };
 
 export const FULL_PROFILE: StudyProfile = {

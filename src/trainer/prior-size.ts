@@ -13,7 +13,7 @@ import type { TrainConfig } from '../config.ts';
  * 6 → 2–3%, 7 → 5–38%, 8 → 17–42%; TextHouse 64 → 2%, 96 → 2–5%, 112 → 5–17%, 128 → 8–16%. The
  * regime that follows is in docs/results/regime.json (`npm run bench:regime`).
  */
-const AUTO_PRIOR_EPISODES: Record<EnvName, number> = { gridhouse: 6, texthouse: 112 };
+const AUTO_PRIOR_EPISODES: Record<EnvName, number> = { gridhouse: 6, texthouse: 112, shop: 16 };
 
 /** The number of oracle episodes of `config`'s prior, `auto` resolved. */
 export function priorEpisodes(config: Pick<TrainConfig, 'env' | 'sftEpisodes'>): number {
