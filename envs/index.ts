@@ -25,3 +25,4 @@ export function createEnv(name: string, options: EnvOptions): VecEnv {
 }
 
 export * from './types.ts';
+export type { ShopFrame } from './shop/text.ts';

@@ -9,6 +9,7 @@
  * environment's own state change and reports which sub-goal, if any, the transition completed.
  */
 import type { Rng } from '../src/prng.ts';
+import type { ShopFrame } from './shop/text.ts';
 
 export const HORIZONS = ['tiny', 'short', 'medium', 'long'] as const;
 export type Horizon = (typeof HORIZONS)[number];
@@ -96,6 +97,8 @@ export interface VecEnv {
   describeMilestones(b: number): string[];
   /** Drawing snapshot (GridHouse only). */
   renderFrame?(b: number): GridFrame;
+  /** The web page on screen (Shop only), for the episode view. */
+  renderPage?(b: number): ShopFrame;
 }
 
 export type EnvFactory = (options: EnvOptions) => VecEnv;

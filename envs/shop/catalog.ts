@@ -4,7 +4,7 @@
  * pages show is one of these, so the policy's bag-of-words features (features.ts) index this list.
  */
 
-/** Product types; types 2c and 2c + 1 share a category (a "related" type, docs/maths.md §Shop). */
+/** Product types; types 2c and 2c + 1 share a category (a "related" type, docs/maths.md §10). */
 export const TYPE_NAMES = [
   't-shirt', 'hoodie', 'sneakers', 'boots', 'mug', 'teapot', 'headphones', 'speaker',
   'candle', 'pillow', 'backpack', 'tote bag',

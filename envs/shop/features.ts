@@ -5,7 +5,7 @@
  * of the query or product on screen, the options selected, and prices against the limit as the page
  * shows them. Words are a bag over the shop's vocabulary (catalog.ts), the same slots in the observation
  * and in every candidate, so the observation · candidate score can learn to match a product's words to
- * the instruction's; nothing here says whether a product matches the goal (docs/maths.md §Shop).
+ * the instruction's; nothing here says whether a product matches the goal (docs/maths.md §10).
  */
 import { NUM_ATTRS, NUM_OPTION_DIMS, NUM_OPTION_VALUES, NUM_WORDS, OPTION_DIM_NAMES, WORD_ATTR, WORD_NAMES, WORD_OPTION, WORD_TYPE } from './catalog.ts';
 import { MAX_LINES, MILESTONES_PER_LINE, PAGE_SIZE } from './config.ts';

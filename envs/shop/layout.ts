@@ -11,7 +11,7 @@
  * query (the related type, or one attribute swapped) lists it with a horizon's probability.
  */
 import { Rng } from '../../src/prng.ts';
-import { NUM_ATTRS, NUM_OPTION_DIMS, NUM_TYPES, OPTION_OFFSET, OPTION_VALUES, relatedType } from './catalog.ts';
+import { NUM_OPTION_DIMS, OPTION_OFFSET, OPTION_VALUES, relatedType } from './catalog.ts';
 import type { HorizonConfig } from './config.ts';
 import { MILESTONES_PER_LINE } from './config.ts';
 import { P_SEARCH, type ShopState } from './state.ts';
@@ -20,10 +20,10 @@ import { P_SEARCH, type ShopState } from './state.ts';
 const order = new Int32Array(64);
 
 /** A mask of `n` distinct attributes drawn outside `exclude`. */
-function drawAttrs(rng: Rng, n: number, exclude: number): number {
+function drawAttrs(rng: Rng, words: number, n: number, exclude: number): number {
   let mask = 0;
   while (n > 0) {
-    const a = rng.nextInt(NUM_ATTRS);
+    const a = rng.nextInt(words);
     const bit = 1 << a;
     if ((mask | exclude) & bit) continue;
     mask |= bit;
@@ -69,16 +69,17 @@ export function generateTask(s: ShopState, b: number, seed: number, cfg: Horizon
   const rng = new Rng(seed);
   const D = NUM_OPTION_DIMS;
   const { Q, R, P } = s;
+  const W = cfg.attrWords;
   s.nLines[b] = cfg.lines;
   s.nMs[b] = cfg.lines * MILESTONES_PER_LINE;
   let firstType = -1;
   for (let l = 0; l < cfg.lines; l++) {
     const bl = b * s.L + l;
     // ---- The instruction ----
-    let type = rng.nextInt(NUM_TYPES);
-    while (firstType >= 0 && type >> 1 === firstType >> 1) type = rng.nextInt(NUM_TYPES);
+    let type = rng.nextInt(cfg.types);
+    while (firstType >= 0 && type >> 1 === firstType >> 1) type = rng.nextInt(cfg.types);
     if (l === 0) firstType = type;
-    const attrs = drawAttrs(rng, cfg.attrs, 0);
+    const attrs = drawAttrs(rng, W, cfg.attrs, 0);
     for (let d = 0; d < D; d++) s.goalOpt[bl * D + d] = d < cfg.options ? OPTION_OFFSET[d] + rng.nextInt(OPTION_VALUES[d].length) : -1;
     const limit = 20 + 10 * rng.nextInt(7);
     s.goalType[bl] = type;
@@ -98,16 +99,16 @@ export function generateTask(s: ShopState, b: number, seed: number, cfg: Horizon
     };
     const goalOff = bl * D;
     const noGoal = new Int8Array(D).fill(-1);
-    put(0, type, attrs | drawAttrs(rng, 1, attrs), priceOk(), drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, -1));
+    put(0, type, attrs | drawAttrs(rng, W, 1, attrs), priceOk(), drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, -1));
     for (let p = 1; p < P; p++) {
       const kind = p <= 8 ? (p - 1) >> 1 : 4;
       if (kind === 0) {
         // An attribute missing.
         const gone = drawBit(rng, attrs);
         const kept = attrs & ~(1 << gone);
-        put(p, type, kept | drawAttrs(rng, 1, attrs), priceOk(), drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, -1));
+        put(p, type, kept | drawAttrs(rng, W, 1, attrs), priceOk(), drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, -1));
       } else if (kind === 1) {
-        put(p, type, attrs | drawAttrs(rng, 1, attrs), priceOver(), drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, -1));
+        put(p, type, attrs | drawAttrs(rng, W, 1, attrs), priceOver(), drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, -1));
       } else if (kind === 2 && cfg.options > 0) {
         // A wanted option value not offered.
         const d = rng.nextInt(cfg.options);
@@ -115,13 +116,13 @@ export function generateTask(s: ShopState, b: number, seed: number, cfg: Horizon
         s.goalOpt[goalOff + d] = -1;
         const opts = drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, never);
         s.goalOpt[goalOff + d] = never;
-        put(p, type, attrs | drawAttrs(rng, 1, attrs), priceOk(), opts);
+        put(p, type, attrs | drawAttrs(rng, W, 1, attrs), priceOk(), opts);
       } else if (kind === 3) {
-        put(p, relatedType(type), attrs | drawAttrs(rng, 1, attrs), priceOk(), drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, -1));
+        put(p, relatedType(type), attrs | drawAttrs(rng, W, 1, attrs), priceOk(), drawOptions(rng, cfg.optionValues, s.goalOpt, goalOff, -1));
       } else {
-        let t = rng.nextInt(NUM_TYPES);
-        while (t === type) t = rng.nextInt(NUM_TYPES);
-        put(p, t, drawAttrs(rng, 2 + rng.nextInt(2), 0), priceAny(), drawOptions(rng, cfg.optionValues, noGoal, 0, -1));
+        let t = rng.nextInt(cfg.types);
+        while (t === type) t = rng.nextInt(cfg.types);
+        put(p, t, drawAttrs(rng, W, 2 + rng.nextInt(2), 0), priceAny(), drawOptions(rng, cfg.optionValues, noGoal, 0, -1));
       }
     }
 
@@ -137,7 +138,7 @@ export function generateTask(s: ShopState, b: number, seed: number, cfg: Horizon
         s.queryAttrs[i] = attrs;
       } else {
         s.queryType[i] = type;
-        s.queryAttrs[i] = (attrs & ~(1 << drawBit(rng, attrs))) | drawAttrs(rng, 1, attrs);
+        s.queryAttrs[i] = (attrs & ~(1 << drawBit(rng, attrs))) | drawAttrs(rng, W, 1, attrs);
       }
       // Results: the wanted product (if listed) at a uniform rank, the rest drawn from the pool's others.
       const withTarget = q === good || rng.bernoulli(cfg.targetInDistractorProb);

@@ -1,5 +1,5 @@
 /**
- * The shop's milestone detector Φ (docs/maths.md §2 and §Shop), BEACON's four WebShop phases
+ * The shop's milestone detector Φ (docs/maths.md §2 and §10), BEACON's four WebShop phases
  * (ZJU-REAL/BEACON, migpo/webshop_milestone_detector.py) for each line of the order, in task order:
  *
  *   1. search: a results page on screen lists a goal-consistent product;

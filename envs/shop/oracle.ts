@@ -1,7 +1,7 @@
 /**
  * Shop oracle: a planner that knows which product is wanted and picks the next click of a shortest plan
- * from any page (so it can take over mid-episode): search with a query that lists a goal-consistent
- * product, page to it, open it, select each named option value, buy; back out of anything else. Its plan
+ * from any page (so it can take over mid-episode): search with the instruction's words (a query that
+ * lists a goal-consistent product), page to it, open it, select each named option value, buy; back out of anything else. Its plan
  * is at most 1 + 1 + 1 + 2 + 1 = 6 clicks a line, well inside every step limit.
  */
 import { NUM_OPTION_DIMS } from './catalog.ts';
@@ -20,17 +20,14 @@ function wantedRank(s: ShopState, b: number, q: number): number {
 export function oracleAction(s: ShopState, b: number): number {
   const page = s.page[b];
   if (page === P_SEARCH) {
-    // The query listing the wanted product highest.
-    let best = 0;
-    let bestRank = Infinity;
+    // The query made of the instruction's words (what a shopper would type), which lists the wanted product.
+    const bl = s.lineIndex(b);
     for (let q = 0; q < s.Q; q++) {
-      const r = wantedRank(s, b, q);
-      if (r >= 0 && r < bestRank) {
-        best = q;
-        bestRank = r;
-      }
+      const i = bl * s.Q + q;
+      if (s.queryType[i] === s.goalType[bl] && s.queryAttrs[i] === s.goalAttrs[bl] && wantedRank(s, b, q) >= 0) return q;
     }
-    return best;
+    for (let q = 0; q < s.Q; q++) if (wantedRank(s, b, q) >= 0) return q;
+    return 0;
   }
   if (page === P_RESULTS) {
     const r = wantedRank(s, b, s.query[b]);

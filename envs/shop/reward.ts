@@ -1,6 +1,6 @@
 /**
  * WebShop's purchase reward (princeton-nlp/WebShop, web_agent_site/engine/goal.py get_reward), made
- * exact for the shop's discrete words (docs/maths.md §Shop):
+ * exact for the shop's discrete words (docs/maths.md §10):
  *
  *   r = r_type · (attributes matched + options matched + [price ≤ limit]) / (attributes + options + 1)
  *

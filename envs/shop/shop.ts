@@ -3,7 +3,7 @@
  * lives in a ShopState (typed arrays) and each step applies one click, runs the milestone detector Φ for
  * the order's next milestone and rewrites the mask, features and observation, allocating nothing.
  * Buying ends the order when the purchase misses a constraint or is the order's last product; the
- * episode's graded reward (`reward`, WebShop's, docs/maths.md §Shop) is 1 exactly on success.
+ * episode's graded reward (`reward`, WebShop's, docs/maths.md §10) is 1 exactly on success.
  *
  * Module map: catalog (words), config (horizons), state (arrays and slots), layout (task generation),
  * pages (mask and clicks), reward (WebShop's reward), milestones (Φ), features (policy inputs), oracle
@@ -94,7 +94,7 @@ export class Shop implements VecEnv {
       const bought = outcome === CLICK_BOUGHT_NEXT || outcome === CLICK_BOUGHT_LAST;
       const k = s.progress[b];
       this.book.record(b, k < s.nMs[b] && milestoneHolds(s, b, k, bought));
-      // Buying ends the order unless it met every constraint and another product remains (docs/maths.md §Shop).
+      // Buying ends the order unless it met every constraint and another product remains (docs/maths.md §10).
       if (outcome === CLICK_BOUGHT_WRONG || outcome === CLICK_BOUGHT_LAST) this.done[b] = 1;
       this.refresh(b);
     }

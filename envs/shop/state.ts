@@ -64,7 +64,7 @@ export class ShopState {
   readonly nOptionSlots: Uint8Array;
   /** Per (b, l): WebShop reward of the line's purchase (0 until bought). */
   readonly lineReward: Float32Array;
-  /** Per b: the episode's graded reward, the mean of its lines' rewards (docs/maths.md §Shop). */
+  /** Per b: the episode's graded reward, the mean of its lines' rewards (docs/maths.md §10). */
   readonly reward: Float32Array;
 
   constructor(B: number, cfg: HorizonConfig) {

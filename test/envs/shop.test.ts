@@ -1,5 +1,5 @@
 /**
- * Shop mechanics (envs/shop/, docs/maths.md §Shop): WebShop's graded reward, BEACON's four milestones
+ * Shop mechanics (envs/shop/, docs/maths.md §10): WebShop's graded reward, BEACON's four milestones
  * per product in order, buying ends the order, equal seeds give equal tasks, and bad input is refused.
  */
 import { describe, expect, it } from 'vitest';
