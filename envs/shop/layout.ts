@@ -165,3 +165,36 @@ export function generateTask(s: ShopState, b: number, seed: number, cfg: Horizon
   for (let d = 0; d < D; d++) s.selected[b * D + d] = -1;
   s.nOptionSlots[b] = 0;
 }
+
+/**
+ * Writes into episode `to` the task and start state that generateTask wrote into episode `from` (equal
+ * seeds: a GRPO group's runs), copying arrays instead of drawing the task again.
+ */
+export function copyTask(s: ShopState, from: number, to: number): void {
+  const L = s.L;
+  const D = NUM_OPTION_DIMS;
+  const span = (a: { copyWithin(target: number, start: number, end: number): unknown }, n: number) => a.copyWithin(to * n, from * n, (from + 1) * n);
+  span(s.goalType, L);
+  span(s.goalAttrs, L);
+  span(s.goalOpt, L * D);
+  span(s.limit, L);
+  span(s.queryType, L * s.Q);
+  span(s.queryAttrs, L * s.Q);
+  span(s.results, L * s.Q * s.R);
+  span(s.prodType, L * s.P);
+  span(s.prodAttrs, L * s.P);
+  span(s.prodPrice, L * s.P);
+  span(s.prodOpts, L * s.P);
+  span(s.lineReward, L);
+  span(s.selected, D);
+  s.nLines[to] = s.nLines[from];
+  s.nMs[to] = s.nMs[from];
+  s.reward[to] = 0;
+  s.progress[to] = 0;
+  s.line[to] = 0;
+  s.page[to] = P_SEARCH;
+  s.query[to] = 0;
+  s.resultsPage[to] = 0;
+  s.item[to] = 0;
+  s.nOptionSlots[to] = 0;
+}

@@ -15,7 +15,7 @@ import { EpisodeBook } from '../episode-book.ts';
 import { type EnvFactory, type EnvOptions, type Horizon, type VecEnv, validateEnvOptions } from '../types.ts';
 import { HORIZON_CONFIGS, type HorizonConfig, MILESTONES_PER_LINE } from './config.ts';
 import { ACTION_DIM, OBS_DIM, writeActionFeatures, writeObs } from './features.ts';
-import { generateTask } from './layout.ts';
+import { copyTask, generateTask } from './layout.ts';
 import { milestoneHolds } from './milestones.ts';
 import { oracleAction } from './oracle.ts';
 import { CLICK_BOUGHT_LAST, CLICK_BOUGHT_NEXT, CLICK_BOUGHT_WRONG, click, writeMask } from './pages.ts';
@@ -74,7 +74,9 @@ export class Shop implements VecEnv {
     this.book.checkSeeds(taskSeeds);
     const s = this.state;
     for (let b = 0; b < this.batchSize; b++) {
-      generateTask(s, b, taskSeeds[b], this.cfg);
+      // A GRPO group's equal seeds give equal tasks: copy the previous episode's instead of drawing it again.
+      if (b > 0 && taskSeeds[b] === taskSeeds[b - 1]) copyTask(s, b - 1, b);
+      else generateTask(s, b, taskSeeds[b], this.cfg);
       // One dropout draw per milestone of the order.
       this.book.begin(b, rng, s.nMs[b]);
       this.refresh(b);

@@ -154,15 +154,17 @@ export class ShopView extends LitElement {
     }
     // ---- Instruction ----
     let y = 40;
+    ctx.font = '11px system-ui, sans-serif';
+    const lines = wrap(ctx, f.instruction, w - 28, 2);
     ctx.fillStyle = withAlpha(col.accent, 0.12);
-    roundRect(ctx, 8, y, w - 16, 34, 6);
+    roundRect(ctx, 8, y, w - 16, 20 + 14 * lines.length, 6);
     ctx.fill();
     ctx.fillStyle = col.text;
     ctx.font = '600 11px system-ui, sans-serif';
     fitText(ctx, `Instruction${f.lines > 1 ? ` (product ${f.line} of ${f.lines})` : ''}:`, 14, y + 10, w - 28);
     ctx.font = '11px system-ui, sans-serif';
-    fitText(ctx, f.instruction, 14, y + 24, w - 28);
-    y += 44;
+    lines.forEach((line, i) => fitText(ctx, line, 14, y + 24 + 14 * i, w - 28));
+    y += 30 + 14 * lines.length;
 
     const button = (slot: number, x: number, by: number, bw: number, bh: number, label: string, filled = true) => {
       ctx.fillStyle = filled ? col.button : col.page;
@@ -275,6 +277,21 @@ export class ShopView extends LitElement {
 function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
   ctx.beginPath();
   ctx.roundRect(x, y, w, h, r);
+}
+
+/** Splits `text` at spaces into at most `max` lines of `width` pixels (the last one may overflow and is shortened). */
+function wrap(ctx: CanvasRenderingContext2D, text: string, width: number, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && ctx.measureText(next).width > width && lines.length < max - 1) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  lines.push(line);
+  return lines;
 }
 
 /** Draws `text` at (x, y), shortened with an ellipsis to fit `max` pixels. */
