@@ -51,6 +51,16 @@ describe('shop', () => {
     expect(env.describeTask(0)).not.toBe(env.describeTask(2));
     const d = env.actionDim * env.maxActions;
     expect(env.actionFeatures.slice(0, d)).toEqual(env.actionFeatures.slice(d, 2 * d));
+    // Episode 1 copies episode 0's task (equal seeds); drawn on its own, seed 5 gives the same task.
+    const alone = shop('medium', [6, 5]);
+    expect(alone.describeTask(1)).toBe(env.describeTask(1));
+    for (const key of ['goalType', 'goalAttrs', 'goalOpt', 'limit', 'queryType', 'queryAttrs', 'results', 'prodType', 'prodAttrs', 'prodPrice', 'prodOpts'] as const) {
+      const a = alone.state[key];
+      const b = env.state[key];
+      const n = a.length / 2;
+      expect(Array.from(a.slice(n)), key).toEqual(Array.from(b.slice(b.length / 3, (2 * b.length) / 3)));
+      expect(n).toBe(b.length / 3);
+    }
   });
 
   it("buying a product that misses a constraint ends the order with WebShop's graded reward below 1", () => {
