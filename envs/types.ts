@@ -74,6 +74,9 @@ export interface VecEnv {
   readonly success: Uint8Array;
   /** B: steps taken so far in the episode. */
   readonly steps: Int32Array;
+  /** B: the episode's graded outcome in [0, 1], 1 exactly on success, for an environment whose reward is
+   *  graded (the shop: WebShop's purchase reward, docs/maths.md §10); absent: the outcome is `success`. */
+  readonly outcome?: Float32Array;
 
   /**
    * Starts B new episodes. Episodes with equal task seeds get the same task instance (layout, goal), so

@@ -44,6 +44,8 @@ export class Shop implements VecEnv {
   readonly steps: Int32Array;
   /** B: WebShop's graded reward of the episode so far (mean over the order's products), in [0, 1]. */
   readonly reward: Float32Array;
+  /** The trainer's outcome: the graded reward. */
+  readonly outcome: Float32Array;
 
   /** Episode state; exposed read-only for tests and tools. */
   readonly state: ShopState;
@@ -66,6 +68,7 @@ export class Shop implements VecEnv {
     this.stateKey = new Uint32Array(B);
     this.numMilestones = this.state.nMs;
     this.reward = this.state.reward;
+    this.outcome = this.state.reward;
     this.book = new EpisodeBook(this.name, B, this.maxSteps, milestoneDropout, this.state.progress, this.state.nMs);
     ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
   }
