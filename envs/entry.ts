@@ -6,9 +6,10 @@ import type { EnvFactory, Horizon } from './types.ts';
 
 /**
  * How the page's episode view draws a run: `map`, the environment's `renderFrame` snapshots on a
- * canvas (with the text in a disclosure); `transcript`, the observations and commands as text.
+ * canvas (with the text in a disclosure); `page`, the environment's `renderPage` snapshots of the web
+ * page the agent sees; `transcript`, the observations and commands as text.
  */
-export type EpisodeView = 'map' | 'transcript';
+export type EpisodeView = 'map' | 'page' | 'transcript';
 
 export interface EnvEntry {
   readonly create: EnvFactory;

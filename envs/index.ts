@@ -6,12 +6,14 @@
  */
 import type { EnvEntry } from './entry.ts';
 import { GRIDHOUSE } from './gridhouse/entry.ts';
+import { SHOP } from './shop/entry.ts';
 import { TEXTHOUSE } from './texthouse/entry.ts';
 import type { EnvOptions, VecEnv } from './types.ts';
 
 const ENVS = {
   gridhouse: GRIDHOUSE,
   texthouse: TEXTHOUSE,
+  shop: SHOP,
 } satisfies Record<string, EnvEntry>;
 
 export type EnvName = keyof typeof ENVS;

@@ -23,6 +23,28 @@ export interface EnvOptions {
 }
 
 /** A snapshot of one GridHouse episode for drawing (the page's canvas); absent for text environments. */
+/** The shop's page types (envs/shop/state.ts PAGE_NAMES holds them in order). */
+export type ShopPage = 'search' | 'results' | 'item';
+
+/** A snapshot of the page the shop's agent sees, for the episode view. */
+export interface ShopFrame {
+  page: ShopPage;
+  /** The instruction of the order line being shopped for. */
+  instruction: string;
+  line: number;
+  lines: number;
+  /** Search page: the candidate queries. */
+  queries: string[];
+  /** Results page: the query, the page number (1-based), page count and the products listed. */
+  query: string;
+  resultsPage: number;
+  resultsPages: number;
+  products: { code: string; title: string; price: number }[];
+  /** Item page: the product, its price, its option values by dimension and which are selected. */
+  item: { code: string; title: string; price: number; options: { dimension: string; values: { name: string; selected: boolean }[] }[] } | null;
+  limit: number;
+}
+
 export interface GridFrame {
   width: number;
   height: number;
@@ -73,6 +95,9 @@ export interface VecEnv {
   readonly success: Uint8Array;
   /** B: steps taken so far in the episode. */
   readonly steps: Int32Array;
+  /** B: the episode's graded outcome in [0, 1], 1 exactly on success, for an environment whose reward is
+   *  graded (the shop: WebShop's purchase reward, docs/maths.md §10); absent: the outcome is `success`. */
+  readonly outcome?: Float32Array;
 
   /**
    * Starts B new episodes. Episodes with equal task seeds get the same task instance (layout, goal), so
@@ -96,6 +121,8 @@ export interface VecEnv {
   describeMilestones(b: number): string[];
   /** Drawing snapshot (GridHouse only). */
   renderFrame?(b: number): GridFrame;
+  /** The web page on screen (Shop only), for the episode view. */
+  renderPage?(b: number): ShopFrame;
 }
 
 export type EnvFactory = (options: EnvOptions) => VecEnv;

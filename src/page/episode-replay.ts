@@ -6,7 +6,7 @@
  * dropout, so it detects every milestone; the run's recorded milestones (what training saw, after any
  * dropout) say which ones light up, and a detected one that was not recorded was dropped.
  */
-import { envEntry, type GridFrame } from '../../envs/index.ts';
+import { envEntry, type GridFrame, type ShopFrame } from '../../envs/index.ts';
 import { Rng } from '../prng.ts';
 import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
 
@@ -18,6 +18,10 @@ export interface Replay {
   observations: string[];
   /** Frames for the map view, like `observations`; null where the environment's episode view is a transcript. */
   frames: GridFrame[] | null;
+  /** Shop pages, like `observations`; null for other environments. */
+  pages: ShopFrame[] | null;
+  /** Action slot of each step. */
+  slots: number[];
   /** Text command of each step. */
   actions: string[];
   /** Per step: milestone index (1..M) recorded in training on this step, else 0. */
@@ -36,12 +40,15 @@ export function replayRun(snapshot: BatchSnapshot, run: number): Replay {
   env.reset([snapshot.taskSeeds[run]], new Rng(0));
   // The environment's registry entry says how its runs are drawn (envs/<env>/entry.ts).
   const frames: GridFrame[] | null = entry.episodeView === 'map' && env.renderFrame ? [] : null;
+  const pages: ShopFrame[] | null = entry.episodeView === 'page' && env.renderPage ? [] : null;
   const replay: Replay = {
     run,
     task: env.describeTask(0),
     milestoneNames: env.describeMilestones(0),
     observations: [],
     frames,
+    pages,
+    slots: [],
     actions: [],
     recorded: [],
     detected: [],
@@ -51,12 +58,14 @@ export function replayRun(snapshot: BatchSnapshot, run: number): Replay {
   const snap = () => {
     replay.observations.push(env.describeObservation(0));
     frames?.push(env.renderFrame!(0));
+    pages?.push(env.renderPage!(0));
   };
   snap();
   for (let t = from; t < to; t++) {
     if (env.done[0]) throw new Error(`replay of run ${run} ended at step ${t - from}, before its ${to - from} recorded steps`);
     action[0] = snapshot.actions[t];
     replay.actions.push(env.describeAction(0, action[0]));
+    replay.slots.push(action[0]);
     env.step(action);
     replay.detected.push(env.milestone[0]);
     snap();

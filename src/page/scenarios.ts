@@ -104,6 +104,14 @@ export const SCENARIOS: readonly Scenario[] = [
     lookAt: 'The time split in PPO’s panel (the critic’s forward and backward passes) and the race chart’s early iterations.',
     query: 'methods=ppo,beacon',
   },
+  {
+    id: 'webshop',
+    title: 'WebShop: milestones tied to success',
+    narrative:
+      'The shop is WebShop made small: search with a query, page through results, open a product, choose its options, buy. Its milestones are page transitions (the results list the wanted product, its page is open, its options are chosen, it is bought), and each one is a step on the only path to success, while a household task has sub-goals that can be done and then wasted. This is where the paper finds BEACON’s segment term strong on its own (WebShop keeps 67.9% without the trajectory term, ALFWorld collapses to 23.4%).',
+    lookAt: 'The episode view draws the page the agent sees, with a beacon at each milestone click; compare the outcome mix with GridHouse’s: partial successes here are runs that stopped on the path, not detours.',
+    query: 'methods=grpo,beacon&env=shop',
+  },
 ];
 
 export interface RacePreset {

@@ -25,6 +25,8 @@ export interface Rollout {
   taskSeeds: Uint32Array;
   /** Per run. */
   success: Uint8Array;
+  /** Per run: the graded outcome in [0, 1] where the environment grades it (envs/types.ts `outcome`). */
+  outcome?: Float32Array;
   milestonesReached: Uint8Array;
   numMilestones: Uint8Array;
   // Per step, run-major (S = total steps). Views of the collector's storage: they stay valid through
@@ -162,6 +164,7 @@ export class RolloutCollector {
       runOffsets,
       taskSeeds: episodeSeeds,
       success: env.success.slice(),
+      ...(env.outcome ? { outcome: env.outcome.slice() } : {}),
       milestonesReached: env.milestonesReached.slice(),
       numMilestones: env.numMilestones.slice(),
       // Every element of these views is written below: the runs' steps tile [0, S).

@@ -245,7 +245,8 @@ export class Trainer {
   /** The method's advantages of a rollout (milestones re-drawn first under random segmentation). */
   private async advantages(rollout: Rollout, values?: Float32Array) {
     const c = this.config;
-    const rewards = Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
+    // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10) scales the success reward.
+    const rewards = rollout.outcome ? Float64Array.from(rollout.outcome, (r) => r * c.successReward) : Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
     const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
     const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys, ...(values ? { values } : {}) };
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));

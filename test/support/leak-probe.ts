@@ -8,9 +8,10 @@
 import { ACTION_FEATURE_NAMES as GRID_ACTION_FEATURES } from '../../envs/gridhouse/features.ts';
 import { createEnv, type Horizon } from '../../envs/index.ts';
 import { ACTION_FEATURE_NAMES as TEXT_ACTION_FEATURES } from '../../envs/texthouse/features.ts';
+import { ACTION_FEATURE_NAMES as SHOP_ACTION_FEATURES } from '../../envs/shop/features.ts';
 import { Rng } from '../../src/prng.ts';
 
-export const ACTION_FEATURES: Record<string, readonly string[]> = { gridhouse: GRID_ACTION_FEATURES, texthouse: TEXT_ACTION_FEATURES };
+export const ACTION_FEATURES: Record<string, readonly string[]> = { gridhouse: GRID_ACTION_FEATURES, texthouse: TEXT_ACTION_FEATURES, shop: SHOP_ACTION_FEATURES };
 
 /** Pseudo-feature index: 1 on the oracle's action. Only for the probe's own positive control. */
 export const ORACLE_FEATURE = -1;

@@ -1,6 +1,6 @@
 /**
- * <episode-viewer>: plays back one run: GridHouse on a canvas with the agent's path, TextHouse as a
- * transcript; the task's milestones light up at the step they were reached.
+ * <episode-viewer>: plays back one run: GridHouse on a canvas with the agent's path, the shop's pages on
+ * a canvas (shop-view.ts), TextHouse as a transcript; the task's milestones light up at the step they were reached.
  *
  * Takes a `Replay` (src/page/episode-replay.ts) and only draws it. Fires `episode-end` when playback
  * reaches the last step, so its parent can move on to a newer batch.
@@ -13,6 +13,7 @@ import { PlaybackController } from '../controllers/playback-controller.ts';
 import { VisibilityController } from '../controllers/visibility-controller.ts';
 import { ResizeController } from '../controllers/resize-controller.ts';
 import { cssColor, sharedStyles, withAlpha } from '../theme.ts';
+import './shop-view.ts';
 
 export type EpisodeEndEvent = CustomEvent<{ run: number }>;
 
@@ -201,7 +202,10 @@ export class EpisodeViewer extends LitElement {
         ${r.frames
           ? html`<canvas role="img" aria-label=${this.frameLabel(r, step, frame!)}></canvas>
               ${frame ? this.frameLegend(frame) : nothing}`
-          : this.transcript(r, step)}
+          : r.pages
+            ? html`<shop-view .frame=${r.pages[step]} .clicked=${r.slots[step] ?? -1} .beaconClick=${(r.recorded[step] ?? 0) > 0}
+                .reached=${r.recorded.slice(0, step).filter((k) => k > 0).length} .total=${r.milestoneNames.length} .color=${this.color}></shop-view>`
+            : this.transcript(r, step)}
       </div>
       <div class="controls">
         <button type="button" @click=${this.togglePlay} aria-label=${this.playback.playing ? 'Pause the replay' : 'Play the replay'}>
@@ -221,7 +225,7 @@ export class EpisodeViewer extends LitElement {
       <ol class="milestones" aria-label="Milestones">
         ${r.milestoneNames.map((name, i) => this.milestone(r, step, i + 1, name))}
       </ol>
-      ${r.frames
+      ${r.frames || r.pages
         ? html`<details>
             <summary>As text</summary>
             <pre>${r.observations[step]}</pre>
