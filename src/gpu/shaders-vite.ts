@@ -4,6 +4,7 @@
  */
 import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
 import groupReduce from '../../shaders/group-reduce.wgsl?raw';
+import sampleActions from '../../shaders/sample-actions.wgsl?raw';
 import segmentScan from '../../shaders/segment-scan.wgsl?raw';
 import stepGroupReduce from '../../shaders/step-group-reduce.wgsl?raw';
 import stepReturns from '../../shaders/step-returns.wgsl?raw';
@@ -15,4 +16,5 @@ export const VITE_SHADERS: ShaderSources = {
   'combine-advantages': combineAdvantages,
   'step-returns': stepReturns,
   'step-group-reduce': stepGroupReduce,
+  'sample-actions': sampleActions,
 };

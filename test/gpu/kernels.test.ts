@@ -15,6 +15,7 @@ import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
 import { composedAdvantages } from '../../bench/composed-ops.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
+import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
 import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
 import { STEP_RETURNS } from '../../src/gpu/step-returns.ts';
@@ -26,7 +27,7 @@ import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
-const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE];
+const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
 
