@@ -3,6 +3,7 @@
  * inlined as text at build time. Node CLIs use `shaders-node.ts` instead.
  */
 import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
+import gridhouseStep from '../../shaders/gridhouse-step.wgsl?raw';
 import groupReduce from '../../shaders/group-reduce.wgsl?raw';
 import sampleActions from '../../shaders/sample-actions.wgsl?raw';
 import segmentScan from '../../shaders/segment-scan.wgsl?raw';
@@ -17,4 +18,5 @@ export const VITE_SHADERS: ShaderSources = {
   'step-returns': stepReturns,
   'step-group-reduce': stepGroupReduce,
   'sample-actions': sampleActions,
+  'gridhouse-step': gridhouseStep,
 };

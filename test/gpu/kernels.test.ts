@@ -13,6 +13,7 @@ import { createGpuAdvantageEngine } from '../../src/gpu/advantage-engine.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
 import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
 import { composedAdvantages } from '../../bench/composed-ops.ts';
+import { GRIDHOUSE_STEP } from '../../src/gpu/gridhouse-step.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
 import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
@@ -27,7 +28,7 @@ import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
-const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS];
+const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS, GRIDHOUSE_STEP];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
 
