@@ -9,6 +9,7 @@ import sampleActions from '../../shaders/sample-actions.wgsl?raw';
 import segmentScan from '../../shaders/segment-scan.wgsl?raw';
 import stepGroupReduce from '../../shaders/step-group-reduce.wgsl?raw';
 import stepReturns from '../../shaders/step-returns.wgsl?raw';
+import texthouseStep from '../../shaders/texthouse-step.wgsl?raw';
 import type { ShaderSources } from './shader-source.ts';
 
 export const VITE_SHADERS: ShaderSources = {
@@ -19,4 +20,5 @@ export const VITE_SHADERS: ShaderSources = {
   'step-group-reduce': stepGroupReduce,
   'sample-actions': sampleActions,
   'gridhouse-step': gridhouseStep,
+  'texthouse-step': texthouseStep,
 };

@@ -22,13 +22,9 @@ import { KernelRunner } from '../../src/gpu/kernel.ts';
 import { perEpisodeWorkgroups } from '../../src/gpu/sample-actions.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Rng } from '../../src/prng.ts';
+import { closeMismatch, exactMismatch, mixedActions, wgslConsts } from '../support/env-parity.ts';
 import { emptyBuffer, readBack, uploadBuffer } from '../support/gpu-buffers.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
-
-/** `const NAME = Nu;` declarations of a WGSL text. */
-function wgslConsts(wgsl: string): Map<string, number> {
-  return new Map([...wgsl.matchAll(/^const (\w+) = (\d+)u;/gm)].map((m) => [m[1], Number(m[2])]));
-}
 
 describe('gridhouse-step record layouts', () => {
   it('the WGSL constants are the TypeScript tables', () => {
@@ -64,17 +60,6 @@ function stateMismatch(env: GridHouse, words: Uint32Array): string | null {
     for (let d = 0; d < MAX_DOORS; d++) expected.push([`doorState[${d}]`, words[e + E.DOOR_STATE + d], st.doorState[b * MAX_DOORS + d]]);
     for (const [name, gpu, cpu] of expected) if (gpu !== cpu) return `episode ${b}: ${name} GPU ${gpu}, CPU ${cpu}`;
   }
-  return null;
-}
-
-function exactMismatch(name: string, gpu: ArrayLike<number>, cpu: ArrayLike<number>): string | null {
-  for (let i = 0; i < cpu.length; i++) if (gpu[i] !== cpu[i]) return `${name}[${i}]: GPU ${gpu[i]}, CPU ${cpu[i]}`;
-  return null;
-}
-
-/** Features: equal within float32 rounding of a division (relative 2⁻²² of values ≤ 1 in size). */
-function closeMismatch(name: string, gpu: Float32Array, cpu: Float32Array): string | null {
-  for (let i = 0; i < cpu.length; i++) if (!(Math.abs(gpu[i] - cpu[i]) <= 2.5e-7 * Math.max(1, Math.abs(cpu[i])))) return `${name}[${i}]: GPU ${gpu[i]}, CPU ${cpu[i]}`;
   return null;
 }
 
@@ -121,13 +106,7 @@ describe('gridhouse-step kernel on WebGPU (Dawn) against the TypeScript GridHous
           closeMismatch('actionFeatures', new Float32Array(await readBack(device, buffers.actionFeatures)), env.actionFeatures);
         if (mismatch) expect.fail(`${horizon}, step ${step}: ${mismatch}`);
         if (env.done.every((d) => d === 1)) break;
-        // Half the live episodes follow the oracle (milestones and successes), the rest act at random.
-        env.oracleActions(oracle);
-        for (let b = 0; b < B; b++) {
-          if (env.done[b]) continue;
-          const admissible = [...Array(env.maxActions).keys()].filter((a) => env.actionMask[b * env.maxActions + a]);
-          actions[b] = b % 2 === 0 || choice.bernoulli(0.3) ? oracle[b] : admissible[choice.nextInt(admissible.length)];
-        }
+        mixedActions(env, choice, oracle, actions);
         device.queue.writeBuffer(buffers.actions, 0, actions);
         params.applyActions = 1;
         env.step(actions);

@@ -20,6 +20,7 @@ import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
 import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
 import { STEP_RETURNS } from '../../src/gpu/step-returns.ts';
+import { TEXTHOUSE_STEP } from '../../src/gpu/texthouse-step.ts';
 import { KERNEL_NAMES } from '../../src/gpu/shader-source.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
@@ -28,7 +29,7 @@ import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
-const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS, GRIDHOUSE_STEP];
+const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS, GRIDHOUSE_STEP, TEXTHOUSE_STEP];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
 
