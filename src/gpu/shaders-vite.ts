@@ -5,6 +5,7 @@
 import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
 import gridhouseStep from '../../shaders/gridhouse-step.wgsl?raw';
 import groupReduce from '../../shaders/group-reduce.wgsl?raw';
+import policyLogits from '../../shaders/policy-logits.wgsl?raw';
 import sampleActions from '../../shaders/sample-actions.wgsl?raw';
 import segmentScan from '../../shaders/segment-scan.wgsl?raw';
 import stepGroupReduce from '../../shaders/step-group-reduce.wgsl?raw';
@@ -21,4 +22,5 @@ export const VITE_SHADERS: ShaderSources = {
   'sample-actions': sampleActions,
   'gridhouse-step': gridhouseStep,
   'texthouse-step': texthouseStep,
+  'policy-logits': policyLogits,
 };

@@ -16,6 +16,7 @@ import { composedAdvantages } from '../../bench/composed-ops.ts';
 import { GRIDHOUSE_STEP } from '../../src/gpu/gridhouse-step.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
+import { POLICY_LOGITS } from '../../src/gpu/policy-logits.ts';
 import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
 import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
@@ -29,7 +30,7 @@ import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
-const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS, GRIDHOUSE_STEP, TEXTHOUSE_STEP];
+const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS, GRIDHOUSE_STEP, TEXTHOUSE_STEP, POLICY_LOGITS];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
 
