@@ -3,23 +3,27 @@
 // by inverse CDF over the admissible ones with weights exp(logit − max). It writes the action, its
 // log-probability under the masked softmax and u itself (so a test can recompute every draw).
 // src/gpu/counter-rng.ts is the TypeScript twin, bit for bit up to `exp` at the boundaries.
-// Finished episodes get action 0, log-probability 0 and u = 0: the environment ignores them.
+// Finished episodes get action 0, log-probability 0 and u = 0: the environment ignores them. The done
+// flag and step count are read from the environment kernel's episode records (u32 words, a record of
+// `recordWords` per episode, the fields at `doneField` and `stepsField`), so nothing is copied out.
 
 struct Params {
   numEpisodes: u32,
   numCandidates: u32,
   seed: u32,
   iteration: u32,
+  recordWords: u32,
+  doneField: u32,
+  stepsField: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
 @group(0) @binding(2) var<storage, read> mask: array<u32>;
-@group(0) @binding(3) var<storage, read> done: array<u32>;
-@group(0) @binding(4) var<storage, read> steps: array<u32>;
-@group(0) @binding(5) var<storage, read_write> actions: array<i32>;
-@group(0) @binding(6) var<storage, read_write> logProbs: array<f32>;
-@group(0) @binding(7) var<storage, read_write> draws: array<f32>;
+@group(0) @binding(3) var<storage, read> episodes: array<u32>;
+@group(0) @binding(4) var<storage, read_write> actions: array<i32>;
+@group(0) @binding(5) var<storage, read_write> logProbs: array<f32>;
+@group(0) @binding(6) var<storage, read_write> draws: array<f32>;
 
 override WORKGROUP_SIZE: u32 = 64;
 
@@ -71,7 +75,7 @@ fn main(
       chosen = i32(a);
     }
   }
-  if (done[b] != 0u || chosen < 0) {
+  if (episodes[b * params.recordWords + params.doneField] != 0u || chosen < 0) {
     actions[b] = 0;
     logProbs[b] = 0.0;
     draws[b] = 0.0;
@@ -83,7 +87,7 @@ fn main(
       total += exp(logits[row + a] - maxLogit);
     }
   }
-  let u = f32(philox4x32(vec4<u32>(b, steps[b], 0u, 0u), vec2<u32>(params.seed, params.iteration)).x >> 8u) / 16777216.0;
+  let u = f32(philox4x32(vec4<u32>(b, episodes[b * params.recordWords + params.stepsField], 0u, 0u), vec2<u32>(params.seed, params.iteration)).x >> 8u) / 16777216.0;
   let threshold = u * total;
   var running = 0.0;
   for (var a = 0u; a < A; a++) {

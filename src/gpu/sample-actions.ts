@@ -1,7 +1,8 @@
 /**
  * Runner table of shaders/sample-actions.wgsl: one invocation per episode samples its action from the
  * counter-based generator (src/gpu/counter-rng.ts is the CPU twin). Reads the policy's logits, the
- * mask, the done flags and step counts; writes actions, log-probabilities and the uniform draws.
+ * mask, and each episode's done flag and step count from the environment kernel's episode records;
+ * writes actions, log-probabilities and the uniform draws.
  */
 import { defineKernel } from './kernel.ts';
 import { uniformLayout } from './uniforms.ts';
@@ -13,12 +14,15 @@ export const SAMPLE_ACTIONS = defineKernel({
     ['numCandidates', 'u32'],
     ['seed', 'u32'],
     ['iteration', 'u32'],
+    /** u32 words per episode record, and the word offsets of its done flag and step count. */
+    ['recordWords', 'u32'],
+    ['doneField', 'u32'],
+    ['stepsField', 'u32'],
   ]),
   storage: [
     ['logits', 'read'],
     ['mask', 'read'],
-    ['done', 'read'],
-    ['steps', 'read'],
+    ['episodes', 'read'],
     ['actions', 'read_write'],
     ['logProbs', 'read_write'],
     ['draws', 'read_write'],

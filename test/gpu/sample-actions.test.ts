@@ -68,9 +68,12 @@ describe('sample-actions kernel on WebGPU (Dawn)', () => {
       done[b] = b % 17 === 3 ? 1 : 0;
       steps[b] = rng.nextInt(128);
     }
-    const inputs = { logits: uploadBuffer(device, logits), mask: uploadBuffer(device, mask), done: uploadBuffer(device, done), steps: uploadBuffer(device, steps) };
+    // Episode records as the environment kernels lay them out: 5 words, done at 3, steps at 1.
+    const episodes = new Uint32Array(B * 5).fill(0xdeadbeef);
+    for (let b = 0; b < B; b++) [episodes[b * 5 + 3], episodes[b * 5 + 1]] = [done[b], steps[b]];
+    const inputs = { logits: uploadBuffer(device, logits), mask: uploadBuffer(device, mask), episodes: uploadBuffer(device, episodes) };
     const outputs = { actions: emptyBuffer(device, 4 * B), logProbs: emptyBuffer(device, 4 * B), draws: emptyBuffer(device, 4 * B) };
-    await runner.dispatch({ ...inputs, ...outputs }, { numEpisodes: B, numCandidates: A, seed, iteration }, perEpisodeWorkgroups(B, 64));
+    await runner.dispatch({ ...inputs, ...outputs }, { numEpisodes: B, numCandidates: A, seed, iteration, recordWords: 5, doneField: 3, stepsField: 1 }, perEpisodeWorkgroups(B, 64));
     const actions = new Int32Array(await readBack(device, outputs.actions));
     const logProbs = new Float32Array(await readBack(device, outputs.logProbs));
     const draws = new Float32Array(await readBack(device, outputs.draws));
