@@ -42,6 +42,7 @@ export function createGpuAdvantageEngine(shaders: ShaderSources): GpuAdvantageEn
   };
   return {
     name: 'webgpu-kernels',
+    shaders,
     async compute(batch, settings) {
       if (methodSpec(settings.method).gpuKernels === 'gigpo') {
         const { tensor, result } = await this.computeGigpo(batch, requireStateKeys(batch), gigpoSettingsOf(settings));

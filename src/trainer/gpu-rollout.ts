@@ -85,7 +85,7 @@ export class GpuRolloutCollector {
     private readonly env: VecEnv,
     private readonly policy: Policy,
     private readonly shaders: ShaderSources,
-    private readonly device: GPUDevice = getWebGpuDevice(),
+    private device: GPUDevice = getWebGpuDevice(),
   ) {
     const refusal = gpuRolloutRefusal(env, policy.shape.hiddenSize, device);
     if (refusal) throw new RangeError(`GPU rollout: ${refusal}`);
@@ -136,11 +136,18 @@ export class GpuRolloutCollector {
    * decisions (in the environment's reset, as on the CPU) and then one word of the action key.
    */
   async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng): Promise<Rollout> {
-    const { env, device, kernel } = this;
+    const { env, kernel } = this;
     const B = env.batchSize;
     const A = env.maxActions;
     const T = env.maxSteps;
     if (taskSeeds.length * groupSize !== B) throw new RangeError(`rollout needs ${B} episodes, got ${taskSeeds.length} tasks × ${groupSize}`);
+    // src/backend re-initialises tfjs on a new device after a device loss: start over on that one.
+    const current = getWebGpuDevice();
+    if (current !== this.device) {
+      this.dispose();
+      this.device = current;
+    }
+    const device = this.device;
     const runners = await this.ready();
     this.allocate();
     const buffers = this.buffers!;

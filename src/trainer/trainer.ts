@@ -22,11 +22,12 @@ import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from './advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
+import { createCollector, type Collector } from './collector-choice.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { MinibatchRows, ppoUpdate, type PpoStats } from './ppo.ts';
-import { RolloutCollector, type Rollout } from './rollout.ts';
+import type { Rollout } from './rollout.ts';
 import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
 import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
@@ -61,7 +62,7 @@ export class Trainer {
   readonly policy: Policy;
   private config: TrainConfig;
   private readonly optimizer: tf.AdamOptimizer;
-  private readonly collector: RolloutCollector;
+  private readonly collector: Collector;
   private readonly minibatchRows = new MinibatchRows();
   private readonly taskRng: Rng;
   private readonly rolloutRng: Rng;
@@ -101,7 +102,7 @@ export class Trainer {
     if (methodSpec(config.method).learner === 'actorCritic') {
       this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: tf.train.adam(config.learningRate), rng: root.fork('critic') };
     }
-    this.collector = new RolloutCollector(this.env, this.policy);
+    this.collector = createCollector(this.env, this.policy, engine);
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer') };
     if (this.critic) {
       this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
@@ -286,6 +287,7 @@ export class Trainer {
   }
 
   dispose(): void {
+    this.collector.dispose?.();
     this.policy.dispose();
     this.optimizer.dispose();
     this.critic?.net.dispose();
