@@ -4,9 +4,9 @@
  * reference; the values agree up to float32 rounding (a test checks).
  *
  * The weights are gathered from tfjs's own buffers (`dataToGPU`) into the flat buffer once per rollout
- * (they stay fixed while acting): a GPU-side copy, no read-back.
+ * (they stay fixed while acting): GPU-side work, no read-back.
  */
-import type * as tf from '@tensorflow/tfjs-core';
+import * as tf from '@tensorflow/tfjs-core';
 import { readTensorToGpu } from '../backend/webgpu-interop.ts';
 import { defineKernel } from './kernel.ts';
 import { uniformLayout } from './uniforms.ts';
@@ -42,23 +42,25 @@ export function policyWeightCount(obsDim: number, actionDim: number, hiddenSize:
 }
 
 /**
- * Copies `variables` (a policy's, in order) into `target` back to back, on the GPU. `dataToGPU` flushes
- * tfjs's pending commands first, so the copies see the current weights.
+ * Copies `variables` (a policy's, in order) into `target` back to back, on the GPU: tfjs concatenates
+ * them into one flat tensor (one kernel) and `dataToGPU` hands over its buffer, flushing tfjs's queue
+ * first, so the copy sees the current weights. One flush instead of one per variable.
  */
 export function gatherWeights(device: GPUDevice, variables: readonly tf.Tensor[], target: GPUBuffer): void {
-  const views = variables.map((v) => readTensorToGpu(v));
+  const flat = tf.tidy(() => tf.concat(variables.map((v) => tf.reshape(v, [-1]))));
   try {
-    const encoder = device.createCommandEncoder({ label: 'policy-logits weights' });
-    let offset = 0;
-    for (const { buffer, tensorRef } of views) {
-      const bytes = tensorRef.size * 4;
-      encoder.copyBufferToBuffer(buffer, 0, target, offset, bytes);
-      offset += bytes;
+    const bytes = flat.size * 4;
+    if (bytes > target.size) throw new RangeError(`policy weights need ${bytes} bytes; the buffer has ${target.size}`);
+    const { buffer, tensorRef } = readTensorToGpu(flat);
+    try {
+      const encoder = device.createCommandEncoder({ label: 'policy-logits weights' });
+      encoder.copyBufferToBuffer(buffer, 0, target, 0, bytes);
+      device.queue.submit([encoder.finish()]);
+    } finally {
+      tensorRef.dispose();
     }
-    if (offset > target.size) throw new RangeError(`policy weights need ${offset} bytes; the buffer has ${target.size}`);
-    device.queue.submit([encoder.finish()]);
   } finally {
-    for (const v of views) v.tensorRef.dispose();
+    flat.dispose();
   }
 }
 

@@ -5,7 +5,8 @@
  * read-back. Each step's observation, candidates, mask and episode records, and the sampled actions
  * and log-probabilities, are copied into step-major GPU records as the rollout goes; one read-back at
  * the end brings them to the CPU and lays them out as the `Rollout` the update takes (rollout.ts), so
- * the methods, advantages and update run unchanged.
+ * the methods, advantages and update run unchanged. Every kernel's uniforms are the same at every step,
+ * so the whole rollout is recorded into one command buffer and submitted once.
  *
  * Without a read-back the CPU cannot tell when every episode has ended, so all maxSteps steps are
  * dispatched; finished episodes' steps change nothing (the kernels skip them).
@@ -19,7 +20,7 @@
 import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
-import { KernelRunner } from '../gpu/kernel.ts';
+import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
 import { gatherWeights, POLICY_LOGITS, POLICY_LOGITS_MAX_HIDDEN, POLICY_LOGITS_WORKGROUP, policyLogitsParams, policyWeightCount } from '../gpu/policy-logits.ts';
 import { perEpisodeWorkgroups, SAMPLE_ACTIONS } from '../gpu/sample-actions.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
@@ -67,6 +68,8 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
 }
 
 interface Runners {
+  /** The environment kernel twice, with uniforms of its own each: after the reset, and per step. */
+  envStart: KernelRunner<string, string>;
   env: KernelRunner<string, string>;
   logits: KernelRunner<string, string>;
   sample: KernelRunner<string, string>;
@@ -97,9 +100,10 @@ export class GpuRolloutCollector {
     const s = this.shaders;
     this.runners ??= Promise.all([
       KernelRunner.create(d, this.kernel.spec, s[this.kernel.spec.name], WORKGROUP),
+      KernelRunner.create(d, this.kernel.spec, s[this.kernel.spec.name], WORKGROUP),
       KernelRunner.create(d, POLICY_LOGITS, s['policy-logits'], POLICY_LOGITS_WORKGROUP),
       KernelRunner.create(d, SAMPLE_ACTIONS, s['sample-actions'], WORKGROUP),
-    ]).then(([env, logits, sample]) => ({ env, logits, sample }));
+    ]).then(([envStart, env, logits, sample]) => ({ envStart, env, logits, sample }));
     return this.runners;
   }
 
@@ -170,35 +174,54 @@ export class GpuRolloutCollector {
     const episodeGroups = perEpisodeWorkgroups(B, WORKGROUP);
     const sizes = recordSizes(env, kernel.recordWords);
     const perStep = (name: RecordName, steps: number) => sizes[name] / steps;
-    const errors: Promise<void>[] = [];
-    const copy = (pairs: [GPUBuffer, RecordName, number][]) => {
-      const encoder = device.createCommandEncoder({ label: 'gpu rollout records' });
-      for (const [from, to, t] of pairs) {
+    const at = {} as Record<RecordName, number>;
+    try {
+      const encoder = device.createCommandEncoder({ label: 'gpu rollout' });
+      const copy = (from: GPUBuffer, to: RecordName, t: number) => {
         const bytes = perStep(to, to === 'episodes' ? T + 1 : T);
         encoder.copyBufferToBuffer(from, 0, records[to], t * bytes, bytes);
+      };
+      const pass = (record: (p: GPUComputePassEncoder) => void) => {
+        const p = encoder.beginComputePass({ label: 'gpu rollout' });
+        record(p);
+        p.end();
+      };
+      device.pushErrorScope('out-of-memory');
+      device.pushErrorScope('internal');
+      device.pushErrorScope('validation');
+      let errors: Promise<(GPUError | null)[]>;
+      try {
+        const startGroup = runners.envStart.prepare(envBuffers, kernel.params(env, 0));
+        const stepGroup = runners.env.prepare(envBuffers, kernel.params(env, 1));
+        const logitsGroup = runners.logits.prepare(buffers, logitsParams);
+        const sampleGroup = runners.sample.prepare(buffers, sampleParams);
+        pass((p) => runners.envStart.record(p, startGroup, episodeGroups));
+        for (let t = 0; t < T; t++) {
+          copy(buffers.obs, 'obs', t);
+          copy(buffers.actionFeatures, 'actionFeatures', t);
+          copy(buffers.mask, 'mask', t);
+          copy(buffers.episodes, 'episodes', t);
+          pass((p) => {
+            runners.logits.record(p, logitsGroup, B);
+            runners.sample.record(p, sampleGroup, episodeGroups);
+          });
+          copy(buffers.actions, 'actions', t);
+          copy(buffers.logProbs, 'logProbs', t);
+          pass((p) => runners.env.record(p, stepGroup, episodeGroups));
+        }
+        copy(buffers.episodes, 'episodes', T);
+        let offset = 0;
+        for (const name of Object.keys(sizes) as RecordName[]) {
+          at[name] = offset;
+          encoder.copyBufferToBuffer(records[name], 0, staging, offset, sizes[name]);
+          offset += sizes[name];
+        }
+        device.queue.submit([encoder.finish()]);
+      } finally {
+        errors = Promise.all([device.popErrorScope(), device.popErrorScope(), device.popErrorScope()]);
       }
-      device.queue.submit([encoder.finish()]);
-    };
-    try {
-      errors.push(runners.env.dispatch(envBuffers, kernel.params(env, 0), episodeGroups));
-      for (let t = 0; t < T; t++) {
-        copy([[buffers.obs, 'obs', t], [buffers.actionFeatures, 'actionFeatures', t], [buffers.mask, 'mask', t], [buffers.episodes, 'episodes', t]]);
-        errors.push(runners.logits.dispatch(buffers, logitsParams, B));
-        errors.push(runners.sample.dispatch(buffers, sampleParams, episodeGroups));
-        copy([[buffers.actions, 'actions', t], [buffers.logProbs, 'logProbs', t]]);
-        errors.push(runners.env.dispatch(envBuffers, kernel.params(env, 1), episodeGroups));
-      }
-      copy([[buffers.episodes, 'episodes', T]]);
-      const encoder = device.createCommandEncoder({ label: 'gpu rollout read-back' });
-      let offset = 0;
-      const at = {} as Record<RecordName, number>;
-      for (const name of Object.keys(sizes) as RecordName[]) {
-        at[name] = offset;
-        encoder.copyBufferToBuffer(records[name], 0, staging, offset, sizes[name]);
-        offset += sizes[name];
-      }
-      device.queue.submit([encoder.finish()]);
-      await Promise.all(errors);
+      const error = (await errors).find((e) => e !== null);
+      if (error) throw new GpuKernelError('gpu rollout', error.message);
       await staging.mapAsync(MAP_READ);
       let rollout: Rollout;
       try {
