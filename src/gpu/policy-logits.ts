@@ -32,7 +32,7 @@ export const POLICY_LOGITS = defineKernel({
 
 /** Largest hidden size the kernel's workgroup arrays hold (MAX_HIDDEN in the WGSL). */
 export const POLICY_LOGITS_MAX_HIDDEN = 512;
-/** Invocations per workgroup (one workgroup per episode); a power of two for the tree sum, ≤ 256. */
+/** Invocations per workgroup (one invocation per (episode, candidate) pair). */
 export const POLICY_LOGITS_WORKGROUP = 64;
 
 /** Number of floats of the flat weights of a policy of this shape, in `Policy.variables` order. */

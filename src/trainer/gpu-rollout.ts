@@ -202,7 +202,7 @@ export class GpuRolloutCollector {
           copy(buffers.mask, 'mask', t);
           copy(buffers.episodes, 'episodes', t);
           pass((p) => {
-            runners.logits.record(p, logitsGroup, B);
+            runners.logits.record(p, logitsGroup, perEpisodeWorkgroups(B * A, POLICY_LOGITS_WORKGROUP));
             runners.sample.record(p, sampleGroup, episodeGroups);
           });
           copy(buffers.actions, 'actions', t);

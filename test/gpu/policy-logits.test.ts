@@ -1,7 +1,7 @@
 /**
  * The lean acting pass (shaders/policy-logits.wgsl) against `Policy.logits` on the same weights and
- * inputs, on Dawn: environment observations and candidates of both environments, several widths (below,
- * at and above the workgroup size, and not a power of two), one dispatch per step.
+ * inputs, on Dawn: environment observations and candidates of both environments, several widths (one
+ * not a power of two), one dispatch per step.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { createTextHouse } from '../../envs/texthouse/texthouse.ts';
 import type { VecEnv } from '../../envs/types.ts';
 import { KernelRunner } from '../../src/gpu/kernel.ts';
 import { gatherWeights, POLICY_LOGITS, POLICY_LOGITS_WORKGROUP, policyLogitsParams, policyWeightCount } from '../../src/gpu/policy-logits.ts';
+import { perEpisodeWorkgroups } from '../../src/gpu/sample-actions.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
@@ -69,7 +70,7 @@ describe('policy-logits kernel on WebGPU (Dawn) against Policy.logits', () => {
       mask: uploadBuffer(device, Uint32Array.from(env.actionMask)),
       logits: emptyBuffer(device, 4 * K),
     };
-    await runner.dispatch(buffers, policyLogitsParams(B, env.obsDim, env.actionDim, A, hiddenSize), B);
+    await runner.dispatch(buffers, policyLogitsParams(B, env.obsDim, env.actionDim, A, hiddenSize), perEpisodeWorkgroups(K, POLICY_LOGITS_WORKGROUP));
     const gpu = new Float32Array(await readBack(device, buffers.logits));
     for (const buffer of Object.values(buffers)) buffer.destroy();
     policy.dispose();

@@ -153,6 +153,24 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     }
   });
 
+  it('page defaults (GridHouse long, 8 × 8 runs, width 64): 2 + 3 · 128 dispatches, one read-back, at most 3 submits', async () => {
+    const env = createEnv('gridhouse', { horizon: 'long', batchSize: 64 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 64 }, new Rng(5));
+    const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
+    try {
+      const seeds = Uint32Array.from({ length: 8 }, (_, i) => 100 + i);
+      const [rollout, counts] = await countGpuCalls(() => collector.collect(seeds, 8, new Rng(9)));
+      expect(counts).toEqual({ dispatches: 2 + 3 * 128, submits: counts.submits, maps: 1 });
+      expect(counts.submits).toBeLessThanOrEqual(3);
+      expect(rollout.numRuns).toBe(64);
+      expect(rollout.runOffsets[64]).toBe(rollout.actions.length);
+      expect(rollout.actions.length).toBeGreaterThan(64 * 10);
+    } finally {
+      collector.dispose();
+      policy.dispose();
+    }
+  }, 600_000);
+
   it('the same seed gives the same rollout; another seed another one; no GPU buffer or tensor left behind', async () => {
     const env = createEnv('gridhouse', { horizon: 'short', batchSize: 8 });
     const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
