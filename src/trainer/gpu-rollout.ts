@@ -34,6 +34,12 @@ const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
 const WORKGROUP = 64;
+/**
+ * Most bytes of per-step records a GPU rollout keeps (WebGPU's default maxBufferSize, 256 MiB). Every
+ * (step, candidate) feature row is recorded, which does not scale: GridHouse long at 4,096 runs would
+ * need 864 MB. Beyond it the trainer keeps the CPU-sampled rollout.
+ */
+const RECORD_BUDGET = 256 * 1024 * 1024;
 
 /** Bytes of each step-major record, for one rollout of `env`. */
 function recordSizes(env: VecEnv, recordWords: number) {
@@ -54,7 +60,8 @@ type RecordName = keyof ReturnType<typeof recordSizes>;
 
 /**
  * Why `env` cannot be rolled out on `device` by a GpuRolloutCollector, or null if it can: an environment
- * without a kernel, a width over the kernel's, or records over the device's buffer size limit.
+ * without a kernel, a width over the kernel's, or records over the device's buffer size limit or the
+ * record budget.
  */
 export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDevice): string | null {
   const kernel = gpuEnvKernel(env);
@@ -62,8 +69,9 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) return `hiddenSize ${hiddenSize} is over the GPU acting pass's ${POLICY_LOGITS_MAX_HIDDEN}`;
   const sizes = recordSizes(env, kernel.recordWords);
   const total = Object.values(sizes).reduce((s, n) => s + n, 0);
-  const limit = device.limits.maxBufferSize;
-  if (total > limit) return `the GPU rollout's records (${total} bytes) are over the adapter's maxBufferSize (${limit} bytes)`;
+  if (total > device.limits.maxBufferSize) return `the GPU rollout's records (${total} bytes) are over the adapter's maxBufferSize (${device.limits.maxBufferSize} bytes)`;
+  // The records live twice on the GPU (records and read-back) and once more on the CPU.
+  if (total > RECORD_BUDGET) return `the GPU rollout's records (${total} bytes) are over its budget of ${RECORD_BUDGET} bytes`;
   return null;
 }
 

@@ -12,7 +12,11 @@ import { sampleFromLogits, uniformAt } from '../../src/gpu/counter-rng.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
-import { GpuRolloutCollector } from '../../src/trainer/gpu-rollout.ts';
+import { getWebGpuDevice } from '../../src/backend/webgpu-interop.ts';
+import { readShaderSources } from '../../src/gpu/shaders-node.ts';
+import { createAdvantageEngine } from '../../src/trainer/advantage-engine.ts';
+import { rolloutPath } from '../../src/trainer/collector-choice.ts';
+import { GpuRolloutCollector, gpuRolloutRefusal } from '../../src/trainer/gpu-rollout.ts';
 import type { Rollout } from '../../src/trainer/rollout.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -170,6 +174,21 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
       policy.dispose();
     }
   }, 600_000);
+
+  it('a trainer rolls out on the GPU where its engine carries the WGSL sources, and says why not elsewhere', () => {
+    const env = createEnv('gridhouse', { horizon: 'short', batchSize: 4 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 8 }, new Rng(1));
+    try {
+      expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'beacon', readShaderSources)).path).toBe('gpu');
+      expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'ppo', readShaderSources))).toEqual({ path: 'cpu', reason: 'the advantage engine runs on the CPU for this method' });
+    } finally {
+      policy.dispose();
+    }
+    const device = getWebGpuDevice();
+    expect(gpuRolloutRefusal(env, 1024, device)).toBe('hiddenSize 1024 is over the GPU acting pass\'s 512');
+    const wide = createEnv('gridhouse', { horizon: 'long', batchSize: 4096 });
+    expect(gpuRolloutRefusal(wide, 64, device)).toMatch(/^the GPU rollout's records \(\d+ bytes\) are over (the adapter's maxBufferSize \(\d+ bytes\)|its budget of 268435456 bytes)$/);
+  });
 
   it('the same seed gives the same rollout; another seed another one; no GPU buffer or tensor left behind', async () => {
     const env = createEnv('gridhouse', { horizon: 'short', batchSize: 8 });
