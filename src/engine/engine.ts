@@ -5,6 +5,7 @@
  */
 import type * as tf from '@tensorflow/tfjs-core';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
+import type { ShaderSources } from '../gpu/shader-source.ts';
 
 export interface ComputedAdvantages {
   /** Per-step A as a float32 tensor [S]; the caller disposes it. */
@@ -17,5 +18,7 @@ export type AdvantageEngineName = 'cpu' | 'webgpu-kernels';
 export interface AdvantageEngine {
   readonly name: AdvantageEngineName;
   compute(batch: AdvantageBatch, settings: AdvantageSettings): Promise<ComputedAdvantages>;
+  /** The WGSL sources, on an engine that runs on the webgpu backend: the trainer's GPU rollout uses them too (gpu-rollout.ts). */
+  readonly shaders?: ShaderSources;
   dispose(): void;
 }

@@ -72,6 +72,7 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
   };
   const engine: GpuAdvantageEngine = {
     name: 'webgpu-kernels',
+    shaders,
     compute: (batch, settings) => path(engine, current, batch, settings),
     async computeGigpo(batch, stateKeys, settings) {
       const index = buildStepGroupIndex(batch, stateKeys); // checks the keys before anything is uploaded

@@ -160,6 +160,34 @@ export class KernelRunner<P extends string, B extends string> {
     });
   }
 
+  /**
+   * For work recorded into one command buffer (a GPU rollout encodes every step before one submit):
+   * writes the uniforms, which then hold for every dispatch this runner records until the next write,
+   * and returns the bind group of `buffers`. Errors surface from the caller's error scopes.
+   */
+  prepare(buffers: Readonly<Record<B, GPUBuffer>>, params: Readonly<Record<P, number>>): GPUBindGroup {
+    this.device.queue.writeBuffer(this.uniforms, 0, packUniforms(this.spec.params, params));
+    return this.device.createBindGroup({
+      label: this.spec.name,
+      layout: this.compiled.layout,
+      entries: [
+        { binding: 0, resource: { buffer: this.uniforms } },
+        ...this.spec.storage.map(([name], i) => ({ binding: i + 1, resource: { buffer: buffers[name] } })),
+      ],
+    });
+  }
+
+  /** Records one dispatch of `workgroups` workgroups (a 2-D grid past the per-dimension limit) into `pass`. */
+  record(pass: GPUComputePassEncoder, bindGroup: GPUBindGroup, workgroups: number): void {
+    const maxPerDimension = this.device.limits.maxComputeWorkgroupsPerDimension;
+    const x = Math.max(1, Math.min(workgroups, maxPerDimension));
+    const y = Math.ceil(workgroups / x);
+    if (y > maxPerDimension) throw new GpuKernelError(this.spec.name, `${workgroups} workgroups exceed the device's grid`);
+    pass.setPipeline(this.compiled.pipeline);
+    pass.setBindGroup(0, bindGroup);
+    pass.dispatchWorkgroups(x, y);
+  }
+
   destroy(): void {
     this.uniforms.destroy();
   }

@@ -3,10 +3,14 @@
  * inlined as text at build time. Node CLIs use `shaders-node.ts` instead.
  */
 import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
+import gridhouseStep from '../../shaders/gridhouse-step.wgsl?raw';
 import groupReduce from '../../shaders/group-reduce.wgsl?raw';
+import policyLogits from '../../shaders/policy-logits.wgsl?raw';
+import sampleActions from '../../shaders/sample-actions.wgsl?raw';
 import segmentScan from '../../shaders/segment-scan.wgsl?raw';
 import stepGroupReduce from '../../shaders/step-group-reduce.wgsl?raw';
 import stepReturns from '../../shaders/step-returns.wgsl?raw';
+import texthouseStep from '../../shaders/texthouse-step.wgsl?raw';
 import type { ShaderSources } from './shader-source.ts';
 
 export const VITE_SHADERS: ShaderSources = {
@@ -15,4 +19,8 @@ export const VITE_SHADERS: ShaderSources = {
   'combine-advantages': combineAdvantages,
   'step-returns': stepReturns,
   'step-group-reduce': stepGroupReduce,
+  'sample-actions': sampleActions,
+  'gridhouse-step': gridhouseStep,
+  'texthouse-step': texthouseStep,
+  'policy-logits': policyLogits,
 };

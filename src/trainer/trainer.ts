@@ -24,11 +24,12 @@ import { Rng, type RngState } from '../prng.ts';
 import { checkCombinedLimits } from '../setting-limits.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from '../engine/advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
+import { createCollector, type Collector } from './collector-choice.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { MinibatchRows, ppoUpdate, type PpoStats } from './ppo.ts';
-import { RolloutCollector, type Rollout } from './rollout.ts';
+import type { Rollout } from './rollout.ts';
 import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
 import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
@@ -63,7 +64,7 @@ export class Trainer {
   readonly policy: Policy;
   private config: TrainConfig;
   private readonly optimizer: tf.AdamOptimizer;
-  private readonly collector: RolloutCollector;
+  private readonly collector: Collector;
   private readonly minibatchRows = new MinibatchRows();
   private readonly taskRng: Rng;
   private readonly rolloutRng: Rng;
@@ -104,7 +105,7 @@ export class Trainer {
     if (methodSpec(config.method).learner.critic) {
       this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: createAdam(config.learningRate), rng: root.fork('critic') };
     }
-    this.collector = new RolloutCollector(this.env, this.policy);
+    this.collector = createCollector(this.env, this.policy, engine);
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer') };
     if (this.critic) {
       this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
@@ -294,6 +295,7 @@ export class Trainer {
   }
 
   dispose(): void {
+    this.collector.dispose?.();
     this.policy.dispose();
     this.optimizer.dispose();
     this.critic?.net.dispose();

@@ -13,11 +13,15 @@ import { createGpuAdvantageEngine } from '../../src/engine/gpu-engine.ts';
 import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
 import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
 import { composedAdvantages } from '../../bench/composed-ops.ts';
+import { GRIDHOUSE_STEP } from '../../src/gpu/gridhouse-step.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
+import { POLICY_LOGITS } from '../../src/gpu/policy-logits.ts';
+import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
 import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
 import { STEP_RETURNS } from '../../src/gpu/step-returns.ts';
+import { TEXTHOUSE_STEP } from '../../src/gpu/texthouse-step.ts';
 import { KERNEL_NAMES } from '../../src/gpu/shader-source.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
@@ -30,7 +34,7 @@ import { useWebGpuBackend } from '../support/webgpu.ts';
 const switchesOf = (s: { method: string }) => methodSpec(s.method).switches!;
 const BEACON_SWITCHES = methodSpec('beacon').switches!;
 
-const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE];
+const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS, GRIDHOUSE_STEP, TEXTHOUSE_STEP, POLICY_LOGITS];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
 

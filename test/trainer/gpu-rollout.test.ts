@@ -1,0 +1,214 @@
+/**
+ * The GPU rollout (src/trainer/gpu-rollout.ts) on Dawn: every run replays exactly in the TypeScript
+ * environment (states, masks, milestones, outcomes, features within rounding), every action is the
+ * CPU twin's draw from Philox at (stream seed, rollout key, run, step) under `Policy.logits`, the same
+ * seed gives the same rollout, and a step costs three dispatches and the rollout one read-back, counted
+ * by wrapping the WebGPU API itself (and the whole rollout goes in one submit).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEnv, type VecEnv } from '../../envs/index.ts';
+import { sampleFromLogits, uniformAt } from '../../src/gpu/counter-rng.ts';
+import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { Policy } from '../../src/policy/policy.ts';
+import { Rng } from '../../src/prng.ts';
+import { getWebGpuDevice } from '../../src/backend/webgpu-interop.ts';
+import { readShaderSources } from '../../src/gpu/shaders-node.ts';
+import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
+import { rolloutPath } from '../../src/trainer/collector-choice.ts';
+import { GpuRolloutCollector, gpuRolloutRefusal } from '../../src/trainer/gpu-rollout.ts';
+import type { Rollout } from '../../src/trainer/rollout.ts';
+import { useWebGpuBackend } from '../support/webgpu.ts';
+
+interface Counts {
+  dispatches: number;
+  submits: number;
+  maps: number;
+}
+
+/** Counts dispatchWorkgroups, submit and mapAsync calls made through the WebGPU API while `fn` runs. */
+async function countGpuCalls<T>(fn: () => Promise<T>): Promise<[T, Counts]> {
+  const g = globalThis as unknown as Record<string, { prototype: Record<string, (...args: unknown[]) => unknown> } | undefined>;
+  const targets: [string, string, keyof Counts][] = [
+    ['GPUComputePassEncoder', 'dispatchWorkgroups', 'dispatches'],
+    ['GPUQueue', 'submit', 'submits'],
+    ['GPUBuffer', 'mapAsync', 'maps'],
+  ];
+  const counts: Counts = { dispatches: 0, submits: 0, maps: 0 };
+  const restore: (() => void)[] = [];
+  for (const [cls, method, count] of targets) {
+    const proto = g[cls]?.prototype;
+    if (!proto || typeof proto[method] !== 'function') throw new Error(`${cls}.prototype.${method} is not a global here: the webgpu package should install it`);
+    const original = proto[method];
+    proto[method] = function (this: unknown, ...args: unknown[]) {
+      counts[count]++;
+      return original.apply(this, args);
+    };
+    restore.push(() => (proto[method] = original));
+  }
+  try {
+    return [await fn(), counts];
+  } finally {
+    restore.forEach((r) => r());
+  }
+}
+
+/**
+ * The policy's masked logits of every episode's current step, in plain float64 arithmetic from its
+ * weights (Policy.logits's function, docs: src/policy/policy.ts; the acting kernel is tested against
+ * Policy.logits itself in test/gpu/policy-logits.test.ts). Cheaper than a tfjs pass per replayed step.
+ */
+function plainLogits([w1, b1, w2, b2, v1, c1, v2, c2]: Float32Array[], H: number, env: VecEnv): Float32Array {
+  const layer = (x: ArrayLike<number>, xo: number, n: number, w: Float32Array, bias: Float32Array, tanh: boolean) =>
+    Array.from({ length: H }, (_, j) => {
+      let z = bias[j];
+      for (let i = 0; i < n; i++) z += x[xo + i] * w[i * H + j];
+      return tanh ? Math.tanh(z) : z;
+    });
+  const A = env.maxActions;
+  const out = new Float32Array(env.batchSize * A);
+  for (let b = 0; b < env.batchSize; b++) {
+    const h = layer(layer(env.obs, b * env.obsDim, env.obsDim, w1, b1, true), 0, H, w2, b2, true);
+    for (let a = 0; a < A; a++) {
+      const e = layer(layer(env.actionFeatures, (b * A + a) * env.actionDim, env.actionDim, v1, c1, true), 0, H, v2, c2, false);
+      out[b * A + a] = env.actionMask[b * A + a] ? h.reduce((s, x, j) => s + x * e[j], 0) / Math.sqrt(H) : -1e9;
+    }
+  }
+  return out;
+}
+
+/** Replays every run of `rollout` in a fresh environment and checks it step by step; returns how many actions fell near a CDF boundary. */
+async function replay(rollout: Rollout, makeEnv: () => VecEnv, rngAtStart: Rng, policy: Policy): Promise<number> {
+  const env = makeEnv();
+  const B = rollout.numRuns;
+  const A = env.maxActions;
+  env.reset(rollout.taskSeeds, rngAtStart);
+  const key = { seed: rngAtStart.seed, iteration: rngAtStart.nextUint32() };
+  const actions = new Int32Array(B);
+  const F = env.actionDim;
+  const weights = await policy.weights();
+  let nearBoundary = 0;
+  for (let t = 0; !env.done.every((d) => d === 1); t++) {
+    const lg = plainLogits(weights, policy.shape.hiddenSize, env);
+    for (let b = 0; b < B; b++) {
+      if (env.done[b]) continue;
+      const s = rollout.runOffsets[b] + t;
+      expect(s, `run ${b} is longer on the CPU`).toBeLessThan(rollout.runOffsets[b + 1]);
+      const what = `run ${b}, step ${t}`;
+      expect(rollout.stateKeys[s], `${what}: state key`).toBe(env.stateKey[b]);
+      for (let a = 0; a < A; a++) {
+        expect(rollout.mask[s * A + a], `${what}: mask ${a}`).toBe(env.actionMask[b * A + a]);
+        const row = rollout.candidateRows[s * A + a];
+        for (let j = 0; j < F; j++) {
+          const gpu = rollout.candidates[row * F + j];
+          const cpu = env.actionFeatures[(b * A + a) * F + j];
+          if (!(Math.abs(gpu - cpu) <= 2.5e-7)) expect.fail(`${what}: candidate ${a} feature ${j}: GPU ${gpu}, CPU ${cpu}`);
+        }
+      }
+      for (let j = 0; j < env.obsDim; j++) if (!(Math.abs(rollout.obs[s * env.obsDim + j] - env.obs[b * env.obsDim + j]) <= 2.5e-7)) expect.fail(`${what}: obs ${j}`);
+      const cpu = sampleFromLogits(lg, env.actionMask, b * A, A, uniformAt({ ...key, run: b, step: t }));
+      if (cpu.action !== rollout.actions[s]) nearBoundary++;
+      else expect(Math.abs(cpu.logProb - rollout.logProbs[s]), `${what}: log-probability`).toBeLessThan(1e-4 * Math.max(1, Math.abs(cpu.logProb)));
+      actions[b] = rollout.actions[s]; // follow the GPU's choice either way, so the replay stays on its path
+    }
+    env.step(actions);
+    for (let b = 0; b < B; b++) {
+      const s = rollout.runOffsets[b] + t;
+      if (s < rollout.runOffsets[b + 1]) expect(rollout.milestones[s], `run ${b}, step ${t}: milestone`).toBe(env.milestone[b] > 0 ? 1 : 0);
+    }
+  }
+  for (let b = 0; b < B; b++) {
+    expect(rollout.runOffsets[b + 1] - rollout.runOffsets[b], `run ${b}: length`).toBe(env.steps[b]);
+    expect([rollout.success[b], rollout.milestonesReached[b], rollout.numMilestones[b]], `run ${b}: outcome`).toEqual([env.success[b], env.milestonesReached[b], env.numMilestones[b]]);
+  }
+  return nearBoundary;
+}
+
+describe('GPU rollout on WebGPU (Dawn)', () => {
+  beforeAll(async () => {
+    await useWebGpuBackend();
+  });
+
+  const cases: [string, 'gridhouse' | 'texthouse', 'short' | 'medium', number][] = [
+    ['gridhouse short, dropout 0.3', 'gridhouse', 'short', 0.3],
+    ['texthouse medium, dropout 0.3', 'texthouse', 'medium', 0.3],
+  ];
+
+  it.each(cases)('%s: every run replays on the CPU and every draw is the CPU twin’s', async (_, envName, horizon, milestoneDropout) => {
+    const makeEnv = () => createEnv(envName, { horizon, batchSize: 8, milestoneDropout });
+    const env = makeEnv();
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
+    const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
+    try {
+      const rng = new Rng(11).fork('rollout');
+      const atStart = new Rng(11).fork('rollout');
+      const [rollout, counts] = await countGpuCalls(() => collector.collect(Uint32Array.of(5, 9, 13, 21), 2, rng));
+      // tfjs's concat of the weights, the environment's start, then three per step.
+      expect(counts.dispatches).toBe(2 + 3 * env.maxSteps);
+      expect(counts.maps).toBe(1);
+      // The weight gather (tfjs flushes its queue first) and the whole rollout's one command buffer.
+      expect(counts.submits, JSON.stringify(counts)).toBeLessThanOrEqual(3);
+      const nearBoundary = await replay(rollout, makeEnv, atStart, policy);
+      expect(nearBoundary).toBeLessThanOrEqual(1);
+      expect(rollout.actions.length).toBeGreaterThan(8);
+    } finally {
+      collector.dispose();
+      policy.dispose();
+    }
+  });
+
+  it('page defaults (GridHouse long, 8 × 8 runs, width 64): 2 + 3 · 128 dispatches, one read-back, at most 3 submits', async () => {
+    const env = createEnv('gridhouse', { horizon: 'long', batchSize: 64 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 64 }, new Rng(5));
+    const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
+    try {
+      const seeds = Uint32Array.from({ length: 8 }, (_, i) => 100 + i);
+      const [rollout, counts] = await countGpuCalls(() => collector.collect(seeds, 8, new Rng(9)));
+      expect(counts).toEqual({ dispatches: 2 + 3 * 128, submits: counts.submits, maps: 1 });
+      expect(counts.submits).toBeLessThanOrEqual(3);
+      expect(rollout.numRuns).toBe(64);
+      expect(rollout.runOffsets[64]).toBe(rollout.actions.length);
+      expect(rollout.actions.length).toBeGreaterThan(64 * 10);
+    } finally {
+      collector.dispose();
+      policy.dispose();
+    }
+  }, 600_000);
+
+  it('a trainer rolls out on the GPU where its engine carries the WGSL sources, and says why not elsewhere', () => {
+    const env = createEnv('gridhouse', { horizon: 'short', batchSize: 4 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 8 }, new Rng(1));
+    try {
+      expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'beacon', readShaderSources)).path).toBe('gpu');
+      expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'ppo', readShaderSources))).toEqual({ path: 'cpu', reason: 'the advantage engine runs on the CPU for this method' });
+    } finally {
+      policy.dispose();
+    }
+    const device = getWebGpuDevice();
+    expect(gpuRolloutRefusal(env, 1024, device)).toBe('hiddenSize 1024 is over the GPU acting pass\'s 512');
+    const wide = createEnv('gridhouse', { horizon: 'long', batchSize: 4096 });
+    expect(gpuRolloutRefusal(wide, 64, device)).toMatch(/^the GPU rollout's records \(\d+ bytes\) are over (the adapter's maxBufferSize \(\d+ bytes\)|its budget of 268435456 bytes)$/);
+  });
+
+  it('the same seed gives the same rollout; another seed another one; no GPU buffer or tensor left behind', async () => {
+    const env = createEnv('gridhouse', { horizon: 'short', batchSize: 8 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
+    const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
+    try {
+      const seeds = Uint32Array.of(1, 2, 3, 4);
+      const first = await collector.collect(seeds, 2, new Rng(7));
+      const buffers = collector.liveBuffers;
+      const tensors = tf.memory().numTensors;
+      const again = await collector.collect(seeds, 2, new Rng(7));
+      expect(Array.from(again.actions)).toEqual(Array.from(first.actions));
+      expect(Array.from(again.logProbs)).toEqual(Array.from(first.logProbs));
+      const other = await collector.collect(seeds, 2, new Rng(8));
+      expect(Array.from(other.actions)).not.toEqual(Array.from(first.actions));
+      expect(collector.liveBuffers).toBe(buffers);
+      expect(tf.memory().numTensors).toBe(tensors);
+    } finally {
+      collector.dispose();
+      policy.dispose();
+    }
+  });
+});
