@@ -39,6 +39,8 @@ const post = (message: FromWorker, transfer: Transferable[] = []) => {
 let lostReason: string | null = null;
 /** The page has been told this worker's backend (the prior may have selected it before any trainer). */
 let announced = false;
+/** The page asked for a `move`: the next backend announcement says where the run continued. */
+let moving = false;
 
 const backend = new WorkerBackend((reason) => {
   lostReason = reason;
@@ -68,8 +70,10 @@ const loop: TrainingLoop = new TrainingLoop({
       const recovery = lostReason
         ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, ${continuesAt != null ? `continued at iteration ${continuesAt} after the GPU was lost` : 'training restarted from iteration 0 (no iteration had completed)'}`
         : undefined;
-      post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}) });
+      const movedAt = moving && !lostReason ? { movedAt: continuesAt ?? 0 } : {};
+      post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}), ...movedAt });
       lostReason = null;
+      moving = false;
     }
     return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
@@ -109,5 +113,6 @@ scope.onmessage = (event) => {
     if (!backend.loseDevice()) post({ type: 'error', generation: -1, message: 'loseDevice: the worker is not on webgpu' });
     return;
   }
+  if (message.type === 'move') moving = true;
   loop.command(message);
 };
