@@ -38,7 +38,7 @@ function harness() {
     },
     prepare: async (config, _method, force, continuesAt) => {
       prepared.push(force);
-      preparedOn.push({ backend: config.backend, continuesAt });
+      preparedOn.push({ backend: config.backend, continuesAt: continuesAt ?? null });
       return cpuAdvantageEngine;
     },
     wait: (ms) => new Promise((r) => setTimeout(r, ms)),
