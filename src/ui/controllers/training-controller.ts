@@ -120,7 +120,8 @@ export class TrainingController implements ReactiveController {
   get backendNote(): string {
     const moved = this.methods.map((m) => this.slots.get(m)?.backend?.movedAt).filter((i): i is number => i !== undefined);
     const outcome = this.probes.outcome;
-    if (outcome && moved.length > 0) return movedSentence(outcome, moved);
+    // Said once every worker has moved: until then the badge still reports a worker on wasm.
+    if (outcome && moved.length > 0) return moved.length === this.methods.length ? movedSentence(outcome, moved) : 'moving to webgpu at the next iteration boundary…';
     if (outcome && this.probes.remembered) return 'remembered from an earlier visit on this adapter';
     return '';
   }
