@@ -49,6 +49,11 @@ export type ToWorker =
    * completed iteration (as after a lost device); the `backend` answer then carries `movedAt`.
    */
   | { type: 'move'; backend: 'webgpu' | 'wasm' }
+  /**
+   * Select `backend` now, before `init`: the workers that wait while the first computes the shared SFT
+   * prior get their backend ready meanwhile, so every panel's first point comes sooner.
+   */
+  | { type: 'warm'; backend: TrainConfig['backend']; wasmThreads?: number }
   /** A probe worker: time `backend` on a throw-away trainer at `config`'s settings (backend-probe.ts). */
   | { type: 'probe'; config: TrainConfig; method: Method; backend: 'webgpu' | 'wasm' };
 

@@ -131,6 +131,7 @@ export class TrainingLoop {
         void this.pump();
         return;
       case 'loseDevice':
+      case 'warm':
       case 'probe':
       case 'prior':
         return; // handled by the worker, which owns the device

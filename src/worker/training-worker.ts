@@ -41,6 +41,8 @@ let lostReason: string | null = null;
 let announced = false;
 /** The page asked for a `move`: the next backend announcement says where the run continued. */
 let moving = false;
+/** A `warm` selection under way: later selections wait for it (two at once would initialise twice). */
+let warming: Promise<unknown> | null = null;
 
 const backend = new WorkerBackend((reason) => {
   lostReason = reason;
@@ -64,6 +66,7 @@ const loop: TrainingLoop = new TrainingLoop({
   post,
   wait,
   async prepare(config, method, force, continuesAt) {
+    await warming;
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
     if (changed || lostReason || !announced) {
       announced = true;
@@ -84,6 +87,7 @@ const loop: TrainingLoop = new TrainingLoop({
  * to hand to every method's worker: one prior per page config, whichever worker trains which method.
  */
 async function sharedPrior(config: TrainConfig, method: Method): Promise<PolicyWeights | null> {
+  await warming;
   await backend.ensure(config.backend, false);
   const prior = sftPrior(entryConfig(method, config));
   return prior ? await prior : null;
@@ -91,7 +95,12 @@ async function sharedPrior(config: TrainConfig, method: Method): Promise<PolicyW
 
 scope.onmessage = (event) => {
   const message = event.data;
-  if ((message.type === 'init' || message.type === 'prior') && message.wasmThreads !== undefined) setWasmThreads(message.wasmThreads);
+  if ((message.type === 'init' || message.type === 'prior' || message.type === 'warm') && message.wasmThreads !== undefined) setWasmThreads(message.wasmThreads);
+  if (message.type === 'warm') {
+    // A failure here is reported by the selection that `init` makes next.
+    warming = backend.ensure(message.backend, false).catch(() => undefined);
+    return;
+  }
   if (message.type === 'probe') {
     void probeBackend(
       message.config,

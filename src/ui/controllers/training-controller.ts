@@ -256,19 +256,7 @@ export class TrainingController implements ReactiveController {
     for (const m of methods) this.clearMethod(m);
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.probeAfterFirstPoints = null;
-    let backend = config.backend;
-    if (backend === 'auto') {
-      const start = await this.probes.begin(config);
-      if (token !== this.startToken) return;
-      if (start) {
-        backend = start.backend;
-        // Measured only once every panel shows its first point: the probe must not delay them.
-        if (!start.remembered) this.probeAfterFirstPoints = { waiting: new Set(methods), config, method: raceEntry(methods[0]).method };
-      }
-    }
-    this.startedOn = backend;
-    if (token !== this.startToken) return;
-    const resolved = { ...config, backend };
+    // The workers load their script while `auto` is resolved (they need no backend before `warm`/`init`).
     for (const method of methods) {
       const client = new TrainingWorkerClient(
         (msg) => this.receive(method, msg),
@@ -280,9 +268,23 @@ export class TrainingController implements ReactiveController {
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
+    let backend = config.backend;
+    if (backend === 'auto') {
+      const start = await this.probes.begin(config);
+      if (token !== this.startToken) return;
+      if (start) {
+        backend = start.backend;
+        // Measured only once every panel shows its first point: the probe must not delay them.
+        if (!start.remembered) this.probeAfterFirstPoints = { waiting: new Set(methods), config, method: raceEntry(methods[0]).method };
+      }
+    }
+    this.startedOn = backend;
+    const resolved = { ...config, backend };
+    const wasmThreads = threadsPerWorker(methods.length);
+    // The first worker computes the shared prior on its backend; the others ready theirs meanwhile.
+    for (const method of methods.slice(1)) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
     const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
-    const wasmThreads = threadsPerWorker(methods.length);
     for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, ...seedsField(extraSeeds), wasmThreads, checkpoint: checkpoints[method] ?? null });
     this.schedule();
   }
