@@ -67,11 +67,8 @@ export class BackendProbeController implements ReactiveController {
    * or when a later `begin`/`cancel` superseded this one.
    */
   async begin(config: TrainConfig): Promise<ProbeStart | null> {
-    this.cancel();
+    this.forget();
     const token = this.token;
-    this.outcome = null;
-    this.remembered = false;
-    this.key = null;
     const adapter = await requestAdapter();
     if (token !== this.token || !adapter) return null;
     this.key = verdictKey(adapterIdentity(adapter.info), this.build, settingsKey(config));
@@ -98,6 +95,14 @@ export class BackendProbeController implements ReactiveController {
     if (key !== null) writeVerdict(this.storage, key, outcome);
     this.host.requestUpdate();
     return outcome;
+  }
+
+  /** Drops the outcome (a race whose backend is forced shows none) and stops a measurement under way. */
+  forget(): void {
+    this.cancel();
+    this.outcome = null;
+    this.remembered = false;
+    this.key = null;
   }
 
   /** Stops a measurement under way (its workers are terminated and its outcome dropped). */

@@ -269,7 +269,8 @@ export class TrainingController implements ReactiveController {
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
     let backend = config.backend;
-    if (backend === 'auto') {
+    if (backend !== 'auto') this.probes.forget();
+    else {
       const start = await this.probes.begin(config);
       if (token !== this.startToken) return;
       if (start) {
