@@ -209,6 +209,8 @@ export class TrainingController implements ReactiveController {
       return;
     }
     const token = ++this.startToken;
+    this.probes.forget(); // a forced backend: no measurement goes on, none is shown
+    this.probeAfterFirstPoints = null;
     for (const [m, slot] of this.slots) {
       slot.generation++;
       this.clearMethod(m);
