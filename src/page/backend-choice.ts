@@ -26,7 +26,8 @@ export function webgpuProbeDeadlineMs(wasmMs: number | null): number {
   return Math.min(120_000, Math.max(6000, 40 * (wasmMs ?? 0)));
 }
 
-function times(ratio: number): string {
+/** A speed ratio as the badge writes it: "3.1×", "30×". */
+export function times(ratio: number): string {
   return ratio >= 10 ? `${Math.round(ratio)}×` : `${ratio.toFixed(1)}×`;
 }
 

@@ -113,7 +113,7 @@ export class BeaconLiveApp extends LitElement {
     return {
       methodCount: methods.length,
       lede: `${labels.join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.`,
-      badge: html`<backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.backend?.recovery ?? ''} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing}></backend-badge>`,
+      badge: html`<backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.backend?.recovery ?? ''} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing} .note=${t.backendNote}></backend-badge>`,
       presentButton: html`<button type="button" class="present-toggle" aria-pressed=${present ? 'true' : 'false'} @click=${() => this.state.pageSetting({ changes: { present: !present } })}>
         ${present ? 'Exit presenter mode' : 'Presenter mode'}
       </button>`,

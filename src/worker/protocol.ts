@@ -44,6 +44,16 @@ export type ToWorker =
   | { type: 'speed'; speed: Speed }
   /** Destroys the GPU device, as a driver crash would: exercises the recovery path. */
   | { type: 'loseDevice' }
+  /**
+   * Move the run to `backend` at the next iteration boundary, continuing from the state of its last
+   * completed iteration (as after a lost device); the `backend` answer then carries `movedAt`.
+   */
+  | { type: 'move'; backend: 'webgpu' | 'wasm' }
+  /**
+   * Select `backend` now, before `init`: the workers that wait while the first computes the shared SFT
+   * prior get their backend ready meanwhile, so every panel's first point comes sooner.
+   */
+  | { type: 'warm'; backend: TrainConfig['backend']; wasmThreads?: number }
   /** A probe worker: time `backend` on a throw-away trainer at `config`'s settings (backend-probe.ts). */
   | { type: 'probe'; config: TrainConfig; method: Method; backend: 'webgpu' | 'wasm' };
 
@@ -54,6 +64,8 @@ export interface BackendMessage {
   advantages: 'webgpu-kernels' | 'cpu';
   /** Set after a device loss: what was lost and what the worker did about it. */
   recovery?: string;
+  /** Set after a `move`: the completed iteration the run continued from on this backend. */
+  movedAt?: number;
 }
 
 export interface RecordMessage {

@@ -86,6 +86,8 @@ export class TrainingLoop {
   /** The latest batch has not been sent as a snapshot yet. */
   private unsent = false;
   private pumping = false;
+  /** A backend to move to at the next iteration boundary (`move`), continuing from `lastState`. */
+  private pendingMove: 'webgpu' | 'wasm' | null = null;
   private abortStep: ((e: Error) => void) | null = null;
 
   constructor(private readonly host: LoopHost) {}
@@ -124,7 +126,12 @@ export class TrainingLoop {
       case 'settings':
         this.applySettings(message.changes);
         break;
+      case 'move':
+        this.pendingMove = message.backend;
+        void this.pump();
+        return;
       case 'loseDevice':
+      case 'warm':
       case 'probe':
       case 'prior':
         return; // handled by the worker, which owns the device
@@ -188,6 +195,7 @@ export class TrainingLoop {
     this.pumping = true;
     try {
       for (;;) {
+        this.takeMove();
         if (this.pendingReset) {
           await this.rebuild();
           continue;
@@ -205,6 +213,23 @@ export class TrainingLoop {
     if (this.finished()) this.running = false;
     this.flushSnapshots();
     this.postState();
+  }
+
+  /**
+   * Turns a pending `move` into a rebuild on the new backend from the last completed iteration's state.
+   * Called at the top of the pump, so between two iterations (never inside one). A page reset not yet
+   * done keeps its own starting point and only takes the new backend.
+   */
+  private takeMove(): void {
+    const to = this.pendingMove;
+    this.pendingMove = null;
+    if (to === null || !this.config) return;
+    if (this.pendingReset) {
+      this.pendingReset.config = { ...this.pendingReset.config, backend: to };
+      return;
+    }
+    if (this.config.backend === to) return;
+    this.pendingReset = { config: { ...this.config, backend: to }, running: this.wanted, force: false, prior: this.prior, extraSeeds: this.extraSeeds, state: this.lastState };
   }
 
   private async rebuild(): Promise<void> {

@@ -39,6 +39,10 @@ const post = (message: FromWorker, transfer: Transferable[] = []) => {
 let lostReason: string | null = null;
 /** The page has been told this worker's backend (the prior may have selected it before any trainer). */
 let announced = false;
+/** The page asked for a `move`: the next backend announcement says where the run continued. */
+let moving = false;
+/** A `warm` selection under way: later selections wait for it (two at once would initialise twice). */
+let warming: Promise<unknown> | null = null;
 
 const backend = new WorkerBackend((reason) => {
   lostReason = reason;
@@ -62,14 +66,17 @@ const loop: TrainingLoop = new TrainingLoop({
   post,
   wait,
   async prepare(config, method, force, continuesAt) {
+    await warming;
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
     if (changed || lostReason || !announced) {
       announced = true;
       const recovery = lostReason
         ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, ${continuesAt != null ? `continued at iteration ${continuesAt} after the GPU was lost` : 'training restarted from iteration 0 (no iteration had completed)'}`
         : undefined;
-      post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}) });
+      const movedAt = moving && !lostReason ? { movedAt: continuesAt ?? 0 } : {};
+      post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}), ...movedAt });
       lostReason = null;
+      moving = false;
     }
     return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
@@ -80,6 +87,7 @@ const loop: TrainingLoop = new TrainingLoop({
  * to hand to every method's worker: one prior per page config, whichever worker trains which method.
  */
 async function sharedPrior(config: TrainConfig, method: Method): Promise<PolicyWeights | null> {
+  await warming;
   await backend.ensure(config.backend, false);
   const prior = sftPrior(entryConfig(method, config));
   return prior ? await prior : null;
@@ -87,7 +95,12 @@ async function sharedPrior(config: TrainConfig, method: Method): Promise<PolicyW
 
 scope.onmessage = (event) => {
   const message = event.data;
-  if ((message.type === 'init' || message.type === 'prior') && message.wasmThreads !== undefined) setWasmThreads(message.wasmThreads);
+  if ((message.type === 'init' || message.type === 'prior' || message.type === 'warm') && message.wasmThreads !== undefined) setWasmThreads(message.wasmThreads);
+  if (message.type === 'warm') {
+    // A failure here is reported by the selection that `init` makes next.
+    warming = backend.ensure(message.backend, false).catch(() => undefined);
+    return;
+  }
   if (message.type === 'probe') {
     void probeBackend(
       message.config,
@@ -109,5 +122,6 @@ scope.onmessage = (event) => {
     if (!backend.loseDevice()) post({ type: 'error', generation: -1, message: 'loseDevice: the worker is not on webgpu' });
     return;
   }
+  if (message.type === 'move') moving = true;
   loop.command(message);
 };

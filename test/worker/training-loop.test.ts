@@ -30,13 +30,15 @@ function harness() {
   const messages: FromWorker[] = [];
   const transfers: Transferable[][] = [];
   const prepared: boolean[] = [];
+  const preparedOn: { backend: string; continuesAt: number | null }[] = [];
   const loop = new TrainingLoop({
     post: (m, t) => {
       messages.push(m);
       transfers.push(t ?? []);
     },
-    prepare: async (_config, _method, force) => {
+    prepare: async (config, _method, force, continuesAt) => {
       prepared.push(force);
+      preparedOn.push({ backend: config.backend, continuesAt: continuesAt ?? null });
       return cpuAdvantageEngine;
     },
     wait: (ms) => new Promise((r) => setTimeout(r, ms)),
@@ -53,7 +55,7 @@ function harness() {
   };
   /** Lets any in-flight work settle (no timing assertion: only "nothing more happened"). */
   const settle = () => new Promise((r) => setTimeout(r, 300));
-  return { loop, messages, transfers, prepared, records, snapshots, lastState, until, settle };
+  return { loop, messages, transfers, prepared, preparedOn, records, snapshots, lastState, until, settle };
 }
 
 /** A record without its wall-clock timings (which differ between identical runs). */
@@ -194,6 +196,30 @@ describe('training loop', () => {
     const k = h.messages.filter((m) => m.type === 'checkpoint' && m.generation === 2)[0];
     expect(k && k.type === 'checkpoint' && k.iteration).toBeGreaterThanOrEqual(Math.max(...before) - 1);
     const direct = new TrainingRun(methodConfig('grpo', tiny({ iters: 8 })), cpuAdvantageEngine);
+    const expected = [await direct.evaluateStart()];
+    for (let i = 0; i < 8; i++) expected.push((await direct.step())!);
+    direct.dispose();
+    expect(after.map(untimed)).toEqual(expected.map(untimed));
+  });
+
+  it('a move to another backend waits for the iteration boundary and continues from that iteration exactly, redoing none', async () => {
+    const h = harness();
+    h.loop.command(init(tiny({ iters: 8, backend: 'wasm' }), true, 'grpo'));
+    await h.until('records', () => h.records().length >= 3);
+    h.loop.command({ type: 'move', backend: 'webgpu' });
+    await h.until('the budget after the move', () => h.lastState()?.finished === true && h.lastState()?.generation === 2);
+    const checkpoints = (g: number) => h.messages.filter((m): m is CheckpointMessage => m.type === 'checkpoint' && m.generation === g).map((m) => m.iteration);
+    const lastBefore = Math.max(...checkpoints(1));
+    // The new backend is prepared once, told where the run continues: the last iteration completed before.
+    expect(h.preparedOn).toEqual([
+      { backend: 'wasm', continuesAt: null },
+      { backend: 'webgpu', continuesAt: lastBefore },
+    ]);
+    expect(checkpoints(2)[0]).toBe(lastBefore);
+    // Generation 1 posted exactly the iterations up to the boundary: none was redone after the move.
+    expect(h.records().filter((m) => m.generation === 1).map((m) => m.record.iteration)).toEqual(Array.from({ length: lastBefore + 1 }, (_, i) => i));
+    const after = h.records().filter((m) => m.generation === 2).map((m) => m.record);
+    const direct = new TrainingRun(methodConfig('grpo', tiny({ iters: 8, backend: 'wasm' })), cpuAdvantageEngine);
     const expected = [await direct.evaluateStart()];
     for (let i = 0; i < 8; i++) expected.push((await direct.step())!);
     direct.dispose();

@@ -5,27 +5,29 @@
  *
  * Each worker trains one method on its own tfjs backend instance, so methods run in parallel on separate
  * cores; each goes at its own pace (the panels show each one's iterations per second) and the same
- * commands reach all of them. Under `backend=auto`, when the browser has a WebGPU adapter, the backend
- * is chosen by measurement first (backend-probe.ts, src/page/backend-choice.ts).
+ * commands reach all of them. Under `backend=auto`, when the browser has a WebGPU adapter, the race
+ * starts at once on wasm (or on the winner remembered for this adapter) while WebGPU is measured in the
+ * background once every panel shows its first point (backend-probe-controller.ts); when WebGPU wins, every
+ * worker moves to it at its next iteration boundary, continuing from its state (src/page/backend-switch.ts).
  *
  * Answers from trainers that a reset replaced are dropped by generation, per worker: the page adopts the
  * highest generation a worker has sent and clears that method's history when a new one starts (a reset,
  * or a recovery after a lost GPU device).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { adapterDisplayName, isSoftwareAdapter } from '../../backend/select.ts';
 import type { Method } from '../../methods/registry.ts';
 import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
 import type { TrainConfig } from '../../config.ts';
-import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../../page/backend-choice.ts';
+import type { ProbeOutcome } from '../../page/backend-choice.ts';
+import { movedSentence, switchDecision } from '../../page/backend-switch.ts';
 import type { MetricHistory } from '../../page/metric-history.ts';
 import { SeedHistories, seedList } from '../../page/seeds.ts';
 import type { Speed } from '../../page/page-settings.ts';
-import type { ProbeTiming } from '../../worker/backend-probe.ts';
 import type { BatchSnapshot } from '../../worker/batch-snapshot.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
 import type { BackendMessage, FromWorker, StateMessage, ToWorker } from '../../worker/protocol.ts';
 import { TrainingWorkerClient } from '../../worker/worker-client.ts';
+import { BackendProbeController } from './backend-probe-controller.ts';
 import { PriorSharing } from './prior-sharing.ts';
 
 /** Minimum time between two re-renders caused by training (charts redraw at most this often). */
@@ -53,14 +55,6 @@ export interface RaceState {
   halted: RaceEntryName[];
 }
 
-/**
- * Test hook: factors applied to the probe's timings (`{ webgpu: 1000 }` makes the adapter look 1000×
- * slower), so a test can force either choice on any machine. Set before the page's scripts run.
- */
-interface ProbeHook {
-  __beaconProbeScale?: Partial<Record<'webgpu' | 'wasm', number>>;
-}
-
 interface Slot {
   client: TrainingWorkerClient;
   generation: number;
@@ -77,10 +71,6 @@ export class TrainingController implements ReactiveController {
   /** The seeds every entry trains (config.seed, + 1, …). */
   seeds: number[] = [];
   snapshots = {} as Record<RaceEntryName, BatchSnapshot | null>;
-  /** The probe's outcome when `auto` was decided by measurement; null otherwise (or while probing). */
-  probe: ProbeOutcome | null = null;
-  /** True while the backend probe runs. */
-  probing = false;
   /** Errors to show, newest last (per method and general). */
   errors: { method?: RaceEntryName; message: string }[] = [];
   /** A worker could not load or crashed. */
@@ -94,9 +84,12 @@ export class TrainingController implements ReactiveController {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastUpdate = 0;
   private speedNow: Speed = 'normal';
-  /** Probe outcomes by the settings that set its cost, so a reset with the same shapes does not re-probe. */
-  private probeCache = new Map<string, ProbeOutcome>();
-  private probeWorkers: TrainingWorkerClient[] = [];
+  /** Decides `auto`: where the race starts, and the background measurement (backend-probe-controller.ts). */
+  private readonly probes: BackendProbeController;
+  /** The backend the workers were started on (`auto` resolved by the probe controller where it could). */
+  private startedOn: TrainConfig['backend'] | null = null;
+  /** Under `auto` before measuring: the panels still without their first point, and what to measure. */
+  private probeAfterFirstPoints: { waiting: Set<RaceEntryName>; config: TrainConfig; method: Method } | null = null;
   /** The SFT prior's sharing among the workers (prior-sharing.ts). */
   private readonly priors = new PriorSharing();
   /** Bumped on every (re)start, so a probe that a later start superseded is ignored. */
@@ -107,6 +100,30 @@ export class TrainingController implements ReactiveController {
     private readonly start: () => TrainingStart | Promise<TrainingStart>,
   ) {
     host.addController(this);
+    this.probes = new BackendProbeController(host);
+  }
+
+  /** How `auto` was decided (remembered or measured); null otherwise, or before the measurement ends. */
+  get probe(): ProbeOutcome | null {
+    return this.probes.outcome;
+  }
+
+  /** True while WebGPU is measured in the background. */
+  get probing(): boolean {
+    return this.probes.probing;
+  }
+
+  /**
+   * The badge's note on `auto`: where and why the race moved to WebGPU, or that the choice was
+   * remembered from an earlier visit; empty otherwise.
+   */
+  get backendNote(): string {
+    const moved = this.methods.map((m) => this.slots.get(m)?.backend?.movedAt).filter((i): i is number => i !== undefined);
+    const outcome = this.probes.outcome;
+    // Said once every worker has moved: until then the badge still reports a worker on wasm.
+    if (outcome && moved.length > 0) return moved.length === this.methods.length ? movedSentence(outcome, moved) : 'moving to webgpu at the next iteration boundary…';
+    if (outcome && this.probes.remembered) return 'remembered from an earlier visit on this adapter';
+    return '';
   }
 
   hostConnected(): void {
@@ -185,13 +202,15 @@ export class TrainingController implements ReactiveController {
   reset(config: TrainConfig, running: boolean, methods: readonly RaceEntryName[] = this.methods, checkpoints: Checkpoints = {}, seeds: number = this.seeds.length): void {
     this.seeds = seedList(config.seed, seeds);
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
-    if (!same || this.probeKey(config) !== null) {
-      // New workers (other methods), or a backend to decide by measurement first.
+    if (!same || config.backend === 'auto') {
+      // New workers (other methods), or `auto` to decide again (at once, from the remembered verdict).
       this.stopAll();
       void this.launch(config, methods, running, checkpoints);
       return;
     }
     const token = ++this.startToken;
+    this.probes.forget(); // a forced backend: no measurement goes on, none is shown
+    this.probeAfterFirstPoints = null;
     for (const [m, slot] of this.slots) {
       slot.generation++;
       this.clearMethod(m);
@@ -218,10 +237,9 @@ export class TrainingController implements ReactiveController {
     this.startToken++;
     for (const slot of this.slots.values()) slot.client.terminate();
     this.slots.clear();
-    for (const w of this.probeWorkers) w.terminate();
-    this.probeWorkers = [];
+    this.probes.cancel();
+    this.probeAfterFirstPoints = null;
     this.priors.clear();
-    this.probing = false;
   }
 
   private clearMethod(m: RaceEntryName): void {
@@ -230,7 +248,7 @@ export class TrainingController implements ReactiveController {
     this.snapshots[m] = null;
   }
 
-  /** Decides the backend (by measurement under auto with a WebGPU adapter), then starts one worker per method. */
+  /** Resolves `auto` without waiting for a measurement (backend-probe-controller.ts), then starts one worker per method. */
   private async launch(config: TrainConfig, methods: readonly RaceEntryName[], running: boolean, checkpoints: Checkpoints = {}): Promise<void> {
     const token = ++this.startToken;
     this.methods = methods;
@@ -239,25 +257,8 @@ export class TrainingController implements ReactiveController {
     this.snapshots = {} as Record<RaceEntryName, BatchSnapshot | null>;
     for (const m of methods) this.clearMethod(m);
     this.errors = this.errors.filter((e) => e.method === undefined);
-    this.probe = null;
-    let backend = config.backend;
-    const key = this.probeKey(config);
-    if (key !== null && (await hasWebGpuAdapter())) {
-      if (token !== this.startToken) return;
-      let outcome = this.probeCache.get(key);
-      if (!outcome) {
-        this.probing = true;
-        this.schedule();
-        outcome = await this.runProbe(config, raceEntry(methods[0]).method);
-        if (token !== this.startToken) return;
-        this.probing = false;
-        this.probeCache.set(key, outcome);
-      }
-      this.probe = outcome;
-      backend = outcome.chosen;
-    }
-    if (token !== this.startToken) return;
-    const resolved = { ...config, backend };
+    this.probeAfterFirstPoints = null;
+    // The workers load their script while `auto` is resolved (they need no backend before `warm`/`init`).
     for (const method of methods) {
       const client = new TrainingWorkerClient(
         (msg) => this.receive(method, msg),
@@ -269,9 +270,24 @@ export class TrainingController implements ReactiveController {
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
+    let backend = config.backend;
+    if (backend !== 'auto') this.probes.forget();
+    else {
+      const start = await this.probes.begin(config);
+      if (token !== this.startToken) return;
+      if (start) {
+        backend = start.backend;
+        // Measured only once every panel shows its first point: the probe must not delay them.
+        if (!start.remembered) this.probeAfterFirstPoints = { waiting: new Set(methods), config, method: raceEntry(methods[0]).method };
+      }
+    }
+    this.startedOn = backend;
+    const resolved = { ...config, backend };
+    const wasmThreads = threadsPerWorker(methods.length);
+    // The first worker computes the shared prior on its backend; the others ready theirs meanwhile.
+    for (const method of methods.slice(1)) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
     const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
-    const wasmThreads = threadsPerWorker(methods.length);
     for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, ...seedsField(extraSeeds), wasmThreads, checkpoint: checkpoints[method] ?? null });
     this.schedule();
   }
@@ -287,59 +303,29 @@ export class TrainingController implements ReactiveController {
     });
   }
 
-  /** `config.backend`, with `auto` replaced by the probe's choice when there was one. */
+  /** `config.backend`, with `auto` replaced by the backend the workers were started on. */
   private resolvedBackend(config: TrainConfig): TrainConfig['backend'] {
-    return config.backend === 'auto' && this.probe ? this.probe.chosen : config.backend;
+    return config.backend === 'auto' && this.startedOn ? this.startedOn : config.backend;
   }
 
-  /** The cache key of a probe at `config`, or null when `config` does not ask for a measured choice. */
-  private probeKey(config: TrainConfig): string | null {
-    if (config.backend !== 'auto') return null;
-    return JSON.stringify([config.env, config.hiddenSize, config.tasksPerIteration, config.groupSize]);
+  /** Notes `method`'s first point; once every panel has one, measures WebGPU in the background. */
+  private firstPoint(method: RaceEntryName): void {
+    const pending = this.probeAfterFirstPoints;
+    if (!pending) return;
+    pending.waiting.delete(method);
+    if (pending.waiting.size > 0) return;
+    this.probeAfterFirstPoints = null;
+    void this.measureAndMove(pending.config, pending.method);
   }
 
-  /**
-   * Times wasm, then WebGPU with a deadline, each in a throw-away worker. One after the other, not at
-   * once: a software adapter runs on the same cores and would slow wasm's probe many times over.
-   */
-  private async runProbe(config: TrainConfig, method: Method): Promise<ProbeOutcome> {
-    const scale = (globalThis as ProbeHook).__beaconProbeScale ?? {};
-    const timed = (backend: 'webgpu' | 'wasm', deadlineMs: number) => {
-      let timer: ReturnType<typeof setTimeout>;
-      let finish!: (t: ProbeTiming | null) => void;
-      const done = new Promise<ProbeTiming | null>((resolve) => (finish = resolve));
-      const worker = new TrainingWorkerClient(
-        (m) => {
-          if (m.type !== 'probe') return;
-          clearTimeout(timer);
-          worker.terminate();
-          const factor = scale[backend] ?? 1;
-          finish(m.result.ms === null ? m.result : { ...m.result, ms: m.result.ms * factor });
-        },
-        (message) => {
-          clearTimeout(timer);
-          worker.terminate();
-          finish({ backend, ms: null, error: message });
-        },
-        `probe-${backend}`,
-      );
-      this.probeWorkers.push(worker);
-      timer = setTimeout(() => {
-        worker.terminate();
-        finish(null);
-      }, deadlineMs);
-      worker.send({ type: 'probe', config, method, backend });
-      return { done };
-    };
-    const wasm = (await timed('wasm', 120_000).done) ?? { backend: 'wasm' as const, ms: null, error: 'timed out' };
-    const deadline = webgpuProbeDeadlineMs(wasm.ms);
-    const webgpu = await timed('webgpu', deadline).done;
-    this.probeWorkers = [];
-    if (webgpu === null) {
-      const info = await webGpuAdapterInfo();
-      return chooseBackend(wasm, { stoppedAfterMs: deadline, ...info });
-    }
-    return chooseBackend(wasm, webgpu);
+  /** The background measurement; when WebGPU wins, every worker moves to it at its next iteration boundary. */
+  private async measureAndMove(config: TrainConfig, method: Method): Promise<void> {
+    const token = this.startToken;
+    const outcome = await this.probes.measure(config, method);
+    if (!outcome || token !== this.startToken) return;
+    const decision = switchDecision(outcome, this.backend?.report.backend ?? null, this.state?.finished ?? false);
+    if (decision.move) this.broadcast({ type: 'move', backend: decision.to });
+    this.schedule();
   }
 
   private receive(method: RaceEntryName, m: FromWorker): void {
@@ -367,6 +353,7 @@ export class TrainingController implements ReactiveController {
       // Keyed by the worker's entry, not the record's method: a method and its variant both train `beacon`.
       case 'record':
         this.seedRuns[method].push(m.seed, m.record, performance.now());
+        this.firstPoint(method);
         break;
       case 'snapshot':
         this.snapshots[method] = m.snapshot;
@@ -405,24 +392,4 @@ function seedsField(extraSeeds: (PolicyWeights | null)[]): { extraSeeds?: (Polic
 /** Each method's worker gets its share of the cores for wasm threads (used only when cross-origin isolated). */
 function threadsPerWorker(workers: number): number {
   return Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / Math.max(1, workers)));
-}
-
-/** A WebGPU adapter exists here (the probe is only worth running then). */
-async function hasWebGpuAdapter(): Promise<boolean> {
-  try {
-    return !!(await navigator.gpu?.requestAdapter());
-  } catch {
-    return false;
-  }
-}
-
-/** The adapter's name and kind, for the badge when its probe had to be stopped. */
-async function webGpuAdapterInfo(): Promise<{ adapterName?: string; software?: boolean }> {
-  try {
-    const adapter = await navigator.gpu?.requestAdapter();
-    if (!adapter) return {};
-    return { adapterName: adapterDisplayName(adapter.info), software: isSoftwareAdapter(adapter.info) };
-  } catch {
-    return {};
-  }
 }

@@ -1,0 +1,79 @@
+/**
+ * The probe's verdict, remembered per WebGPU adapter: `auto` measures wasm against the adapter once
+ * (backend-probe.ts, backend-choice.ts) and keeps the outcome in localStorage, keyed by what identifies
+ * the adapter (vendor, architecture, device, description), the build (another build may run other
+ * kernels) and the settings that set the probe's cost. A second visit starts on the winner at once.
+ *
+ * Pure apart from the `VerdictStorage` it is handed (localStorage in the page, a Map in tests), so it is
+ * tested in Node. A stored value that is not a well-formed outcome reads as absent, never as a verdict.
+ */
+import type { ProbeOutcome } from './backend-choice.ts';
+
+/** What identifies an adapter: the fields of `GPUAdapterInfo` that name the hardware and its driver. */
+export interface AdapterIdentity {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+}
+
+/** The part of the Web Storage API used here. */
+export interface VerdictStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+const PREFIX = 'beacon-live:backend-verdict:';
+
+/** The adapter's identity from its `GPUAdapterInfo` (absent fields read as empty). */
+export function adapterIdentity(info: Partial<AdapterIdentity> | undefined): AdapterIdentity {
+  return { vendor: info?.vendor ?? '', architecture: info?.architecture ?? '', device: info?.device ?? '', description: info?.description ?? '' };
+}
+
+/** The storage key of a verdict: adapter, build and the probe's settings key, each part kept apart. */
+export function verdictKey(adapter: AdapterIdentity, build: string, settingsKey: string): string {
+  return PREFIX + JSON.stringify([adapter.vendor, adapter.architecture, adapter.device, adapter.description, build, settingsKey]);
+}
+
+/** The remembered outcome at `key`, or null when none (or when what is stored is not an outcome). */
+export function readVerdict(storage: VerdictStorage, key: string): ProbeOutcome | null {
+  let text: string | null;
+  try {
+    text = storage.getItem(key);
+  } catch {
+    return null; // storage blocked (private mode, a sandboxed frame): measure again
+  }
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isOutcome(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers `outcome` at `key`; false when the storage refused it (full or blocked). */
+export function writeVerdict(storage: VerdictStorage, key: string, outcome: ProbeOutcome): boolean {
+  try {
+    storage.setItem(key, JSON.stringify(outcome));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const msOrNull = (x: unknown) => x === null || (typeof x === 'number' && Number.isFinite(x) && x >= 0);
+
+function isOutcome(v: unknown): v is ProbeOutcome {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    (o.chosen === 'webgpu' || o.chosen === 'wasm') &&
+    msOrNull(o.wasmMs) &&
+    msOrNull(o.webgpuMs) &&
+    typeof o.software === 'boolean' &&
+    typeof o.reason === 'string' &&
+    (o.adapterName === undefined || typeof o.adapterName === 'string') &&
+    (o.webgpuStoppedAfterMs === undefined || (typeof o.webgpuStoppedAfterMs === 'number' && Number.isFinite(o.webgpuStoppedAfterMs)))
+  );
+}

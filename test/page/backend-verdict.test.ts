@@ -1,0 +1,59 @@
+/**
+ * The probe's verdict remembered per adapter: a second visit on the same adapter and build reads the
+ * first visit's outcome; another adapter, another build or other settings read nothing; what is stored
+ * but is not an outcome reads as nothing; a storage that refuses is reported, not thrown.
+ */
+import { describe, expect, it } from 'vitest';
+import { chooseBackend } from '../../src/page/backend-choice.ts';
+import { adapterIdentity, readVerdict, verdictKey, writeVerdict, type VerdictStorage } from '../../src/page/backend-verdict.ts';
+
+function mapStorage(): VerdictStorage & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v) };
+}
+
+const swiftshader = adapterIdentity({ vendor: 'google', architecture: 'swiftshader', device: '', description: '' });
+const nvidia = adapterIdentity({ vendor: 'nvidia', architecture: 'ampere', device: '0x2204', description: '' });
+const outcome = chooseBackend({ backend: 'wasm', ms: 900 }, { backend: 'webgpu', ms: 30, adapterName: 'nvidia ampere' });
+
+describe('backend verdict store', () => {
+  it('a second visit on the same adapter and build reads the first visit’s outcome', () => {
+    const storage = mapStorage();
+    const key = verdictKey(nvidia, 'index-abc.js', '["gridhouse",64,4,8]');
+    expect(readVerdict(storage, key)).toBeNull();
+    expect(writeVerdict(storage, key, outcome)).toBe(true);
+    expect(readVerdict(storage, verdictKey(nvidia, 'index-abc.js', '["gridhouse",64,4,8]'))).toEqual(outcome);
+  });
+
+  it('another adapter, build or settings shape does not see it', () => {
+    const storage = mapStorage();
+    writeVerdict(storage, verdictKey(nvidia, 'b1', 's'), outcome);
+    expect(readVerdict(storage, verdictKey(swiftshader, 'b1', 's'))).toBeNull();
+    expect(readVerdict(storage, verdictKey(nvidia, 'b2', 's'))).toBeNull();
+    expect(readVerdict(storage, verdictKey(nvidia, 'b1', 't'))).toBeNull();
+    // Fields are kept apart: "ab"+"c" is not "a"+"bc".
+    expect(verdictKey(adapterIdentity({ vendor: 'ab', architecture: 'c' }), 'b', 's')).not.toBe(verdictKey(adapterIdentity({ vendor: 'a', architecture: 'bc' }), 'b', 's'));
+  });
+
+  it('what is stored but is not an outcome reads as absent', () => {
+    const storage = mapStorage();
+    const key = verdictKey(nvidia, 'b', 's');
+    for (const bad of ['not json', '{}', JSON.stringify({ ...outcome, chosen: 'cpu' }), JSON.stringify({ ...outcome, wasmMs: -1 }), JSON.stringify({ ...outcome, reason: 3 }), 'null']) {
+      storage.map.set(key, bad);
+      expect(readVerdict(storage, key), bad).toBeNull();
+    }
+  });
+
+  it('a storage that throws (blocked or full) reads as absent and reports a failed write', () => {
+    const blocked: VerdictStorage = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    expect(readVerdict(blocked, 'k')).toBeNull();
+    expect(writeVerdict(blocked, 'k', outcome)).toBe(false);
+  });
+});
