@@ -38,7 +38,9 @@ describe('trainer on webgpu', () => {
     } finally {
       trainer.dispose();
     }
-  });
+    // Three iterations on SwiftShader take up to a minute on 2 cores (PPO's critic passes most); a
+    // test still running past its limit would go on allocating under the next test's pool check.
+  }, 180_000);
 
   it('keeps tfjs\'s GPU buffer pool flat across iterations of different batch sizes (the driver trims it)', async () => {
     const config: TrainConfig = { ...DEFAULT_CONFIG, method: 'beacon', env: 'gridhouse', horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0, iters: 6 };
