@@ -63,6 +63,11 @@ export interface MethodSpec {
   /** The WGSL path that computes the same advantages on webgpu (src/gpu/), or null for the CPU only. */
   readonly gpuKernels: 'dualScale' | 'gigpo' | null;
   /**
+   * The method runs code the visitor supplies (src/estimator/): it trains only with that code, so the
+   * lists of built-in methods (METHOD_NAMES: races, studies, tests) leave it out.
+   */
+  readonly visitorCode?: true;
+  /**
    * The method's own config in a comparison, from the shared one: every method of a race shares seed,
    * task stream and shared settings; a method resets the switches that do not apply to it.
    */

@@ -240,7 +240,7 @@ export class Trainer {
     const c = this.config;
     const rewards = Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
     const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
-    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys, ...(values ? { values } : {}) };
+    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys, ...(values ? { values } : {}), success: rollout.success, milestonesReached: rollout.milestonesReached, numMilestones: rollout.numMilestones };
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
     return { batch, tensor, result };
   }
