@@ -15,3 +15,4 @@ const core = new SandboxCore({
 port.on('message', (request: SandboxRequest) => {
   void core.handle(request).then(({ reply, transfer }) => port.postMessage(reply, transfer));
 });
+port.postMessage({ type: 'ready' });

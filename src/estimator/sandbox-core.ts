@@ -18,6 +18,8 @@ export type SandboxRequest =
   | { type: 'estimate'; id: number; input: EstimatorInput; settings: EstimatorSettings };
 
 export type SandboxReply =
+  /** Sent once when the worker has started (its start-up is not the visitor's time). */
+  | { type: 'ready' }
   | { type: 'loaded' }
   | { type: 'advantages'; id: number; advantages: Float64Array }
   | { type: 'failed'; id: number | null; failure: FailureData };

@@ -30,7 +30,8 @@ export interface EstimatorRunner {
 }
 
 export class EstimatorSandbox implements EstimatorRunner {
-  private worker: SandboxWorker | null = null;
+  private worker: Promise<SandboxWorker> | null = null;
+  private live: SandboxWorker | null = null;
   private loaded: Promise<void> | null = null;
   private pending: { resolve: (reply: SandboxReply) => void; reject: (e: Error) => void } | null = null;
   private nextId = 1;
@@ -66,9 +67,13 @@ export class EstimatorSandbox implements EstimatorRunner {
     this.stopWorker();
   }
 
-  private ensureWorker(): SandboxWorker {
+  /** The worker, started if need be; resolves once it says it is ready (start-up is not timed). */
+  private ensureWorker(): Promise<SandboxWorker> {
     if (this.worker) return this.worker;
     const worker = this.spawn();
+    this.worker = new Promise<SandboxWorker>((resolve, reject) => {
+      this.pending = { resolve: () => resolve(worker), reject };
+    });
     worker.onReply((reply) => {
       const p = this.pending;
       this.pending = null;
@@ -79,20 +84,21 @@ export class EstimatorSandbox implements EstimatorRunner {
       this.stopWorker();
       p?.reject(new EstimatorError({ kind: 'throw', message: `the estimator's worker stopped: ${message}` }));
     });
-    this.worker = worker;
-    return worker;
+    this.live = worker;
+    return this.worker;
   }
 
   private stopWorker(): void {
-    this.worker?.terminate();
+    this.live?.terminate();
+    this.live = null;
     this.worker = null;
     this.loaded = null;
     this.pending = null;
   }
 
   /** Posts one request and waits for its reply, at most the time limit. */
-  private call(request: SandboxRequest, transfer: ArrayBuffer[], what: string): Promise<SandboxReply> {
-    const worker = this.ensureWorker();
+  private async call(request: SandboxRequest, transfer: ArrayBuffer[], what: string): Promise<SandboxReply> {
+    const worker = await this.ensureWorker();
     const started = performance.now();
     return new Promise<SandboxReply>((resolve, reject) => {
       const timer = setTimeout(() => {
