@@ -5,6 +5,7 @@
  */
 import type * as tf from '@tensorflow/tfjs-core';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
+import type { StatePart } from './state-parts.ts';
 
 export interface ComputedAdvantages {
   /** Per-step A as a float32 tensor [S]; the caller disposes it. */
@@ -17,5 +18,7 @@ export type AdvantageEngineName = 'cpu' | 'webgpu-kernels';
 export interface AdvantageEngine {
   readonly name: AdvantageEngineName;
   compute(batch: AdvantageBatch, settings: AdvantageSettings): Promise<ComputedAdvantages>;
+  /** State the engine adds to the trainer's checkpoints (the custom method's code), by part name. */
+  readonly parts?: Record<string, StatePart>;
   dispose(): void;
 }

@@ -102,7 +102,7 @@ export class Trainer {
       this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: tf.train.adam(config.learningRate), rng: root.fork('critic') };
     }
     this.collector = new RolloutCollector(this.env, this.policy);
-    this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer') };
+    this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer'), ...engine.parts };
     if (this.critic) {
       this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
       this.parts.criticOptimizer = adamPart(this.critic.optimizer, 'criticOptimizer');

@@ -37,19 +37,19 @@ async function records(c: TrainConfig, engine: AdvantageEngine): Promise<Record<
 describe('the custom method', () => {
   it('GRPO written against the estimator interface trains exactly like method grpo', async () => {
     const builtIn = await records(config('grpo'), cpuAdvantageEngine);
-    const custom = await records(config('custom'), createCustomAdvantageEngine(nodeEstimatorSandbox(GRPO_TEMPLATE)));
+    const custom = await records(config('custom'), createCustomAdvantageEngine(nodeEstimatorSandbox(GRPO_TEMPLATE), GRPO_TEMPLATE));
     expect(custom).toHaveLength(3);
     expect(custom).toEqual(builtIn);
   }, 60_000);
 
   it('a different rule trains differently (the sandbox is really consulted)', async () => {
     const builtIn = await records(config('grpo'), cpuAdvantageEngine);
-    const custom = await records(config('custom'), createCustomAdvantageEngine(nodeEstimatorSandbox(MILESTONE_SEGMENTS_TEMPLATE)));
+    const custom = await records(config('custom'), createCustomAdvantageEngine(nodeEstimatorSandbox(MILESTONE_SEGMENTS_TEMPLATE), MILESTONE_SEGMENTS_TEMPLATE));
     expect(custom[0].policyLoss).not.toEqual(builtIn[0].policyLoss);
   }, 60_000);
 
   it('keeps the tensor count flat between iterations', async () => {
-    const run = new TrainingRun({ ...config('custom'), iters: 6 }, createCustomAdvantageEngine(nodeEstimatorSandbox(GRPO_TEMPLATE)));
+    const run = new TrainingRun({ ...config('custom'), iters: 6 }, createCustomAdvantageEngine(nodeEstimatorSandbox(GRPO_TEMPLATE), GRPO_TEMPLATE));
     const counts: number[] = [];
     await run.run(() => {
       counts.push(tf.memory().numTensors);
