@@ -21,7 +21,8 @@ export type SandboxReply =
   /** Sent once when the worker has started (its start-up is not the visitor's time). */
   | { type: 'ready' }
   | { type: 'loaded' }
-  | { type: 'advantages'; id: number; advantages: Float64Array }
+  /** `estimateMs`: the time inside the visitor's estimate() alone (the rest is the hand-over and the checks). */
+  | { type: 'advantages'; id: number; advantages: Float64Array; estimateMs: number }
   | { type: 'failed'; id: number | null; failure: FailureData };
 
 /** Turns source text into an importable URL (data: in Node, blob: in the page) and imports it. */
@@ -59,15 +60,18 @@ export class SandboxCore {
     }
     if (!this.estimate) return failed(request.id, { kind: 'noDefault', message: 'no estimator is loaded' });
     let out: unknown;
+    const batch = estimatorBatchView(request.input);
+    const started = performance.now();
     try {
-      out = await this.estimate(estimatorBatchView(request.input), { ...request.settings });
+      out = await this.estimate(batch, { ...request.settings });
     } catch (e) {
       const line = lineInModule(e, this.moduleUrl);
       return failed(request.id, { kind: 'throw', message: `estimate() threw${line === undefined ? '' : ` at line ${line}`}: ${describeThrown(e)}`, ...(line === undefined ? {} : { line }) });
     }
+    const estimateMs = performance.now() - started;
     try {
       const advantages = flattenAdvantages(out, request.input);
-      return { reply: { type: 'advantages', id: request.id, advantages }, transfer: [advantages.buffer as ArrayBuffer] };
+      return { reply: { type: 'advantages', id: request.id, advantages, estimateMs }, transfer: [advantages.buffer as ArrayBuffer] };
     } catch (e) {
       if (e instanceof EstimatorError) return failed(request.id, e.toData());
       // A getter or proxy of the visitor's throwing while we read the result.

@@ -35,6 +35,8 @@ export class EstimatorSandbox implements EstimatorRunner {
   private loaded: Promise<void> | null = null;
   private pending: { resolve: (reply: SandboxReply) => void; reject: (e: Error) => void } | null = null;
   private nextId = 1;
+  /** Milliseconds the last call spent inside the visitor's estimate() (for the overhead bench). */
+  lastEstimateMs = 0;
 
   /** `timeoutS`: the limit of one call (loading the module counts as one), in seconds. */
   constructor(
@@ -60,6 +62,7 @@ export class EstimatorSandbox implements EstimatorRunner {
     const reply = await this.call({ type: 'estimate', id: this.nextId++, input, settings }, inputBuffers(input), 'estimate()');
     if (reply.type === 'failed') throw new EstimatorError(reply.failure);
     if (reply.type !== 'advantages') throw new EstimatorError({ kind: 'throw', message: `the sandbox answered ${reply.type} to a batch` });
+    this.lastEstimateMs = reply.estimateMs;
     return reply.advantages;
   }
 
