@@ -11,8 +11,8 @@ export const custom: MethodSpec = {
   label: 'Your estimator',
   description: 'your own estimate(batch, settings): one advantage per step, from rewards, milestones and state keys',
   formula: 'A = estimate(batch, settings)',
-  // Okabe–Ito's reddish purple: no built-in method uses it.
-  color: { light: { line: '#cc79a7', ink: '#a0527f' }, dark: { line: '#d98cb8', ink: '#e3a3c6' } },
+  // Paul Tol's colour-blind-safe wine and rose: no other entry uses them.
+  color: { light: { line: '#882255', ink: '#882255' }, dark: { line: '#cc6677', ink: '#dd8899' } },
   parts: { run: null, step: null, reward: null },
   outputNames: { run: null, step: null, reward: null },
   needs: { milestones: true, stateKeys: true, values: false },
