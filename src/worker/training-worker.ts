@@ -21,7 +21,11 @@ import type { Method } from '../methods/registry.ts';
 import { methodConfig } from '../page/method-configs.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { sftPrior } from '../trainer/sft-prior.ts';
-import type { FromWorker, ToWorker } from './protocol.ts';
+import type { EstimatorCode, FromWorker, ToWorker } from './protocol.ts';
+import { methodSpec } from '../methods/registry.ts';
+import { browserEstimatorSandbox } from '../estimator/browser-sandbox.ts';
+import { createCustomAdvantageEngine } from '../trainer/custom-advantage-engine.ts';
+import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the project compiles against the DOM lib). */
 interface WorkerScope {
@@ -61,7 +65,7 @@ function wait(ms: number): Promise<void> {
 const loop: TrainingLoop = new TrainingLoop({
   post,
   wait,
-  async prepare(config, method, force, continuesAt) {
+  async prepare(config, method, force, continuesAt, estimator) {
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
     if (changed || lostReason || !announced) {
       announced = true;
@@ -71,9 +75,23 @@ const loop: TrainingLoop = new TrainingLoop({
       post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}) });
       lostReason = null;
     }
+    if (methodSpec(method).visitorCode) return customEngine(estimator);
     return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
 });
+
+/** The custom method's engine: the visitor's estimator in a nested sandbox worker, its module loaded first. */
+async function customEngine(estimator: EstimatorCode | null | undefined): Promise<AdvantageEngine> {
+  if (!estimator) throw new Error('your estimator has no code yet: write it in the editor and press Apply');
+  const sandbox = browserEstimatorSandbox(estimator.source, estimator.timeoutS);
+  try {
+    await sandbox.load();
+  } catch (e) {
+    sandbox.dispose();
+    throw e;
+  }
+  return createCustomAdvantageEngine(sandbox, estimator.source);
+}
 
 /**
  * The race's SFT prior, computed once on this worker's backend (sft-prior.ts memoises it), for the page
