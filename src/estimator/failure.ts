@@ -55,3 +55,9 @@ export function describeThrown(error: unknown): string {
     return String(error);
   }
 }
+
+/** The line a failure's message names ("… at line 3: …", "(line 3)"), for the editor's mark. */
+export function failureFromMessage(message: string): FailureData {
+  const m = /(?:at line |\(line )(\d+)/.exec(message);
+  return { kind: 'throw', message, ...(m ? { line: Number(m[1]) } : {}) };
+}

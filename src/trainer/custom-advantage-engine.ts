@@ -10,17 +10,10 @@ import * as tf from '@tensorflow/tfjs-core';
 import { estimatorSettings } from '../estimator/custom-settings.ts';
 import type { EstimatorRunner } from '../estimator/sandbox-host.ts';
 import type { AdvantageEngine } from './engine.ts';
+import { ESTIMATOR_PART, savedEstimatorSource } from '../estimator/saved-source.ts';
 import { StateError, type StatePart } from './state-parts.ts';
-import type { TrainerState } from './trainer.ts';
 
-/** The checkpoint part that holds the estimator's source. */
-export const ESTIMATOR_PART = 'estimator';
-
-/** The estimator source a saved state carries, or null (a built-in method's state). */
-export function savedEstimatorSource(state: Pick<TrainerState, 'parts'>): string | null {
-  const json = state.parts[ESTIMATOR_PART]?.json;
-  return json !== null && typeof json === 'object' && !Array.isArray(json) && typeof json.source === 'string' ? json.source : null;
-}
+export { ESTIMATOR_PART, savedEstimatorSource };
 
 function estimatorPart(source: string): StatePart {
   return {

@@ -38,6 +38,11 @@ import './settings-alert.ts';
 import './settings-form.ts';
 import './share-export.ts';
 import './training-controls.ts';
+import { takeEstimatorParam, ESTIMATOR_PARAM } from '../page/estimator-share.ts';
+import { failureFromMessage } from '../estimator/failure.ts';
+import { savedSourceOf } from '../estimator/saved-source.ts';
+import type { EstimatorCode } from '../worker/protocol.ts';
+import { codeEntries, EstimatorSession } from './estimator-session.ts';
 
 
 export class BeaconLiveApp extends LitElement {
@@ -61,11 +66,16 @@ export class BeaconLiveApp extends LitElement {
   private readonly training: TrainingController;
   /** Autosave, resume and run files (durable-runs.ts). */
   private readonly durable: DurableRuns;
+  /** Your estimator: the code the custom panel runs, the editor's draft, code awaiting consent. */
+  private readonly code = new EstimatorSession();
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor() {
     super();
-    const { config, page, issues } = readPageState(location.search);
+    // Code in the link (estimator=) waits for consent; the settings are read without it.
+    const { rest, value: sharedCode } = takeEstimatorParam(location.search);
+    const { config, page, issues } = readPageState(rest);
+    this.code.fromLink(sharedCode, issues);
     this.config = config;
     this.page = page;
     this.issues = issues;
@@ -75,7 +85,10 @@ export class BeaconLiveApp extends LitElement {
     const state = () => ({ config: this.config, page: this.page });
     this.durable = new DurableRuns(this, () => raceKey(state()), () => writePageState(state()), () => this.page.methods);
     // A race saved in this browser continues where it was (the default; the bar offers a fresh start).
-    this.training = new TrainingController(this, async () => ({ config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed, seeds: this.page.seeds, checkpoints: await this.durable.saved() }));
+    this.training = new TrainingController(this, async () => {
+      const checkpoints = await this.durable.saved();
+      return { config: this.config, methods: this.page.methods, running: this.page.autostart, speed: this.page.speed, seeds: this.page.seeds, checkpoints, estimator: await this.startingCode(checkpoints) };
+    });
     this.training.onCheckpoint = (m, iteration, bytes) => this.durable.checkpoint(m, iteration, bytes);
     this.addEventListener('run-save', () => void this.saveRun());
     this.addEventListener('run-open', (e) => void this.durable.readRunFile(e.detail.file).then((run) => run && this.openRun(run)));
@@ -91,6 +104,15 @@ export class BeaconLiveApp extends LitElement {
     this.addEventListener('export-charts', () => void this.exportCharts());
     this.addEventListener('scenario-select', (e) => this.loadScenario(e.detail));
     this.addEventListener('help-close', () => (this.help = false));
+    this.addEventListener('estimator-apply', (e) => {
+      this.code.apply(e.detail.source);
+      this.restartCodeEntries(null);
+    });
+    this.addEventListener('estimator-consent', (e) => {
+      const consented = this.code.consent(e.detail.run);
+      if (consented) this.restartCodeEntries(consented.checkpoint);
+      else this.requestUpdate();
+    });
     new ShortcutController(this, {
       togglePause: () => this.onCommand({ command: this.training.running ? 'pause' : 'resume' }),
       step: () => this.onCommand({ command: 'step' }),
@@ -102,6 +124,9 @@ export class BeaconLiveApp extends LitElement {
   }
 
   protected override willUpdate(): void {
+    // Your estimator's editor (and CodeMirror with it) and the consent dialog load only when needed.
+    if (codeEntries(this.page.methods).length) void import('./estimator-editor.ts');
+    if (this.code.pending) void import('./consent-dialog.ts');
     this.toggleAttribute('present', this.page.present);
     // Presenter mode scales the whole page's rem-based type, so that body text is at least 20 px.
     document.documentElement.classList.toggle('present', this.page.present);
@@ -325,6 +350,20 @@ export class BeaconLiveApp extends LitElement {
         ? html`<div class="errors" role="alert">${t.crash ? html`<p>${t.crash}</p>` : nothing}${general.map((e) => html`<p>${e.message}</p>`)}</div>`
         : nothing;
     const help = html`<shortcut-help ?open=${this.help}></shortcut-help>`;
+    const codePanels = codeEntries(methods);
+    const codeFailure = t.errors.filter((e) => e.method !== undefined && codePanels.includes(e.method)).at(-1);
+    const estimator = codePanels.length
+      ? html`<section class="block">
+          <estimator-editor
+            class="card"
+            .applied=${this.code.applied}
+            .draft=${this.code.draft}
+            .failure=${codeFailure ? failureFromMessage(codeFailure.message) : null}
+            .shareNote=${this.code.shareParam().note}
+          ></estimator-editor>
+        </section>`
+      : nothing;
+    const consent = this.code.pending ? html`<consent-dialog .source=${this.code.pending.source} .origin=${this.code.pending.origin}></consent-dialog>` : nothing;
     const durable = html`<durable-bar .runs=${this.durable} .revision=${this.durable.revision} .labels=${Object.fromEntries(methods.map((m) => [m, raceEntry(m).label]))}></durable-bar>`;
 
     if (present) {
@@ -377,7 +416,7 @@ export class BeaconLiveApp extends LitElement {
           <div class="pair">${inspectors}</div>
         </section>
 
-        ${panels}
+        ${panels} ${estimator}
 
         <section class="block" aria-labelledby="settings-title">
           <h2 id="settings-title">Settings</h2>
@@ -397,7 +436,7 @@ export class BeaconLiveApp extends LitElement {
           household tasks. Each method trains in a Web Worker of its own with TensorFlow.js; charts by uPlot. Colours: Okabe–Ito palette.
         </p>
       </footer>
-      ${help}
+      ${help} ${consent}
     `;
   }
 
@@ -406,9 +445,36 @@ export class BeaconLiveApp extends LitElement {
     this.training.loseDevice();
   }
 
-  private shareUrl(): string {
-    const q = writePageState({ config: this.config, page: this.page });
+  /** The page's link; `withCode`: with Your estimator's code (the Share link), not in the address bar. */
+  private shareUrl(withCode = true): string {
+    let q = writePageState({ config: this.config, page: this.page });
+    const code = withCode && codeEntries(this.page.methods).length ? this.code.shareParam().value : null;
+    if (code !== null) q = `${q ? `${q}&` : ''}${ESTIMATOR_PARAM}=${code}`;
     return `${location.origin}${location.pathname}${q ? `?${q}` : ''}`;
+  }
+
+  /**
+   * The code the custom panels start with: the code their autosaved run carries (the visitor's own),
+   * else the applied code, else (nothing awaiting consent) the GRPO starter. Null while code from a
+   * link awaits consent.
+   */
+  private async startingCode(checkpoints: Checkpoints): Promise<EstimatorCode | null> {
+    const entries = codeEntries(this.page.methods);
+    if (entries.length === 0) return null;
+    const saved = checkpoints[entries[0]];
+    const source = saved ? await savedSourceOf(saved) : null;
+    if (source !== null) this.code.restoreSaved(source);
+    if (this.code.applied === null && !this.code.pending) this.code.apply((await import('../estimator/templates.ts')).GRPO_TEMPLATE);
+    this.requestUpdate();
+    return this.code.code;
+  }
+
+  /** Restarts only the panels that run the visitor's code, with the applied code (from `checkpoint`, or iteration 0). */
+  private restartCodeEntries(checkpoint: ArrayBuffer | null): void {
+    this.training.estimator = this.code.code;
+    const running = this.training.state?.running ?? this.page.autostart;
+    for (const m of codeEntries(this.page.methods)) this.training.restartEntry(m, this.config, running, checkpoint);
+    this.requestUpdate();
   }
 
   /** Writes the settings in effect to the address bar (debounced: sliders send many events). */
@@ -416,7 +482,7 @@ export class BeaconLiveApp extends LitElement {
     if (this.urlTimer !== null) clearTimeout(this.urlTimer);
     this.urlTimer = setTimeout(() => {
       this.urlTimer = null;
-      const url = this.shareUrl();
+      const url = this.shareUrl(false);
       if (url !== location.href) history.replaceState(null, '', url);
     }, 250);
   }
@@ -433,12 +499,23 @@ export class BeaconLiveApp extends LitElement {
   }
 
   /** "Open run": the file's settings take effect and every panel continues from its state, paused. */
-  private openRun(run: RunFile): void {
+  private async openRun(run: RunFile): Promise<void> {
     this.config = run.state.config;
     this.page = run.state.page;
     this.staged = {};
     this.scenario = -1;
     const checkpoints: Checkpoints = Object.fromEntries(run.panels.map((p) => [p.panel, p.bytes]));
+    // A run file's code runs only after consent; its panel continues from the file once consented.
+    for (const m of codeEntries(this.page.methods)) {
+      const bytes = checkpoints[m];
+      const source = bytes ? await savedSourceOf(bytes) : null;
+      if (!bytes || source === null) continue;
+      delete checkpoints[m];
+      this.code.pending = { source, origin: 'this run file', checkpoint: bytes };
+      this.code.draft = source;
+      this.code.applied = null;
+      this.training.estimator = null;
+    }
     this.training.reset(this.config, false, this.page.methods, checkpoints, this.page.seeds);
     this.writeUrl();
   }
@@ -453,6 +530,15 @@ export class BeaconLiveApp extends LitElement {
 
   /** Rebuilds both trainers with the settings in effect plus those waiting for a restart. */
   private restart(): void {
+    // A race that newly has Your estimator starts it with the GRPO starter (loaded with the editor).
+    if (codeEntries(this.page.methods).length && this.code.applied === null && !this.code.pending) {
+      void import('../estimator/templates.ts').then(({ GRPO_TEMPLATE }) => {
+        this.code.apply(GRPO_TEMPLATE);
+        this.restart();
+      });
+      return;
+    }
+    this.training.estimator = this.code.code;
     const state = this.training.state;
     this.config = { ...this.config, ...this.staged };
     this.staged = {};

@@ -24,6 +24,7 @@ import { sftPrior } from '../trainer/sft-prior.ts';
 import type { EstimatorCode, FromWorker, ToWorker } from './protocol.ts';
 import { methodSpec } from '../methods/registry.ts';
 import { browserEstimatorSandbox } from '../estimator/browser-sandbox.ts';
+import { EstimatorError } from '../estimator/failure.ts';
 import { createCustomAdvantageEngine } from '../trainer/custom-advantage-engine.ts';
 import type { AdvantageEngine } from '../trainer/advantage-engine.ts';
 
@@ -82,7 +83,7 @@ const loop: TrainingLoop = new TrainingLoop({
 
 /** The custom method's engine: the visitor's estimator in a nested sandbox worker, its module loaded first. */
 async function customEngine(estimator: EstimatorCode | null | undefined): Promise<AdvantageEngine> {
-  if (!estimator) throw new Error('your estimator has no code yet: write it in the editor and press Apply');
+  if (!estimator) throw new EstimatorError({ kind: 'load', message: 'Your estimator has no code to run yet: press "Run this code", or write code in the editor and press Apply' });
   const sandbox = browserEstimatorSandbox(estimator.source, estimator.timeoutS);
   try {
     await sandbox.load();
