@@ -8,10 +8,10 @@
 import type { AdvantageBatch } from '../advantages/types.ts';
 import { estimatorInput, inputBuffers } from './estimator-batch.ts';
 import { EstimatorError } from './failure.ts';
+import { DEFAULT_ESTIMATOR_TIMEOUT_S } from './limits.ts';
 import type { EstimatorSettings, SandboxReply, SandboxRequest } from './sandbox-core.ts';
 
-/** The default time limit of one call, in seconds (the page's and the CLI's `--estimatorTimeout`). */
-export const DEFAULT_ESTIMATOR_TIMEOUT_S = 10;
+export { DEFAULT_ESTIMATOR_TIMEOUT_S };
 
 /** A worker as the host needs it; `onCrash` fires if the worker dies of anything but `terminate`. */
 export interface SandboxWorker {

@@ -472,7 +472,9 @@ export class BeaconLiveApp extends LitElement {
   /** Restarts only the panels that run the visitor's code, with the applied code (from `checkpoint`, or iteration 0). */
   private restartCodeEntries(checkpoint: ArrayBuffer | null): void {
     this.training.estimator = this.code.code;
-    const running = this.training.state?.running ?? this.page.autostart;
+    // As a Reset would: a running or finished race trains the restarted panel; a paused one keeps it paused.
+    const state = this.training.state;
+    const running = (state?.running ?? this.page.autostart) || (state?.finished ?? false);
     for (const m of codeEntries(this.page.methods)) this.training.restartEntry(m, this.config, running, checkpoint);
     this.requestUpdate();
   }

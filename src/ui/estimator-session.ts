@@ -8,7 +8,7 @@ import type { ConfigIssue } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
 import { raceEntry, type RaceEntryName } from '../methods/variants.ts';
 import { decodeEstimatorParam, encodeEstimatorParam, ESTIMATOR_PARAM } from '../page/estimator-share.ts';
-import { DEFAULT_ESTIMATOR_TIMEOUT_S } from '../estimator/sandbox-host.ts';
+import { DEFAULT_ESTIMATOR_TIMEOUT_S } from '../estimator/limits.ts';
 import type { EstimatorCode } from '../worker/protocol.ts';
 
 export interface PendingCode {

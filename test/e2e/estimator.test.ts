@@ -107,7 +107,7 @@ describe('your own estimator on the page', () => {
     try {
       const dialog = page.getByRole('dialog');
       await dialog.waitFor({ timeout: 60_000 });
-      expect(await dialog.locator('pre').innerText()).toBe(source.trimEnd());
+      expect((await dialog.locator('pre').innerText()).trimEnd()).toBe(source.trimEnd());
       expect(await axeViolations(page)).toEqual([]);
       // GRPO trains; the custom panel runs nothing and says why.
       await waitFor('GRPO to train', () => iterations(page), (v) => v.grpo >= 2, 120_000);
@@ -118,8 +118,9 @@ describe('your own estimator on the page', () => {
       expect((await iterations(page)).custom).toBe(0);
       expect(await customAlert(page)).toEqual([expect.stringMatching(/no code to run yet/)]);
 
-      // The same link again, and this time "Run this code".
-      await page.reload();
+      // The address bar dropped the code (a reload does not ask again); the same link again, and this time "Run this code".
+      expect(await page.evaluate(() => location.search)).not.toMatch(/estimator=/);
+      await page.goto(`${site.server.url}?${query}`);
       await page.getByRole('dialog').waitFor({ timeout: 60_000 });
       await page.getByRole('button', { name: 'Run this code' }).click();
       await waitFor('the shared estimator to train', () => iterations(page), (v) => v.custom >= 2, 120_000);
@@ -151,7 +152,7 @@ describe('your own estimator on the page', () => {
       const dialog = page.getByRole('dialog');
       await dialog.waitFor({ timeout: 30_000 });
       expect(await dialog.innerText()).toMatch(/Run code from this run file\?/);
-      expect(await dialog.locator('pre').innerText()).toBe(source.trimEnd());
+      expect((await dialog.locator('pre').innerText()).trimEnd()).toBe(source.trimEnd());
       await page.getByRole('button', { name: 'Run this code' }).click();
       await waitFor('both panels at the saved iteration', () => iterations(page), (v) => v.grpo === 3 && v.custom === 3, 60_000);
       expect(await customAlert(page)).toEqual([]);
