@@ -7,7 +7,8 @@
  * - the Share link carries the code; opening it shows a role="dialog" and runs nothing before
  *   "Run this code"; after "Don't run" the code waits in the editor;
  * - a saved run file carries the code, and opening it asks before running it;
- * - axe-core finds no serious or critical violations with the editor and with the dialog.
+ * - axe-core finds no serious or critical violations with the editor and with the dialog;
+ * - the default page (no custom panel) loads none of it.
  * The race is GRPO against Your estimator on wasm at tiny settings, so iterations take well under a second.
  */
 import { readFileSync } from 'node:fs';
@@ -53,6 +54,23 @@ async function expectFailure(page: Page, source: string, message: RegExp, timeou
 }
 
 describe('your own estimator on the page', () => {
+  it('is not loaded by the default page: no editor, no CodeMirror, no dialog', async () => {
+    const { page, context, errors } = await open(`${TINY}&autostart=false`);
+    try {
+      await waitFor('the default race', () => iterations(page), (v) => Object.keys(v).join() === 'grpo,beacon', 60_000);
+      const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(scripts.filter((n) => /code-editor|estimator-editor|consent-dialog|templates/.test(n))).toEqual([]);
+      // And by content, whatever the chunks are called: CodeMirror's lint marks, the editor's and the dialog's text.
+      const texts = await page.evaluate((urls) => Promise.all(urls.map((u) => fetch(u).then((r) => r.text()))), scripts);
+      expect(texts.filter((t) => /cm-lintRange-error|Starter templates|consent-title/.test(t))).toEqual([]);
+      expect(await page.locator('estimator-editor').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it('edits, applies, fails alone with a message for each failure kind, shares its code, and passes axe', async () => {
     const { page, context, errors } = await open(RACE);
     try {
