@@ -6,7 +6,8 @@
  *   call over the 10 s limit) stops only the custom panel, with a role="alert" saying what went wrong;
  * - the Share link carries the code; opening it shows a role="dialog" and runs nothing before
  *   "Run this code"; after "Don't run" the code waits in the editor;
- * - a saved run file carries the code, and opening it asks before running it;
+ * - a saved run file carries the code, and opening it (offline, from the service worker's cache) asks
+ *   before running it;
  * - axe-core finds no serious or critical violations with the editor and with the dialog;
  * - the default page (no custom panel) loads none of it.
  * The race is GRPO against Your estimator on wasm at tiny settings, so iterations take well under a second.
@@ -163,9 +164,12 @@ describe('your own estimator on the page', () => {
     } finally {
       await first.context.close();
     }
-    const { page, context, errors } = await open(`${TINY}&methods=grpo,custom&autostart=false`);
+    // Offline, with the service worker: the sandbox's worker script comes from its cache.
+    const { page, context, errors } = await openPage(site.browser, site.server.url, `${TINY}&methods=grpo,custom&autostart=false`, { serviceWorkers: 'allow' });
     try {
       await waitFor('the page', () => iterations(page), (v) => Object.keys(v).length === 2, 60_000);
+      await waitFor('the service worker in control', () => page.evaluate(() => navigator.serviceWorker.controller !== null), (v) => v, 60_000);
+      await context.setOffline(true);
       await page.locator('durable-bar input[type=file]').setInputFiles({ name: 'mine.beaconrun', mimeType: 'application/octet-stream', buffer: bytes! });
       const dialog = page.getByRole('dialog');
       await dialog.waitFor({ timeout: 30_000 });
