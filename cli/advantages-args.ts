@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { InputError, parseAdvantageRequest, type AdvantageRequest } from '../src/advantages/batch-json.ts';
 import { BACKEND_NAMES } from '../src/backend/select.ts';
+import { custom } from '../src/methods/custom.ts';
 import { ESTIMATOR_FLAGS } from './estimator-flags.ts';
 import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 
@@ -49,7 +50,7 @@ export function readAdvantageRequest(input: string, forEstimator = false): Advan
   }
   if (!forEstimator) return parseAdvantageRequest(json);
   const { method, ...rest } = (typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { groups: json }) as Record<string, unknown>;
-  if (method !== undefined && method !== 'custom') throw new InputError(`method must be custom (or left out) with --estimator; got ${JSON.stringify(method)}`);
+  if (method !== undefined && method !== custom.name) throw new InputError(`method must be ${custom.name} (or left out) with --estimator; got ${JSON.stringify(method)}`);
   const request = parseAdvantageRequest(rest);
-  return { ...request, settings: { ...request.settings, method: 'custom' } };
+  return { ...request, settings: { ...request.settings, method: custom.name } };
 }
