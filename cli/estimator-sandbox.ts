@@ -11,9 +11,12 @@ import { UsageError } from './flags.ts';
 function spawnWorkerThread(): SandboxWorker {
   const worker = new Worker(new URL('./estimator-worker-boot.mjs', import.meta.url), {
     workerData: { entry: new URL('./estimator-worker.ts', import.meta.url).href },
-    // The visitor's code gets no stdin; its console output goes to ours.
-    stdin: false,
+    // The visitor's console output goes to our stderr: stdout carries the commands' JSON.
+    stdout: true,
+    stderr: true,
   });
+  worker.stdout.pipe(process.stderr);
+  worker.stderr.pipe(process.stderr);
   // A terminated worker must not keep the command alive, and neither must an idle one.
   worker.unref();
   let terminated = false;

@@ -25,7 +25,7 @@ import type { ProbeTiming } from '../worker/backend-probe.ts';
 import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import type { BackendMessage, EstimatorCode, FromWorker, PriorMessage, StateMessage, ToWorker } from '../worker/protocol.ts';
-import { methodSpec } from '../methods/registry.ts';
+import { DEFAULT_RACE, methodSpec } from '../methods/registry.ts';
 import { TrainingWorkerClient } from '../worker/worker-client.ts';
 
 /** Minimum time between two re-renders caused by training (charts redraw at most this often). */
@@ -277,7 +277,9 @@ export class TrainingController implements ReactiveController {
       if (!outcome) {
         this.probing = true;
         this.schedule();
-        outcome = await this.runProbe(config, raceEntry(methods[0]).method);
+        // Timed on a built-in method: a visitor's estimator is not there to run in a probe worker.
+        const builtIn = methods.map((m) => raceEntry(m).method).find((m) => !methodSpec(m).visitorCode) ?? DEFAULT_RACE[0];
+        outcome = await this.runProbe(config, builtIn);
         if (token !== this.startToken) return;
         this.probing = false;
         this.probeCache.set(key, outcome);

@@ -81,6 +81,11 @@ describe('npm run advantages --estimator', () => {
     expect(r.code, r.stderr).toBe(0);
     const z = 0.5 / (Math.SQRT1_2 + 1e-6);
     expect(JSON.parse(r.stdout)).toEqual({ groups: [[{ advantages: [z, z, z] }, { advantages: [-z, -z] }], [{ advantages: [0] }, { advantages: [0, 0] }]] });
+    // The rule's console output goes to stderr: stdout stays the JSON.
+    const chatty = await runCli('cli/advantages.ts', ['--estimator', file('chatty.js', 'export default (b) => { console.log("thinking"); return b.groups.map((runs) => runs.map(() => 0)); };'), '--input', input]);
+    expect(chatty.code, chatty.stderr).toBe(0);
+    expect(JSON.parse(chatty.stdout).groups[0][0]).toEqual({ advantages: [0, 0, 0] });
+    expect(chatty.stderr).toMatch(/thinking/);
     const bad = await runCli('cli/advantages.ts', ['--estimator', file('short.js', 'export default (b) => b.groups.map((runs) => runs.map(() => [1]));'), '--input', input]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^estimate\(\) returned the wrong shape: group 0, run 0: expected 3 advantages \(one per step\), got 1$/m);
