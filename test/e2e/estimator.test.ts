@@ -34,6 +34,15 @@ async function axeViolations(page: Page) {
   });
 }
 
+/** A panel's records as the page holds them, without timings and the method's name (which differ between equal runs). */
+const records = (page: Page, method: string) =>
+  page.locator(`method-panel[data-method="${method}"]`).evaluate((e) =>
+    (e as unknown as { history: { records: Record<string, unknown>[] } }).history.records.map((r) => {
+      const { ms, envStepsPerSecond, method: _m, ...rest } = r;
+      return JSON.parse(JSON.stringify(rest));
+    }),
+  );
+
 const customAlert = (page: Page) => page.locator('method-panel[data-method="custom"] [role=alert]').allInnerTexts();
 
 /** Puts `source` in the editor (as its draft) and presses Apply. */
@@ -107,6 +116,15 @@ describe('your own estimator on the page', () => {
       await apply(page, 'export default (batch) => batch.groups.map((runs) => runs.map((run) => (run.success ? 1 : -1)));\n');
       await waitFor('the custom panel to train again', () => iterations(page), (v) => v.custom >= 2, 60_000);
       expect(await customAlert(page)).toEqual([]);
+
+      // The GRPO starter applied again: the panel restarts from the race's prior and seed, so its first
+      // iterations are GRPO's own (wasm is deterministic).
+      await page.getByRole('button', { name: 'GRPO', exact: true }).click();
+      await page.locator('estimator-editor button.apply').click();
+      await waitFor('the GRPO starter to train 3 iterations', () => iterations(page), (v) => v.custom >= 3, 60_000);
+      expect((await records(page, 'custom')).slice(0, 3)).toEqual((await records(page, 'grpo')).slice(0, 3));
+      await apply(page, 'export default (batch) => batch.groups.map((runs) => runs.map((run) => (run.success ? 1 : -1)));\n');
+      await waitFor('the custom panel to train again', () => iterations(page), (v) => v.custom >= 2, 60_000);
 
       // The Share link carries the applied code as base64url UTF-8; the address bar does not.
       const link = await page.locator('share-export').evaluate((el) => (el as unknown as { url: string }).url);
