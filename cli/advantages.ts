@@ -6,10 +6,15 @@
  * tfjs on Dawn (SwiftShader where there is no GPU). The webgpu numbers are float32, so they agree with
  * the cpu ones to about 1e-6, not to the last digit. `--input -` reads stdin.
  * Invalid flags or input exit with 2 and a message naming the field; a missing GPU adapter exits with 1.
+ * `--estimator FILE.js` runs your own estimator on the batch instead (in a worker thread, with
+ * `--estimatorTimeout`); its failures exit with 2 and their message.
  */
 import { InputError, formatAdvantageResponse, type AdvantageRequest } from './batch-json.ts';
 import type { AdvantageResult } from '../src/advantages/types.ts';
+import { EstimatorError } from '../src/estimator/failure.ts';
+import { estimatorSettings } from '../src/estimator/custom-settings.ts';
 import { methodSpec } from '../src/methods/registry.ts';
+import { nodeEstimatorSandbox, readEstimatorSource } from './estimator-sandbox.ts';
 import { parseAdvantagesArgs, readAdvantageRequest, USAGE } from './advantages-args.ts';
 import { runCommand } from './flags.ts';
 
@@ -42,6 +47,20 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (args.estimator !== undefined) {
+    const source = readEstimatorSource(args.estimator);
+    const request = readAdvantageRequest(args.input, true);
+    const sandbox = nodeEstimatorSandbox(source, args.estimatorTimeout);
+    try {
+      const advantages = await sandbox.estimate(request.batch, estimatorSettings(request.settings));
+      const runs = request.batch.runOffsets.length - 1;
+      const empty = new Float64Array(advantages.length);
+      process.stdout.write(`${JSON.stringify(formatAdvantageResponse(request, { advantages, trajectoryAdvantages: new Float64Array(runs), segmentAdvantages: empty, shapedRewards: empty }))}\n`);
+      return 0;
+    } finally {
+      sandbox.dispose();
+    }
+  }
   const request = readAdvantageRequest(args.input);
   let result: AdvantageResult;
   try {
@@ -54,4 +73,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-runCommand(() => main(process.argv.slice(2)), USAGE, [InputError]);
+runCommand(() => main(process.argv.slice(2)), USAGE, [InputError, EstimatorError]);

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { parseShard, type Shard } from '../src/study/matrix.ts';
 import { PROFILES, type StudyProfile } from '../src/study/profile.ts';
+import { ESTIMATOR_FLAGS } from './estimator-flags.ts';
 import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 
 const FLAGS = {
@@ -15,10 +16,13 @@ const FLAGS = {
   fresh: { kind: 'switch', doc: 'forget the stored runs and start over' },
   'report-only': { kind: 'switch', doc: 'rewrite study.json, charts and README from the stored runs; train nothing' },
   shard: { kind: 'string', placeholder: 'I/N', doc: 'train only shard I of N (1 ≤ I ≤ N) and write shards/shard-I-of-N.json; `merge` then writes the outputs' },
+  ...ESTIMATOR_FLAGS,
 } as const;
 
 export const STUDY_USAGE = `usage: npm run study -- [--seeds N] [--workers N] [--quick] [--fresh] [--report-only] [--shard I/N]
        npm run study -- merge [--seeds N] [--quick]     (merge shards/*.json into the outputs)
+       npm run study -- --estimator FILE.js [--estimatorTimeout S] [--seeds N] [--workers N] [--quick]
+                                                   (race your estimator in the study's cells and seeds)
 ${flagsHelp(FLAGS)}`;
 
 export interface StudyOptions {
@@ -30,6 +34,8 @@ export interface StudyOptions {
   fresh: boolean;
   reportOnly: boolean;
   shard: Shard | null;
+  /** `--estimator`: race the visitor's estimator in the profile's cells (nothing of the study is written). */
+  estimator: { path: string; timeoutS?: number } | null;
 }
 
 /** Parses the study's arguments; throws UsageError naming the flag. Returns null for --help. */
@@ -45,5 +51,8 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
   if (flags.shard !== undefined && !shard) throw new UsageError(`--shard must be I/N with integers 1 ≤ I ≤ N ≤ 1000; got ${JSON.stringify(flags.shard)}`);
   if (shard && flags['report-only']) throw new UsageError('--shard and --report-only cannot go together (a shard writes no report; `merge` does)');
   if (merge && (shard || flags.fresh || flags['report-only'] || flags.workers)) throw new UsageError('merge takes only --seeds and --quick (it trains nothing)');
-  return { merge, profile, seeds, workers: flags.workers ?? availableParallelism(), fresh: flags.fresh === true, reportOnly: flags['report-only'] === true, shard };
+  if (flags.estimatorTimeout !== undefined && flags.estimator === undefined) throw new UsageError('--estimatorTimeout needs --estimator FILE');
+  if (flags.estimator !== undefined && (merge || shard || flags.fresh || flags['report-only'])) throw new UsageError('--estimator races your estimator alone: it takes only --seeds, --workers, --quick and --estimatorTimeout');
+  const estimator = flags.estimator === undefined ? null : { path: flags.estimator, ...(flags.estimatorTimeout === undefined ? {} : { timeoutS: flags.estimatorTimeout }) };
+  return { merge, profile, seeds, workers: flags.workers ?? availableParallelism(), fresh: flags.fresh === true, reportOnly: flags['report-only'] === true, shard, estimator };
 }

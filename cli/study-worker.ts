@@ -13,8 +13,11 @@ import { runKey, type RunSpec } from '../src/study/matrix.ts';
 import { summarizeRun, type IterationFigures, type RunResult } from '../src/study/summary.ts';
 import { TrainingRun } from '../src/trainer/run.ts';
 import { initNodeBackend } from './node-backend.ts';
+import { customEngine } from './custom-method.ts';
+import type { EstimatorCode } from '../src/worker/protocol.ts';
+import { EstimatorError } from '../src/estimator/failure.ts';
 
-export type ToWorker = { type: 'run'; spec: RunSpec; config: TrainConfig; envStepBudget: number; overrides: Record<string, unknown> };
+export type ToWorker = { type: 'run'; spec: RunSpec; config: TrainConfig; envStepBudget: number; overrides: Record<string, unknown>; estimator?: EstimatorCode };
 export type FromWorker =
   | { type: 'ready'; backend: string }
   | { type: 'progress'; key: string; iteration: number; envSteps: number; success: number }
@@ -27,9 +30,10 @@ const post = (m: FromWorker) => port.postMessage(m);
 
 const backend = await initNodeBackend('wasm');
 
-async function train({ spec, config, envStepBudget, overrides }: ToWorker): Promise<RunResult> {
+async function train({ spec, config, envStepBudget, overrides, estimator }: ToWorker): Promise<RunResult> {
   const key = runKey(spec);
-  const run = new TrainingRun(config, backend.advantageEngine(config.method));
+  const engine = estimator ? await customEngine(estimator.source, { estimatorTimeout: estimator.timeoutS }) : backend.advantageEngine(config.method);
+  const run = new TrainingRun(config, engine);
   const records: IterationFigures[] = [];
   const t0 = performance.now();
   try {
@@ -52,7 +56,8 @@ port.on('message', (m: ToWorker) => {
   const key = runKey(m.spec);
   train(m).then(
     (result) => post({ type: 'done', key, result }),
-    (e: unknown) => post({ type: 'failed', key, error: e instanceof Error ? e.stack ?? e.message : String(e) }),
+    // A visitor's estimator failing is its message, not our stack trace.
+    (e: unknown) => post({ type: 'failed', key, error: e instanceof EstimatorError ? e.message : e instanceof Error ? e.stack ?? e.message : String(e) }),
   );
 });
 post({ type: 'ready', backend: backend.describe });

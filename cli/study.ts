@@ -11,94 +11,28 @@
  * `merge` checks that the shards cover the matrix exactly once and writes the same outputs.
  * --quick runs the small smoke profile into docs/results/quick/, never touching the real results.
  * --report-only rewrites the outputs from the stored runs without training (e.g. after editing
- * analysis.md). Bad flags and a dirty tree exit with 2; a run that fails unexpectedly makes the study
+ * analysis.md). `--estimator FILE.js` races your own estimator in the profile's cells instead
+ * (cli/study-estimator.ts). Bad flags and a dirty tree exit with 2; a run that fails unexpectedly makes the study
  * exit with 1 after the others finish (the failed run is not stored, so a rerun retries it).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { studyFigures } from '../src/study/charts.ts';
 import { EtaModel, formatDuration } from '../src/study/eta.ts';
-import { buildMatrix, planRuns, runConfig, runKey, shardRuns, stepBudget, type RunSpec } from '../src/study/matrix.ts';
+import { buildMatrix, planRuns, runConfig, runKey, shardRuns, stepBudget } from '../src/study/matrix.ts';
 import type { StudyProfile } from '../src/study/profile.ts';
 import { buildStudyDocument, renderReadme, studyJson, type DocumentMeta, type StudyDocument } from '../src/study/report.ts';
 import type { RunResult } from '../src/study/summary.ts';
 import { renderFigure } from '../src/study/svg.ts';
-import { variantSpec } from '../src/study/variants.ts';
 import { runCommand } from './flags.ts';
 import { cleanCommit, DirtyTreeError, treeState } from './git-tree.ts';
 import { parseStudyFlags, STUDY_USAGE as USAGE, type StudyOptions } from './study-flags.ts';
 import { clearStoredRuns, loadRunsFromStudy, loadShards, loadStoredRuns, mergeShards, saveShard, saveStoredRun, ShardMergeError, shardFileName } from './study-store.ts';
-import type { FromWorker, ToWorker } from './study-worker.ts';
+import { runAll } from './study-runner.ts';
+import { raceEstimator } from './study-estimator.ts';
+import { EstimatorError } from '../src/estimator/failure.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-/**
- * A study worker thread. tsx hooks the main thread only, so the worker registers it again (both hooks,
- * as the tsx command does: tfjs-core's dist files are ESM syntax in a CommonJS package) before loading
- * cli/study-worker.ts.
- */
-function startWorker(): Worker {
-  const workerUrl = new URL('./study-worker.ts', import.meta.url);
-  const boot = `import { register as esm } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
-    import { register as cjs } from ${JSON.stringify(import.meta.resolve('tsx/cjs/api'))};
-    esm(); cjs(); await import(${JSON.stringify(workerUrl.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
-}
-
-/** Trains `todo` on `workers` threads; calls `finished` for each result as it arrives. */
-async function runAll(todo: RunSpec[], options: StudyOptions, eta: EtaModel, finished: (spec: RunSpec, result: RunResult) => void): Promise<string[]> {
-  const { budget } = options.profile;
-  const queue = [...todo];
-  const total = todo.length;
-  const running = new Map<string, { spec: RunSpec; envSteps: number }>();
-  const failures: string[] = [];
-  let done = 0;
-  const started = performance.now();
-  const elapsed = () => (performance.now() - started) / 1000;
-  const status = () => `elapsed ${formatDuration(elapsed())} · about ${formatDuration(eta.secondsLeft(queue, [...running.values()], Math.min(options.workers, queue.length + running.size) || 1))} left`;
-  const heartbeat = setInterval(() => {
-    const now = [...running.values()].map((r) => `${runKey(r.spec)} ${Math.round((100 * r.envSteps) / stepBudget(r.spec, budget))}%`).join(', ');
-    log(`  … ${done}/${total} runs done; running ${now}; ${status()}`);
-  }, 60_000);
-  const workerCount = Math.min(options.workers, total);
-
-  await Promise.all(Array.from({ length: workerCount }, () => new Promise<void>((resolve, reject) => {
-    const worker = startWorker();
-    let current: RunSpec | null = null;
-    const next = () => {
-      current = queue.shift() ?? null;
-      if (!current) {
-        void worker.terminate().then(() => resolve());
-        return;
-      }
-      running.set(runKey(current), { spec: current, envSteps: 0 });
-      worker.postMessage({ type: 'run', spec: current, config: runConfig(current, budget), envStepBudget: stepBudget(current, budget), overrides: variantSpec(current.variant).overrides } satisfies ToWorker);
-    };
-    worker.on('message', (m: FromWorker) => {
-      if (m.type === 'ready') return next();
-      const r = running.get(m.key);
-      if (m.type === 'progress') {
-        if (r) r.envSteps = m.envSteps;
-        return;
-      }
-      running.delete(m.key);
-      done++;
-      if (m.type === 'done' && current) {
-        eta.observe({ spec: current, envSteps: m.result.envSteps, seconds: m.result.seconds });
-        finished(current, m.result);
-        log(`[${String(done).padStart(String(total).length)}/${total}] ${m.key}: final success ${(100 * m.result.finalSuccess).toFixed(0)}% after ${m.result.iterations} iterations, ${m.result.envSteps} steps, in ${formatDuration(m.result.seconds)}${m.result.stopped ? ` (stopped: ${m.result.stopped})` : ''} · ${status()}`);
-      } else if (m.type === 'failed') {
-        failures.push(`${m.key}: ${m.error}`);
-        log(`[${done}/${total}] ${m.key} FAILED: ${m.error.split('\n')[0]}`);
-      }
-      next();
-    });
-    worker.on('error', reject);
-  })));
-  clearInterval(heartbeat);
-  return failures;
-}
 
 /** The command that reproduces a profile's study (the same for one invocation and a merge of shards). */
 function canonicalCommand(options: StudyOptions): string {
@@ -151,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (options.merge) return merge(options);
+  if (options.estimator) return raceEstimator(options, options.estimator);
   const startedAt = new Date();
   const { profile, shard } = options;
   const commit = commitOrRefuse(profile, options.reportOnly ? 'write the study' : 'run the study');
@@ -169,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
   if (!options.reportOnly && todo.length > 0) {
     for (const s of done) eta.observe({ spec: s.result, envSteps: s.result.envSteps, seconds: s.result.seconds });
     log(`estimated ${formatDuration(eta.secondsLeft(todo, [], Math.min(options.workers, todo.length)))} (env-step budgets × ${done.length ? 'stored runs’ and ' : ''}pilot-measured seconds per step, over ${Math.min(options.workers, todo.length)} workers)`);
-    failures = await runAll(todo, options, eta, (spec, result) => {
+    failures = await runAll(todo, { profile: options.profile, workers: options.workers }, eta, (spec, result) => {
       const withCommit = { ...result, commit };
       results.set(result.key, withCommit);
       saveStoredRun(profile.outDir, { key: result.key, config: runConfig(spec, profile.budget), envStepBudget: result.envStepBudget, result: withCommit, commit });
@@ -214,4 +149,4 @@ function readPrevious(profile: StudyProfile): StudyDocument | null {
   }
 }
 
-runCommand(() => main(process.argv.slice(2)), USAGE, [DirtyTreeError, ShardMergeError]);
+runCommand(() => main(process.argv.slice(2)), USAGE, [DirtyTreeError, ShardMergeError, EstimatorError]);

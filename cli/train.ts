@@ -23,6 +23,8 @@ import { recordToJson } from '../src/trainer/iteration-record.ts';
 import { TrainingRun, type RunState } from '../src/trainer/run.ts';
 import { StateError } from '../src/trainer/state-parts.ts';
 import { readCheckpointFile, writeCheckpointFile } from './checkpoint-file.ts';
+import { customEngine, estimatorSource } from './custom-method.ts';
+import { EstimatorError } from '../src/estimator/failure.ts';
 import { flagsHelp, parseFlags, runCommand, UsageError } from './flags.ts';
 import { initNodeBackend } from './node-backend.ts';
 import { progressReporter } from './progress.ts';
@@ -31,6 +33,7 @@ import { TRAIN_FLAGS } from './train-flags.ts';
 
 const USAGE = `usage: npm run -s train -- [--name value …] [--out FILE] [--checkpoint FILE [--checkpointEvery N]]
        npm run -s train -- --resume FILE --iters M [--out FILE] [--checkpoint FILE] [--checkpointEvery N]
+       npm run -s train -- --method custom --estimator FILE.js [--estimatorTimeout SECONDS] [--name value …]
 ${flagsHelp(TRAIN_FLAGS, DEFAULT_CONFIG)}`;
 
 const DEFAULT_CHECKPOINT_EVERY = 10;
@@ -63,10 +66,14 @@ async function main(argv: string[]): Promise<number> {
   // Everything about the checkpoint is checked before the backend starts or any file is touched.
   const state = resume ? await readCheckpointFile(resume) : null;
   const config = state ? resumedConfig(state, settingsGiven, flagConfig, resume!) : flagConfig;
+  const source = estimatorSource(config, flags, state, resume);
 
   const backend = await initNodeBackend(config.backend);
   process.stderr.write(`backend: ${backend.describe}\n`);
-  const run = new TrainingRun(config, backend.advantageEngine(config.method));
+  // The custom method's sandbox loads the visitor's module before anything is written, so a module
+  // that does not load, or has no default export, stops the command at once (exit 2).
+  const engine = source === null ? backend.advantageEngine(config.method) : await customEngine(source, flags);
+  const run = new TrainingRun(config, engine);
   let signal: keyof typeof SIGNAL_EXIT | null = null;
   const onSignal = (name: keyof typeof SIGNAL_EXIT) => {
     if (signal) process.exit(SIGNAL_EXIT[name]); // a second signal: leave now; the last checkpoint is whole
@@ -117,4 +124,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runCommand(() => main(process.argv.slice(2)), USAGE, [CheckpointError, StateError]);
+runCommand(() => main(process.argv.slice(2)), USAGE, [CheckpointError, StateError, EstimatorError]);

@@ -9,7 +9,7 @@ import { ENV_NAMES, HORIZONS, type EnvName, type Horizon } from '../envs/index.t
 import type { GigpoSettings } from './advantages/gigpo.ts';
 import { NORMALIZATIONS, SEGMENT_BASELINES, VARIANTS, type AdvantageSettings, type Normalize, type SegmentBaseline, type Variant } from './advantages/types.ts';
 import { BACKEND_CHOICES, type BackendChoice } from './backend/names.ts';
-import { METHOD_NAMES, type Method } from './methods/registry.ts';
+import { ALL_METHOD_NAMES, type Method } from './methods/registry.ts';
 import { combinedLimitIssues } from './setting-limits.ts';
 
 export type { BackendChoice };
@@ -114,7 +114,7 @@ const f = <K extends keyof TrainConfig>(key: K, kind: SettingKind, def: TrainCon
 export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('env', { type: 'enum', values: ENV_NAMES }, 'gridhouse', true, 'environment'),
   f('horizon', { type: 'enum', values: HORIZONS }, 'long', true, 'task horizon (more milestones as it grows)'),
-  f('method', { type: 'enum', values: METHOD_NAMES }, 'beacon', true, 'advantage estimator'),
+  f('method', { type: 'enum', values: ALL_METHOD_NAMES }, 'beacon', true, 'advantage estimator'),
   f('seed', { type: 'int', min: 0, max: 4294967295 }, 1, true, 'seed of the run’s PRNG'),
   f('tasksPerIteration', { type: 'int', min: 1, max: 256 }, 8, true, 'N: task instances per iteration'),
   f('groupSize', { type: 'int', min: 2, max: 64 }, 8, true, 'G: rollouts per task instance (one group)'),

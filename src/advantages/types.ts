@@ -32,6 +32,10 @@ export interface AdvantageBatch {
   stateKeys?: Uint32Array;
   /** One entry per step: the critic's value V(s_t) (methods whose spec needs values: critic PPO, §8). */
   values?: Float32Array | Float64Array;
+  /** Per run, from the rollout: solved or not, milestones reached, the task's milestones (a visitor's estimator reads them). */
+  success?: Uint8Array;
+  milestonesReached?: Uint8Array;
+  numMilestones?: Uint8Array;
 }
 
 /**

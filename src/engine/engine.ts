@@ -6,6 +6,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
+import type { StatePart } from '../trainer/state-parts.ts';
 
 export interface ComputedAdvantages {
   /** Per-step A as a float32 tensor [S]; the caller disposes it. */
@@ -20,5 +21,7 @@ export interface AdvantageEngine {
   compute(batch: AdvantageBatch, settings: AdvantageSettings): Promise<ComputedAdvantages>;
   /** The WGSL sources, on an engine that runs on the webgpu backend: the trainer's GPU rollout uses them too (gpu-rollout.ts). */
   readonly shaders?: ShaderSources;
+  /** State the engine adds to the trainer's checkpoints (the custom method's code), by part name. */
+  readonly parts?: Record<string, StatePart>;
   dispose(): void;
 }

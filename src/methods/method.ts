@@ -79,6 +79,11 @@ export interface MethodSpec {
   /** How the policy learns from an iteration (learners.ts): PPO, actor-critic or behaviour cloning. */
   readonly learner: Learner;
   /**
+   * The method runs code the visitor supplies (src/estimator/): it trains only with that code, so the
+   * lists of built-in methods (METHOD_NAMES: races, studies, tests) leave it out.
+   */
+  readonly visitorCode?: true;
+  /**
    * The method's own config in a comparison, from the shared one: every method of a race shares seed,
    * task stream and shared settings; a method resets the switches that do not apply to it.
    */

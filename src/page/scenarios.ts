@@ -112,6 +112,30 @@ export const SCENARIOS: readonly Scenario[] = [
     lookAt: 'The episode view draws the page the agent sees, with a beacon at each milestone click; compare the outcome mix with GridHouse’s: partial successes here are runs that stopped on the path, not detours.',
     query: 'methods=grpo,beacon&env=shop',
   },
+  {
+    id: 'write-your-own',
+    title: 'Write your own',
+    narrative:
+      'Your estimator races GRPO and BEACON on the same tasks, seed and prior. It starts as GRPO written in a dozen lines of JavaScript (so its curve lies on GRPO’s), in the editor below the panels: export default function estimate(batch, settings) returns one advantage per step of every run. The challenge: beat GRPO without reading milestones (rewards, run lengths and state keys only), then beat BEACON. Apply restarts only your panel, from the same prior and seed.',
+    lookAt: 'The editor under the metric panels; your panel’s zero-advantage ratio against GRPO’s, and the race chart’s iterations to the target.',
+    query: 'methods=grpo,beacon,custom',
+  },
+  {
+    id: 'reward-shaping',
+    title: 'Is it just reward shaping?',
+    narrative:
+      'Shaped-reward PPO gives the same milestone rewards R_ms to a learned critic instead of turning them into segment credit. In study v2 (docs/results/README.md) it reached 60% success no later than BEACON on every GridHouse seed (sooner on 3 of 5, tied on 2) and matched it at the budget. What that means: on these tasks, telling the learner about milestones at all matters more than how the credit is cut. What it does not mean: that segment credit adds nothing anywhere. Shaping needs a critic (a second network, its updates, its warm-up), BEACON does not, and one race on one seed settles nothing.',
+    lookAt: 'The race chart’s early iterations, and the time split in the PPO panel (the critic’s passes) against BEACON’s.',
+    query: 'methods=beacon,ppoShaped',
+  },
+  {
+    id: 'ccr-paradox',
+    title: 'The credit-concentration paradox',
+    narrative:
+      'The paper reports that the best method puts the least credit on milestone steps: a credit concentration ratio (CCR, docs/maths.md §5) of 0.84 for BEACON against 2.36 for GiGPO. The credit view shows why: a failed run’s last segment (after its last milestone) gets only the trajectory term, which is negative, and that negative term also cancels most of the segment credit of the milestones the run did reach. In study v2 the paradox holds on TextHouse (BEACON 0.68, GiGPO 0.84) but not on GridHouse (1.40 against 0.92), so it is a property of the tasks as much as of the method.',
+    lookAt: 'The CCR in each panel, and in BEACON’s credit view a failed run: its milestone steps’ bars are small because A_traj pulls every step down.',
+    query: 'methods=beacon,gigpo&env=texthouse',
+  },
 ];
 
 export interface RacePreset {

@@ -7,7 +7,7 @@
  */
 import type { TrainConfig } from '../config.ts';
 import type { MethodColor } from '../methods/method.ts';
-import { METHOD_NAMES, methodSpec, type Method } from '../methods/registry.ts';
+import { ALL_METHOD_NAMES, METHOD_NAMES, methodSpec, type Method } from '../methods/registry.ts';
 
 /**
  * BEACON's released computation with a shipped config's settings (docs/maths.md §4, "released"): R_ms =
@@ -73,13 +73,19 @@ export interface RaceEntry {
   color: MethodColor;
 }
 
-/** Every entry, in picker order: the registry's methods, then the named variants. */
+const plainEntry = (m: Method): RaceEntry => {
+  const s = methodSpec(m);
+  return { name: m, method: m, overrides: {}, label: s.label, description: s.description, color: s.color };
+};
+
+/**
+ * Every entry, in picker order: the registry's built-in methods, the named variants, then the methods
+ * that run the visitor's own code ("Your estimator", src/estimator/).
+ */
 export const RACE_ENTRIES: readonly RaceEntry[] = [
-  ...METHOD_NAMES.map((m): RaceEntry => {
-    const s = methodSpec(m);
-    return { name: m, method: m, overrides: {}, label: s.label, description: s.description, color: s.color };
-  }),
+  ...METHOD_NAMES.map(plainEntry),
   ...(Object.entries(NAMED_VARIANTS) as [NamedVariantName, NamedVariant][]).map(([name, v]): RaceEntry => ({ name, ...v })),
+  ...ALL_METHOD_NAMES.filter((m) => !METHOD_NAMES.includes(m)).map(plainEntry),
 ];
 
 export const RACE_ENTRY_NAMES: readonly RaceEntryName[] = RACE_ENTRIES.map((e) => e.name);

@@ -106,7 +106,7 @@ export class Trainer {
       this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: createAdam(config.learningRate), rng: root.fork('critic') };
     }
     this.collector = createCollector(this.env, this.policy, engine);
-    this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer') };
+    this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer'), ...engine.parts };
     if (this.critic) {
       this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
       this.parts.criticOptimizer = adamPart(this.critic.optimizer, 'criticOptimizer');
@@ -249,7 +249,7 @@ export class Trainer {
     // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10) scales the success reward.
     const rewards = rollout.outcome ? Float64Array.from(rollout.outcome, (r) => r * c.successReward) : Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
     const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
-    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys, ...(values ? { values } : {}) };
+    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys, ...(values ? { values } : {}), success: rollout.success, milestonesReached: rollout.milestonesReached, numMilestones: rollout.numMilestones };
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
     return { batch, tensor, result };
   }

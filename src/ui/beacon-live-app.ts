@@ -7,7 +7,7 @@
  * (training-controller.ts), autosave and run files (durable-runs.ts), the keyboard shortcuts
  * (shortcut-controller.ts) and the narrow-screen order (narrow-controller.ts).
  */
-import { LitElement, html } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { raceEntry } from '../race/entries.ts';
 import { raceKey } from '../page/race-key.ts';
 import { writePageState } from '../page/url-state.ts';
@@ -38,6 +38,8 @@ import './elements/settings-form.ts';
 import './elements/share-export.ts';
 import './elements/shortcut-help.ts';
 import './elements/training-controls.ts';
+import { failureFromMessage } from '../estimator/failure.ts';
+import { codeEntries } from './controllers/estimator-session.ts';
 
 export class BeaconLiveApp extends LitElement {
   static override properties = {
@@ -59,7 +61,10 @@ export class BeaconLiveApp extends LitElement {
     const page = () => ({ config: st.config, page: st.page });
     this.durable = new DurableRuns(this, () => raceKey(page()), () => writePageState(page()), () => st.page.methods);
     // A race saved in this browser continues where it was (the default; the bar offers a fresh start).
-    this.training = new TrainingController(this, async () => ({ config: st.config, methods: st.page.methods, running: st.page.autostart, speed: st.page.speed, seeds: st.page.seeds, checkpoints: await this.durable.saved() }));
+    this.training = new TrainingController(this, async () => {
+      const checkpoints = await this.durable.saved();
+      return { config: st.config, methods: st.page.methods, running: st.page.autostart, speed: st.page.speed, seeds: st.page.seeds, checkpoints, estimator: await st.startingCode(checkpoints) };
+    });
     st.training = this.training;
     this.training.onCheckpoint = (m, iteration, bytes) => this.durable.checkpoint(m, iteration, bytes);
     this.addEventListener('run-save', () => void this.saveRun());
@@ -76,6 +81,8 @@ export class BeaconLiveApp extends LitElement {
     this.addEventListener('export-charts', () => void this.exportCharts());
     this.addEventListener('scenario-select', (e) => st.loadScenario(e.detail));
     this.addEventListener('help-close', () => (this.help = false));
+    this.addEventListener('estimator-apply', (e) => st.applyCode(e.detail.source));
+    this.addEventListener('estimator-consent', (e) => st.consentCode(e.detail.run));
     new ShortcutController(this, {
       togglePause: () => this.onCommand({ command: this.training.running ? 'pause' : 'resume' }),
       step: () => this.onCommand({ command: 'step' }),
@@ -87,6 +94,9 @@ export class BeaconLiveApp extends LitElement {
   }
 
   protected override willUpdate(): void {
+    // Your estimator's editor (and CodeMirror with it) and the consent dialog load only when needed.
+    if (codeEntries(this.state.page.methods).length) void import('./elements/estimator-editor.ts');
+    if (this.state.code.pending) void import('./elements/consent-dialog.ts');
     this.toggleAttribute('present', this.state.page.present);
     // Presenter mode scales the whole page's rem-based type, so that body text is at least 20 px.
     document.documentElement.classList.toggle('present', this.state.page.present);
@@ -102,7 +112,7 @@ export class BeaconLiveApp extends LitElement {
   /** Every view, built from the page's state and the training; the layout places them. */
   private parts(): PageParts {
     const t = this.training;
-    const { config, page, staged } = this.state;
+    const { config, page, staged, code } = this.state;
     const rev = t.revision;
     const race = t.state;
     const methods = t.methods;
@@ -133,13 +143,32 @@ export class BeaconLiveApp extends LitElement {
             (m) => html`<method-panel method=${m} .history=${t.histories[m]} .seeds=${t.seeds.length} .revision=${rev} .smoothing=${page.smoothing} .halted=${t.errors.filter((e) => e.method === m).map((e) => e.message).join(' ')}></method-panel>`,
           )}
         </div>
-      </section>`,
+      </section>
+      ${this.estimatorEditor()}`,
       priorNote: html`<prior-note class="card" .config=${config}></prior-note>`,
       settings: html`<method-picker class="card pick" .methods=${methods}></method-picker>
         <settings-form class="card" .config=${config} .staged=${staged} .page=${page}></settings-form>`,
       explainer: html`<explainer-section .methods=${methods}></explainer-section>`,
-      help: html`<shortcut-help ?open=${this.help}></shortcut-help>`,
+      help: html`<shortcut-help ?open=${this.help}></shortcut-help>
+        ${code.pending ? html`<consent-dialog .source=${code.pending.source} .origin=${code.pending.origin}></consent-dialog>` : nothing}`,
     };
+  }
+
+  /** Your estimator's editor, below the panels, when the race has a panel that runs the visitor's code. */
+  private estimatorEditor() {
+    const codePanels = codeEntries(this.training.methods);
+    if (!codePanels.length) return nothing;
+    const code = this.state.code;
+    const failure = this.training.errors.filter((e) => e.method !== undefined && codePanels.includes(e.method)).at(-1);
+    return html`<section class="block">
+      <estimator-editor
+        class="card"
+        .applied=${code.applied}
+        .draft=${code.draft}
+        .failure=${failure ? failureFromMessage(failure.message) : null}
+        .shareNote=${code.shareParam().note}
+      ></estimator-editor>
+    </section>`;
   }
 
   /** For tests and demonstrations: makes the worker lose its GPU device. */

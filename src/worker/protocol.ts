@@ -26,7 +26,7 @@ export type ToWorker =
    * named variant of one, src/race/entries.ts) from the page config (starting from `prior`, the SFT
    * prior's weights shared by every entry of the race), run if `running`.
    */
-  | { type: 'init'; config: TrainConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number; checkpoint?: ArrayBuffer | null }
+  | { type: 'init'; config: TrainConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number; checkpoint?: ArrayBuffer | null; estimator?: EstimatorCode | null }
   | { type: 'pause' }
   | { type: 'resume' }
   /** One iteration, then pause. */
@@ -36,7 +36,7 @@ export type ToWorker =
    * `checkpoint` (as with `init`'s): continue the saved run in those bytes (panel-state.ts: one
    * checkpoint, or one per seed).
    */
-  | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null }
+  | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; estimator?: EstimatorCode | null }
   /** Compute (or recall) the SFT prior of `method` at `config` on this worker's backend; answered by `prior`. */
   | { type: 'prior'; config: TrainConfig; method: Method; wasmThreads?: number }
   /** Settings that take effect from the next iteration (only fields with `restart: false`). */
@@ -56,6 +56,15 @@ export type ToWorker =
   | { type: 'warm'; backend: TrainConfig['backend']; wasmThreads?: number }
   /** A probe worker: time `backend` on a throw-away trainer at `config`'s settings (backend-probe.ts). */
   | { type: 'probe'; config: TrainConfig; method: Method; backend: 'webgpu' | 'wasm' };
+
+/**
+ * The visitor's estimator for a worker whose entry runs visitor code (the custom method): its source
+ * and the time limit of one call, in seconds. It runs in a worker nested in the training worker.
+ */
+export interface EstimatorCode {
+  source: string;
+  timeoutS: number;
+}
 
 export interface BackendMessage {
   type: 'backend';

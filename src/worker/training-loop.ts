@@ -23,8 +23,9 @@ import { seedConfigs } from '../race/seeds.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
+import { EstimatorError } from '../estimator/failure.ts';
 import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
-import type { FromWorker, ToWorker } from './protocol.ts';
+import type { EstimatorCode, FromWorker, ToWorker } from './protocol.ts';
 
 export interface LoopHost {
   post(message: FromWorker, transfer?: Transferable[]): void;
@@ -33,7 +34,7 @@ export interface LoopHost {
    * choice changed, or when `force`d after a device loss) and returns the advantage engine of `method` on it.
    * `continuesAt`: after a device loss, the iteration training continues at (null: it starts over).
    */
-  prepare(config: TrainConfig, method: Method, force: boolean, continuesAt?: number | null): Promise<AdvantageEngine>;
+  prepare(config: TrainConfig, method: Method, force: boolean, continuesAt?: number | null, estimator?: EstimatorCode | null): Promise<AdvantageEngine>;
   /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
   wait(ms: number): Promise<void>;
 }
@@ -75,6 +76,8 @@ export class TrainingLoop {
    * to continue after a device loss (the last completed iteration's, kept in memory), one per seed.
    */
   private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; state?: RunState[] | null } | null = null;
+  /** The visitor's estimator, for an entry that runs visitor code (set by init and reset; kept across a device loss). */
+  private estimator: EstimatorCode | null = null;
   /** Every seed's state after the last completed iteration (or as restored): where a lost device continues. */
   private lastState: RunState[] | null = null;
   /** The race's shared SFT prior, as the page last sent it (undefined: the trainer computes its own). */
@@ -103,6 +106,7 @@ export class TrainingLoop {
           this.entry = raceEntry(message.method);
         }
         this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior, extraSeeds: message.extraSeeds, checkpoint: message.checkpoint };
+        if (message.estimator !== undefined) this.estimator = message.estimator;
         this.wanted = message.running;
         this.pendingSteps = 0;
         break;
@@ -257,7 +261,7 @@ export class TrainingLoop {
       // call may force a new backend. The engine is the entry's method's: a variant only changes
       // settings, never the maths.
       const create = (force: boolean) =>
-        SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, entry.method, force && i === 0, i === 0 ? continuesAt : null), () => this.pendingReset !== null);
+        SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, entry.method, force && i === 0, i === 0 ? continuesAt : null, this.estimator), () => this.pendingReset !== null);
       this.run = await create(reset.force);
       if (!this.run) return; // superseded while the backend was initialising
       if (saved) {
@@ -289,7 +293,8 @@ export class TrainingLoop {
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
       this.running = false;
-      this.host.post({ type: 'error', generation: this.generation, message: `could not start training: ${errorText(e)}` });
+      // The visitor's estimator failing to load is its panel's failure alone (src/estimator/failure.ts).
+      this.host.post({ type: 'error', generation: this.generation, ...(e instanceof EstimatorError ? { method } : {}), message: `could not start training: ${errorText(e)}` });
     }
     this.postState();
   }

@@ -21,7 +21,12 @@ import type { Method } from '../methods/registry.ts';
 import { entryConfig } from '../race/entries.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { sftPrior } from '../trainer/sft-prior.ts';
-import type { FromWorker, ToWorker } from './protocol.ts';
+import type { EstimatorCode, FromWorker, ToWorker } from './protocol.ts';
+import { methodSpec } from '../methods/registry.ts';
+import { browserEstimatorSandbox } from '../estimator/browser-sandbox.ts';
+import { EstimatorError } from '../estimator/failure.ts';
+import { createCustomAdvantageEngine } from '../engine/custom-advantage-engine.ts';
+import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the project compiles against the DOM lib). */
 interface WorkerScope {
@@ -65,7 +70,7 @@ function wait(ms: number): Promise<void> {
 const loop: TrainingLoop = new TrainingLoop({
   post,
   wait,
-  async prepare(config, method, force, continuesAt) {
+  async prepare(config, method, force, continuesAt, estimator) {
     await warming;
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
     if (changed || lostReason || !announced) {
@@ -78,9 +83,23 @@ const loop: TrainingLoop = new TrainingLoop({
       lostReason = null;
       moving = false;
     }
+    if (methodSpec(method).visitorCode) return customEngine(estimator);
     return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
 });
+
+/** The custom method's engine: the visitor's estimator in a nested sandbox worker, its module loaded first. */
+async function customEngine(estimator: EstimatorCode | null | undefined): Promise<AdvantageEngine> {
+  if (!estimator) throw new EstimatorError({ kind: 'load', message: 'Your estimator has no code to run yet: press "Run this code", or write code in the editor and press Apply' });
+  const sandbox = browserEstimatorSandbox(estimator.source, estimator.timeoutS);
+  try {
+    await sandbox.load();
+  } catch (e) {
+    sandbox.dispose();
+    throw e;
+  }
+  return createCustomAdvantageEngine(sandbox, estimator.source);
+}
 
 /**
  * The race's SFT prior, computed once on this worker's backend (sft-prior.ts memoises it), for the page

@@ -118,7 +118,7 @@ describe('npm run advantages', () => {
     [['--input'], /--input needs a value/],
     [['--backend', 'webgpu'], /--input is required/],
     [['--input', 'x.json', '--backend', 'gpu'], /--backend must be one of webgpu, wasm, cpu; got "gpu"/],
-    [['--input', 'x.json', '--seed', '3'], /unknown flag --seed; known flags: --input, --backend, --help/],
+    [['--input', 'x.json', '--seed', '3'], /unknown flag --seed; known flags: --input, --backend, --estimator, --estimatorTimeout, --help/],
   ])('rejects the flags %j naming the flag', (args, message) => {
     expect(() => parseAdvantagesArgs(args)).toThrow(UsageError);
     expect(() => parseAdvantagesArgs(args)).toThrow(message);

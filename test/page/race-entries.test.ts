@@ -12,8 +12,9 @@ import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { VARIANT_SPECS } from '../../src/study/variants.ts';
 
 describe('race entries', () => {
-  it('are the registry methods, then the named variants, each with its method', () => {
-    expect(RACE_ENTRY_NAMES).toEqual([...METHOD_NAMES, 'beaconReleased', 'beaconReleasedWebshop', 'ppoShaped']);
+  it('are the registry methods, then the named variants, then your own estimator, each with its method', () => {
+    expect(RACE_ENTRY_NAMES).toEqual([...METHOD_NAMES, 'beaconReleased', 'beaconReleasedWebshop', 'ppoShaped', 'custom']);
+    expect(raceEntry('custom')).toMatchObject({ method: 'custom', overrides: {}, label: 'Your estimator' });
     for (const m of METHOD_NAMES) expect(raceEntry(m)).toMatchObject({ method: m, overrides: {}, label: methodSpec(m).label, color: methodSpec(m).color });
     expect(raceEntry('beaconReleased').method).toBe('beacon');
     expect(isRaceEntry('beacon-released')).toBe(false);
@@ -38,6 +39,7 @@ describe('race entries', () => {
       ['beaconReleased', 'beacon', { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.9, lambda: 10 }, null, 'BEACON (released)'],
       ['beaconReleasedWebshop', 'beacon', { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.95, lambda: 1 }, null, 'BEACON (released, WebShop config)'],
       ['ppoShaped', 'ppo', { shapedRewards: true }, null, 'PPO (shaped rewards)'],
+      ['custom', 'custom', {}, null, 'Your estimator'],
       ...Object.entries(ABLATIONS).map(([a, o]) => [a, 'beacon', o, a, expect.any(String)]),
     ]);
     for (const [name, v] of Object.entries(NAMED_VARIANTS)) expect(VARIANT_SPECS.find((s) => s.name === name)!.color).toBe(v.color.light.line);

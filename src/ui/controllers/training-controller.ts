@@ -15,7 +15,7 @@
  * or a recovery after a lost GPU device).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Method } from '../../methods/registry.ts';
+import { DEFAULT_RACE, methodSpec, type Method } from '../../methods/registry.ts';
 import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
 import type { TrainConfig } from '../../config.ts';
 import type { ProbeOutcome } from '../../page/backend-choice.ts';
@@ -25,7 +25,7 @@ import { SeedHistories, seedList } from '../../page/seeds.ts';
 import type { Speed } from '../../page/page-settings.ts';
 import type { BatchSnapshot } from '../../worker/batch-snapshot.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
-import type { BackendMessage, FromWorker, StateMessage, ToWorker } from '../../worker/protocol.ts';
+import type { BackendMessage, EstimatorCode, FromWorker, StateMessage, ToWorker } from '../../worker/protocol.ts';
 import { TrainingWorkerClient } from '../../worker/worker-client.ts';
 import { BackendProbeController } from './backend-probe-controller.ts';
 import { PriorSharing } from './prior-sharing.ts';
@@ -42,6 +42,8 @@ export interface TrainingStart {
   seeds: number;
   /** Saved bytes to continue, per panel (a saved run); the others start from iteration 0. */
   checkpoints?: Checkpoints;
+  /** The visitor's estimator, for entries that run visitor code (null: none consented to yet). */
+  estimator?: EstimatorCode | null;
 }
 
 /** Saved bytes (src/trainer/seed-checkpoints.ts: a checkpoint per seed) per panel, for workers to continue. */
@@ -79,6 +81,8 @@ export class TrainingController implements ReactiveController {
   revision = 0;
   /** Receives each worker's state after every completed iteration, as checkpoint bytes (for autosave). */
   onCheckpoint: ((method: RaceEntryName, iteration: number, bytes: ArrayBuffer) => void) | null = null;
+  /** The visitor's estimator that entries running visitor code get on their next start (src/estimator/). */
+  estimator: EstimatorCode | null = null;
 
   private slots = new Map<RaceEntryName, Slot>();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -129,9 +133,10 @@ export class TrainingController implements ReactiveController {
   hostConnected(): void {
     // The start may wait (for a saved run to continue): a disconnect meanwhile cancels it.
     const token = this.startToken;
-    void Promise.resolve(this.start()).then(({ config, methods, running, speed, seeds, checkpoints }) => {
+    void Promise.resolve(this.start()).then(({ config, methods, running, speed, seeds, checkpoints, estimator }) => {
       if (token !== this.startToken) return;
       this.speedNow = speed;
+      if (estimator !== undefined) this.estimator = estimator;
       this.seeds = seedList(config.seed, seeds);
       void this.launch(config, methods, running, checkpoints);
     });
@@ -220,8 +225,32 @@ export class TrainingController implements ReactiveController {
     this.schedule();
     void this.seedPriors(config, checkpoints).then(([prior, ...extraSeeds]) => {
       if (token !== this.startToken) return;
-      for (const [m, slot] of this.slots) slot.client.send({ type: 'reset', config, running, prior, ...seedsField(extraSeeds), checkpoint: checkpoints[m] ?? null });
+      for (const [m, slot] of this.slots) slot.client.send({ type: 'reset', config, running, prior, ...seedsField(extraSeeds), checkpoint: checkpoints[m] ?? null, ...this.estimatorField(m) });
     });
+  }
+
+  /**
+   * Starts entry `m` alone again from iteration 0 (or from `checkpoint`), with the same prior and seeds
+   * as the race; the other entries go on. Apply in the estimator editor uses it.
+   */
+  restartEntry(m: RaceEntryName, config: TrainConfig, running: boolean, checkpoint: ArrayBuffer | null = null): void {
+    const slot = this.slots.get(m);
+    if (!slot) return;
+    slot.generation++;
+    this.clearMethod(m);
+    slot.state = null;
+    this.errors = this.errors.filter((e) => e.method !== m);
+    this.schedule();
+    const token = this.startToken;
+    void this.seedPriors(config, checkpoint ? { [m]: checkpoint } : {}).then(([prior, ...extraSeeds]) => {
+      if (token !== this.startToken) return;
+      slot.client.send({ type: 'reset', config: { ...config, backend: this.resolvedBackend(config) }, running, prior, ...seedsField(extraSeeds), checkpoint, ...this.estimatorField(m) });
+    });
+  }
+
+  /** The `estimator` field of an init or reset: only entries that run visitor code get the code. */
+  private estimatorField(m: RaceEntryName): { estimator?: EstimatorCode | null } {
+    return methodSpec(raceEntry(m).method).visitorCode ? { estimator: this.estimator } : {};
   }
 
   /** Simulates a lost GPU device in every worker (for tests and demonstrations). */
@@ -278,7 +307,11 @@ export class TrainingController implements ReactiveController {
       if (start) {
         backend = start.backend;
         // Measured only once every panel shows its first point: the probe must not delay them.
-        if (!start.remembered) this.probeAfterFirstPoints = { waiting: new Set(methods), config, method: raceEntry(methods[0]).method };
+        if (!start.remembered) {
+          // Timed on a built-in method: a visitor's estimator is not there to run in a probe worker.
+          const builtIn = methods.map((m) => raceEntry(m).method).find((m) => !methodSpec(m).visitorCode) ?? DEFAULT_RACE[0];
+          this.probeAfterFirstPoints = { waiting: new Set(methods), config, method: builtIn };
+        }
       }
     }
     this.startedOn = backend;
@@ -288,7 +321,7 @@ export class TrainingController implements ReactiveController {
     for (const method of methods.slice(1)) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
     const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
-    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, ...seedsField(extraSeeds), wasmThreads, checkpoint: checkpoints[method] ?? null });
+    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, ...seedsField(extraSeeds), wasmThreads, checkpoint: checkpoints[method] ?? null, ...this.estimatorField(method) });
     this.schedule();
   }
 
