@@ -17,6 +17,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';
+import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
 import { writePageState } from '../src/page/url-state.ts';
 import { DEFAULT_PAGE_SETTINGS } from '../src/page/page-settings.ts';
@@ -33,7 +34,10 @@ const FLAGS = {
   json: { kind: 'switch', doc: 'print one JSON object instead of a table' },
 } as const;
 
-const USAGE = `usage: npm run bench:page [-- --flag value …]\n${flagsHelp(FLAGS, PAGE_DEFAULT_CONFIG)}`;
+/** The flags' defaults: the page's shared settings (the CLI's method fills the type; the page races its own). */
+const PAGE_BASE: TrainConfig = { ...DEFAULT_CONFIG, ...PAGE_DEFAULT_CONFIG };
+
+const USAGE = `usage: npm run bench:page [-- --flag value …]\n${flagsHelp(FLAGS, PAGE_BASE)}`;
 
 interface BackendResult {
   backend: string;
@@ -135,7 +139,7 @@ async function measure(browser: Browser, url: string, backend: string, seconds: 
 }
 
 async function main(): Promise<number> {
-  const { flags, config, help } = parseFlags(process.argv.slice(2), FLAGS, PAGE_DEFAULT_CONFIG);
+  const { flags, config, help } = parseFlags(process.argv.slice(2), FLAGS, PAGE_BASE);
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;

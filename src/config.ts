@@ -148,6 +148,18 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('backend', { type: 'enum', values: BACKEND_CHOICES }, 'auto', true, 'tfjs backend'),
 ];
 
+/**
+ * The settings every entry of a race shares: a training config without its method. Each race entry
+ * makes it a TrainConfig of its own method and overrides (src/race/entries.ts `entryConfig`).
+ */
+export type RaceConfig = Omit<TrainConfig, 'method'>;
+
+/** The shared part of `config`: every setting but its method. */
+export function raceConfigOf(config: TrainConfig): RaceConfig {
+  const { method: _method, ...shared } = config;
+  return shared;
+}
+
 export const DEFAULT_CONFIG: TrainConfig = Object.fromEntries(CONFIG_FIELDS.map((s) => [s.key, s.default])) as unknown as TrainConfig;
 
 export function fieldSpec(key: string): FieldSpec | undefined {
@@ -244,12 +256,12 @@ export function parseConfig(entries: Iterable<[string, string]>, base: TrainConf
 }
 
 /** The settings that differ from the defaults, as URL query entries (stable field order), less `omit`. */
-export function configToQuery(config: TrainConfig, defaults: TrainConfig = DEFAULT_CONFIG, omit: readonly string[] = []): URLSearchParams {
+export function configToQuery(config: RaceConfig, defaults: RaceConfig = DEFAULT_CONFIG, omit: readonly string[] = []): URLSearchParams {
   const q = new URLSearchParams();
   for (const spec of CONFIG_FIELDS) {
     if (omit.includes(spec.key)) continue;
-    const v = config[spec.key];
-    if (v !== defaults[spec.key]) q.set(spec.key, String(v));
+    const v = (config as Partial<TrainConfig>)[spec.key];
+    if (v !== (defaults as Partial<TrainConfig>)[spec.key]) q.set(spec.key, String(v));
   }
   return q;
 }

@@ -6,9 +6,9 @@
  * for its panel only. Which entries race is the page setting `methods` (page-settings.ts), checked
  * against the same table: the registry and the entry table stay the only lists.
  */
-import type { TrainConfig } from '../config.ts';
+import type { RaceConfig, TrainConfig } from '../config.ts';
 import { entryConfig, type RaceEntryName } from '../race/entries.ts';
 
-export function methodConfig(entry: RaceEntryName, config: TrainConfig): TrainConfig {
+export function methodConfig(entry: RaceEntryName, config: RaceConfig): TrainConfig {
   return entryConfig(entry, config);
 }

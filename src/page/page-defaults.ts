@@ -5,7 +5,7 @@
  * GRPO and BEACON to show within a few minutes on an ordinary laptop. This is the one place to change
  * them; the URL codec treats these values as "default" (they are left out of a shared link).
  */
-import { DEFAULT_CONFIG, type TrainConfig } from '../config.ts';
+import { DEFAULT_CONFIG, raceConfigOf, type RaceConfig, type TrainConfig } from '../config.ts';
 
 /**
  * Overrides on `DEFAULT_CONFIG` for the page. Change these after measuring.
@@ -26,7 +26,7 @@ const PAGE_CONFIG_OVERRIDES = {
 } as const satisfies Partial<TrainConfig>;
 
 /**
- * The page races several methods, so `method` is not a page setting; each method's trainer uses a copy
- * made by its registry spec's `configFor` (src/page/method-configs.ts).
+ * The page races several methods, so `method` is not a page setting: the race's shared config has none,
+ * and each race entry's trainer gets its own (src/race/entries.ts `entryConfig`).
  */
-export const PAGE_DEFAULT_CONFIG: TrainConfig = { ...DEFAULT_CONFIG, ...PAGE_CONFIG_OVERRIDES, method: 'beacon' };
+export const PAGE_DEFAULT_CONFIG: RaceConfig = { ...raceConfigOf(DEFAULT_CONFIG), ...PAGE_CONFIG_OVERRIDES };

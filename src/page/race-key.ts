@@ -16,7 +16,7 @@ const VIEW_ONLY: readonly (keyof PageSettings)[] = ['autostart', 'speed', 'smoot
 
 export function raceKey({ config, page }: PageState): string {
   const race = { ...PAGE_DEFAULT_CONFIG } as Record<string, unknown>;
-  for (const spec of CONFIG_FIELDS) if (spec.restart && spec.key !== 'backend') race[spec.key] = config[spec.key];
+  for (const spec of CONFIG_FIELDS) if (spec.restart && spec.key !== 'backend') race[spec.key] = (config as Partial<TrainConfig>)[spec.key];
   const view = { ...page } as Record<string, unknown>;
   for (const key of VIEW_ONLY) view[key] = DEFAULT_PAGE_SETTINGS[key];
   return writePageState({ config: race as unknown as TrainConfig, page: view as unknown as PageSettings });

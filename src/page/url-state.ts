@@ -6,12 +6,13 @@
  * and stable. Reading reports every unknown key, bad value and repeated key by name; a field with a bad
  * value keeps its default. Nothing is coerced silently.
  */
-import { CONFIG_FIELDS, configToQuery, fieldSpec, parseConfig, type ConfigIssue, type TrainConfig } from '../config.ts';
+import { CONFIG_FIELDS, configToQuery, DEFAULT_CONFIG, fieldSpec, parseConfig, raceConfigOf, type ConfigIssue, type RaceConfig, type TrainConfig } from '../config.ts';
 import { PAGE_DEFAULT_CONFIG } from './page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS, formatPageValue, PAGE_FIELDS, pageFieldSpec, parsePageField, type PageSettings } from './page-settings.ts';
 
 export interface PageState {
-  config: TrainConfig;
+  /** The race's shared settings: no method (each race entry names its own). */
+  config: RaceConfig;
   page: PageSettings;
 }
 
@@ -54,10 +55,11 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
     }
     configEntries.push([key, raw]);
   }
-  const parsed = parseConfig(configEntries, base.config);
+  // The table's `method` is not read from the URL (NOT_PAGE_SETTINGS): any value fills the type and is dropped.
+  const parsed = parseConfig(configEntries, { ...base.config, method: DEFAULT_CONFIG.method });
   for (const issue of parsed.issues) {
     const spec = fieldSpec(issue.field);
-    issues.push(spec ? { field: issue.field, message: `${issue.message}; using ${String(base.config[spec.key])}` } : issue);
+    issues.push(spec ? { field: issue.field, message: `${issue.message}; using ${String((base.config as Partial<TrainConfig>)[spec.key])}` } : issue);
   }
   // Seeds run from `seed` upwards (src/page/seeds.ts): the last must still be a seed.
   const maxSeed = (fieldSpec('seed')!.kind as { max: number }).max;
@@ -65,7 +67,7 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
     issues.push({ field: 'seeds', message: `seeds ${String(page.seeds)} from seed ${parsed.config.seed} would go past the largest seed ${maxSeed}; using ${base.page.seeds}` });
     page.seeds = base.page.seeds;
   }
-  return { config: { ...parsed.config, method: base.config.method }, page: page as unknown as PageSettings, issues };
+  return { config: raceConfigOf(parsed.config), page: page as unknown as PageSettings, issues };
 }
 
 /** The query string (without "?") of the settings that differ from the page defaults. */

@@ -5,7 +5,7 @@
  * variants below are the only others, so the page and the study share this one table and the registry
  * stays the only list of methods (a variant's maths is always its method's).
  */
-import type { TrainConfig } from '../config.ts';
+import type { RaceConfig, TrainConfig } from '../config.ts';
 import type { MethodColor } from '../methods/method.ts';
 import { ALL_METHOD_NAMES, METHOD_NAMES, methodSpec, type Method } from '../methods/registry.ts';
 
@@ -102,13 +102,13 @@ export function raceEntry(name: string): RaceEntry {
 }
 
 /** An entry's training config: the method's own config from the shared one, then the entry's overrides. */
-export function entryConfig<C extends TrainConfig>(name: string, shared: C): C {
+export function entryConfig(name: string, shared: RaceConfig): TrainConfig {
   return configOfEntry(raceEntry(name), shared);
 }
 
 /** `entryConfig` for an entry already resolved (the worker resolves its entry once, when `init` arrives). */
-export function configOfEntry<C extends TrainConfig>(e: RaceEntry, shared: C): C {
-  return { ...methodSpec(e.method).configFor(shared), ...e.overrides } as C;
+export function configOfEntry(e: RaceEntry, shared: RaceConfig): TrainConfig {
+  return { ...methodSpec(e.method).configFor({ ...shared, method: e.method }), ...e.overrides };
 }
 
 /** The overrides as "γ = 0.9, λ = 10, …" for a panel header: the settings this entry runs instead of the shared ones. */

@@ -11,6 +11,6 @@ export function seedList(first: number, count: number): number[] {
 }
 
 /** The page config of each seed: the same settings, only the seed differs. */
-export function seedConfigs(config: TrainConfig, count: number): TrainConfig[] {
+export function seedConfigs<C extends Pick<TrainConfig, 'seed'>>(config: C, count: number): C[] {
   return seedList(config.seed, count).map((seed) => ({ ...config, seed }));
 }

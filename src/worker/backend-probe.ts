@@ -9,7 +9,7 @@
  * The page runs each backend's probe in a worker of its own, so a probe that overruns can be terminated.
  */
 import type { BackendName, BackendReport } from '../backend/select.ts';
-import type { TrainConfig } from '../config.ts';
+import type { RaceConfig, TrainConfig } from '../config.ts';
 import type { Method } from '../methods/registry.ts';
 import { entryConfig } from '../race/entries.ts';
 import type { AdvantageEngine } from '../engine/advantage-engine.ts';
@@ -27,12 +27,12 @@ export interface ProbeTiming {
 }
 
 /** The probe's settings: the page's shapes, the least work that still runs every kind of op. */
-export function probeConfig(config: TrainConfig, method: Method): TrainConfig {
+export function probeConfig(config: RaceConfig, method: Method): TrainConfig {
   return { ...entryConfig(method, config), horizon: 'tiny', epochs: 1, minibatches: 1, iters: 2 };
 }
 
 export async function probeBackend(
-  config: TrainConfig,
+  config: RaceConfig,
   method: Method,
   backend: 'webgpu' | 'wasm',
   init: (backend: BackendName) => Promise<BackendReport>,

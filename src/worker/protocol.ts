@@ -8,7 +8,7 @@
 import type { Method } from '../methods/registry.ts';
 import type { RaceEntryName } from '../race/entries.ts';
 import type { BackendReport } from '../backend/select.ts';
-import type { TrainConfig } from '../config.ts';
+import type { RaceConfig, TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import type { Speed } from '../race/speed.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
@@ -26,7 +26,7 @@ export type ToWorker =
    * named variant of one, src/race/entries.ts) from the page config (starting from `prior`, the SFT
    * prior's weights shared by every entry of the race), run if `running`.
    */
-  | { type: 'init'; config: TrainConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number; checkpoint?: ArrayBuffer | null; estimator?: EstimatorCode | null }
+  | { type: 'init'; config: RaceConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number; checkpoint?: ArrayBuffer | null; estimator?: EstimatorCode | null }
   | { type: 'pause' }
   | { type: 'resume' }
   /** One iteration, then pause. */
@@ -36,9 +36,9 @@ export type ToWorker =
    * `checkpoint` (as with `init`'s): continue the saved run in those bytes (panel-state.ts: one
    * checkpoint, or one per seed).
    */
-  | { type: 'reset'; config: TrainConfig; running: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; estimator?: EstimatorCode | null }
+  | { type: 'reset'; config: RaceConfig; running: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; estimator?: EstimatorCode | null }
   /** Compute (or recall) the SFT prior of `method` at `config` on this worker's backend; answered by `prior`. */
-  | { type: 'prior'; config: TrainConfig; method: Method; wasmThreads?: number }
+  | { type: 'prior'; config: RaceConfig; method: Method; wasmThreads?: number }
   /** Settings that take effect from the next iteration (only fields with `restart: false`). */
   | { type: 'settings'; changes: Partial<TrainConfig> }
   | { type: 'speed'; speed: Speed }
@@ -55,7 +55,7 @@ export type ToWorker =
    */
   | { type: 'warm'; backend: TrainConfig['backend']; wasmThreads?: number }
   /** A probe worker: time `backend` on a throw-away trainer at `config`'s settings (backend-probe.ts). */
-  | { type: 'probe'; config: TrainConfig; method: Method; backend: 'webgpu' | 'wasm' };
+  | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm' };
 
 /**
  * The visitor's estimator for a worker whose entry runs visitor code (the custom method): its source

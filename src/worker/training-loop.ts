@@ -13,7 +13,7 @@
  * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new backend, so no completed
  * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
  */
-import { CONFIG_FIELDS, type TrainConfig } from '../config.ts';
+import { CONFIG_FIELDS, type RaceConfig, type TrainConfig } from '../config.ts';
 import { SPEED_PACING, type Speed } from '../race/speed.ts';
 import type { Method } from '../methods/registry.ts';
 import { configOfEntry, raceEntry, type RaceEntry, type RaceEntryName } from '../race/entries.ts';
@@ -34,7 +34,7 @@ export interface LoopHost {
    * choice changed, or when `force`d after a device loss) and returns the advantage engine of `method` on it.
    * `continuesAt`: after a device loss, the iteration training continues at (null: it starts over).
    */
-  prepare(config: TrainConfig, method: Method, force: boolean, continuesAt?: number | null, estimator?: EstimatorCode | null): Promise<AdvantageEngine>;
+  prepare(config: RaceConfig, method: Method, force: boolean, continuesAt?: number | null, estimator?: EstimatorCode | null): Promise<AdvantageEngine>;
   /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
   wait(ms: number): Promise<void>;
 }
@@ -50,12 +50,12 @@ export class DeviceLostError extends Error {
 /** Fields that may change between iterations without rebuilding the trainers. */
 export const LIVE_KEYS = CONFIG_FIELDS.filter((s) => !s.restart).map((s) => s.key);
 
-function liveSettings(config: TrainConfig): Partial<TrainConfig> {
-  return Object.fromEntries(LIVE_KEYS.map((k) => [k, config[k]])) as Partial<TrainConfig>;
+function liveSettings(config: RaceConfig): Partial<TrainConfig> {
+  return Object.fromEntries(LIVE_KEYS.map((k) => [k, (config as Partial<TrainConfig>)[k]])) as Partial<TrainConfig>;
 }
 
 export class TrainingLoop {
-  private config: TrainConfig | null = null;
+  private config: RaceConfig | null = null;
   /** The race entry this loop trains (a method or a named variant of one); set by `init`. */
   private method: RaceEntryName | null = null;
   /** The entry resolved once, when `init` names it: its method, overrides and label. */
@@ -75,7 +75,7 @@ export class TrainingLoop {
    * A rebuild to do. `checkpoint`: bytes of a saved run to continue (from the page); `state`: the state
    * to continue after a device loss (the last completed iteration's, kept in memory), one per seed.
    */
-  private pendingReset: { config: TrainConfig; running: boolean; force: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; state?: RunState[] | null } | null = null;
+  private pendingReset: { config: RaceConfig; running: boolean; force: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; state?: RunState[] | null } | null = null;
   /** The visitor's estimator, for an entry that runs visitor code (set by init and reset; kept across a device loss). */
   private estimator: EstimatorCode | null = null;
   /** Every seed's state after the last completed iteration (or as restored): where a lost device continues. */

@@ -16,7 +16,7 @@ import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
 import { initBackend, setWasmThreads } from '../backend/browser.ts';
 import { advantageEngineName, createAdvantageEngine } from '../engine/advantage-engine.ts';
 import { probeBackend } from './backend-probe.ts';
-import type { TrainConfig } from '../config.ts';
+import type { RaceConfig } from '../config.ts';
 import type { Method } from '../methods/registry.ts';
 import { entryConfig } from '../race/entries.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
@@ -105,7 +105,7 @@ async function customEngine(estimator: EstimatorCode | null | undefined): Promis
  * The race's SFT prior, computed once on this worker's backend (sft-prior.ts memoises it), for the page
  * to hand to every method's worker: one prior per page config, whichever worker trains which method.
  */
-async function sharedPrior(config: TrainConfig, method: Method): Promise<PolicyWeights | null> {
+async function sharedPrior(config: RaceConfig, method: Method): Promise<PolicyWeights | null> {
   await warming;
   await backend.ensure(config.backend, false);
   const prior = sftPrior(entryConfig(method, config));

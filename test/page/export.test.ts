@@ -39,11 +39,11 @@ describe('CSV export', () => {
 
 describe('JSON export', () => {
   it('holds the settings and every record, NaN as null, and parses back', () => {
-    const meta = { configs: { grpo: { ...PAGE_DEFAULT_CONFIG, method: 'grpo' as const }, beacon: PAGE_DEFAULT_CONFIG }, backend: 'webgpu (test)', url: 'http://x/?seed=2', exportedAt: '2026-01-01T00:00:00.000Z' };
+    const meta = { configs: { grpo: { ...PAGE_DEFAULT_CONFIG, method: 'grpo' as const }, beacon: { ...PAGE_DEFAULT_CONFIG, method: 'beacon' as const } }, backend: 'webgpu (test)', url: 'http://x/?seed=2', exportedAt: '2026-01-01T00:00:00.000Z' };
     const text = recordsToJson(meta, { grpo: [record('grpo', 1)], beacon: [record('beacon', 1, { ccr: Number.POSITIVE_INFINITY })] });
     const back = JSON.parse(text);
     expect(back.configs.grpo.method).toBe('grpo');
-    expect(back.configs.beacon).toEqual(PAGE_DEFAULT_CONFIG);
+    expect(back.configs.beacon).toEqual({ ...PAGE_DEFAULT_CONFIG, method: 'beacon' });
     expect(back.backend).toBe('webgpu (test)');
     expect(back.url).toBe('http://x/?seed=2');
     expect(back.records.grpo[0].contradictoryRatio).toBeNull();

@@ -24,13 +24,15 @@ describe('race entries', () => {
 
   it("give an entry's panel its method's config from the shared one, then the entry's overrides", () => {
     const shared = { ...PAGE_DEFAULT_CONFIG, gamma: 0.5, lambda: 2, seed: 7, randomSegments: true };
-    for (const e of RACE_ENTRIES) expect(methodConfig(e.name, shared)).toEqual({ ...methodSpec(e.method).configFor(shared), ...e.overrides });
+    for (const e of RACE_ENTRIES) expect(methodConfig(e.name, shared)).toEqual({ ...methodSpec(e.method).configFor({ ...shared, method: e.method }), ...e.overrides });
     const released = methodConfig('beaconReleased', shared);
     expect(released).toMatchObject({ method: 'beacon', variant: 'released', gamma: 0.9, lambda: 10, rMs: 10, normalize: 'mean', seed: 7, randomSegments: true });
     // The plain method keeps the shared settings the variant overrides.
     expect(methodConfig('beacon', shared)).toMatchObject({ method: 'beacon', variant: 'paper', gamma: 0.5, lambda: 2, rMs: PAGE_DEFAULT_CONFIG.rMs });
-    expect(methodConfig('ppoShaped', shared)).toEqual({ ...methodSpec('ppo').configFor(shared), shapedRewards: true });
-    expect(entryConfig('grpo', shared)).toEqual(methodSpec('grpo').configFor(shared));
+    expect(methodConfig('ppoShaped', shared)).toEqual({ ...methodSpec('ppo').configFor({ ...shared, method: 'ppo' }), shapedRewards: true });
+    expect(entryConfig('grpo', shared)).toEqual(methodSpec('grpo').configFor({ ...shared, method: 'grpo' }));
+    // The shared config names no method: each entry's comes from the entry.
+    expect('method' in PAGE_DEFAULT_CONFIG).toBe(false);
   });
 
   it("leave the study's variant table as it was: names, methods, overrides, labels", () => {

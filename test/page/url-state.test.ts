@@ -56,7 +56,7 @@ describe('page URL state', () => {
 
   it.each([...TRAIN_FIELDS.map((s) => ['training', s] as const), ...PAGE_FIELDS.map((s) => ['page', s] as const)])('round-trips a non-default %s setting: %s', (where, spec) => {
     const s = spec as FieldSpec | PageFieldSpec;
-    const def = where === 'training' ? PAGE_DEFAULT_CONFIG[s.key as keyof TrainConfig] : DEFAULT_PAGE_SETTINGS[s.key as keyof PageSettings];
+    const def = where === 'training' ? (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[s.key as keyof TrainConfig] : DEFAULT_PAGE_SETTINGS[s.key as keyof PageSettings];
     const value = otherValue(s.kind, def);
     expect(value).not.toEqual(def);
     const state = {

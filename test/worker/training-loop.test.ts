@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TrainConfig } from '../../src/config.ts';
+import type { RaceConfig } from '../../src/config.ts';
 import type { Method } from '../../src/methods/registry.ts';
 import { methodConfig } from '../../src/page/method-configs.ts';
 import type { IterationRecord } from '../../src/trainer/iteration-record.ts';
@@ -22,9 +22,9 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const tiny = (over: Partial<TrainConfig> = {}): TrainConfig => ({ ...PAGE_DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, iters: 3, ...over });
+const tiny = (over: Partial<RaceConfig> = {}): RaceConfig => ({ ...PAGE_DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, iters: 3, ...over });
 
-const init = (config: TrainConfig, running: boolean, method: Method = 'beacon', speed: 'normal' | 'fast' | 'nodraw' = 'normal') => ({ type: 'init' as const, config, method, running, speed });
+const init = (config: RaceConfig, running: boolean, method: Method = 'beacon', speed: 'normal' | 'fast' | 'nodraw' = 'normal') => ({ type: 'init' as const, config, method, running, speed });
 
 function harness() {
   const messages: FromWorker[] = [];

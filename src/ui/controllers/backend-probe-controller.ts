@@ -12,7 +12,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { adapterDisplayName, isSoftwareAdapter } from '../../backend/select.ts';
-import type { TrainConfig } from '../../config.ts';
+import type { RaceConfig } from '../../config.ts';
 import type { Method } from '../../methods/registry.ts';
 import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../../page/backend-choice.ts';
 import { adapterIdentity, readVerdict, verdictKey, writeVerdict, type VerdictStorage } from '../../page/backend-verdict.ts';
@@ -66,7 +66,7 @@ export class BackendProbeController implements ReactiveController {
    * Null where the browser has no WebGPU adapter (the worker's own `auto` then falls back and says why),
    * or when a later `begin`/`cancel` superseded this one.
    */
-  async begin(config: TrainConfig): Promise<ProbeStart | null> {
+  async begin(config: RaceConfig): Promise<ProbeStart | null> {
     this.forget();
     const token = this.token;
     const adapter = await requestAdapter();
@@ -82,7 +82,7 @@ export class BackendProbeController implements ReactiveController {
   }
 
   /** Measures wasm against WebGPU at `config`, remembers the outcome and returns it (null when superseded). */
-  async measure(config: TrainConfig, method: Method): Promise<ProbeOutcome | null> {
+  async measure(config: RaceConfig, method: Method): Promise<ProbeOutcome | null> {
     const token = this.token;
     const key = this.key;
     this.probing = true;
@@ -113,7 +113,7 @@ export class BackendProbeController implements ReactiveController {
     this.probing = false;
   }
 
-  private async run(config: TrainConfig, method: Method, token: number): Promise<ProbeOutcome> {
+  private async run(config: RaceConfig, method: Method, token: number): Promise<ProbeOutcome> {
     const scale = (globalThis as ProbeHook).__beaconProbeScale ?? {};
     const timed = (backend: 'webgpu' | 'wasm', deadlineMs: number): Promise<ProbeTiming | null> => {
       if (token !== this.token) return Promise.resolve(null); // superseded: start no worker
@@ -157,7 +157,7 @@ export class BackendProbeController implements ReactiveController {
 }
 
 /** The settings that set the probe's cost (its network and batch shapes): a verdict holds for these. */
-export function settingsKey(config: TrainConfig): string {
+export function settingsKey(config: RaceConfig): string {
   return JSON.stringify([config.env, config.hiddenSize, config.tasksPerIteration, config.groupSize]);
 }
 

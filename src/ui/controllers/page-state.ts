@@ -5,7 +5,7 @@
  * keeps the address bar in step; settings that wait for a restart join the URL when the restart happens.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { fieldSpec, type ConfigIssue, type TrainConfig } from '../../config.ts';
+import { fieldSpec, type ConfigIssue, type RaceConfig } from '../../config.ts';
 import type { PageSettings } from '../../page/page-settings.ts';
 import type { RunFile } from '../../page/run-file.ts';
 import { applyPreset, availableScenarios } from '../../page/scenarios.ts';
@@ -18,9 +18,10 @@ import { codeEntries, EstimatorSession } from './estimator-session.ts';
 import type { Checkpoints, TrainingController } from './training-controller.ts';
 
 export class PageStateController implements ReactiveController {
-  config: TrainConfig;
+  /** The race's shared settings (each race entry adds its method). */
+  config: RaceConfig;
   /** Edits of restart settings, applied at the next restart. */
-  staged: Partial<TrainConfig> = {};
+  staged: Partial<RaceConfig> = {};
   page: PageSettings;
   /** Bad URL parameters, named in the settings alert. */
   readonly issues: ConfigIssue[];
@@ -142,9 +143,9 @@ export class PageStateController implements ReactiveController {
 
   /** A setting edited: a live one applies now, a restart one waits (or stops waiting when set back). */
   configEdit({ changes }: ConfigEditDetail): void {
-    const live: Partial<TrainConfig> = {};
-    const staged: Partial<TrainConfig> = { ...this.staged };
-    for (const [key, value] of Object.entries(changes) as [keyof TrainConfig, never][]) {
+    const live: Partial<RaceConfig> = {};
+    const staged: Partial<RaceConfig> = { ...this.staged };
+    for (const [key, value] of Object.entries(changes) as [keyof RaceConfig, never][]) {
       const spec = fieldSpec(key);
       if (!spec) continue;
       if (spec.restart) {

@@ -3,7 +3,7 @@
  * computes each seed's prior once and the training controller hands it to every worker, so every
  * method starts from the same weights without each worker training the prior again.
  */
-import type { TrainConfig } from '../../config.ts';
+import type { RaceConfig } from '../../config.ts';
 import type { Method } from '../../methods/registry.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
 import type { PriorMessage } from '../../worker/protocol.ts';
@@ -12,7 +12,7 @@ import type { TrainingWorkerClient } from '../../worker/worker-client.ts';
 /** What a prior request needs to know of the race. */
 export interface PriorRequest {
   /** The race's config, its backend already resolved (the probe's choice under `auto`). */
-  config: TrainConfig;
+  config: RaceConfig;
   /** The registry method of the race's first entry: a variant races from the same prior as its method. */
   method: Method;
   /** The seeds every entry trains, in order. */
@@ -48,7 +48,7 @@ export class PriorSharing {
     return priors;
   }
 
-  private racePrior(first: TrainingWorkerClient | undefined, config: TrainConfig, request: PriorRequest): Promise<PolicyWeights | null> {
+  private racePrior(first: TrainingWorkerClient | undefined, config: RaceConfig, request: PriorRequest): Promise<PolicyWeights | null> {
     if (!first || request.allContinue) return Promise.resolve(null);
     return new Promise<PolicyWeights | null>((resolve) => {
       this.waiters.push((m) => resolve(m.error ? null : m.weights));

@@ -17,7 +17,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { DEFAULT_RACE, methodSpec, type Method } from '../../methods/registry.ts';
 import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
-import type { TrainConfig } from '../../config.ts';
+import type { RaceConfig, TrainConfig } from '../../config.ts';
 import type { ProbeOutcome } from '../../page/backend-choice.ts';
 import { movedSentence, switchDecision } from '../../page/backend-switch.ts';
 import type { MetricHistory } from '../../page/metric-history.ts';
@@ -34,7 +34,7 @@ import { PriorSharing } from './prior-sharing.ts';
 const UPDATE_INTERVAL_MS = 100;
 
 export interface TrainingStart {
-  config: TrainConfig;
+  config: RaceConfig;
   methods: readonly RaceEntryName[];
   running: boolean;
   speed: Speed;
@@ -93,7 +93,7 @@ export class TrainingController implements ReactiveController {
   /** The backend the workers were started on (`auto` resolved by the probe controller where it could). */
   private startedOn: TrainConfig['backend'] | null = null;
   /** Under `auto` before measuring: the panels still without their first point, and what to measure. */
-  private probeAfterFirstPoints: { waiting: Set<RaceEntryName>; config: TrainConfig; method: Method } | null = null;
+  private probeAfterFirstPoints: { waiting: Set<RaceEntryName>; config: RaceConfig; method: Method } | null = null;
   /** The SFT prior's sharing among the workers (prior-sharing.ts). */
   private readonly priors = new PriorSharing();
   /** Bumped on every (re)start, so a probe that a later start superseded is ignored. */
@@ -204,7 +204,7 @@ export class TrainingController implements ReactiveController {
    * Starts every method again from iteration 0, or from its entry in `checkpoints`; a new list of
    * methods starts new workers.
    */
-  reset(config: TrainConfig, running: boolean, methods: readonly RaceEntryName[] = this.methods, checkpoints: Checkpoints = {}, seeds: number = this.seeds.length): void {
+  reset(config: RaceConfig, running: boolean, methods: readonly RaceEntryName[] = this.methods, checkpoints: Checkpoints = {}, seeds: number = this.seeds.length): void {
     this.seeds = seedList(config.seed, seeds);
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
     if (!same || config.backend === 'auto') {
@@ -233,7 +233,7 @@ export class TrainingController implements ReactiveController {
    * Starts entry `m` alone again from iteration 0 (or from `checkpoint`), with the same prior and seeds
    * as the race; the other entries go on. Apply in the estimator editor uses it.
    */
-  restartEntry(m: RaceEntryName, config: TrainConfig, running: boolean, checkpoint: ArrayBuffer | null = null): void {
+  restartEntry(m: RaceEntryName, config: RaceConfig, running: boolean, checkpoint: ArrayBuffer | null = null): void {
     const slot = this.slots.get(m);
     if (!slot) return;
     slot.generation++;
@@ -278,7 +278,7 @@ export class TrainingController implements ReactiveController {
   }
 
   /** Resolves `auto` without waiting for a measurement (backend-probe-controller.ts), then starts one worker per method. */
-  private async launch(config: TrainConfig, methods: readonly RaceEntryName[], running: boolean, checkpoints: Checkpoints = {}): Promise<void> {
+  private async launch(config: RaceConfig, methods: readonly RaceEntryName[], running: boolean, checkpoints: Checkpoints = {}): Promise<void> {
     const token = ++this.startToken;
     this.methods = methods;
     this.histories = {} as Record<RaceEntryName, MetricHistory>;
@@ -326,7 +326,7 @@ export class TrainingController implements ReactiveController {
   }
 
   /** Each seed's SFT prior, computed once by the first entry's worker and shared (prior-sharing.ts). */
-  private seedPriors(config: TrainConfig, checkpoints: Checkpoints = {}): Promise<(PolicyWeights | null)[]> {
+  private seedPriors(config: RaceConfig, checkpoints: Checkpoints = {}): Promise<(PolicyWeights | null)[]> {
     return this.priors.seedPriors(this.slots.get(this.methods[0])?.client, {
       config: { ...config, backend: this.resolvedBackend(config) },
       method: raceEntry(this.methods[0]).method,
@@ -337,7 +337,7 @@ export class TrainingController implements ReactiveController {
   }
 
   /** `config.backend`, with `auto` replaced by the backend the workers were started on. */
-  private resolvedBackend(config: TrainConfig): TrainConfig['backend'] {
+  private resolvedBackend(config: RaceConfig): TrainConfig['backend'] {
     return config.backend === 'auto' && this.startedOn ? this.startedOn : config.backend;
   }
 
@@ -352,7 +352,7 @@ export class TrainingController implements ReactiveController {
   }
 
   /** The background measurement; when WebGPU wins, every worker moves to it at its next iteration boundary. */
-  private async measureAndMove(config: TrainConfig, method: Method): Promise<void> {
+  private async measureAndMove(config: RaceConfig, method: Method): Promise<void> {
     const token = this.startToken;
     const outcome = await this.probes.measure(config, method);
     if (!outcome || token !== this.startToken) return;

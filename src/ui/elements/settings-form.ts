@@ -8,7 +8,7 @@
  * the value waiting for it, and a notice offers to restart now or discard.
  */
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
-import { ABLATIONS, CONFIG_FIELDS, describeRange, parseField, type AblationName, type FieldSpec, type TrainConfig } from '../../config.ts';
+import { ABLATIONS, CONFIG_FIELDS, describeRange, parseField, type AblationName, type FieldSpec, type RaceConfig, type TrainConfig } from '../../config.ts';
 import { combinedLimitIssues } from '../../setting-limits.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../page/page-defaults.ts';
 import { describePageRange, PAGE_FIELDS, parsePageField, type PageFieldSpec, type PageSettings } from '../../page/page-settings.ts';
@@ -65,7 +65,7 @@ export class SettingsForm extends LitElement {
   };
 
   /** The settings the trainers run with. */
-  declare config: TrainConfig;
+  declare config: RaceConfig;
   /** Edited settings that wait for a restart. */
   declare staged: Partial<TrainConfig>;
   declare page: PageSettings;
@@ -222,11 +222,11 @@ export class SettingsForm extends LitElement {
     const key = s.spec.key;
     const id = `f-${key}`;
     const restart = s.kind === 'train' && s.spec.restart;
-    const running = s.kind === 'train' ? this.config[s.spec.key] : this.page[s.spec.key];
+    const running = s.kind === 'train' ? (this.config as Partial<TrainConfig>)[s.spec.key] : this.page[s.spec.key];
     const staged = s.kind === 'train' ? this.staged[s.spec.key] : undefined;
     const value = staged ?? running;
     const range = s.kind === 'train' ? describeRange(s.spec) : describePageRange(s.spec);
-    const def = s.kind === 'train' ? PAGE_DEFAULT_CONFIG[s.spec.key] : s.spec.default;
+    const def = s.kind === 'train' ? (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[s.spec.key] : s.spec.default;
     const tip = `${s.spec.doc}. Allowed: ${range}. Default: ${String(def)}. URL key “${key}”. ${restart ? 'Changing it restarts both methods.' : s.kind === 'train' ? 'Takes effect from the next iteration.' : ''}`;
     const error = this.errors[key];
     const k = s.spec.kind;
@@ -277,7 +277,7 @@ export class SettingsForm extends LitElement {
 
   private currentPreset(): AblationName | 'none' | 'custom' {
     const effective = { ...this.config, ...this.staged };
-    const matches = (over: Partial<TrainConfig>) => PRESET_KEYS.every((k) => effective[k] === (k in over ? over[k as keyof typeof over] : PAGE_DEFAULT_CONFIG[k]));
+    const matches = (over: Partial<TrainConfig>) => PRESET_KEYS.every((k) => effective[k] === (k in over ? over[k as keyof typeof over] : (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[k]));
     if (matches({})) return 'none';
     for (const name of Object.keys(ABLATIONS) as AblationName[]) if (matches(ABLATIONS[name])) return name;
     return 'custom';
@@ -287,7 +287,7 @@ export class SettingsForm extends LitElement {
     const name = (e.target as HTMLSelectElement).value as AblationName | 'none' | 'custom';
     if (name === 'custom') return;
     const over: Partial<TrainConfig> = name === 'none' ? {} : ABLATIONS[name];
-    const changes = Object.fromEntries(PRESET_KEYS.map((k) => [k, k in over ? over[k as keyof typeof over] : PAGE_DEFAULT_CONFIG[k]])) as Partial<TrainConfig>;
+    const changes = Object.fromEntries(PRESET_KEYS.map((k) => [k, k in over ? over[k as keyof typeof over] : (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[k]])) as Partial<TrainConfig>;
     emit<ConfigEditDetail>(this, 'config-edit', { changes });
   };
 
