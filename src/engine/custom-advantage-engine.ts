@@ -11,7 +11,7 @@ import { estimatorSettings } from '../estimator/custom-settings.ts';
 import type { EstimatorRunner } from '../estimator/sandbox-host.ts';
 import type { AdvantageEngine } from './engine.ts';
 import { ESTIMATOR_PART, savedEstimatorSource } from '../estimator/saved-source.ts';
-import { StateError, type StatePart } from '../trainer/state-parts.ts';
+import { StateError, type StatePart } from '../state/state-part.ts';
 
 export { ESTIMATOR_PART, savedEstimatorSource };
 

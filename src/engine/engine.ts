@@ -6,7 +6,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
-import type { StatePart } from '../trainer/state-parts.ts';
+import type { StatePart } from '../state/state-part.ts';
 
 export interface ComputedAdvantages {
   /** Per-step A as a float32 tensor [S]; the caller disposes it. */

@@ -3,7 +3,7 @@
  * the state part `estimator` (src/engine/custom-advantage-engine.ts), so a run file or an autosave
  * holds the code it was trained with. Pure, so the page can read it without loading tfjs.
  */
-import type { PartState } from '../trainer/state-parts.ts';
+import type { PartState } from '../state/state-part.ts';
 
 /** The checkpoint part that holds the estimator's source. */
 export const ESTIMATOR_PART = 'estimator';

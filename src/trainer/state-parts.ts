@@ -11,28 +11,9 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 
-export interface SavedArray {
-  shape: number[];
-  values: Float32Array;
-}
+import { StateError, type SavedArray, type StatePart } from '../state/state-part.ts';
 
-/** JSON-safe values. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-export interface PartState {
-  json: Json;
-  arrays: Record<string, SavedArray>;
-}
-
-export interface StatePart {
-  /** A copy of the part's state (never a view of a backend buffer that a later step could overwrite). */
-  save(): Promise<PartState>;
-  /** Puts `state` in place; throws a `StateError` naming what does not fit. */
-  load(state: PartState): Promise<void>;
-}
-
-/** A saved state that does not fit the run it is restored into. */
-export class StateError extends Error {}
+export { StateError, type Json, type PartState, type SavedArray, type StatePart } from '../state/state-part.ts';
 
 const sameShape = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
