@@ -2,11 +2,17 @@
  * The estimator sandbox for the Node commands (train, study, advantages) and tests: a worker thread per
  * estimator (cli/estimator-worker.ts), terminated when a call runs over `--estimatorTimeout`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { EstimatorSandbox, type SandboxWorker } from '../src/estimator/sandbox-host.ts';
 import type { SandboxReply } from '../src/estimator/sandbox-core.ts';
 import { UsageError } from './flags.ts';
+
+/** A line the visitor's code wrote to its console, sent by the worker (cli/estimator-worker.ts). */
+export interface ConsoleLine {
+  type: 'console';
+  text: string;
+}
 
 function spawnWorkerThread(): SandboxWorker {
   const worker = new Worker(new URL('./estimator-worker-boot.mjs', import.meta.url), {
@@ -22,7 +28,12 @@ function spawnWorkerThread(): SandboxWorker {
   let terminated = false;
   return {
     post: (request, transfer) => worker.postMessage(request, transfer),
-    onReply: (listener) => worker.on('message', (reply: SandboxReply) => listener(reply)),
+    onReply: (listener) =>
+      worker.on('message', (reply: SandboxReply | ConsoleLine) => {
+        // Written at once, before the reply after it is handled (the same port keeps their order).
+        if (reply.type === 'console') writeSync(2, `${reply.text}\n`);
+        else listener(reply);
+      }),
     onCrash: (listener) => {
       worker.on('error', (e) => listener(e instanceof Error ? e.message : String(e)));
       worker.on('exit', (code) => {
