@@ -97,9 +97,11 @@ export function writeActionFeatures(s: ShopState, f: Float32Array, mask: Uint8Ar
         const i = bl * s.P + s.resultAt(b, s.query[b], s.resultsPage[b] * PAGE_SIZE + a);
         writeWords(f, off + A_WORDS, s.prodType[i], s.prodAttrs[i]);
         // The listing shows the option values the product offers (docs/maths.md §10), as a shop's
-        // results show colour and size swatches: the same word slots as the item page's option buttons.
-        const opts = s.prodOpts[i];
-        for (let v = 0; v < NUM_OPTION_VALUES; v++) if (opts & (1 << v)) f[off + A_WORDS + WORD_OPTION + v] = 1;
+        // results show colour and size swatches (medium and long horizons): the same word slots as the item page's option buttons.
+        if (s.listingOptions) {
+          const opts = s.prodOpts[i];
+          for (let v = 0; v < NUM_OPTION_VALUES; v++) if (opts & (1 << v)) f[off + A_WORDS + WORD_OPTION + v] = 1;
+        }
         f[off + A_PRICE] = Math.min(PRICE_SCALE, s.prodPrice[i] / limit);
         f[off + A_PRICE_OK] = s.prodPrice[i] <= limit ? 1 : 0;
       } else {

@@ -30,6 +30,7 @@ export function productTitle(s: ShopState, bl: number, p: number): string {
 
 /** A product's row in the results list: its title and the option values it offers ("… backpack (black, blue; small, large)"). */
 export function listingTitle(s: ShopState, bl: number, p: number): string {
+  if (!s.listingOptions) return productTitle(s, bl, p);
   const opts = s.prodOpts[bl * s.P + p];
   const dims = OPTION_DIM_NAMES.map((_, d) => {
     const names: string[] = [];
