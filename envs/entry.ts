@@ -21,6 +21,11 @@ export interface EnvEntry {
    */
   readonly priorEpisodes: number;
   /**
+   * `sftEpisodes: auto`: the passes over those episodes (`sftEpochs`) the calibrated prior needs, where
+   * the shared default is not enough (docs/maths.md §9); absent, `auto` passes `sftEpochs`.
+   */
+  readonly priorEpochs?: number;
+  /**
    * The study's timing profile: measured seconds per 1000 env steps by horizon and method on one worker
    * (bench/study-pilot.ts), the ETA's prior and the shard balancer's cost model until runs are measured.
    */

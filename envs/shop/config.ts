@@ -28,6 +28,14 @@ export interface HorizonConfig {
   attrWords: number;
   /** Step limit. */
   maxSteps: number;
+  /**
+   * Whether a results listing shows the option values each product offers (docs/maths.md §10). Medium and
+   * long tasks show them: without them a near miss lacking a wanted value looks like the wanted product
+   * until opened, and no cloned prior gets long tasks off 0%. Tiny and short keep the plain listing: with
+   * option values listed, GiGPO from random init on tiny tasks fell to 0% (test/trainer/shop-methods.test.ts,
+   * seed 1; not yet understood).
+   */
+  listingOptions: boolean;
 }
 
 export const PAGE_SIZE = 10;
@@ -35,10 +43,10 @@ export const MILESTONES_PER_LINE = 4;
 export const MAX_LINES = 2;
 
 export const HORIZON_CONFIGS: Record<Horizon, HorizonConfig> = {
-  tiny: { types: 2, attrWords: 4, lines: 1, attrs: 1, options: 1, queries: 1, results: 2, targetInDistractorProb: 0, optionValues: 2, maxSteps: 12 },
-  short: { types: 8, attrWords: 8, lines: 1, attrs: 2, options: 1, queries: 3, results: 10, targetInDistractorProb: 0.3, optionValues: 3, maxSteps: 20 },
-  medium: { types: 12, attrWords: 12, lines: 1, attrs: 2, options: 2, queries: 4, results: 20, targetInDistractorProb: 0.3, optionValues: 4, maxSteps: 30 },
-  long: { types: 12, attrWords: 16, lines: 2, attrs: 3, options: 2, queries: 5, results: 20, targetInDistractorProb: 0.3, optionValues: 4, maxSteps: 40 },
+  tiny: { types: 2, attrWords: 4, lines: 1, attrs: 1, options: 1, queries: 1, results: 2, targetInDistractorProb: 0, optionValues: 2, maxSteps: 12, listingOptions: false },
+  short: { types: 8, attrWords: 8, lines: 1, attrs: 2, options: 1, queries: 3, results: 10, targetInDistractorProb: 0.3, optionValues: 3, maxSteps: 20, listingOptions: false },
+  medium: { types: 12, attrWords: 12, lines: 1, attrs: 2, options: 2, queries: 4, results: 20, targetInDistractorProb: 0.3, optionValues: 4, maxSteps: 30, listingOptions: true },
+  long: { types: 12, attrWords: 16, lines: 2, attrs: 3, options: 2, queries: 5, results: 20, targetInDistractorProb: 0.3, optionValues: 4, maxSteps: 40, listingOptions: true },
 };
 
 /** Products in one line's pool: the results lists are drawn from it. */

@@ -2,7 +2,7 @@
  * Shop features for a policy that scores each candidate click against the observation.
  *
  * They describe what is on the page and nothing more: the instruction's words, the page type, the words
- * of the query or product on screen, the options selected, and prices against the limit as the page
+ * of the query or product on screen (a listed product's offered option values too), the options selected, and prices against the limit as the page
  * shows them. Words are a bag over the shop's vocabulary (catalog.ts), the same slots in the observation
  * and in every candidate, so the observation · candidate score can learn to match a product's words to
  * the instruction's; nothing here says whether a product matches the goal (docs/maths.md §10).
@@ -96,6 +96,12 @@ export function writeActionFeatures(s: ShopState, f: Float32Array, mask: Uint8Ar
         f[off + A_KIND + K_PRODUCT] = 1;
         const i = bl * s.P + s.resultAt(b, s.query[b], s.resultsPage[b] * PAGE_SIZE + a);
         writeWords(f, off + A_WORDS, s.prodType[i], s.prodAttrs[i]);
+        // The listing shows the option values the product offers (docs/maths.md §10), as a shop's
+        // results show colour and size swatches (medium and long horizons): the same word slots as the item page's option buttons.
+        if (s.listingOptions) {
+          const opts = s.prodOpts[i];
+          for (let v = 0; v < NUM_OPTION_VALUES; v++) if (opts & (1 << v)) f[off + A_WORDS + WORD_OPTION + v] = 1;
+        }
         f[off + A_PRICE] = Math.min(PRICE_SCALE, s.prodPrice[i] / limit);
         f[off + A_PRICE_OK] = s.prodPrice[i] <= limit ? 1 : 0;
       } else {

@@ -28,6 +28,8 @@ export class ShopState {
   readonly Q: number;
   readonly R: number;
   readonly P: number;
+  /** Whether results listings show each product's offered option values (config.ts `listingOptions`). */
+  readonly listingOptions: boolean;
 
   // ---- Task, per episode b and line l (index b·L + l) ----
   readonly nLines: Uint8Array;
@@ -72,6 +74,7 @@ export class ShopState {
     this.Q = cfg.queries;
     this.R = cfg.results;
     this.P = poolSize(cfg);
+    this.listingOptions = cfg.listingOptions;
     const BL = B * this.L;
     const D = NUM_OPTION_DIMS;
     this.nLines = new Uint8Array(B);

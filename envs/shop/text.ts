@@ -5,7 +5,7 @@
  * Also the page snapshot the episode view draws. Built only when asked for; never in the training hot
  * path, so it allocates freely.
  */
-import { ATTR_NAMES, NUM_ATTRS, NUM_OPTION_DIMS, OPTION_DIM_NAMES, TYPE_NAMES, WORD_NAMES, WORD_OPTION } from './catalog.ts';
+import { ATTR_NAMES, NUM_ATTRS, NUM_OPTION_DIMS, OPTION_DIM_NAMES, OPTION_OFFSET, OPTION_VALUES, TYPE_NAMES, WORD_NAMES, WORD_OPTION } from './catalog.ts';
 import { MILESTONES_PER_LINE, PAGE_SIZE } from './config.ts';
 import { PHASE_NAMES } from './milestones.ts';
 import { optionDim } from './pages.ts';
@@ -26,6 +26,18 @@ function optionName(v: number): string {
 export function productTitle(s: ShopState, bl: number, p: number): string {
   const i = bl * s.P + p;
   return [...attrWords(s.prodAttrs[i]), TYPE_NAMES[s.prodType[i]]].join(' ');
+}
+
+/** A product's row in the results list: its title and the option values it offers ("… backpack (black, blue; small, large)"). */
+export function listingTitle(s: ShopState, bl: number, p: number): string {
+  if (!s.listingOptions) return productTitle(s, bl, p);
+  const opts = s.prodOpts[bl * s.P + p];
+  const dims = OPTION_DIM_NAMES.map((_, d) => {
+    const names: string[] = [];
+    for (let v = OPTION_OFFSET[d]; v < OPTION_OFFSET[d] + OPTION_VALUES[d].length; v++) if (opts & (1 << v)) names.push(optionName(v));
+    return names.join(', ');
+  });
+  return `${productTitle(s, bl, p)} (${dims.filter((x) => x).join('; ')})`;
 }
 
 /** A product's code ("B0107": line 1, pool product 7), like WebShop's ASINs. */
@@ -68,7 +80,7 @@ export function shopFrame(s: ShopState, b: number): ShopFrame {
     const first = s.resultsPage[b] * PAGE_SIZE;
     for (let r = 0; r < s.shownCount(b); r++) {
       const p = s.resultAt(b, s.query[b], first + r);
-      frame.products.push({ code: productCode(bl, s, p), title: productTitle(s, bl, p), price: s.prodPrice[bl * s.P + p] });
+      frame.products.push({ code: productCode(bl, s, p), title: listingTitle(s, bl, p), price: s.prodPrice[bl * s.P + p] });
     }
   }
   if (page === P_ITEM) {
@@ -108,7 +120,7 @@ export function describeAction(s: ShopState, b: number, a: number): string {
   if (page === P_RESULTS) {
     if (a >= s.shownCount(b)) return `(no product ${a})`;
     const p = s.resultAt(b, s.query[b], s.resultsPage[b] * PAGE_SIZE + a);
-    return `click[${productCode(bl, s, p)}] ${productTitle(s, bl, p)}`;
+    return `click[${productCode(bl, s, p)}] ${listingTitle(s, bl, p)}`;
   }
   if (page === P_ITEM && a < s.nOptionSlots[b]) return `click[${optionName(s.optionSlot[b * LIST_SLOTS + a])}]`;
   return `(no option ${a})`;

@@ -109,8 +109,9 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'WebShop: milestones tied to success',
     narrative:
       'The shop is WebShop made small: search with a query, page through results, open a product, choose its options, buy. Its milestones are page transitions (the results list the wanted product, its page is open, its options are chosen, it is bought), and each one is a step on the only path to success, while a household task has sub-goals that can be done and then wasted. This is where the paper finds BEACON’s segment term strong on its own (WebShop keeps 67.9% without the trajectory term, ALFWorld collapses to 23.4%).',
-    lookAt: 'The episode view draws the page the agent sees, with a beacon at each milestone click; compare the outcome mix with GridHouse’s: partial successes here are runs that stopped on the path, not detours.',
-    query: 'methods=grpo,beacon&env=shop',
+    lookAt: 'The episode view draws the page the agent sees, with a beacon at each milestone click; compare the outcome mix with GridHouse’s: partial successes here are runs that stopped on the path, not detours. The third panel is BEACON as the released code computes it, with the settings it ships for WebShop (γ = 0.95, λ = 1).',
+    // The released code's config for WebShop (γ = 0.95, λ = 1) races here, on the shop it was shipped for.
+    query: 'methods=grpo,beacon,beaconReleasedWebshop&env=shop',
   },
   {
     id: 'write-your-own',

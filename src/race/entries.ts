@@ -14,8 +14,11 @@ import { ALL_METHOD_NAMES, METHOD_NAMES, methodSpec, type Method } from '../meth
  * 10, mean normalisation, and the ALFWorld config's γ = 0.9, λ = 10. ALFWorld is the shipped config that
  * fits our tasks: GridHouse and TextHouse are ALFWorld-style household tasks (find, take, treat, place;
  * 3–6 milestones on long tasks, ALFWorld mean 6), and every paper figure the study compares with is an
- * ALFWorld figure. The WebShop / ScienceWorld config (γ = 0.95, λ = 1) is `beaconReleasedWebshop`, for
- * a study profile that can afford both.
+ * ALFWorld figure. The released code's other shipped config (γ = 0.95, λ = 1, shipped for WebShop and
+ * ScienceWorld) is `beaconReleasedWebshop`, for a study profile that can afford both. Labels name a
+ * config by its settings, never by an environment: the study runs both on GridHouse and TextHouse, so a
+ * label saying "WebShop" would promise an environment the run is not in. The key `beaconReleasedWebshop`
+ * stays as stored (old `?methods=` links and the committed docs/results/study.json name it).
  */
 export const RELEASED_ALFWORLD = { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.9, lambda: 10 } as const satisfies Partial<TrainConfig>;
 export const RELEASED_WEBSHOP = { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.95, lambda: 1 } as const satisfies Partial<TrainConfig>;
@@ -40,14 +43,14 @@ export const NAMED_VARIANTS = {
     method: 'beacon',
     overrides: RELEASED_ALFWORLD,
     label: 'BEACON (released)',
-    description: 'BEACON as the released code computes it, with its ALFWorld config: γ = 0.9, λ = 10, R_ms = 10, mean normalisation, step-row statistics.',
+    description: 'BEACON as the released code computes it, with the config it ships for ALFWorld (run here on the environment chosen): γ = 0.9, λ = 10, R_ms = 10, mean normalisation, step-row statistics.',
     color: { light: { line: '#4d4d4d', ink: '#3d3d3d' }, dark: { line: '#cfcfcf', ink: '#dadada' } },
   },
   beaconReleasedWebshop: {
     method: 'beacon',
     overrides: RELEASED_WEBSHOP,
-    label: 'BEACON (released, WebShop config)',
-    description: 'BEACON as the released code computes it, with its WebShop config: γ = 0.95, λ = 1, R_ms = 10, mean normalisation, step-row statistics.',
+    label: 'BEACON (released, γ = 0.95, λ = 1)',
+    description: 'BEACON as the released code computes it, with the config it ships for WebShop and ScienceWorld (run here on the environment chosen): γ = 0.95, λ = 1, R_ms = 10, mean normalisation, step-row statistics.',
     color: { light: { line: '#1b7f79', ink: '#16696a' }, dark: { line: '#44aa99', ink: '#5cc0ae' } },
   },
   ppoShaped: {

@@ -55,7 +55,7 @@ export interface StudyProfile {
   notes: readonly string[];
 }
 
-/** Every registered method, then the released BEACON (ALFWorld config) and shaped-reward PPO, the paper's other baselines. */
+/** Every registered method, then the released BEACON (the config it ships for ALFWorld) and shaped-reward PPO, the paper's other baselines. */
 const COMPARED: readonly VariantName[] = [...METHOD_NAMES, 'beaconReleased', 'ppoShaped'];
 /** On the long horizon only: the ablations, and the released BEACON with the other shipped config. */
 const LONG_ONLY: readonly VariantName[] = [...ABLATION_VARIANTS, 'beaconReleasedWebshop'];

@@ -14,3 +14,13 @@ import type { TrainConfig } from '../config.ts';
 export function priorEpisodes(config: Pick<TrainConfig, 'env' | 'sftEpisodes'>): number {
   return config.sftEpisodes === 'auto' ? envEntry(config.env).priorEpisodes : config.sftEpisodes;
 }
+
+/**
+ * The passes of `config`'s prior over its demonstrations, `auto` resolved: an environment whose prior
+ * needs more passes than the shared `sftEpochs` to reach the regime says so in its registry entry
+ * (`priorEpochs`); `auto` is its calibrated prior as a whole, size and passes. A prior of a number of
+ * episodes passes `sftEpochs`.
+ */
+export function priorEpochs(config: Pick<TrainConfig, 'env' | 'sftEpisodes' | 'sftEpochs'>): number {
+  return config.sftEpisodes === 'auto' ? (envEntry(config.env).priorEpochs ?? config.sftEpochs) : config.sftEpochs;
+}

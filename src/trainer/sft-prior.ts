@@ -15,7 +15,7 @@ import { Policy, type PolicyWeights } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { collectDemonstrations } from './demonstrations.ts';
-import { priorEpisodes } from './prior-size.ts';
+import { priorEpisodes, priorEpochs } from './prior-size.ts';
 
 /** Demonstration steps per behaviour-cloning minibatch. */
 const MINIBATCH_STEPS = 256;
@@ -27,8 +27,8 @@ const DEMONSTRATION_BATCH = 32;
  * identity, also recorded in checkpoints.
  */
 export function priorKey(config: TrainConfig): string {
-  const { env, horizon, hiddenSize, seed, sftEpochs, sftLearningRate, maxGradNorm } = config;
-  return JSON.stringify({ env, horizon, hiddenSize, seed, episodes: priorEpisodes(config), sftEpochs, sftLearningRate, maxGradNorm, backend: tf.getBackend() });
+  const { env, horizon, hiddenSize, seed, sftLearningRate, maxGradNorm } = config;
+  return JSON.stringify({ env, horizon, hiddenSize, seed, episodes: priorEpisodes(config), sftEpochs: priorEpochs(config), sftLearningRate, maxGradNorm, backend: tf.getBackend() });
 }
 
 const cache = new Map<string, Promise<PolicyWeights>>();
@@ -61,7 +61,7 @@ export async function trainSftPrior(config: TrainConfig): Promise<PolicyWeights>
   try {
     const demos = collectDemonstrations(env, rng, { episodes });
     const minibatches = Math.ceil(demos.steps / MINIBATCH_STEPS);
-    await behaviourCloning(policy, optimizer, demos, { epochs: config.sftEpochs, minibatches, maxGradNorm: config.maxGradNorm }, rng);
+    await behaviourCloning(policy, optimizer, demos, { epochs: priorEpochs(config), minibatches, maxGradNorm: config.maxGradNorm }, rng);
     return (await policy.weights()).map((w) => w.slice()); // copies: the backend may reuse its buffers
   } finally {
     policy.dispose();

@@ -44,6 +44,23 @@ describe('shop', () => {
     expect(env.reward[0]).toBe(1);
   });
 
+  it('a results listing shows the option values each product offers, in its features and its text', () => {
+    const env = shop('long', [11]);
+    env.step(Int32Array.of(0)); // a query: its results page
+    expect(env.state.page[0]).toBe(P_RESULTS);
+    const s = env.state;
+    const firstOption = ACTION_FEATURE_NAMES.indexOf('word:black');
+    const n = s.shownCount(0);
+    expect(n).toBeGreaterThan(0);
+    for (let a = 0; a < n; a++) {
+      const opts = s.prodOpts[s.lineIndex(0) * s.P + s.resultAt(0, s.query[0], a)];
+      const row = env.actionFeatures.subarray(a * ACTION_DIM, (a + 1) * ACTION_DIM);
+      const shown = Array.from({ length: 10 }, (_, v) => row[firstOption + v]);
+      expect(shown, `product slot ${a}`).toEqual(Array.from({ length: 10 }, (_, v) => ((opts >> v) & 1 ? 1 : 0)));
+    }
+    expect(env.describeObservation(0)).toMatch(/\((black|white|red|blue|green|grey)[^)]*; (small|medium|large|x-large)/);
+  });
+
   it('equal seeds give equal tasks and pages; different seeds differ', () => {
     const env = shop('medium', [5, 5, 6]);
     expect(env.describeTask(0)).toBe(env.describeTask(1));

@@ -4,6 +4,7 @@
  * overrides, the study's variants stay exactly what they were, and every entry has its own colours.
  */
 import { describe, expect, it } from 'vitest';
+import { envEntry, ENV_NAMES } from '../../envs/index.ts';
 import { ABLATIONS } from '../../src/config.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { describeOverrides, entryConfig, isRaceEntry, NAMED_VARIANTS, RACE_ENTRIES, RACE_ENTRY_NAMES, raceEntry } from '../../src/race/entries.ts';
@@ -39,12 +40,18 @@ describe('race entries', () => {
     expect(VARIANT_SPECS.map((v) => [v.name, v.method, v.overrides, v.ablation, v.label])).toEqual([
       ...METHOD_NAMES.map((m) => [m, m, {}, null, methodSpec(m).label]),
       ['beaconReleased', 'beacon', { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.9, lambda: 10 }, null, 'BEACON (released)'],
-      ['beaconReleasedWebshop', 'beacon', { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.95, lambda: 1 }, null, 'BEACON (released, WebShop config)'],
+      ['beaconReleasedWebshop', 'beacon', { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.95, lambda: 1 }, null, 'BEACON (released, γ = 0.95, λ = 1)'],
       ['ppoShaped', 'ppo', { shapedRewards: true }, null, 'PPO (shaped rewards)'],
       ['custom', 'custom', {}, null, 'Your estimator'],
       ...Object.entries(ABLATIONS).map(([a, o]) => [a, 'beacon', o, a, expect.any(String)]),
     ]);
     for (const [name, v] of Object.entries(NAMED_VARIANTS)) expect(VARIANT_SPECS.find((s) => s.name === name)!.color).toBe(v.color.light.line);
+  });
+
+  it('name a config by its settings, never by an environment it may not run in (labels of every variant)', () => {
+    // The page and the study run any variant on any environment, so no label may promise one.
+    const envNames = [...ENV_NAMES.map((e) => envEntry(e).label), 'WebShop', 'ALFWorld', 'ScienceWorld', 'GridHouse', 'TextHouse'];
+    for (const v of VARIANT_SPECS) for (const env of envNames) expect(v.label.toLowerCase(), `${v.name}'s label`).not.toContain(env.toLowerCase());
   });
 
   it('have colours of their own, light and dark, apart from every other entry', () => {

@@ -39,6 +39,13 @@ describe('scenarios and presets', () => {
     expect(state.config).toEqual(PAGE_DEFAULT_CONFIG);
   });
 
+  it("runs the released code's WebShop settings on the shop, the environment they were shipped for", () => {
+    const scenario = availableScenarios().find((s) => s.id === 'webshop')!;
+    const state = presetState(scenario.query)!;
+    expect(state.config.env).toBe('shop');
+    expect(state.page.methods).toEqual(['grpo', 'beacon', 'beaconReleasedWebshop']);
+  });
+
   it('loads a scenario over the page defaults, keeping the backend and how the page is shown', () => {
     const current = { config: { ...PAGE_DEFAULT_CONFIG, backend: 'wasm' as const, horizon: 'tiny' as const }, page: { ...DEFAULT_PAGE_SETTINGS, present: true, speed: 'fast' as const } };
     const state = applyPreset('methods=grpo,beacon&gamma=1', current)!;

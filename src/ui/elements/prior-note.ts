@@ -8,7 +8,7 @@
  */
 import { LitElement, css, html, nothing } from 'lit';
 import { fieldSpec, parseField, describeRange, type TrainConfig } from '../../config.ts';
-import { priorEpisodes } from '../../trainer/prior-size.ts';
+import { priorEpisodes, priorEpochs } from '../../trainer/prior-size.ts';
 import { emit, type ConfigEditDetail, type StagedDetail } from '../events.ts';
 import { sharedStyles } from '../theme.ts';
 
@@ -54,7 +54,9 @@ export class PriorNote extends LitElement {
     const c = this.config;
     if (!c) return nothing;
     const n = priorEpisodes(c);
-    const auto = c.sftEpisodes === 'auto' ? html` (<code>auto</code>, calibrated for ${c.env})` : nothing;
+    // Named only where the environment's calibrated prior passes more often than the sftEpochs setting says.
+    const passes = priorEpochs(c) === c.sftEpochs ? '' : `, ${priorEpochs(c)} passes over them`;
+    const auto = c.sftEpisodes === 'auto' ? html` (<code>auto</code>, calibrated for ${c.env}${passes})` : nothing;
     const text =
       n === 0
         ? html`Every method starts from <b>random weights</b> (no SFT prior).`
