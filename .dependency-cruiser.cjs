@@ -35,7 +35,7 @@ module.exports = {
     },
     {
       name: 'methods-below-settings',
-      comment: 'src/config.ts lists the registry\'s methods; a method reads the settings structurally, never the table.',
+      comment: "src/config.ts lists the registry's methods; a method reads the settings structurally, never the table.",
       severity: 'error',
       from: { path: '^src/methods/' },
       to: { path: '^(src/config[.]ts|src/race/)' },
@@ -56,7 +56,7 @@ module.exports = {
     },
     {
       name: 'page-data-not-elements',
-      comment: 'src/page/ is the page\'s data, testable in Node: it never imports the Lit elements of src/ui/.',
+      comment: "src/page/ is the page's data, testable in Node: it never imports the Lit elements of src/ui/.",
       severity: 'error',
       from: { path: '^src/page/' },
       to: { path: '^src/ui/' },

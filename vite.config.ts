@@ -52,7 +52,9 @@ function offlinePlugin(): Plugin {
     // After Vite's own HTML plugin, so that index.html is in the bundle (and in the version hash).
     enforce: 'post',
     generateBundle(_options, bundle) {
-      const files = Object.keys(bundle).filter((f) => f !== 'sw.js' && !f.endsWith('.map')).sort();
+      const files = Object.keys(bundle)
+        .filter((f) => f !== 'sw.js' && !f.endsWith('.map'))
+        .sort();
       const hash = createHash('sha256');
       for (const f of files) {
         const item = bundle[f];

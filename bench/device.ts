@@ -38,12 +38,37 @@ interface Part {
 
 const PARTS: Part[] = [
   { name: 'gpu', script: 'bench/gpu.ts', args: ['--json', '--cases', 'gridhouse,texthouse,gridhouse-4096,texthouse-4096'], share: 0.25 },
-  { name: 'train webgpu, page defaults', script: 'bench/train.ts', args: ['--json', '--backend', 'webgpu', '--methods', 'beacon', '--iters', '4', '--skipUpdateRate'], share: 0.08 },
-  { name: 'train wasm, page defaults', script: 'bench/train.ts', args: ['--json', '--backend', 'wasm', '--methods', 'beacon', '--iters', '4', '--skipUpdateRate'], share: 0.08 },
-  { name: 'train webgpu, 4096 runs', script: 'bench/train.ts', args: ['--json', '--backend', 'webgpu', '--methods', 'beacon', '--iters', '3', '--skipUpdateRate', ...RUNS_4096], share: 0.12 },
-  { name: 'train wasm, 4096 runs', script: 'bench/train.ts', args: ['--json', '--backend', 'wasm', '--methods', 'beacon', '--iters', '3', '--skipUpdateRate', ...RUNS_4096], share: 0.12 },
+  {
+    name: 'train webgpu, page defaults',
+    script: 'bench/train.ts',
+    args: ['--json', '--backend', 'webgpu', '--methods', 'beacon', '--iters', '4', '--skipUpdateRate'],
+    share: 0.08,
+  },
+  {
+    name: 'train wasm, page defaults',
+    script: 'bench/train.ts',
+    args: ['--json', '--backend', 'wasm', '--methods', 'beacon', '--iters', '4', '--skipUpdateRate'],
+    share: 0.08,
+  },
+  {
+    name: 'train webgpu, 4096 runs',
+    script: 'bench/train.ts',
+    args: ['--json', '--backend', 'webgpu', '--methods', 'beacon', '--iters', '3', '--skipUpdateRate', ...RUNS_4096],
+    share: 0.12,
+  },
+  {
+    name: 'train wasm, 4096 runs',
+    script: 'bench/train.ts',
+    args: ['--json', '--backend', 'wasm', '--methods', 'beacon', '--iters', '3', '--skipUpdateRate', ...RUNS_4096],
+    share: 0.12,
+  },
   { name: 'page, page defaults', script: 'bench/page.ts', args: ['--json', '--backends', 'webgpu,wasm', '--seconds', '15', '--span', '5'], share: 0.17 },
-  { name: 'page, 4096 runs', script: 'bench/page.ts', args: ['--json', '--backends', 'webgpu,wasm', '--seconds', '15', '--span', '2', ...RUNS_4096], share: 0.18 },
+  {
+    name: 'page, 4096 runs',
+    script: 'bench/page.ts',
+    args: ['--json', '--backends', 'webgpu,wasm', '--seconds', '15', '--span', '2', ...RUNS_4096],
+    share: 0.18,
+  },
 ];
 
 interface PartResult {
@@ -83,7 +108,14 @@ function runPart(part: Part, seconds: number, env: NodeJS.ProcessEnv): Promise<P
       clearTimeout(timer);
       const elapsed = (performance.now() - t0) / 1000;
       const tail = stderr.trim().split('\n').slice(-5).join('\n');
-      if (timedOut) return resolve({ name: part.name, command, ok: false, seconds: elapsed, problem: `stopped after its share of the budget, ${seconds.toFixed(0)} s; stderr ends:\n${tail}` });
+      if (timedOut)
+        return resolve({
+          name: part.name,
+          command,
+          ok: false,
+          seconds: elapsed,
+          problem: `stopped after its share of the budget, ${seconds.toFixed(0)} s; stderr ends:\n${tail}`,
+        });
       try {
         if (code !== 0) throw new Error(`exit code ${code}`);
         resolve({ name: part.name, command, ok: true, seconds: elapsed, result: JSON.parse(stdout) });
@@ -112,7 +144,13 @@ async function main(): Promise<number> {
     reserved += part.share;
     const allowed = Math.min(left, budget * reserved - (performance.now() - started) / 1000);
     if (allowed < 10) {
-      results.push({ name: part.name, command: `tsx ${part.script} ${part.args.join(' ')}`, ok: false, seconds: 0, problem: 'skipped: the time budget was spent' });
+      results.push({
+        name: part.name,
+        command: `tsx ${part.script} ${part.args.join(' ')}`,
+        ok: false,
+        seconds: 0,
+        problem: 'skipped: the time budget was spent',
+      });
       continue;
     }
     process.stderr.write(`bench:device: ${part.name} (up to ${allowed.toFixed(0)} s)\n`);
@@ -121,7 +159,9 @@ async function main(): Promise<number> {
   const summary = {
     machine: { platform: platform(), cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown' },
     drivers: {
-      node: process.env.VK_ICD_FILENAMES ? `VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES} (set by the caller)` : 'the system Vulkan driver, SwiftShader only if none answers',
+      node: process.env.VK_ICD_FILENAMES
+        ? `VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES} (set by the caller)`
+        : 'the system Vulkan driver, SwiftShader only if none answers',
       chromiumFlags: env.BEACON_CHROMIUM_FLAGS,
     },
     budgetSeconds: budget,

@@ -85,7 +85,7 @@ function main(): number {
       console.log(`  ${name.padEnd(10)} ${horizon.padEnd(7)} ${fmt(rate.cpu)} ${fmt(rate.wall)}${verdict}`);
     }
   }
-  console.log('(per CPU-s: steps per second of this process\'s CPU time, the one-core figure; per wall-s drops when other work shares the core)');
+  console.log("(per CPU-s: steps per second of this process's CPU time, the one-core figure; per wall-s drops when other work shares the core)");
   return 0;
 }
 

@@ -35,7 +35,15 @@ async function main(): Promise<number> {
     await run.run((r) => {
       const iterationMs = r.ms.rollout + r.ms.advantage + r.ms.update;
       const overheadMs = r.ms.advantage - sandbox.lastEstimateMs;
-      rows.push({ iteration: r.iteration, steps: r.envSteps, iterationMs, advantageMs: r.ms.advantage, estimateMs: sandbox.lastEstimateMs, overheadMs, share: overheadMs / iterationMs });
+      rows.push({
+        iteration: r.iteration,
+        steps: r.envSteps,
+        iterationMs,
+        advantageMs: r.ms.advantage,
+        estimateMs: sandbox.lastEstimateMs,
+        overheadMs,
+        share: overheadMs / iterationMs,
+      });
     });
   } finally {
     run.dispose();
@@ -44,16 +52,39 @@ async function main(): Promise<number> {
   // The first iteration also starts the worker thread and loads the module: reported, not averaged.
   const steady = rows.slice(1);
   const mean = (k: keyof (typeof rows)[number]) => steady.reduce((a, r) => a + r[k], 0) / steady.length;
-  const summary = { backend: backend.describe, env: config.env, horizon: config.horizon, tasksPerIteration: config.tasksPerIteration, groupSize: config.groupSize, iterations: steady.length, meanSteps: mean('steps'), meanIterationMs: mean('iterationMs'), meanOverheadMs: mean('overheadMs'), meanEstimateMs: mean('estimateMs'), overheadShare: mean('overheadMs') / mean('iterationMs'), maxShare: Math.max(...steady.map((r) => r.share)), target: 0.05 };
+  const summary = {
+    backend: backend.describe,
+    env: config.env,
+    horizon: config.horizon,
+    tasksPerIteration: config.tasksPerIteration,
+    groupSize: config.groupSize,
+    iterations: steady.length,
+    meanSteps: mean('steps'),
+    meanIterationMs: mean('iterationMs'),
+    meanOverheadMs: mean('overheadMs'),
+    meanEstimateMs: mean('estimateMs'),
+    overheadShare: mean('overheadMs') / mean('iterationMs'),
+    maxShare: Math.max(...steady.map((r) => r.share)),
+    target: 0.05,
+  };
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ ...summary, rows })}\n`);
     return 0;
   }
   const f = (x: number, d = 2) => x.toFixed(d).padStart(9);
-  process.stdout.write(`custom method (GRPO template) at page defaults: ${config.env} ${config.horizon}, N = ${config.tasksPerIteration}, G = ${config.groupSize}, ${summary.backend}\n`);
-  process.stdout.write(`${'iter'.padStart(5)}${'steps'.padStart(7)}${'iter ms'.padStart(9)}${'adv ms'.padStart(9)}${'est ms'.padStart(9)}${'over ms'.padStart(9)}${'share'.padStart(9)}\n`);
-  for (const r of rows) process.stdout.write(`${String(r.iteration).padStart(5)}${String(r.steps).padStart(7)}${f(r.iterationMs, 1)}${f(r.advantageMs)}${f(r.estimateMs)}${f(r.overheadMs)}${f(100 * r.share)}%\n`);
-  process.stdout.write(`iterations 2–${rows.length}: overhead ${summary.meanOverheadMs.toFixed(2)} ms of ${summary.meanIterationMs.toFixed(0)} ms per iteration = ${(100 * summary.overheadShare).toFixed(2)}% (max ${(100 * summary.maxShare).toFixed(2)}%; target ≤ 5%)\n`);
+  process.stdout.write(
+    `custom method (GRPO template) at page defaults: ${config.env} ${config.horizon}, N = ${config.tasksPerIteration}, G = ${config.groupSize}, ${summary.backend}\n`,
+  );
+  process.stdout.write(
+    `${'iter'.padStart(5)}${'steps'.padStart(7)}${'iter ms'.padStart(9)}${'adv ms'.padStart(9)}${'est ms'.padStart(9)}${'over ms'.padStart(9)}${'share'.padStart(9)}\n`,
+  );
+  for (const r of rows)
+    process.stdout.write(
+      `${String(r.iteration).padStart(5)}${String(r.steps).padStart(7)}${f(r.iterationMs, 1)}${f(r.advantageMs)}${f(r.estimateMs)}${f(r.overheadMs)}${f(100 * r.share)}%\n`,
+    );
+  process.stdout.write(
+    `iterations 2–${rows.length}: overhead ${summary.meanOverheadMs.toFixed(2)} ms of ${summary.meanIterationMs.toFixed(0)} ms per iteration = ${(100 * summary.overheadShare).toFixed(2)}% (max ${(100 * summary.maxShare).toFixed(2)}%; target ≤ 5%)\n`,
+  );
   return 0;
 }
 

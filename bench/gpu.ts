@@ -50,7 +50,13 @@ export interface GpuCaseReport {
   iterations: GpuIterationFigures[];
 }
 
-async function measureCase(name: string, config: TrainConfig, measure: number, backend: Awaited<ReturnType<typeof initNodeBackend>>, log: (line: string) => void): Promise<GpuCaseReport> {
+async function measureCase(
+  name: string,
+  config: TrainConfig,
+  measure: number,
+  backend: Awaited<ReturnType<typeof initNodeBackend>>,
+  log: (line: string) => void,
+): Promise<GpuCaseReport> {
   const counter = installWebGpuCallCounter();
   const settings = `${config.env}/${config.horizon}, ${config.tasksPerIteration}×${config.groupSize} runs, width ${config.hiddenSize}, ${config.method}`;
   log(`${name}: ${settings}`);

@@ -150,12 +150,22 @@ async function main(): Promise<number> {
       getWebGpuBackend().uploadToGPU(a.dataId);
       return a;
     });
-    rows.push({ method: 'beacon', steps, fusedMs: round(fusedMs), tfjsOpsMs: round(tfjsOpsMs), cpuMs: round(cpuMs), dispatches: GpuAdvantageEstimator.DISPATCHES });
+    rows.push({
+      method: 'beacon',
+      steps,
+      fusedMs: round(fusedMs),
+      tfjsOpsMs: round(tfjsOpsMs),
+      cpuMs: round(cpuMs),
+      dispatches: GpuAdvantageEstimator.DISPATCHES,
+    });
 
     // GiGPO: the state keys live on the CPU (the environment's), so both paths start from them there.
     const keys = makeStateKeys(steps, 4096, new Rng(steps + 1));
-    const gigpoFusedMs = await timePath(batch, n, async (inputs) =>
-      (await estimator.computeGigpo(inputs, buildStepGroupIndex(batch, keys), DEFAULT_GIGPO_SETTINGS)).advantages);
+    const gigpoFusedMs = await timePath(
+      batch,
+      n,
+      async (inputs) => (await estimator.computeGigpo(inputs, buildStepGroupIndex(batch, keys), DEFAULT_GIGPO_SETTINGS)).advantages,
+    );
     let coverage = 0;
     const gigpoCpuMs = await timePath(batch, n, async (inputs) => {
       const result = computeGigpo(await readBatch(inputs), keys, DEFAULT_GIGPO_SETTINGS);
@@ -165,8 +175,13 @@ async function main(): Promise<number> {
       return a;
     });
     rows.push({
-      method: 'gigpo', steps, fusedMs: round(gigpoFusedMs), tfjsOpsMs: null, cpuMs: round(gigpoCpuMs),
-      dispatches: GpuAdvantageEstimator.GIGPO_DISPATCHES, coverage: round(coverage),
+      method: 'gigpo',
+      steps,
+      fusedMs: round(gigpoFusedMs),
+      tfjsOpsMs: null,
+      cpuMs: round(gigpoCpuMs),
+      dispatches: GpuAdvantageEstimator.GIGPO_DISPATCHES,
+      coverage: round(coverage),
     });
     if (!json) process.stderr.write(`  ${steps} steps done\n`);
   }
@@ -176,10 +191,19 @@ async function main(): Promise<number> {
   } else {
     const adapter = report.adapterName ?? 'unknown adapter';
     const header = ['method', 'steps', 'fused ms', 'tfjs ops ms', 'cpu ms', 'dispatches', 'ops/fused', 'cpu/fused', 'coverage'];
-    const lines = rows.map((r) => [
-      r.method, r.steps, r.fusedMs, r.tfjsOpsMs ?? '—', r.cpuMs, r.dispatches,
-      r.tfjsOpsMs === null ? '—' : `${round(r.tfjsOpsMs / r.fusedMs)}×`, `${round(r.cpuMs / r.fusedMs)}×`, r.coverage ?? '—',
-    ].map(String));
+    const lines = rows.map((r) =>
+      [
+        r.method,
+        r.steps,
+        r.fusedMs,
+        r.tfjsOpsMs ?? '—',
+        r.cpuMs,
+        r.dispatches,
+        r.tfjsOpsMs === null ? '—' : `${round(r.tfjsOpsMs / r.fusedMs)}×`,
+        `${round(r.cpuMs / r.fusedMs)}×`,
+        r.coverage ?? '—',
+      ].map(String),
+    );
     const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
     const fmt = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
     process.stdout.write(`advantage kernels on ${adapter} (median ms, batch on the GPU → advantages tensor on the GPU)\n`);

@@ -41,7 +41,14 @@ export function legacyLogits(policy: Policy, obs: tf.Tensor2D, features: tf.Tens
 }
 
 /** One whole update (upload, epochs × minibatches, one read-back), as the trainer ran it. */
-export async function legacyUpdate(policy: Policy, optimizer: tf.Optimizer, data: LegacyBatch, dims: { obsDim: number; actionDim: number; maxActions: number }, s: PpoSettings, rng: Rng): Promise<void> {
+export async function legacyUpdate(
+  policy: Policy,
+  optimizer: tf.Optimizer,
+  data: LegacyBatch,
+  dims: { obsDim: number; actionDim: number; maxActions: number },
+  s: PpoSettings,
+  rng: Rng,
+): Promise<void> {
   const S = data.actions.length;
   const A = dims.maxActions;
   const batch = {
@@ -59,38 +66,40 @@ export async function legacyUpdate(policy: Policy, optimizer: tf.Optimizer, data
     rng.shuffle(order);
     for (let m = 0; m < minibatches; m++) {
       const indices = order.subarray(Math.floor((m * S) / minibatches), Math.floor(((m + 1) * S) / minibatches));
-      stats.push(tf.tidy(() => {
-        const idx = tf.tensor1d(indices, 'int32');
-        const obs = tf.gather(batch.obs, idx) as tf.Tensor2D;
-        const features = tf.gather(batch.features, idx) as tf.Tensor3D;
-        const mask = tf.gather(batch.mask, idx) as tf.Tensor2D;
-        const actions = tf.gather(batch.actions, idx) as tf.Tensor1D;
-        const oldLogProbs = tf.gather(batch.oldLogProbs, idx);
-        const adv = tf.gather(batch.advantages, idx);
-        let parts: tf.Tensor[] = [];
-        const { value: loss, grads } = tf.variableGrads(() => {
-          const logp = tf.logSoftmax(legacyLogits(policy, obs, features, mask));
-          const probs = tf.exp(logp);
-          const taken = tf.sum(tf.mul(logp, tf.oneHot(actions, A)), 1);
-          const logRatio = tf.sub(taken, oldLogProbs);
-          const ratio = tf.exp(logRatio);
-          const clipped = tf.clipByValue(ratio, 1 - s.clipRatio, 1 + s.clipRatio);
-          const pgLoss = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(clipped, adv))));
-          const entropy = tf.mean(tf.neg(tf.sum(tf.mul(probs, logp), 1)));
-          const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
-          const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), s.clipRatio), 'float32'));
-          parts = [pgLoss, entropy, approxKl, clipFraction].map((t) => tf.keep(t));
-          return tf.add(tf.sub(pgLoss, tf.mul(entropy, s.entropyCoef)), tf.mul(approxKl, s.klCoef)) as tf.Scalar;
-        }, policy.variables);
-        const names = Object.keys(grads);
-        const gradNorm = tf.sqrt(tf.addN(names.map((n) => tf.sum(tf.square(grads[n])))));
-        const scale = tf.minimum(1, tf.div(s.maxGradNorm, tf.add(gradNorm, 1e-6)));
-        optimizer.applyGradients(Object.fromEntries(names.map((n) => [n, tf.mul(grads[n], scale)])));
-        loss.dispose();
-        const out = tf.stack([...parts, gradNorm]);
-        tf.dispose(parts);
-        return out;
-      }));
+      stats.push(
+        tf.tidy(() => {
+          const idx = tf.tensor1d(indices, 'int32');
+          const obs = tf.gather(batch.obs, idx) as tf.Tensor2D;
+          const features = tf.gather(batch.features, idx) as tf.Tensor3D;
+          const mask = tf.gather(batch.mask, idx) as tf.Tensor2D;
+          const actions = tf.gather(batch.actions, idx) as tf.Tensor1D;
+          const oldLogProbs = tf.gather(batch.oldLogProbs, idx);
+          const adv = tf.gather(batch.advantages, idx);
+          let parts: tf.Tensor[] = [];
+          const { value: loss, grads } = tf.variableGrads(() => {
+            const logp = tf.logSoftmax(legacyLogits(policy, obs, features, mask));
+            const probs = tf.exp(logp);
+            const taken = tf.sum(tf.mul(logp, tf.oneHot(actions, A)), 1);
+            const logRatio = tf.sub(taken, oldLogProbs);
+            const ratio = tf.exp(logRatio);
+            const clipped = tf.clipByValue(ratio, 1 - s.clipRatio, 1 + s.clipRatio);
+            const pgLoss = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(clipped, adv))));
+            const entropy = tf.mean(tf.neg(tf.sum(tf.mul(probs, logp), 1)));
+            const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
+            const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), s.clipRatio), 'float32'));
+            parts = [pgLoss, entropy, approxKl, clipFraction].map((t) => tf.keep(t));
+            return tf.add(tf.sub(pgLoss, tf.mul(entropy, s.entropyCoef)), tf.mul(approxKl, s.klCoef)) as tf.Scalar;
+          }, policy.variables);
+          const names = Object.keys(grads);
+          const gradNorm = tf.sqrt(tf.addN(names.map((n) => tf.sum(tf.square(grads[n])))));
+          const scale = tf.minimum(1, tf.div(s.maxGradNorm, tf.add(gradNorm, 1e-6)));
+          optimizer.applyGradients(Object.fromEntries(names.map((n) => [n, tf.mul(grads[n], scale)])));
+          loss.dispose();
+          const out = tf.stack([...parts, gradNorm]);
+          tf.dispose(parts);
+          return out;
+        }),
+      );
     }
   }
   const mean = tf.tidy(() => tf.mean(tf.stack(stats), 0));

@@ -73,7 +73,9 @@ export async function pageSoak(iters: number, log: (s: string) => void = () => {
     const t0 = Date.now();
     await page.goto(`${server.url}?${QUERY}&iters=${iters}`);
     const iterations = () =>
-      page.locator('method-panel').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.method!, Number((e as HTMLElement).dataset.iteration)] as [string, number]));
+      page
+        .locator('method-panel')
+        .evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.method!, Number((e as HTMLElement).dataset.iteration)] as [string, number]));
     const pageSession = await context.newCDPSession(page);
     const browserSession = await browser.newBrowserCDPSession();
     let workers: { method: string; call: Awaited<ReturnType<typeof targetCaller>> }[] | null = null;
@@ -87,11 +89,15 @@ export async function pageSoak(iters: number, log: (s: string) => void = () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       workers ??= await (async () => {
-        const { targetInfos } = (await browserSession.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string; title: string }[] };
+        const { targetInfos } = (await browserSession.send('Target.getTargets')) as {
+          targetInfos: { targetId: string; type: string; url: string; title: string }[];
+        };
         const training = targetInfos.filter((t) => t.type === 'worker' && /training-worker/.test(t.url));
         if (training.length !== its.length) throw new Error(`expected ${its.length} training workers, found ${training.length}`);
         // Worker targets are titled with their worker's name (beacon-live-training-<method>).
-        return Promise.all(training.map(async (t) => ({ method: /training-(\w+)$/.exec(t.title)?.[1] ?? t.title, call: await targetCaller(browserSession, t.targetId) })));
+        return Promise.all(
+          training.map(async (t) => ({ method: /training-(\w+)$/.exec(t.title)?.[1] ?? t.title, call: await targetCaller(browserSession, t.targetId) })),
+        );
       })();
       await pageSession.send('HeapProfiler.collectGarbage');
       const pageHeap = (await pageSession.send('Runtime.getHeapUsage')).usedSize;
@@ -99,7 +105,10 @@ export async function pageSoak(iters: number, log: (s: string) => void = () => {
       for (const w of workers) {
         await w.call('HeapProfiler.collectGarbage');
         const heap = (await w.call<{ usedSize: number }>('Runtime.getHeapUsage')).usedSize;
-        const memory = await w.call<{ result: { value?: { numTensors: number } } }>('Runtime.evaluate', { expression: 'self.__beaconMemory', returnByValue: true });
+        const memory = await w.call<{ result: { value?: { numTensors: number } } }>('Runtime.evaluate', {
+          expression: 'self.__beaconMemory',
+          returnByValue: true,
+        });
         byMethod.set(w.method, { heap, tensors: memory.result.value?.numTensors ?? Number.NaN });
       }
       const methods = its.map(([m]) => m);
@@ -211,7 +220,10 @@ async function main(argv: string[]): Promise<number> {
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const r = await pageSoak(iters, log);
   writeFileSync(out.replace(/[^/]*$/, 'page-soak.svg'), pageSoakSvg(r));
-  writeFileSync(out, withPageSoakSection(readFileSync(out, 'utf8'), pageSoakSection(r, `npm run reliability:page${iters !== 200 ? ` -- --iters ${iters}` : ''}`)));
+  writeFileSync(
+    out,
+    withPageSoakSection(readFileSync(out, 'utf8'), pageSoakSection(r, `npm run reliability:page${iters !== 200 ? ` -- --iters ${iters}` : ''}`)),
+  );
   const ok = r.tensorSpread === 0 && r.errors.length === 0;
   log(ok ? `page soak passed; report in ${out}` : `page soak FAILED: tensor spread ${r.tensorSpread}, errors ${JSON.stringify(r.errors)}`);
   return ok ? 0 : 1;

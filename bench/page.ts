@@ -26,9 +26,12 @@ import { buildAndServe } from '../scripts/sub-path-server.ts';
 
 const FLAGS = {
   seconds: { kind: { type: 'int', min: 5, max: 3600 }, doc: 'measuring window per backend after the first chart point (default 40)' },
-  span: { kind: { type: 'int', min: 2, max: 100000 }, doc: 'also rate each method over iterations 1 → span, the same iterations for every build (default 100)' },
+  span: {
+    kind: { type: 'int', min: 2, max: 100000 },
+    doc: 'also rate each method over iterations 1 → span, the same iterations for every build (default 100)',
+  },
   backends: { kind: 'string', doc: 'comma-separated backends to measure: wasm, webgpu, cpu (default wasm,webgpu)', placeholder: 'list' },
-  methods: { kind: 'string', doc: 'the page\'s methods setting (default: the page default)', placeholder: 'list' },
+  methods: { kind: 'string', doc: "the page's methods setting (default: the page default)", placeholder: 'list' },
   query: { kind: 'string', doc: 'extra page URL parameters, e.g. "seeds=2"', placeholder: 'query' },
   isolated: { kind: 'switch', doc: 'serve with COOP/COEP headers (cross-origin isolated: wasm threads)' },
   json: { kind: 'switch', doc: 'print one JSON object instead of a table' },
@@ -118,7 +121,10 @@ async function measure(browser: Browser, url: string, backend: string, seconds: 
         itPerSec: rate(start, end),
         // The panels are redrawn at most 10 times a second, so an iteration may be seen one late: the span
         // ends at the first iteration seen at or past it, and counts the iterations it actually covers.
-        spanItPerSec: rate(start, mine.find((c) => c.iteration >= span)),
+        spanItPerSec: rate(
+          start,
+          mine.find((c) => c.iteration >= span),
+        ),
         iterations: end?.iteration ?? 0,
       };
     }
@@ -126,7 +132,11 @@ async function measure(browser: Browser, url: string, backend: string, seconds: 
     return {
       backend,
       used: await badge.getAttribute('data-backend'),
-      adapter: await badge.locator('.detail').first().innerText().catch(() => null),
+      adapter: await badge
+        .locator('.detail')
+        .first()
+        .innerText()
+        .catch(() => null),
       crossOriginIsolated: await page.evaluate(() => crossOriginIsolated),
       firstPointMs: firstAt === null ? null : Math.round(firstAt),
       methods,
@@ -145,7 +155,8 @@ async function main(): Promise<number> {
     return 0;
   }
   const backends = (flags.backends ?? 'wasm,webgpu').split(',');
-  for (const b of backends) if (!['wasm', 'webgpu', 'cpu'].includes(b)) throw new UsageError(`--backends: unknown backend ${JSON.stringify(b)}; one of wasm, webgpu, cpu`);
+  for (const b of backends)
+    if (!['wasm', 'webgpu', 'cpu'].includes(b)) throw new UsageError(`--backends: unknown backend ${JSON.stringify(b)}; one of wasm, webgpu, cpu`);
   const seconds = flags.seconds ?? 40;
   const span = flags.span ?? 100;
   const server = await buildAndServe({ isolated: flags.isolated ?? false });
@@ -174,7 +185,14 @@ async function main(): Promise<number> {
     await browser.close();
     await server.close();
   }
-  const out = { settings: { ...config, methods: flags.methods ?? null, query: flags.query ?? '' }, isolated: flags.isolated ?? false, seconds, span, cores: (await import('node:os')).cpus().length, results };
+  const out = {
+    settings: { ...config, methods: flags.methods ?? null, query: flags.query ?? '' },
+    isolated: flags.isolated ?? false,
+    seconds,
+    span,
+    cores: (await import('node:os')).cpus().length,
+    results,
+  };
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
@@ -183,7 +201,9 @@ async function main(): Promise<number> {
     process.stdout.write(`${r.backend} (used ${r.used}${r.adapter ? `, ${r.adapter}` : ''}; isolated ${r.crossOriginIsolated}; ${r.workers} worker(s))\n`);
     process.stdout.write(`  first chart point ${r.firstPointMs ?? '—'} ms, ${r.fps} fps while training\n`);
     for (const [m, v] of Object.entries(r.methods)) {
-      process.stdout.write(`  ${m.padEnd(8)} ${v.itPerSec === null ? '—' : v.itPerSec.toFixed(3)} it/s (${v.iterations} iterations); over 1 → ${span}: ${v.spanItPerSec === null ? 'not reached' : `${v.spanItPerSec.toFixed(3)} it/s`}\n`);
+      process.stdout.write(
+        `  ${m.padEnd(8)} ${v.itPerSec === null ? '—' : v.itPerSec.toFixed(3)} it/s (${v.iterations} iterations); over 1 → ${span}: ${v.spanItPerSec === null ? 'not reached' : `${v.spanItPerSec.toFixed(3)} it/s`}\n`,
+      );
     }
   }
   return 0;

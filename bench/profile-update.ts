@@ -48,7 +48,8 @@ async function main(): Promise<number> {
   const optimizer = tf.train.adam(config.learningRate);
   const apply = optimizer.applyGradients.bind(optimizer);
   const run = async () => {
-    if (extra.has('legacy')) return legacyUpdate(trainer.policy, optimizer, { ...rollout, features: pairFeatures(rollout, dims.actionDim), advantages }, dims, config, new Rng(1));
+    if (extra.has('legacy'))
+      return legacyUpdate(trainer.policy, optimizer, { ...rollout, features: pairFeatures(rollout, dims.actionDim), advantages }, dims, config, new Rng(1));
     const batch = toPpoBatch(rollout, dims, tf.tensor1d(advantages));
     await ppoUpdate(trainer.policy, optimizer, batch, config, new Rng(1));
     disposePpoBatch(batch);
@@ -77,12 +78,22 @@ async function main(): Promise<number> {
     const key = `${k.name} ${k.inputShapes.map((s) => s?.join('×')).join(', ')}`;
     byKernel.set(key, (byKernel.get(key) ?? 0) + ms);
   }
-  const rows = [...byFamily.entries()].sort((a, b) => b[1] - a[1]).map(([family, ms]) => ({ family, ms: +ms.toFixed(1), share: `${((100 * ms) / wallMs).toFixed(1)}%` }));
+  const rows = [...byFamily.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([family, ms]) => ({ family, ms: +ms.toFixed(1), share: `${((100 * ms) / wallMs).toFixed(1)}%` }));
   rows.push({ family: '(Adam, wall, incl. in the above)', ms: +adamMs.toFixed(1), share: `${((100 * adamMs) / wallMs).toFixed(1)}%` });
   rows.push({ family: 'host: uploads, copies, dispatch', ms: +(wallMs - kernelMs).toFixed(1), share: `${((100 * (wallMs - kernelMs)) / wallMs).toFixed(1)}%` });
-  console.log(`${extra.has('legacy') ? 'legacy' : 'deduplicated'} update, ${backend.describe}, ${config.env}/${config.horizon}, ${rollout.actions.length} steps, ${kernels} kernels, wall ${wallMs.toFixed(1)} ms (profiled)`);
+  console.log(
+    `${extra.has('legacy') ? 'legacy' : 'deduplicated'} update, ${backend.describe}, ${config.env}/${config.horizon}, ${rollout.actions.length} steps, ${kernels} kernels, wall ${wallMs.toFixed(1)} ms (profiled)`,
+  );
   console.table(rows);
-  if (extra.has('kernels')) console.table([...byKernel.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([kernel, ms]) => ({ kernel, ms: +ms.toFixed(2) })));
+  if (extra.has('kernels'))
+    console.table(
+      [...byKernel.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 30)
+        .map(([kernel, ms]) => ({ kernel, ms: +ms.toFixed(2) })),
+    );
   optimizer.dispose();
   trainer.dispose();
   backend.close();

@@ -48,21 +48,47 @@ async function main(): Promise<number> {
         const success: number[] = [];
         await run.run((r) => void success.push(r.success));
         run.dispose();
-        const row = { env, method, seed, priorEpisodes: priorEpisodes(config), iteration0: start, first3: mean(success.slice(0, 3)), last5: mean(success.slice(-5)), itersTo60: itersToTarget(success), seconds: (performance.now() - t0) / 1000, success };
+        const row = {
+          env,
+          method,
+          seed,
+          priorEpisodes: priorEpisodes(config),
+          iteration0: start,
+          first3: mean(success.slice(0, 3)),
+          last5: mean(success.slice(-5)),
+          itersTo60: itersToTarget(success),
+          seconds: (performance.now() - t0) / 1000,
+          success,
+        };
         runs.push(row);
-        process.stderr.write(`${env} ${methodSpec(method).label} seed ${seed}: start ${(100 * start).toFixed(1)}%, first 3 ${(100 * row.first3).toFixed(1)}%, last 5 ${(100 * row.last5).toFixed(1)}%, to 60% ${row.itersTo60 ?? 'never'} (${row.seconds.toFixed(0)} s)\n`);
+        process.stderr.write(
+          `${env} ${methodSpec(method).label} seed ${seed}: start ${(100 * start).toFixed(1)}%, first 3 ${(100 * row.first3).toFixed(1)}%, last 5 ${(100 * row.last5).toFixed(1)}%, to 60% ${row.itersTo60 ?? 'never'} (${row.seconds.toFixed(0)} s)\n`,
+        );
       }
     }
   }
   const out = flags.out ?? 'docs/results/regime.json';
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ command: `npm run bench:regime -- ${process.argv.slice(2).join(' ')}`.trim(), settings: { ...PAGE_DEFAULT_CONFIG, iters, seeds }, runs }, null, 1)}\n`);
-  console.log(`| env | method | prior episodes | iteration 0 | iterations 1–3 | last 5 of ${iters} | iterations to 60% (per seed) |\n| --- | --- | --- | --- | --- | --- | --- |`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ command: `npm run bench:regime -- ${process.argv.slice(2).join(' ')}`.trim(), settings: { ...PAGE_DEFAULT_CONFIG, iters, seeds }, runs }, null, 1)}\n`,
+  );
+  console.log(
+    `| env | method | prior episodes | iteration 0 | iterations 1–3 | last 5 of ${iters} | iterations to 60% (per seed) |\n| --- | --- | --- | --- | --- | --- | --- |`,
+  );
   for (const env of flags.env ? [flags.env] : ENV_NAMES) {
     for (const method of DEFAULT_RACE) {
-      const sel = runs.filter((r) => r.env === env && r.method === method) as { iteration0: number; first3: number; last5: number; itersTo60: number | null; priorEpisodes: number }[];
+      const sel = runs.filter((r) => r.env === env && r.method === method) as {
+        iteration0: number;
+        first3: number;
+        last5: number;
+        itersTo60: number | null;
+        priorEpisodes: number;
+      }[];
       const pct = (xs: number[]) => `${(100 * mean(xs)).toFixed(1)}% (${xs.map((x) => (100 * x).toFixed(0)).join(', ')})`;
-      console.log(`| ${env} | ${methodSpec(method).label} | ${sel[0].priorEpisodes} | ${pct(sel.map((r) => r.iteration0))} | ${pct(sel.map((r) => r.first3))} | ${pct(sel.map((r) => r.last5))} | ${sel.map((r) => r.itersTo60 ?? 'never').join(', ')} |`);
+      console.log(
+        `| ${env} | ${methodSpec(method).label} | ${sel[0].priorEpisodes} | ${pct(sel.map((r) => r.iteration0))} | ${pct(sel.map((r) => r.first3))} | ${pct(sel.map((r) => r.last5))} | ${sel.map((r) => r.itersTo60 ?? 'never').join(', ')} |`,
+      );
     }
   }
   console.log(`(wrote ${out})`);

@@ -131,17 +131,30 @@ const nastyText = fc.oneof(
 
 const settingValue = (key: string) => {
   const spec = CONFIG_FIELDS.find((s) => s.key === key);
-  const good = spec?.kind.type === 'enum' ? fc.constantFrom(...spec.kind.values) : spec?.kind.type === 'bool' ? fc.constantFrom('true', 'false') : fc.double({ min: -10, max: 1000, noNaN: true }).map(String);
+  const good =
+    spec?.kind.type === 'enum'
+      ? fc.constantFrom(...spec.kind.values)
+      : spec?.kind.type === 'bool'
+        ? fc.constantFrom('true', 'false')
+        : fc.double({ min: -10, max: 1000, noNaN: true }).map(String);
   return fc.oneof(good, nastyText);
 };
 
-const anyKey = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...CONFIG_FIELDS.map((s) => s.key), 'speed', 'smoothing', 'methods') }, { weight: 1, arbitrary: fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', '')) });
+const anyKey = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...CONFIG_FIELDS.map((s) => s.key), 'speed', 'smoothing', 'methods') },
+  { weight: 1, arbitrary: fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', '')) },
+);
 
 /** Random page URL queries through readPageState: it must never throw, and every issue names its key. */
 export function fuzzUrlQueries(numRuns: number, seed: number): FuzzResult {
   const r = tally();
   const query = fc.oneof(
-    fc.array(fc.tuple(anyKey, fc.string()).chain(([k]) => fc.tuple(fc.constant(k), settingValue(k))), { maxLength: 8 }).map((pairs) => new URLSearchParams(pairs).toString()),
+    fc
+      .array(
+        fc.tuple(anyKey, fc.string()).chain(([k]) => fc.tuple(fc.constant(k), settingValue(k))),
+        { maxLength: 8 },
+      )
+      .map((pairs) => new URLSearchParams(pairs).toString()),
     fc.string({ maxLength: 200 }),
     fc.array(fc.constantFrom('&', '=', '?', '%', '%2', '%zz', '+', 'gamma', 'seed', '1', '#'), { maxLength: 30 }).map((xs) => xs.join('')),
   );
@@ -156,7 +169,8 @@ export function fuzzUrlQueries(numRuns: number, seed: number): FuzzResult {
         for (const issue of issues) {
           if (STACK.test(issue.message)) note(r, 'stackTraces', JSON.stringify(q));
           if (typeof issue.message !== 'string') return void note(r, 'crashes', `${JSON.stringify(q)} → an issue whose message is ${typeof issue.message}`);
-          if (!keys.includes(issue.field) || !(issue.message.includes(issue.field) || issue.message.includes(JSON.stringify(issue.field)))) note(r, 'unnamed', `${JSON.stringify(q)} → ${issue.message}`);
+          if (!keys.includes(issue.field) || !(issue.message.includes(issue.field) || issue.message.includes(JSON.stringify(issue.field))))
+            note(r, 'unnamed', `${JSON.stringify(q)} → ${issue.message}`);
         }
       } catch (e) {
         note(r, 'crashes', `${JSON.stringify(q)} → ${String(e)}`);
@@ -172,7 +186,16 @@ export function fuzzTrainFlags(numRuns: number, seed: number): FuzzResult {
   const r = tally();
   const names = [...Object.keys(TRAIN_FLAGS), ...CONFIG_FIELDS.map((s) => s.key), 'help'];
   const token = fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...names).chain((n) => fc.oneof(settingValue(n).map((v) => [`--${n}`, v]), settingValue(n).map((v) => [`--${n}=${v}`]), fc.constant([`--${n}`]))) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(...names).chain((n) =>
+        fc.oneof(
+          settingValue(n).map((v) => [`--${n}`, v]),
+          settingValue(n).map((v) => [`--${n}=${v}`]),
+          fc.constant([`--${n}`]),
+        ),
+      ),
+    },
     { weight: 1, arbitrary: nastyText.map((t) => [t]) },
     { weight: 1, arbitrary: fc.string().map((t) => [`--${t}`]) },
   );
@@ -188,10 +211,11 @@ export function fuzzTrainFlags(numRuns: number, seed: number): FuzzResult {
         r.rejected++;
         if (STACK.test(e.message)) note(r, 'stackTraces', JSON.stringify(args));
         // The message names a flag of the command line (--name) or quotes the argument it could not read.
-        const named = args.some((a) => {
-          const name = a.startsWith('--') ? a.slice(2).split('=')[0] : null;
-          return (name !== null && e.message.includes(`--${name}`)) || (name === null && e.message.includes(JSON.stringify(a)));
-        }) || /^--\w+ is required/.test(e.message);
+        const named =
+          args.some((a) => {
+            const name = a.startsWith('--') ? a.slice(2).split('=')[0] : null;
+            return (name !== null && e.message.includes(`--${name}`)) || (name === null && e.message.includes(JSON.stringify(a)));
+          }) || /^--\w+ is required/.test(e.message);
         if (!named) note(r, 'unnamed', `${JSON.stringify(args)} → ${e.message}`);
       }
     }),
@@ -208,9 +232,14 @@ const FIELD_WORDS = ['groups', 'input', 'reward', 'milestones', 'stateKeys', 'va
  */
 export function fuzzAdvantageInputs(numRuns: number, seed: number): FuzzResult {
   const r = tally();
-  const num = fc.oneof({ weight: 1, arbitrary: fc.double() }, { weight: 30, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) }, { weight: 3, arbitrary: fc.integer({ min: -3, max: 3 }) });
+  const num = fc.oneof(
+    { weight: 1, arbitrary: fc.double() },
+    { weight: 30, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) },
+    { weight: 3, arbitrary: fc.integer({ min: -3, max: 3 }) },
+  );
   // Mostly well-typed, sometimes anything at all: most cases reach the estimators, the rest the checks.
-  const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(fc.oneof({ weight: 20, arbitrary: a }, { weight: 1, arbitrary: fc.anything() }), { nil: undefined, freq: 3 });
+  const maybe = <T>(a: fc.Arbitrary<T>) =>
+    fc.option(fc.oneof({ weight: 20, arbitrary: a }, { weight: 1, arbitrary: fc.anything() }), { nil: undefined, freq: 3 });
   // Which per-step arrays the runs carry is drawn once per request (the format wants all runs or none).
   const run = (has: { milestones: boolean; stateKeys: boolean; values: boolean }) =>
     fc.integer({ min: 1, max: 6 }).chain((len) => {
@@ -232,13 +261,20 @@ export function fuzzAdvantageInputs(numRuns: number, seed: number): FuzzResult {
         normalize: maybe(fc.constantFrom('meanStd', 'mean', 'none')),
         variant: maybe(fc.constantFrom('paper', 'released')),
         omega: maybe(num),
-        groups: fc.oneof({ weight: 12, arbitrary: fc.array(fc.array(run(has), { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 3 }) }, { weight: 1, arbitrary: fc.anything() }),
+        groups: fc.oneof(
+          { weight: 12, arbitrary: fc.array(fc.array(run(has), { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 3 }) },
+          { weight: 1, arbitrary: fc.anything() },
+        ),
       },
       { requiredKeys: ['groups'] },
     ),
   );
   const request = wellTyped.map((o) => JSON.parse(JSON.stringify(o)) as unknown); // as a JSON file would hold it
-  const input = fc.oneof({ weight: 6, arbitrary: request }, { weight: 1, arbitrary: fc.anything() }, { weight: 1, arbitrary: fc.dictionary(fc.string(), fc.anything()) });
+  const input = fc.oneof(
+    { weight: 6, arbitrary: request },
+    { weight: 1, arbitrary: fc.anything() },
+    { weight: 1, arbitrary: fc.dictionary(fc.string(), fc.anything()) },
+  );
   fc.assert(
     fc.property(input, (json) => {
       r.cases++;

@@ -14,20 +14,42 @@ import { setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import { createAdvantageEngine } from '../src/engine/advantage-engine.ts';
-import { checkpointCost, fuzzAdvantageInputs, fuzzTrainFlags, fuzzUrlQueries, killDuringWrite, nonFiniteBatch, soak, type FuzzResult, type SoakResult } from './reliability-checks.ts';
+import {
+  checkpointCost,
+  fuzzAdvantageInputs,
+  fuzzTrainFlags,
+  fuzzUrlQueries,
+  killDuringWrite,
+  nonFiniteBatch,
+  soak,
+  type FuzzResult,
+  type SoakResult,
+} from './reliability-checks.ts';
 import { ROOT } from '../scripts/cli.ts';
 import { pageSoak, pageSoakSection, pageSoakSvg, type PageSoakResult } from './page-soak.ts';
 
 const FLAGS = {
   soakIters: { kind: { type: 'int', min: 10, max: 100000 }, doc: 'iterations of the wasm soak (default 1000)' },
   webgpuIters: { kind: { type: 'int', min: 0, max: 10000 }, doc: 'iterations of the webgpu (Dawn) soak; 0 skips it (default 30)' },
-  pageIters: { kind: { type: 'int', min: 0, max: 100000 }, doc: 'iterations of the page soak in headless Chromium (bench/page-soak.ts); 0 skips it (default 200)' },
+  pageIters: {
+    kind: { type: 'int', min: 0, max: 100000 },
+    doc: 'iterations of the page soak in headless Chromium (bench/page-soak.ts); 0 skips it (default 200)',
+  },
   out: { kind: 'string', doc: 'the report (default docs/reliability.md)' },
 } as const;
 const USAGE = `usage: npm run reliability -- [--soakIters N] [--webgpuIters N] [--pageIters N] [--out FILE]\n${flagsHelp(FLAGS)}`;
 
 /** The soak's run: small enough for 1000 iterations in a minute or two on two cores, every part live. */
-const SOAK: TrainConfig = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'short', tasksPerIteration: 4, groupSize: 4, hiddenSize: 16, sftEpisodes: 0, method: 'beacon' };
+const SOAK: TrainConfig = {
+  ...DEFAULT_CONFIG,
+  env: 'gridhouse',
+  horizon: 'short',
+  tasksPerIteration: 4,
+  groupSize: 4,
+  hiddenSize: 16,
+  sftEpisodes: 0,
+  method: 'beacon',
+};
 const SMALL: TrainConfig = { ...DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, sftEpisodes: 0 };
 const FUZZ = { url: 10_000, flags: 2_000, advantages: 2_000, seed: 12 };
 
@@ -55,19 +77,32 @@ async function main(argv: string[]): Promise<number> {
 
   await initBackend('wasm', { strict: true });
   log(`wasm soak, ${soakIters} iterations …`);
-  const wasmSoak = await soak({ ...SOAK, iters: soakIters, backend: 'wasm' }, () => createAdvantageEngine('wasm', SOAK.method, readShaderSources), Math.max(1, Math.floor(soakIters / 20)), Math.max(1, Math.floor(soakIters / 4)));
+  const wasmSoak = await soak(
+    { ...SOAK, iters: soakIters, backend: 'wasm' },
+    () => createAdvantageEngine('wasm', SOAK.method, readShaderSources),
+    Math.max(1, Math.floor(soakIters / 20)),
+    Math.max(1, Math.floor(soakIters / 4)),
+  );
   check(wasmSoak.tensorSpread === 0, `wasm soak: tensor count moved by ${wasmSoak.tensorSpread}`);
 
   log('faults and checkpoint cost …');
   const nonFinite = [];
-  for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) nonFinite.push(await nonFiniteBatch({ ...SMALL, backend: 'wasm' }, value));
-  for (const f of nonFinite) check(f.halted && f.weightsIntact && f.iterations === 1 && /non-finite/.test(f.message ?? ''), `non-finite ${f.value}: ${JSON.stringify(f)}`);
+  for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+    nonFinite.push(await nonFiniteBatch({ ...SMALL, backend: 'wasm' }, value));
+  for (const f of nonFinite)
+    check(f.halted && f.weightsIntact && f.iterations === 1 && /non-finite/.test(f.message ?? ''), `non-finite ${f.value}: ${JSON.stringify(f)}`);
   const kill = await killDuringWrite({ ...SMALL, backend: 'wasm' }, ROOT);
   check(kill.killedBySignal && kill.previousIntact && kill.previousReadable, `kill during write: ${JSON.stringify(kill)}`);
   const costs = [
     ['soak run (gridhouse short, hiddenSize 16)', await checkpointCost({ ...SOAK, backend: 'wasm' }, 3, 9)],
-    ['page defaults (gridhouse long, hiddenSize 64, beacon)', await checkpointCost({ ...DEFAULT_CONFIG, sftEpisodes: 0, tasksPerIteration: 2, groupSize: 2, backend: 'wasm' }, 2, 9)],
-    ['texthouse long, hiddenSize 64, critic PPO', await checkpointCost({ ...DEFAULT_CONFIG, env: 'texthouse', method: 'ppo', sftEpisodes: 0, tasksPerIteration: 2, groupSize: 2, backend: 'wasm' }, 2, 9)],
+    [
+      'page defaults (gridhouse long, hiddenSize 64, beacon)',
+      await checkpointCost({ ...DEFAULT_CONFIG, sftEpisodes: 0, tasksPerIteration: 2, groupSize: 2, backend: 'wasm' }, 2, 9),
+    ],
+    [
+      'texthouse long, hiddenSize 64, critic PPO',
+      await checkpointCost({ ...DEFAULT_CONFIG, env: 'texthouse', method: 'ppo', sftEpisodes: 0, tasksPerIteration: 2, groupSize: 2, backend: 'wasm' }, 2, 9),
+    ],
   ] as const;
 
   let gpuSoak: SoakResult | string = 'skipped (--webgpuIters 0)';
@@ -77,7 +112,12 @@ async function main(argv: string[]): Promise<number> {
       const report = await initBackend('webgpu', { strict: true });
       setWebGpuCpuForward(false);
       const config = { ...SMALL, iters: webgpuIters, backend: 'webgpu' as const, method: 'beacon' as const };
-      gpuSoak = await soak(config, () => createAdvantageEngine('webgpu', 'beacon', readShaderSources), Math.max(1, Math.floor(webgpuIters / 8)), Math.max(1, Math.floor(webgpuIters / 2)));
+      gpuSoak = await soak(
+        config,
+        () => createAdvantageEngine('webgpu', 'beacon', readShaderSources),
+        Math.max(1, Math.floor(webgpuIters / 8)),
+        Math.max(1, Math.floor(webgpuIters / 2)),
+      );
       gpuSoak = { ...gpuSoak, adapter: report.adapterName } as SoakResult;
       check(gpuSoak.tensorSpread === 0 && gpuSoak.poolGrowth === 0, `webgpu soak: tensors ±${gpuSoak.tensorSpread}, pool +${gpuSoak.poolGrowth} bytes`);
       tf.removeBackend('webgpu');
@@ -123,10 +163,17 @@ function soakTable(s: SoakResult): string {
 }
 
 function report(r: Report): string {
-  const extra = [r.soakIters !== 1000 ? `--soakIters ${r.soakIters}` : '', r.webgpuIters !== 30 ? `--webgpuIters ${r.webgpuIters}` : '', r.pageIters !== 200 ? `--pageIters ${r.pageIters}` : ''].filter(Boolean);
+  const extra = [
+    r.soakIters !== 1000 ? `--soakIters ${r.soakIters}` : '',
+    r.webgpuIters !== 30 ? `--webgpuIters ${r.webgpuIters}` : '',
+    r.pageIters !== 200 ? `--pageIters ${r.pageIters}` : '',
+  ].filter(Boolean);
   const cmd = `npm run reliability${extra.length ? ` -- ${extra.join(' ')}` : ''}`;
   const ms = (x: number) => x.toFixed(1);
-  const gpu = typeof r.gpuSoak === 'string' ? r.gpuSoak : `${r.gpuSoak.iterations} iterations in ${r.gpuSoak.seconds.toFixed(0)} s on ${(r.gpuSoak as SoakResult & { adapter?: string }).adapter ?? 'an unknown adapter'}: tensor count spread **${r.gpuSoak.tensorSpread}**, buffer pool growth **${r.gpuSoak.poolGrowth} bytes** after the first sample, ${r.gpuSoak.checkpointRoundTrips} checkpoint round trips.\n\n${soakTable(r.gpuSoak)}`;
+  const gpu =
+    typeof r.gpuSoak === 'string'
+      ? r.gpuSoak
+      : `${r.gpuSoak.iterations} iterations in ${r.gpuSoak.seconds.toFixed(0)} s on ${(r.gpuSoak as SoakResult & { adapter?: string }).adapter ?? 'an unknown adapter'}: tensor count spread **${r.gpuSoak.tensorSpread}**, buffer pool growth **${r.gpuSoak.poolGrowth} bytes** after the first sample, ${r.gpuSoak.checkpointRoundTrips} checkpoint round trips.\n\n${soakTable(r.gpuSoak)}`;
   return `# Reliability
 
 Figures measured by \`${cmd}\` (bench/reliability.ts) on ${cpus().length} CPU cores, ${new Date().toISOString().slice(0, 10)}.

@@ -58,7 +58,11 @@ async function main(): Promise<number> {
   await initBackend('webgpu', { strict: true });
   setWebGpuCpuForward(false);
   const counts = countGpuCalls();
-  const env = createEnv(config.env, { horizon: config.horizon, batchSize: config.tasksPerIteration * config.groupSize, milestoneDropout: config.milestoneDropout });
+  const env = createEnv(config.env, {
+    horizon: config.horizon,
+    batchSize: config.tasksPerIteration * config.groupSize,
+    milestoneDropout: config.milestoneDropout,
+  });
   const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: config.hiddenSize }, new Rng(config.seed));
   const seeds = Uint32Array.from({ length: config.tasksPerIteration }, (_, k) => config.seed * 1000 + k);
   const paths = [

@@ -36,7 +36,11 @@ async function main(): Promise<number> {
         const r = await run.evaluateStart();
         run.dispose();
         const row = { env, episodes, seed, success: r.success, partial: r.partial, seconds: (performance.now() - t0) / 1000 };
-        console.log(flags.json ? JSON.stringify(row) : `${env.padEnd(10)} ${String(episodes).padStart(5)} episodes · seed ${seed} · success ${(100 * r.success).toFixed(1)}% · partial ${(100 * r.partial).toFixed(1)}% · ${row.seconds.toFixed(1)} s`);
+        console.log(
+          flags.json
+            ? JSON.stringify(row)
+            : `${env.padEnd(10)} ${String(episodes).padStart(5)} episodes · seed ${seed} · success ${(100 * r.success).toFixed(1)}% · partial ${(100 * r.partial).toFixed(1)}% · ${row.seconds.toFixed(1)} s`,
+        );
       }
     }
   }

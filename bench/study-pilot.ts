@@ -50,14 +50,21 @@ async function main(): Promise<number> {
         ms = performance.now() - t1;
         run.dispose();
         const row = {
-          env, horizon, variant, startSeconds,
+          env,
+          horizon,
+          variant,
+          startSeconds,
           secondsPerIteration: ms / 1000 / iters,
           secondsPerKiloStep: ms / steps,
           meanEpisodeLength: steps / iters / (config.tasksPerIteration * config.groupSize),
           budgetSteps: stepBudget(spec, profile.budget),
           split: Object.fromEntries(Object.entries(split).map(([k, v]) => [k, +(v / steps).toFixed(4)])),
         };
-        console.log(flags.json ? JSON.stringify(row) : `${env} ${horizon.padEnd(6)} ${variant.padEnd(16)} start ${startSeconds.toFixed(1)} s · ${row.secondsPerIteration.toFixed(2)} s/it · ${row.secondsPerKiloStep.toFixed(3)} s/1k steps · episode ${row.meanEpisodeLength.toFixed(1)} · split ms/step ${JSON.stringify(row.split)}`);
+        console.log(
+          flags.json
+            ? JSON.stringify(row)
+            : `${env} ${horizon.padEnd(6)} ${variant.padEnd(16)} start ${startSeconds.toFixed(1)} s · ${row.secondsPerIteration.toFixed(2)} s/it · ${row.secondsPerKiloStep.toFixed(3)} s/1k steps · episode ${row.meanEpisodeLength.toFixed(1)} · split ms/step ${JSON.stringify(row.split)}`,
+        );
       }
     }
   }

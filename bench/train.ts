@@ -33,7 +33,9 @@ async function main(): Promise<number> {
   }
   const json = flags.json === true;
   const methods = flags.methods === undefined ? METHOD_NAMES : flags.methods.split(',').map((m) => m.trim());
-  for (const m of methods) if (!(METHOD_NAMES as readonly string[]).includes(m)) throw new UsageError(`--methods: unknown method ${JSON.stringify(m)}; known methods: ${METHOD_NAMES.join(', ')}`);
+  for (const m of methods)
+    if (!(METHOD_NAMES as readonly string[]).includes(m))
+      throw new UsageError(`--methods: unknown method ${JSON.stringify(m)}; known methods: ${METHOD_NAMES.join(', ')}`);
   const backend = await initNodeBackend(config.backend);
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const rows: Record<string, string | number>[] = [];
@@ -59,7 +61,12 @@ async function main(): Promise<number> {
     });
     run.dispose();
     const steady = records.slice(2); // the first iterations include JIT and backend warm-up
-    const split = { rollout: mean(steady.map((r) => r.ms.rollout)), advantage: mean(steady.map((r) => r.ms.advantage)), update: mean(steady.map((r) => r.ms.update)), critic: mean(steady.map((r) => r.ms.critic ?? 0)) };
+    const split = {
+      rollout: mean(steady.map((r) => r.ms.rollout)),
+      advantage: mean(steady.map((r) => r.ms.advantage)),
+      update: mean(steady.map((r) => r.ms.update)),
+      critic: mean(steady.map((r) => r.ms.critic ?? 0)),
+    };
     const total = split.rollout + split.advantage + split.update + split.critic;
     if (method === 'beacon') {
       beaconIterMs = total;
@@ -80,12 +87,31 @@ async function main(): Promise<number> {
   backend.close();
   const share = (100 * extraMs) / beaconIterMs;
   if (json) {
-    console.log(JSON.stringify({ env: config.env, horizon: config.horizon, backend: backend.describe, iterations: rows, beaconExtraMs: extraMs, beaconExtraShare: share / 100, update }, null, 1));
+    console.log(
+      JSON.stringify(
+        {
+          env: config.env,
+          horizon: config.horizon,
+          backend: backend.describe,
+          iterations: rows,
+          beaconExtraMs: extraMs,
+          beaconExtraShare: share / 100,
+          update,
+        },
+        null,
+        1,
+      ),
+    );
     return 0;
   }
-  console.log(`bench:train ${config.env}/${config.horizon}, backend ${backend.describe}, ${config.tasksPerIteration}×${config.groupSize} runs/iteration, ${config.iters} iterations per method (first 2 excluded)`);
+  console.log(
+    `bench:train ${config.env}/${config.horizon}, backend ${backend.describe}, ${config.tasksPerIteration}×${config.groupSize} runs/iteration, ${config.iters} iterations per method (first 2 excluded)`,
+  );
   console.table(rows);
-  if (beaconIterMs > 0) console.log(`BEACON's extra cost over GRPO on the same batches: ${extraMs.toFixed(3)} ms per iteration = ${share.toFixed(3)}% of iteration time (target < 3%): ${share < 3 ? 'met' : 'NOT met'}`);
+  if (beaconIterMs > 0)
+    console.log(
+      `BEACON's extra cost over GRPO on the same batches: ${extraMs.toFixed(3)} ms per iteration = ${share.toFixed(3)}% of iteration time (target < 3%): ${share < 3 ? 'met' : 'NOT met'}`,
+    );
   if (update) console.log(formatUpdateRate(update));
   return 0;
 }

@@ -49,10 +49,19 @@ export function updateMatmuls(d: Dims, M: number, K: number, count: number): Mat
   const { obsDim: o, actionDim: a, hidden: h } = d;
   const mm = (m: number, k: number, n: number) => ({ m, k, n, count });
   return [
-    mm(M, o, h), mm(M, h, h), mm(K, a, h), mm(K, h, h), mm(M, h, K), // forward
-    mm(o, M, h), mm(M, h, h), mm(h, M, h), // observation tower: dW1, dX2, dW2
-    mm(a, K, h), mm(K, h, h), mm(h, K, h), // candidate tower: dV1, dX2, dV2
-    mm(M, K, h), mm(h, M, K), // scores h · eᵀ: dh, d(eᵀ)
+    mm(M, o, h),
+    mm(M, h, h),
+    mm(K, a, h),
+    mm(K, h, h),
+    mm(M, h, K), // forward
+    mm(o, M, h),
+    mm(M, h, h),
+    mm(h, M, h), // observation tower: dW1, dX2, dW2
+    mm(a, K, h),
+    mm(K, h, h),
+    mm(h, K, h), // candidate tower: dV1, dX2, dV2
+    mm(M, K, h),
+    mm(h, M, K), // scores h · eᵀ: dh, d(eᵀ)
   ];
 }
 

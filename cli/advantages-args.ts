@@ -12,7 +12,10 @@ import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 
 const FLAGS = {
   input: { kind: 'string', required: true, doc: 'the batch as JSON ({ method?, gamma?, …, groups: [[{ reward, milestones }, …], …] }); "-" reads stdin' },
-  backend: { kind: { type: 'enum', values: BACKEND_NAMES }, doc: 'webgpu computes through the WGSL kernels on Dawn; wasm and cpu run the CPU reference (default cpu)' },
+  backend: {
+    kind: { type: 'enum', values: BACKEND_NAMES },
+    doc: 'webgpu computes through the WGSL kernels on Dawn; wasm and cpu run the CPU reference (default cpu)',
+  },
   ...ESTIMATOR_FLAGS,
 } as const;
 
@@ -26,8 +29,14 @@ export function parseAdvantagesArgs(argv: string[]): { input: string; backend: B
   const { flags, help } = parseFlags(argv, FLAGS);
   if (help) return 'help';
   if (flags.estimator === undefined && flags.estimatorTimeout !== undefined) throw new UsageError('--estimatorTimeout needs --estimator FILE');
-  if (flags.estimator !== undefined && flags.backend !== undefined && flags.backend !== 'cpu') throw new UsageError(`--estimator runs your estimator in a worker thread, not on ${flags.backend}: leave --backend out`);
-  return { input: flags.input!, backend: flags.backend ?? 'cpu', ...(flags.estimator === undefined ? {} : { estimator: flags.estimator }), ...(flags.estimatorTimeout === undefined ? {} : { estimatorTimeout: flags.estimatorTimeout }) };
+  if (flags.estimator !== undefined && flags.backend !== undefined && flags.backend !== 'cpu')
+    throw new UsageError(`--estimator runs your estimator in a worker thread, not on ${flags.backend}: leave --backend out`);
+  return {
+    input: flags.input!,
+    backend: flags.backend ?? 'cpu',
+    ...(flags.estimator === undefined ? {} : { estimator: flags.estimator }),
+    ...(flags.estimatorTimeout === undefined ? {} : { estimatorTimeout: flags.estimatorTimeout }),
+  };
 }
 
 /**
@@ -50,7 +59,8 @@ export function readAdvantageRequest(input: string, forEstimator = false): Advan
   }
   if (!forEstimator) return parseAdvantageRequest(json);
   const { method, ...rest } = (typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { groups: json }) as Record<string, unknown>;
-  if (method !== undefined && method !== custom.name) throw new InputError(`method must be ${custom.name} (or left out) with --estimator; got ${JSON.stringify(method)}`);
+  if (method !== undefined && method !== custom.name)
+    throw new InputError(`method must be ${custom.name} (or left out) with --estimator; got ${JSON.stringify(method)}`);
   const request = parseAdvantageRequest(rest);
   return { ...request, settings: { ...request.settings, method: custom.name } };
 }

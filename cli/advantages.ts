@@ -55,7 +55,9 @@ async function main(argv: string[]): Promise<number> {
       const advantages = await sandbox.estimate(request.batch, estimatorSettings(request.settings));
       const runs = request.batch.runOffsets.length - 1;
       const empty = new Float64Array(advantages.length);
-      process.stdout.write(`${JSON.stringify(formatAdvantageResponse(request, { advantages, trajectoryAdvantages: new Float64Array(runs), segmentAdvantages: empty, shapedRewards: empty }))}\n`);
+      process.stdout.write(
+        `${JSON.stringify(formatAdvantageResponse(request, { advantages, trajectoryAdvantages: new Float64Array(runs), segmentAdvantages: empty, shapedRewards: empty }))}\n`,
+      );
       return 0;
     } finally {
       sandbox.dispose();

@@ -58,14 +58,17 @@ export function parseAdvantageRequest(json: unknown): AdvantageRequest {
     groupSizes.push(group.length);
     group.forEach((run, i) => {
       const path = `groups[${g}][${i}]`;
-      if (typeof run !== 'object' || run === null || Array.isArray(run)) throw new InputError(`${path} must be an object {reward, milestones${needs.stateKeys ? ', stateKeys' : ''}${needs.values ? ', values' : ''}}`);
+      if (typeof run !== 'object' || run === null || Array.isArray(run))
+        throw new InputError(`${path} must be an object {reward, milestones${needs.stateKeys ? ', stateKeys' : ''}${needs.values ? ', values' : ''}}`);
       const r = run as Record<string, unknown>;
       for (const key of Object.keys(r)) if (!runFields.includes(key)) throw new InputError(`${path}: unknown field "${key}"; allowed: ${runFields.join(', ')}`);
-      if (typeof r.reward !== 'number' || !Number.isFinite(r.reward)) throw new InputError(`${path}.reward must be a finite number; got ${JSON.stringify(r.reward)}`);
+      if (typeof r.reward !== 'number' || !Number.isFinite(r.reward))
+        throw new InputError(`${path}.reward must be a finite number; got ${JSON.stringify(r.reward)}`);
       // Every per-step array given must be non-empty and agree on the run's length; those the method
       // needs must be given (milestones may be left out when another array sets the length).
       const perStep = (['milestones', 'stateKeys', 'values'] as const).filter((k) => r[k] !== undefined);
-      for (const k of perStep) if (!Array.isArray(r[k]) || (r[k] as unknown[]).length === 0) throw new InputError(`${path}.${k} must be a non-empty array, one entry per step`);
+      for (const k of perStep)
+        if (!Array.isArray(r[k]) || (r[k] as unknown[]).length === 0) throw new InputError(`${path}.${k} must be a non-empty array, one entry per step`);
       if (needs.stateKeys && r.stateKeys === undefined) throw new InputError(`${path}.stateKeys is missing: ${method} needs one state key (a string) per step`);
       if (needs.values && r.values === undefined) throw new InputError(`${path}.values is missing: ${method} needs one value estimate per step`);
       if (perStep.length === 0) throw new InputError(`${path}.milestones must be a non-empty array of 0/1, one per step`);

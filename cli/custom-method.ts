@@ -20,7 +20,12 @@ export interface EstimatorFlagValues {
  * The source the run executes: the file of `--estimator`, else the code the checkpoint carries. A
  * resumed run keeps its code: a different file is refused.
  */
-export function estimatorSource(config: TrainConfig, flags: EstimatorFlagValues, state: Pick<TrainerState, 'parts'> | null, checkpointPath?: string): string | null {
+export function estimatorSource(
+  config: TrainConfig,
+  flags: EstimatorFlagValues,
+  state: Pick<TrainerState, 'parts'> | null,
+  checkpointPath?: string,
+): string | null {
   const runsCode = methodSpec(config.method).visitorCode === true;
   const given = flags.estimator === undefined ? null : readEstimatorSource(flags.estimator);
   const saved = state ? savedEstimatorSource(state) : null;
@@ -30,7 +35,9 @@ export function estimatorSource(config: TrainConfig, flags: EstimatorFlagValues,
     return null;
   }
   if (saved !== null && given !== null && saved !== given) {
-    throw new UsageError(`--estimator ${flags.estimator} is not the code checkpoint ${checkpointPath} was trained with; a resumed run continues only with its own code (leave --estimator out)`);
+    throw new UsageError(
+      `--estimator ${flags.estimator} is not the code checkpoint ${checkpointPath} was trained with; a resumed run continues only with its own code (leave --estimator out)`,
+    );
   }
   const source = given ?? saved;
   if (source === null) throw new UsageError('--method custom needs --estimator FILE: an ES module whose default export is estimate(batch, settings)');

@@ -36,7 +36,9 @@ export function parseEnvsArgs(argv: string[]): EnvsFlags | null {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') return null;
   if (command !== 'stats') {
-    throw new UsageError(command === undefined ? 'missing command (the only command is "stats")' : `unknown command ${JSON.stringify(command)} (the only command is "stats")`);
+    throw new UsageError(
+      command === undefined ? 'missing command (the only command is "stats")' : `unknown command ${JSON.stringify(command)} (the only command is "stats")`,
+    );
   }
   const { flags, help } = parseFlags(rest, FLAGS);
   if (help) return null;

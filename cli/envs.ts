@@ -30,14 +30,18 @@ function main(argv: string[]): number {
     return 0;
   }
   const n = (k: number): string => `(${k})`.padStart(9);
-  console.log(`${s.env} · ${s.horizon} · ${s.policy} policy · ${s.episodes} episodes · seed ${s.seed}${s.milestoneDropout > 0 ? ` · dropout ${s.milestoneDropout}` : ''}`);
+  console.log(
+    `${s.env} · ${s.horizon} · ${s.policy} policy · ${s.episodes} episodes · seed ${s.seed}${s.milestoneDropout > 0 ? ` · dropout ${s.milestoneDropout}` : ''}`,
+  );
   console.log(`  full success      ${percent(s.success)} ${n(s.successCount)}`);
   console.log(`  partial success   ${percent(s.partial)} ${n(s.partialCount)}   (≥ 1 milestone, task failed)`);
   console.log(`  complete failure  ${percent(s.failure)} ${n(s.failureCount)}   (no milestone)`);
   console.log(`  mean steps        ${s.meanSteps.toFixed(1).padStart(7)}   (step limit ${s.maxSteps})`);
   console.log(`  mean milestones   ${s.meanMilestones.toFixed(2).padStart(7)}   (tasks have up to ${s.maxMilestones})`);
   console.log(`  milestones reached: ${s.milestoneHistogram.map((c, k) => `${k}: ${c}`).join('  ')}`);
-  console.log(`  speed             ${Math.round(s.stepsPerSecond).toLocaleString('en-US')} env-steps/s (batch ${s.batchSize}, policy and JIT warm-up included; npm run bench:envs measures speed)`);
+  console.log(
+    `  speed             ${Math.round(s.stepsPerSecond).toLocaleString('en-US')} env-steps/s (batch ${s.batchSize}, policy and JIT warm-up included; npm run bench:envs measures speed)`,
+  );
   return 0;
 }
 

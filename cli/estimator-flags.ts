@@ -6,6 +6,12 @@ import { DEFAULT_ESTIMATOR_TIMEOUT_S } from '../src/estimator/sandbox-host.ts';
 import type { FlagTable } from './flags.ts';
 
 export const ESTIMATOR_FLAGS = {
-  estimator: { kind: 'string', doc: 'your own estimator: an ES module whose default export is estimate(batch, settings) (README, "Your own estimator"); with --method custom' },
-  estimatorTimeout: { kind: { type: 'number', min: 0, max: 3600, minExclusive: true }, doc: `time limit of one estimate() call, in seconds (default ${DEFAULT_ESTIMATOR_TIMEOUT_S})` },
+  estimator: {
+    kind: 'string',
+    doc: 'your own estimator: an ES module whose default export is estimate(batch, settings) (README, "Your own estimator"); with --method custom',
+  },
+  estimatorTimeout: {
+    kind: { type: 'number', min: 0, max: 3600, minExclusive: true },
+    doc: `time limit of one estimate() call, in seconds (default ${DEFAULT_ESTIMATOR_TIMEOUT_S})`,
+  },
 } as const satisfies FlagTable;

@@ -33,9 +33,14 @@ export function cleanCommit(state: TreeState, what: string, exclude?: string): s
     throw new DirtyTreeError(`refusing to ${what}: no git commit found (study.json records the 40-hex commit of every run; run it inside the repository)`);
   }
   if (state.changes.length > 0) {
-    const shown = state.changes.slice(0, 10).map((l) => `  ${l}`).join('\n');
+    const shown = state.changes
+      .slice(0, 10)
+      .map((l) => `  ${l}`)
+      .join('\n');
     const more = state.changes.length > 10 ? `\n  … and ${state.changes.length - 10} more` : '';
-    throw new DirtyTreeError(`refusing to ${what}: the working tree has uncommitted changes${exclude ? ` outside ${exclude}/` : ''}:\n${shown}${more}\nstudy.json records the commit every run was trained at, so commit or stash these first.`);
+    throw new DirtyTreeError(
+      `refusing to ${what}: the working tree has uncommitted changes${exclude ? ` outside ${exclude}/` : ''}:\n${shown}${more}\nstudy.json records the commit every run was trained at, so commit or stash these first.`,
+    );
   }
   return state.commit;
 }

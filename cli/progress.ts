@@ -13,7 +13,8 @@ export function progressReporter(total: number, stream: NodeJS.WriteStream, from
     update(r: IterationRecord) {
       const elapsed = (performance.now() - started) / 1000;
       const eta = (elapsed / Math.max(1, r.iteration - from)) * (total - r.iteration);
-      const text = `${r.method} ${r.iteration}/${total} success ${pct(r.success)} partial ${pct(r.partial)} ` +
+      const text =
+        `${r.method} ${r.iteration}/${total} success ${pct(r.success)} partial ${pct(r.partial)} ` +
         `loss ${r.policyLoss.toFixed(4)} ${(r.ms.rollout + r.ms.advantage + r.ms.update).toFixed(0)} ms/it eta ${eta.toFixed(0)} s`;
       if (tty) {
         const width = 24;

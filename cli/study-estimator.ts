@@ -55,26 +55,42 @@ export async function raceEstimator(options: StudyOptions, estimator: { path: st
   const { profile, seeds } = options;
   const specs = estimatorSpecs(profile, seeds);
   const eta = new EtaModel((s) => stepBudget(s, profile.budget), profile.secondsPerKiloStep);
-  log(`your estimator (${estimator.path}) in the ${profile.name} study's cells: ${specs.length} runs (${profile.envs.join(', ')} × ${profile.horizons.join(', ')} × seeds 1–${seeds}) · ${options.workers} workers`);
+  log(
+    `your estimator (${estimator.path}) in the ${profile.name} study's cells: ${specs.length} runs (${profile.envs.join(', ')} × ${profile.horizons.join(', ')} × seeds 1–${seeds}) · ${options.workers} workers`,
+  );
   const results = new Map<string, RunResult>();
-  const failures = await runAll(specs, { profile, workers: options.workers, estimator: { source, timeoutS } }, eta, (_spec, result) => results.set(result.key, result));
+  const failures = await runAll(specs, { profile, workers: options.workers, estimator: { source, timeoutS } }, eta, (_spec, result) =>
+    results.set(result.key, result),
+  );
 
   const stored = loadRunsFromStudy(profile.outDir);
   const cellRuns = (variant: string, env: string, horizon: string) =>
-    Array.from({ length: seeds }, (_, i) => (variant === 'custom' ? results.get(runKey({ env, horizon, variant, seed: i + 1 } as RunSpec)) : stored.get(runKey({ env, horizon, variant, seed: i + 1 } as RunSpec))?.result)).filter((r): r is RunResult => r !== undefined);
+    Array.from({ length: seeds }, (_, i) =>
+      variant === 'custom'
+        ? results.get(runKey({ env, horizon, variant, seed: i + 1 } as RunSpec))
+        : stored.get(runKey({ env, horizon, variant, seed: i + 1 } as RunSpec))?.result,
+    ).filter((r): r is RunResult => r !== undefined);
   log('');
   log(`| env | horizon | yours | ${COMPARED.join(' | ')} |`);
   log(`| --- | --- | --- | ${COMPARED.map(() => '---').join(' | ')} |`);
   for (const env of profile.envs) {
-    for (const horizon of profile.horizons) log(`| ${env} | ${horizon} | ${describeCell(cellRuns('custom', env, horizon))} | ${COMPARED.map((m) => describeCell(cellRuns(m, env, horizon))).join(' | ')} |`);
+    for (const horizon of profile.horizons)
+      log(
+        `| ${env} | ${horizon} | ${describeCell(cellRuns('custom', env, horizon))} | ${COMPARED.map((m) => describeCell(cellRuns(m, env, horizon))).join(' | ')} |`,
+      );
   }
-  log(`(final success, mean over seeds · median iterations to 60% success, runs that got there; built-in methods from ${profile.outDir}/study.json, the same seeds and budget)`);
+  log(
+    `(final success, mean over seeds · median iterations to 60% success, runs that got there; built-in methods from ${profile.outDir}/study.json, the same seeds and budget)`,
+  );
 
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 12);
   const dir = join(profile.outDir, 'estimators');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${hash}.json`);
-  writeFileSync(file, `${JSON.stringify({ estimator: estimator.path, source, profile: profile.name, seeds, budget: profile.budget, runs: specs.map((s) => results.get(runKey(s)) ?? null) }, null, 1)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ estimator: estimator.path, source, profile: profile.name, seeds, budget: profile.budget, runs: specs.map((s) => results.get(runKey(s)) ?? null) }, null, 1)}\n`,
+  );
   log(`wrote ${file}`);
   if (failures.length) {
     process.stderr.write(`${failures.length} runs of your estimator failed:\n${failures.join('\n')}\n`);

@@ -10,7 +10,10 @@ import { ESTIMATOR_FLAGS } from './estimator-flags.ts';
 import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 
 const FLAGS = {
-  seeds: { kind: { type: 'int', min: 1, max: 20 }, doc: `seeds per cell (full study: at least 3, default ${PROFILES.full.seeds}; --quick: default ${PROFILES.quick.seeds})` },
+  seeds: {
+    kind: { type: 'int', min: 1, max: 20 },
+    doc: `seeds per cell (full study: at least 3, default ${PROFILES.full.seeds}; --quick: default ${PROFILES.quick.seeds})`,
+  },
   workers: { kind: { type: 'int', min: 1, max: 64 }, doc: `worker threads (default: one per core, here ${availableParallelism()})` },
   quick: { kind: 'switch', doc: `smoke run of a few minutes, written to ${PROFILES.quick.outDir}/` },
   fresh: { kind: 'switch', doc: 'forget the stored runs and start over' },
@@ -46,13 +49,26 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
   const profile = flags.quick ? PROFILES.quick : PROFILES.full;
   const seeds = flags.seeds ?? profile.seeds;
   if (profile.name !== 'quick' && seeds < 3) throw new UsageError(`--seeds must be an integer in [3, 20] for the full study; got ${seeds}`);
-  if (flags.fresh && flags['report-only']) throw new UsageError('--fresh and --report-only cannot go together (--fresh forgets the runs --report-only would report)');
+  if (flags.fresh && flags['report-only'])
+    throw new UsageError('--fresh and --report-only cannot go together (--fresh forgets the runs --report-only would report)');
   const shard = flags.shard === undefined ? null : parseShard(flags.shard);
   if (flags.shard !== undefined && !shard) throw new UsageError(`--shard must be I/N with integers 1 ≤ I ≤ N ≤ 1000; got ${JSON.stringify(flags.shard)}`);
   if (shard && flags['report-only']) throw new UsageError('--shard and --report-only cannot go together (a shard writes no report; `merge` does)');
-  if (merge && (shard || flags.fresh || flags['report-only'] || flags.workers)) throw new UsageError('merge takes only --seeds and --quick (it trains nothing)');
+  if (merge && (shard || flags.fresh || flags['report-only'] || flags.workers))
+    throw new UsageError('merge takes only --seeds and --quick (it trains nothing)');
   if (flags.estimatorTimeout !== undefined && flags.estimator === undefined) throw new UsageError('--estimatorTimeout needs --estimator FILE');
-  if (flags.estimator !== undefined && (merge || shard || flags.fresh || flags['report-only'])) throw new UsageError('--estimator races your estimator alone: it takes only --seeds, --workers, --quick and --estimatorTimeout');
-  const estimator = flags.estimator === undefined ? null : { path: flags.estimator, ...(flags.estimatorTimeout === undefined ? {} : { timeoutS: flags.estimatorTimeout }) };
-  return { merge, profile, seeds, workers: flags.workers ?? availableParallelism(), fresh: flags.fresh === true, reportOnly: flags['report-only'] === true, shard, estimator };
+  if (flags.estimator !== undefined && (merge || shard || flags.fresh || flags['report-only']))
+    throw new UsageError('--estimator races your estimator alone: it takes only --seeds, --workers, --quick and --estimatorTimeout');
+  const estimator =
+    flags.estimator === undefined ? null : { path: flags.estimator, ...(flags.estimatorTimeout === undefined ? {} : { timeoutS: flags.estimatorTimeout }) };
+  return {
+    merge,
+    profile,
+    seeds,
+    workers: flags.workers ?? availableParallelism(),
+    fresh: flags.fresh === true,
+    reportOnly: flags['report-only'] === true,
+    shard,
+    estimator,
+  };
 }

@@ -44,47 +44,62 @@ export async function runAll(todo: RunSpec[], options: PoolOptions, eta: EtaMode
   let done = 0;
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
-  const status = () => `elapsed ${formatDuration(elapsed())} · about ${formatDuration(eta.secondsLeft(queue, [...running.values()], Math.min(options.workers, queue.length + running.size) || 1))} left`;
+  const status = () =>
+    `elapsed ${formatDuration(elapsed())} · about ${formatDuration(eta.secondsLeft(queue, [...running.values()], Math.min(options.workers, queue.length + running.size) || 1))} left`;
   const heartbeat = setInterval(() => {
     const now = [...running.values()].map((r) => `${runKey(r.spec)} ${Math.round((100 * r.envSteps) / stepBudget(r.spec, budget))}%`).join(', ');
     log(`  … ${done}/${total} runs done; running ${now}; ${status()}`);
   }, 60_000);
   const workerCount = Math.min(options.workers, total);
 
-  await Promise.all(Array.from({ length: workerCount }, () => new Promise<void>((resolve, reject) => {
-    const worker = startWorker();
-    let current: RunSpec | null = null;
-    const next = () => {
-      current = queue.shift() ?? null;
-      if (!current) {
-        void worker.terminate().then(() => resolve());
-        return;
-      }
-      running.set(runKey(current), { spec: current, envSteps: 0 });
-      worker.postMessage({ type: 'run', spec: current, config: runConfig(current, budget), envStepBudget: stepBudget(current, budget), overrides: variantSpec(current.variant).overrides, ...(options.estimator ? { estimator: options.estimator } : {}) } satisfies ToWorker);
-    };
-    worker.on('message', (m: FromWorker) => {
-      if (m.type === 'ready') return next();
-      const r = running.get(m.key);
-      if (m.type === 'progress') {
-        if (r) r.envSteps = m.envSteps;
-        return;
-      }
-      running.delete(m.key);
-      done++;
-      if (m.type === 'done' && current) {
-        eta.observe({ spec: current, envSteps: m.result.envSteps, seconds: m.result.seconds });
-        finished(current, m.result);
-        log(`[${String(done).padStart(String(total).length)}/${total}] ${m.key}: final success ${(100 * m.result.finalSuccess).toFixed(0)}% after ${m.result.iterations} iterations, ${m.result.envSteps} steps, in ${formatDuration(m.result.seconds)}${m.result.stopped ? ` (stopped: ${m.result.stopped})` : ''} · ${status()}`);
-      } else if (m.type === 'failed') {
-        failures.push(`${m.key}: ${m.error}`);
-        log(`[${done}/${total}] ${m.key} FAILED: ${m.error.split('\n')[0]}`);
-      }
-      next();
-    });
-    worker.on('error', reject);
-  })));
+  await Promise.all(
+    Array.from(
+      { length: workerCount },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const worker = startWorker();
+          let current: RunSpec | null = null;
+          const next = () => {
+            current = queue.shift() ?? null;
+            if (!current) {
+              void worker.terminate().then(() => resolve());
+              return;
+            }
+            running.set(runKey(current), { spec: current, envSteps: 0 });
+            worker.postMessage({
+              type: 'run',
+              spec: current,
+              config: runConfig(current, budget),
+              envStepBudget: stepBudget(current, budget),
+              overrides: variantSpec(current.variant).overrides,
+              ...(options.estimator ? { estimator: options.estimator } : {}),
+            } satisfies ToWorker);
+          };
+          worker.on('message', (m: FromWorker) => {
+            if (m.type === 'ready') return next();
+            const r = running.get(m.key);
+            if (m.type === 'progress') {
+              if (r) r.envSteps = m.envSteps;
+              return;
+            }
+            running.delete(m.key);
+            done++;
+            if (m.type === 'done' && current) {
+              eta.observe({ spec: current, envSteps: m.result.envSteps, seconds: m.result.seconds });
+              finished(current, m.result);
+              log(
+                `[${String(done).padStart(String(total).length)}/${total}] ${m.key}: final success ${(100 * m.result.finalSuccess).toFixed(0)}% after ${m.result.iterations} iterations, ${m.result.envSteps} steps, in ${formatDuration(m.result.seconds)}${m.result.stopped ? ` (stopped: ${m.result.stopped})` : ''} · ${status()}`,
+              );
+            } else if (m.type === 'failed') {
+              failures.push(`${m.key}: ${m.error}`);
+              log(`[${done}/${total}] ${m.key} FAILED: ${m.error.split('\n')[0]}`);
+            }
+            next();
+          });
+          worker.on('error', reject);
+        }),
+    ),
+  );
   clearInterval(heartbeat);
   return failures;
 }
-

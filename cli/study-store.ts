@@ -19,7 +19,8 @@ import type { RunResult } from '../src/study/summary.ts';
 export const runsDir = (outDir: string) => join(outDir, 'runs');
 export const shardsDir = (outDir: string) => join(outDir, 'shards');
 
-const jsonText = (value: unknown, indent?: number) => `${JSON.stringify(value, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), indent)}\n`;
+const jsonText = (value: unknown, indent?: number) =>
+  `${JSON.stringify(value, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), indent)}\n`;
 
 function writeAtomic(file: string, text: string): void {
   const tmp = `${file}.tmp`;
@@ -42,7 +43,8 @@ export function loadStoredRuns(outDir: string, warn: (message: string) => void =
     if (!name.endsWith('.json')) continue;
     try {
       const run = JSON.parse(readFileSync(join(dir, name), 'utf8')) as StoredRun<RunResult>;
-      if (typeof run.key !== 'string' || !run.config || !run.result || typeof run.envStepBudget !== 'number') throw new Error('missing key, config, envStepBudget or result (a study v1 file?)');
+      if (typeof run.key !== 'string' || !run.config || !run.result || typeof run.envStepBudget !== 'number')
+        throw new Error('missing key, config, envStepBudget or result (a study v1 file?)');
       runs.set(run.key, run);
     } catch (e) {
       warn(`ignoring ${join(dir, name)}: ${e instanceof Error ? e.message : String(e)}`);
@@ -103,7 +105,10 @@ export function saveShard(outDir: string, shard: ShardFile): string {
 export function loadShards(outDir: string): ShardFile[] {
   const dir = shardsDir(outDir);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((n) => /^shard-\d+-of-\d+\.json$/.test(n)).sort().map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as ShardFile);
+  return readdirSync(dir)
+    .filter((n) => /^shard-\d+-of-\d+\.json$/.test(n))
+    .sort()
+    .map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as ShardFile);
 }
 
 /** The stored run of a result, with the config and budget its profile gives it. */
@@ -118,12 +123,16 @@ export class ShardMergeError extends Error {}
  * profile, seeds and budget, and their runs covering `keys` (the matrix) exactly once. Throws
  * ShardMergeError naming what is missing, duplicated or inconsistent.
  */
-export function mergeShards(shards: readonly ShardFile[], expected: { profile: string; seeds: number; budget: StudyBudget; keys: readonly string[] }): Map<string, RunResult> {
+export function mergeShards(
+  shards: readonly ShardFile[],
+  expected: { profile: string; seeds: number; budget: StudyBudget; keys: readonly string[] },
+): Map<string, RunResult> {
   if (shards.length === 0) throw new ShardMergeError('no shard files to merge (expected shards/shard-I-of-N.json from `npm run study -- --shard I/N`)');
   const count = shards[0].shard.count;
   const problems: string[] = [];
   for (const s of shards) {
-    if (s.profile !== expected.profile || s.seeds !== expected.seeds) problems.push(`${shardFileName(s.shard)}: profile ${s.profile} with ${s.seeds} seeds, expected ${expected.profile} with ${expected.seeds}`);
+    if (s.profile !== expected.profile || s.seeds !== expected.seeds)
+      problems.push(`${shardFileName(s.shard)}: profile ${s.profile} with ${s.seeds} seeds, expected ${expected.profile} with ${expected.seeds}`);
     if (JSON.stringify(s.budget) !== JSON.stringify(expected.budget)) problems.push(`${shardFileName(s.shard)}: another budget (${JSON.stringify(s.budget)})`);
     if (s.shard.count !== count) problems.push(`${shardFileName(s.shard)}: shards of ${s.shard.count} and of ${count} mixed`);
   }
@@ -134,10 +143,11 @@ export function mergeShards(shards: readonly ShardFile[], expected: { profile: s
   }
   const results = new Map<string, RunResult>();
   const seen = new Map<string, number>();
-  for (const s of shards) for (const r of s.runs) {
-    seen.set(r.key, (seen.get(r.key) ?? 0) + 1);
-    results.set(r.key, r);
-  }
+  for (const s of shards)
+    for (const r of s.runs) {
+      seen.set(r.key, (seen.get(r.key) ?? 0) + 1);
+      results.set(r.key, r);
+    }
   const missing = expected.keys.filter((k) => !seen.has(k));
   const duplicated = [...seen].filter(([, n]) => n > 1).map(([k]) => k);
   const extra = [...seen.keys()].filter((k) => !expected.keys.includes(k));

@@ -17,7 +17,14 @@ import { customEngine } from './custom-method.ts';
 import type { EstimatorCode } from '../src/worker/protocol.ts';
 import { EstimatorError } from '../src/estimator/failure.ts';
 
-export type ToWorker = { type: 'run'; spec: RunSpec; config: TrainConfig; envStepBudget: number; overrides: Record<string, unknown>; estimator?: EstimatorCode };
+export type ToWorker = {
+  type: 'run';
+  spec: RunSpec;
+  config: TrainConfig;
+  envStepBudget: number;
+  overrides: Record<string, unknown>;
+  estimator?: EstimatorCode;
+};
 export type FromWorker =
   | { type: 'ready'; backend: string }
   | { type: 'progress'; key: string; iteration: number; envSteps: number; success: number }
@@ -46,7 +53,12 @@ async function train({ spec, config, envStepBudget, overrides, estimator }: ToWo
       if (steps >= envStepBudget) run.stop();
       post({ type: 'progress', key, iteration: r.iteration, envSteps: steps, success: r.success });
     });
-    return summarizeRun(spec, records, (performance.now() - t0) / 1000, { envStepBudget, overrides, start: { success: start.success, partial: start.partial }, stopped: result.message ?? null });
+    return summarizeRun(spec, records, (performance.now() - t0) / 1000, {
+      envStepBudget,
+      overrides,
+      start: { success: start.success, partial: start.partial },
+      stopped: result.message ?? null,
+    });
   } finally {
     run.dispose();
   }
@@ -57,7 +69,7 @@ port.on('message', (m: ToWorker) => {
   train(m).then(
     (result) => post({ type: 'done', key, result }),
     // A visitor's estimator failing is its message, not our stack trace.
-    (e: unknown) => post({ type: 'failed', key, error: e instanceof EstimatorError ? e.message : e instanceof Error ? e.stack ?? e.message : String(e) }),
+    (e: unknown) => post({ type: 'failed', key, error: e instanceof EstimatorError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );
 });
 post({ type: 'ready', backend: backend.describe });

@@ -27,7 +27,17 @@ import { renderFigure } from '../src/study/svg.ts';
 import { runCommand } from './flags.ts';
 import { cleanCommit, DirtyTreeError, treeState } from './git-tree.ts';
 import { parseStudyFlags, STUDY_USAGE as USAGE, type StudyOptions } from './study-flags.ts';
-import { clearStoredRuns, loadRunsFromStudy, loadShards, loadStoredRuns, mergeShards, saveShard, saveStoredRun, ShardMergeError, shardFileName } from './study-store.ts';
+import {
+  clearStoredRuns,
+  loadRunsFromStudy,
+  loadShards,
+  loadStoredRuns,
+  mergeShards,
+  saveShard,
+  saveStoredRun,
+  ShardMergeError,
+  shardFileName,
+} from './study-store.ts';
 import { runAll } from './study-runner.ts';
 import { raceEstimator } from './study-estimator.ts';
 import { EstimatorError } from '../src/estimator/failure.ts';
@@ -36,7 +46,10 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The command that reproduces a profile's study (the same for one invocation and a merge of shards). */
 function canonicalCommand(options: StudyOptions): string {
-  const args = [...(options.profile.name === 'quick' ? ['--quick'] : []), ...(options.seeds !== options.profile.seeds ? ['--seeds', String(options.seeds)] : [])];
+  const args = [
+    ...(options.profile.name === 'quick' ? ['--quick'] : []),
+    ...(options.seeds !== options.profile.seeds ? ['--seeds', String(options.seeds)] : []),
+  ];
   return `npm run study${args.length ? ` -- ${args.join(' ')}` : ''}`;
 }
 
@@ -67,9 +80,15 @@ function merge(options: StudyOptions): number {
   const results = mergeShards(shards, { profile: profile.name, seeds, budget: profile.budget, keys: specs.map(runKey) });
   log(`merging ${shards.length} shards (${results.size} runs) from ${profile.outDir}/shards/`);
   const doc = buildStudyDocument(specs, results, {
-    profile, seeds, command: canonicalCommand(options), commit,
+    profile,
+    seeds,
+    command: canonicalCommand(options),
+    commit,
     startedAt: shards.map((s) => s.startedAt).sort()[0],
-    finishedAt: shards.map((s) => s.finishedAt).sort().at(-1)!,
+    finishedAt: shards
+      .map((s) => s.finishedAt)
+      .sort()
+      .at(-1)!,
     wallSeconds: Math.max(...shards.map((s) => s.wallSeconds)),
     workers: shards.reduce((a, s) => a + s.workers, 0),
     shards: shards.length,
@@ -98,16 +117,26 @@ async function main(argv: string[]): Promise<number> {
   const stored = new Map([...(options.fresh ? [] : loadRunsFromStudy(profile.outDir, warn)), ...loadStoredRuns(profile.outDir, warn)]);
   const { todo, done } = planRuns(mine, stored, profile.budget);
   const results = new Map<string, RunResult>(done.map((s) => [s.key, { ...s.result, commit: s.commit }]));
-  log(`study (${profile.name}${shard ? `, shard ${shard.index}/${shard.count}` : ''}): ${mine.length} runs${shard ? ` of ${specs.length}` : ''}, ${done.length} stored, ${todo.length} to train · ${options.workers} workers · commit ${commit.slice(0, 12)} · budget ${JSON.stringify(profile.budget)} → ${profile.outDir}/`);
+  log(
+    `study (${profile.name}${shard ? `, shard ${shard.index}/${shard.count}` : ''}): ${mine.length} runs${shard ? ` of ${specs.length}` : ''}, ${done.length} stored, ${todo.length} to train · ${options.workers} workers · commit ${commit.slice(0, 12)} · budget ${JSON.stringify(profile.budget)} → ${profile.outDir}/`,
+  );
 
   let failures: string[] = [];
   if (!options.reportOnly && todo.length > 0) {
     for (const s of done) eta.observe({ spec: s.result, envSteps: s.result.envSteps, seconds: s.result.seconds });
-    log(`estimated ${formatDuration(eta.secondsLeft(todo, [], Math.min(options.workers, todo.length)))} (env-step budgets × ${done.length ? 'stored runs’ and ' : ''}pilot-measured seconds per step, over ${Math.min(options.workers, todo.length)} workers)`);
+    log(
+      `estimated ${formatDuration(eta.secondsLeft(todo, [], Math.min(options.workers, todo.length)))} (env-step budgets × ${done.length ? 'stored runs’ and ' : ''}pilot-measured seconds per step, over ${Math.min(options.workers, todo.length)} workers)`,
+    );
     failures = await runAll(todo, { profile: options.profile, workers: options.workers }, eta, (spec, result) => {
       const withCommit = { ...result, commit };
       results.set(result.key, withCommit);
-      saveStoredRun(profile.outDir, { key: result.key, config: runConfig(spec, profile.budget), envStepBudget: result.envStepBudget, result: withCommit, commit });
+      saveStoredRun(profile.outDir, {
+        key: result.key,
+        config: runConfig(spec, profile.budget),
+        envStepBudget: result.envStepBudget,
+        result: withCommit,
+        commit,
+      });
     });
   } else if (todo.length > 0) {
     log(`--report-only: ${todo.length} runs of the matrix are not stored; the report covers the ${done.length} that are`);
@@ -118,18 +147,51 @@ async function main(argv: string[]): Promise<number> {
   if (shard) {
     const runs = mine.map((s) => results.get(runKey(s))).filter((r): r is RunResult => r !== undefined);
     const file = saveShard(profile.outDir, {
-      profile: profile.name, seeds: options.seeds, shard, budget: profile.budget, keys: mine.map(runKey), runs,
-      command: `npm run study -- ${argv.join(' ')}`, startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), wallSeconds, workers: options.workers,
+      profile: profile.name,
+      seeds: options.seeds,
+      shard,
+      budget: profile.budget,
+      keys: mine.map(runKey),
+      runs,
+      command: `npm run study -- ${argv.join(' ')}`,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      wallSeconds,
+      workers: options.workers,
     });
-    log(`wrote ${file} (${runs.length}/${mine.length} runs); when every ${shardFileName({ index: 1, count: shard.count }).replace('1-of', 'I-of')} is in ${profile.outDir}/shards/, run: npm run study -- merge${profile.name === 'quick' ? ' --quick' : ''}`);
+    log(
+      `wrote ${file} (${runs.length}/${mine.length} runs); when every ${shardFileName({ index: 1, count: shard.count }).replace('1-of', 'I-of')} is in ${profile.outDir}/shards/, run: npm run study -- merge${profile.name === 'quick' ? ' --quick' : ''}`,
+    );
   } else {
     const meta: DocumentMeta = {
-      profile, seeds: options.seeds, command: canonicalCommand(options),
+      profile,
+      seeds: options.seeds,
+      command: canonicalCommand(options),
       commit: commitOrRefuse(profile, 'write study.json'),
-      startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), wallSeconds, workers: options.workers, shards: 1,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      wallSeconds,
+      workers: options.workers,
+      shards: 1,
     };
     const previous = options.reportOnly ? readPrevious(profile) : null;
-    writeOutputs(profile, buildStudyDocument(specs, results, previous ? { ...meta, startedAt: previous.startedAt, finishedAt: previous.finishedAt, wallSeconds: previous.wallSeconds, workers: previous.workers, shards: previous.shards } : meta));
+    writeOutputs(
+      profile,
+      buildStudyDocument(
+        specs,
+        results,
+        previous
+          ? {
+              ...meta,
+              startedAt: previous.startedAt,
+              finishedAt: previous.finishedAt,
+              wallSeconds: previous.wallSeconds,
+              workers: previous.workers,
+              shards: previous.shards,
+            }
+          : meta,
+      ),
+    );
   }
   if (failures.length) {
     process.stderr.write(`${failures.length} runs failed (not stored; rerun to retry):\n${failures.join('\n')}\n`);

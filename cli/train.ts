@@ -30,7 +30,6 @@ import { initNodeBackend } from './node-backend.ts';
 import { progressReporter } from './progress.ts';
 import { TRAIN_FLAGS } from './train-flags.ts';
 
-
 const USAGE = `usage: npm run -s train -- [--name value …] [--out FILE] [--checkpoint FILE [--checkpointEvery N]]
        npm run -s train -- --resume FILE --iters M [--out FILE] [--checkpoint FILE] [--checkpointEvery N]
        npm run -s train -- --method custom --estimator FILE.js [--estimatorTimeout SECONDS] [--name value …]
@@ -46,9 +45,12 @@ const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 function resumedConfig(state: RunState, given: Set<keyof TrainConfig>, flags: TrainConfig, path: string): TrainConfig {
   for (const key of given) {
     if (key === 'iters' || flags[key] === state.config[key]) continue;
-    throw new UsageError(`--${key} ${String(flags[key])} conflicts with checkpoint ${path}, whose ${key} is ${String(state.config[key])}: a resumed run takes every setting from its checkpoint (leave --${key} out)`);
+    throw new UsageError(
+      `--${key} ${String(flags[key])} conflicts with checkpoint ${path}, whose ${key} is ${String(state.config[key])}: a resumed run takes every setting from its checkpoint (leave --${key} out)`,
+    );
   }
-  if (!given.has('iters')) throw new UsageError(`--resume needs --iters M, the iteration to continue to (checkpoint ${path} is at iteration ${state.iteration})`);
+  if (!given.has('iters'))
+    throw new UsageError(`--resume needs --iters M, the iteration to continue to (checkpoint ${path} is at iteration ${state.iteration})`);
   if (flags.iters < state.iteration) throw new UsageError(`--iters ${flags.iters} is behind checkpoint ${path}, which is at iteration ${state.iteration}`);
   return { ...state.config, iters: flags.iters };
 }
@@ -78,7 +80,9 @@ async function main(argv: string[]): Promise<number> {
   const onSignal = (name: keyof typeof SIGNAL_EXIT) => {
     if (signal) process.exit(SIGNAL_EXIT[name]); // a second signal: leave now; the last checkpoint is whole
     signal = name;
-    process.stderr.write(`\n${name}: stopping after the iteration in progress${checkpointPath ? ', then writing the checkpoint' : ''} (again to quit at once)\n`);
+    process.stderr.write(
+      `\n${name}: stopping after the iteration in progress${checkpointPath ? ', then writing the checkpoint' : ''} (again to quit at once)\n`,
+    );
     run.stop();
   };
   process.on('SIGINT', onSignal);

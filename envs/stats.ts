@@ -131,8 +131,5 @@ function collectStats(make: (batchSize: number) => VecEnv, options: StatsOptions
 
 /** collectStats on a registered environment (envs/index.ts). */
 export function runStats(envName: string, options: StatsOptions): EpisodeStats {
-  return collectStats(
-    (batchSize) => createEnv(envName, { horizon: options.horizon, batchSize, milestoneDropout: options.milestoneDropout ?? 0 }),
-    options,
-  );
+  return collectStats((batchSize) => createEnv(envName, { horizon: options.horizon, batchSize, milestoneDropout: options.milestoneDropout ?? 0 }), options);
 }

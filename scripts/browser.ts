@@ -9,14 +9,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Flags that keep headless Chromium quiet and offline. */
-const QUIET_FLAGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const QUIET_FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 /**
  * Exposes a WebGPU adapter in headless Chromium. Without it, on a machine without a blessed GPU (e.g.
@@ -44,8 +37,7 @@ export function chromiumPath(): string {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(path)) {
     throw new Error(
-      `Chromium not found at ${path}: install it (Debian/Ubuntu: sudo apt-get install -y chromium) ` +
-        'or set CHROMIUM_PATH to a Chromium or Chrome binary',
+      `Chromium not found at ${path}: install it (Debian/Ubuntu: sudo apt-get install -y chromium) ` + 'or set CHROMIUM_PATH to a Chromium or Chrome binary',
     );
   }
   return path;
@@ -62,10 +54,6 @@ export function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: [
-      ...QUIET_FLAGS,
-      `--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`,
-      ...(webgpu ? [...WEBGPU_FLAGS, ...extraWebGpuFlags()] : []),
-    ],
+    args: [...QUIET_FLAGS, `--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`, ...(webgpu ? [...WEBGPU_FLAGS, ...extraWebGpuFlags()] : [])],
   });
 }

@@ -14,10 +14,15 @@ export interface CliResult {
 
 export function runCli(script: string, args: string[], stdin?: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, timeout: 120_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { cwd: ROOT, timeout: 120_000, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
     if (stdin !== undefined) child.stdin?.end(stdin);
   });
 }

@@ -14,14 +14,20 @@ interface Cruise {
   modules: { source: string; dependencies: { resolved: string; couldNotResolve: boolean }[] }[];
 }
 
-const tracked = execFileSync('git', ['ls-files', ...FOLDERS.map((f) => `${f}/*.ts`)], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+const tracked = execFileSync('git', ['ls-files', ...FOLDERS.map((f) => `${f}/*.ts`)], { cwd: ROOT, encoding: 'utf8' })
+  .split('\n')
+  .filter(Boolean);
 const long = tracked
   .map((f) => ({ f, lines: readFileSync(`${ROOT}/${f}`, 'utf8').split('\n').length - 1 }))
   .filter((x) => x.lines > 400)
   .sort((a, b) => b.lines - a.lines);
 
 // Its exit code counts rule violations; the graph is on stdout either way.
-const cruise = spawnSync(process.execPath, [`${ROOT}/node_modules/dependency-cruiser/bin/dependency-cruise.mjs`, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...FOLDERS], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+const cruise = spawnSync(
+  process.execPath,
+  [`${ROOT}/node_modules/dependency-cruiser/bin/dependency-cruise.mjs`, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...FOLDERS],
+  { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 },
+);
 if (!cruise.stdout) throw new Error(`dependency-cruiser printed nothing: ${cruise.stderr}`);
 const graph = JSON.parse(cruise.stdout) as Cruise;
 /** src/x/… and envs/x/… by their folder, src/config.ts by itself, cli/, bench/, test/ whole. */

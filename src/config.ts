@@ -109,7 +109,13 @@ export interface FieldSpec<K extends keyof TrainConfig = keyof TrainConfig> {
   restart: boolean;
 }
 
-const f = <K extends keyof TrainConfig>(key: K, kind: SettingKind, def: TrainConfig[K], restart: boolean, doc: string): FieldSpec<K> => ({ key, kind, default: def, doc, restart });
+const f = <K extends keyof TrainConfig>(key: K, kind: SettingKind, def: TrainConfig[K], restart: boolean, doc: string): FieldSpec<K> => ({
+  key,
+  kind,
+  default: def,
+  doc,
+  restart,
+});
 
 export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('env', { type: 'enum', values: ENV_NAMES }, 'gridhouse', true, 'environment'),
@@ -141,7 +147,13 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('klCoef', { type: 'number', min: 0, max: 10 }, 0, false, 'KL penalty coefficient (0 = off)'),
   f('maxGradNorm', { type: 'number', min: 0, max: 100, minExclusive: true }, 1, false, 'global gradient-norm clip'),
   f('hiddenSize', { type: 'int', min: 8, max: 512 }, 64, true, 'policy width'),
-  f('sftEpisodes', { type: 'int', min: 0, max: 4096, auto: true }, 'auto', true, 'SFT prior: oracle episodes cloned before RL (0 = random init; auto = calibrated per environment)'),
+  f(
+    'sftEpisodes',
+    { type: 'int', min: 0, max: 4096, auto: true },
+    'auto',
+    true,
+    'SFT prior: oracle episodes cloned before RL (0 = random init; auto = calibrated per environment)',
+  ),
   f('sftEpochs', { type: 'int', min: 1, max: 100 }, 4, true, 'SFT prior: passes over its demonstrations'),
   f('sftLearningRate', { type: 'number', min: 0, max: 1, minExclusive: true }, 0.003, true, 'SFT prior: behaviour-cloning learning rate'),
   f('iters', { type: 'int', min: 1, max: 100000 }, 200, false, 'training iterations (budget)'),
@@ -169,11 +181,16 @@ export function fieldSpec(key: string): FieldSpec | undefined {
 /** Allowed range or values of a kind, as shown in error messages and --help. */
 export function describeKind(k: ValueKind): string {
   switch (k.type) {
-    case 'int': return `an integer in [${k.min}, ${k.max}]${k.auto ? ' or auto' : ''}`;
-    case 'number': return `a number in ${k.minExclusive ? '(' : '['}${k.min}, ${k.max}]`;
-    case 'enum': return `one of ${k.values.join(', ')}`;
-    case 'bool': return 'true or false';
-    case 'list': return `comma-separated integers in [${k.min}, ${k.max}]`;
+    case 'int':
+      return `an integer in [${k.min}, ${k.max}]${k.auto ? ' or auto' : ''}`;
+    case 'number':
+      return `a number in ${k.minExclusive ? '(' : '['}${k.min}, ${k.max}]`;
+    case 'enum':
+      return `one of ${k.values.join(', ')}`;
+    case 'bool':
+      return 'true or false';
+    case 'list':
+      return `comma-separated integers in [${k.min}, ${k.max}]`;
   }
 }
 
@@ -229,7 +246,11 @@ export interface ConfigIssue {
  * Builds a config from raw key/value strings over `base`. Unknown keys and invalid values are reported
  * (never coerced); invalid fields keep the base value so a caller may continue with defaults.
  */
-export function parseConfig(entries: Iterable<[string, string]>, base: TrainConfig = DEFAULT_CONFIG, ignore: readonly string[] = []): { config: TrainConfig; issues: ConfigIssue[] } {
+export function parseConfig(
+  entries: Iterable<[string, string]>,
+  base: TrainConfig = DEFAULT_CONFIG,
+  ignore: readonly string[] = [],
+): { config: TrainConfig; issues: ConfigIssue[] } {
   const config = { ...base } as Record<string, unknown>;
   const issues: ConfigIssue[] = [];
   const given = new Set<string>();
@@ -267,7 +288,20 @@ export function configToQuery(config: RaceConfig, defaults: RaceConfig = DEFAULT
 }
 
 /** The settings an advantage estimator reads: the same names, bounds and defaults as the config fields. */
-export const ADVANTAGE_KEYS = ['method', 'gamma', 'lambda', 'rMs', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'variant', 'omega', 'gaeGamma', 'gaeLambda', 'shapedRewards'] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
+export const ADVANTAGE_KEYS = [
+  'method',
+  'gamma',
+  'lambda',
+  'rMs',
+  'normalize',
+  'segmentBaseline',
+  'trajectoryTerm',
+  'variant',
+  'omega',
+  'gaeGamma',
+  'gaeLambda',
+  'shapedRewards',
+] as const satisfies readonly (keyof AdvantageSettings & keyof TrainConfig)[];
 /** The settings GiGPO's estimator reads (docs/maths.md §7). */
 export const GIGPO_KEYS = ['gamma', 'omega', 'normalize', 'variant'] as const satisfies readonly (keyof GigpoSettings & keyof TrainConfig)[];
 

@@ -75,7 +75,8 @@ export class Rng {
     const { seed, words } = state;
     if (seed !== this.seed) throw new RangeError(`an Rng state of seed ${String(seed)} cannot continue a stream of seed ${this.seed}`);
     const uint32 = (x: unknown) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 0xffffffff;
-    if (!Array.isArray(words) || words.length !== 4 || !words.every(uint32)) throw new RangeError(`an Rng state needs four 32-bit unsigned words, got ${JSON.stringify(words)}`);
+    if (!Array.isArray(words) || words.length !== 4 || !words.every(uint32))
+      throw new RangeError(`an Rng state needs four 32-bit unsigned words, got ${JSON.stringify(words)}`);
     [this.a, this.b, this.c, this.d] = words.map((w) => w | 0);
   }
 

@@ -25,10 +25,12 @@ export interface CombinedLimitIssue {
 export function combinedLimitIssues(config: RunsPerIteration): CombinedLimitIssue[] {
   const runs = config.tasksPerIteration * config.groupSize;
   if (runs <= MAX_RUNS_PER_ITERATION) return [];
-  return [{
-    fields: ['tasksPerIteration', 'groupSize'],
-    message: `tasksPerIteration × groupSize = ${config.tasksPerIteration} × ${config.groupSize} = ${runs} is over ${MAX_RUNS_PER_ITERATION}, the most runs an iteration can play`,
-  }];
+  return [
+    {
+      fields: ['tasksPerIteration', 'groupSize'],
+      message: `tasksPerIteration × groupSize = ${config.tasksPerIteration} × ${config.groupSize} = ${runs} is over ${MAX_RUNS_PER_ITERATION}, the most runs an iteration can play`,
+    },
+  ];
 }
 
 /** Throws a RangeError with the first combined-limit problem of `config` (a guard for programmatic callers). */

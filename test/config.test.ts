@@ -10,23 +10,29 @@ import { combinedLimitIssues } from '../src/setting-limits.ts';
 function arbValue(spec: FieldSpec): fc.Arbitrary<unknown> {
   const k = spec.kind;
   switch (k.type) {
-    case 'int': return fc.integer({ min: k.min, max: k.max });
-    case 'number': return fc.double({ min: k.min, max: k.max, noNaN: true }).filter((x) => !(k.minExclusive && x <= k.min));
-    case 'enum': return fc.constantFrom(...k.values);
-    case 'bool': return fc.boolean();
+    case 'int':
+      return fc.integer({ min: k.min, max: k.max });
+    case 'number':
+      return fc.double({ min: k.min, max: k.max, noNaN: true }).filter((x) => !(k.minExclusive && x <= k.min));
+    case 'enum':
+      return fc.constantFrom(...k.values);
+    case 'bool':
+      return fc.boolean();
   }
 }
 
 describe('config', () => {
   it('round-trips every field through the URL query', () => {
     const arbConfig = fc.record(Object.fromEntries(CONFIG_FIELDS.map((s) => [s.key, arbValue(s)]))) as fc.Arbitrary<TrainConfig>;
-    fc.assert(fc.property(arbConfig, (config) => {
-      fc.pre(combinedLimitIssues(config).length === 0); // valid together too (setting-limits.test.ts)
-      const query = configToQuery(config);
-      const { config: back, issues } = parseConfig(new URLSearchParams(query.toString()).entries());
-      expect(issues).toEqual([]);
-      expect(back).toEqual(config);
-    }));
+    fc.assert(
+      fc.property(arbConfig, (config) => {
+        fc.pre(combinedLimitIssues(config).length === 0); // valid together too (setting-limits.test.ts)
+        const query = configToQuery(config);
+        const { config: back, issues } = parseConfig(new URLSearchParams(query.toString()).entries());
+        expect(issues).toEqual([]);
+        expect(back).toEqual(config);
+      }),
+    );
   });
 
   it('omits defaults from the query', () => {

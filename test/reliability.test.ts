@@ -48,11 +48,14 @@ describe('reliability (short)', () => {
     }
   });
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])('halts on %s in a batch, with the last good weights and a message', async (value) => {
-    const f = await nonFiniteBatch(SMALL, value);
-    expect(f).toMatchObject({ halted: true, weightsIntact: true, iterations: 1 });
-    expect(f.message).toMatch(/^training stopped at iteration 2: non-finite loss/);
-  });
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
+    'halts on %s in a batch, with the last good weights and a message',
+    async (value) => {
+      const f = await nonFiniteBatch(SMALL, value);
+      expect(f).toMatchObject({ halted: true, weightsIntact: true, iterations: 1 });
+      expect(f.message).toMatch(/^training stopped at iteration 2: non-finite loss/);
+    },
+  );
 
   it('keeps the previous checkpoint whole when the writer is killed between write and rename', async () => {
     expect(await killDuringWrite(SMALL, ROOT)).toEqual({ killedBySignal: true, previousIntact: true, previousReadable: true });

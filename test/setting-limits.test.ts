@@ -22,7 +22,10 @@ describe('runs per iteration (tasksPerIteration × groupSize)', () => {
   });
 
   it('parseConfig reports it on the setting given and keeps that setting at its base value', () => {
-    const both = parseConfig([['tasksPerIteration', '256'], ['groupSize', '64']]);
+    const both = parseConfig([
+      ['tasksPerIteration', '256'],
+      ['groupSize', '64'],
+    ]);
     expect(both.issues).toHaveLength(1);
     expect(both.issues[0].field).toBe('tasksPerIteration');
     expect(both.issues[0].message).toMatch(OVER);
@@ -32,7 +35,12 @@ describe('runs per iteration (tasksPerIteration × groupSize)', () => {
     expect(onlyGroup.issues.map((i) => i.field)).toEqual(['groupSize']);
     expect(onlyGroup.issues[0].message).toMatch(/128 × 64 = 8192 is over 4096/);
     expect(onlyGroup.config.groupSize).toBe(DEFAULT_CONFIG.groupSize);
-    expect(parseConfig([['tasksPerIteration', '64'], ['groupSize', '64']]).issues).toEqual([]);
+    expect(
+      parseConfig([
+        ['tasksPerIteration', '64'],
+        ['groupSize', '64'],
+      ]).issues,
+    ).toEqual([]);
   });
 
   it('the page reads it from the URL as an issue (shown in the role="alert" box) and falls back', () => {

@@ -37,9 +37,19 @@ class GridHouse extends BaseVecEnv {
     const state = new GridHouseState(batchSize, horizon);
     const features = new FeatureWriter(batchSize, spec.maxSteps, spec.milestones);
     super({
-      name: 'gridhouse', horizon, batchSize, milestoneDropout,
-      obsDim: OBS_DIM, actionDim: ACTION_DIM, maxActions: NUM_ACTIONS, maxSteps: spec.maxSteps, maxMilestones: spec.milestones,
-      progress: state.progress, numMilestones: state.numMilestones, obs: features.obs, actionFeatures: features.actionFeatures,
+      name: 'gridhouse',
+      horizon,
+      batchSize,
+      milestoneDropout,
+      obsDim: OBS_DIM,
+      actionDim: ACTION_DIM,
+      maxActions: NUM_ACTIONS,
+      maxSteps: spec.maxSteps,
+      maxMilestones: spec.milestones,
+      progress: state.progress,
+      numMilestones: state.numMilestones,
+      obs: features.obs,
+      actionFeatures: features.actionFeatures,
     });
     this.state = state;
     this.features = features;

@@ -41,15 +41,7 @@ import {
   TREAT_NONE,
   isAppliance,
 } from './catalog.ts';
-import {
-  HORIZON_SPECS,
-  ROLE_APPLIANCE,
-  ROLE_DEST,
-  ROLE_KEY,
-  ROLE_OTHER_APPLIANCE,
-  ROLE_SOURCE,
-  type HorizonSpec,
-} from './horizons.ts';
+import { HORIZON_SPECS, ROLE_APPLIANCE, ROLE_DEST, ROLE_KEY, ROLE_OTHER_APPLIANCE, ROLE_SOURCE, type HorizonSpec } from './horizons.ts';
 
 const UNREACHABLE = 255;
 const HORIZON_SALT: Record<Horizon, number> = { tiny: 0x7101, short: 0x5402, medium: 0x3e03, long: 0x1404 };

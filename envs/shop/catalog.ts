@@ -6,15 +6,38 @@
 
 /** Product types; types 2c and 2c + 1 share a category (a "related" type, docs/maths.md §10). */
 export const TYPE_NAMES = [
-  't-shirt', 'hoodie', 'sneakers', 'boots', 'mug', 'teapot', 'headphones', 'speaker',
-  'candle', 'pillow', 'backpack', 'tote bag',
+  't-shirt',
+  'hoodie',
+  'sneakers',
+  'boots',
+  'mug',
+  'teapot',
+  'headphones',
+  'speaker',
+  'candle',
+  'pillow',
+  'backpack',
+  'tote bag',
 ] as const;
 export const NUM_TYPES = TYPE_NAMES.length;
 
 export const ATTR_NAMES = [
-  'cotton', 'waterproof', 'wireless', 'organic', 'handmade', 'vegan', 'lightweight', 'recycled',
-  'machine washable', 'non-slip', 'dishwasher safe', 'noise cancelling', 'scented', 'travel size',
-  'eco-friendly', 'long lasting',
+  'cotton',
+  'waterproof',
+  'wireless',
+  'organic',
+  'handmade',
+  'vegan',
+  'lightweight',
+  'recycled',
+  'machine washable',
+  'non-slip',
+  'dishwasher safe',
+  'noise cancelling',
+  'scented',
+  'travel size',
+  'eco-friendly',
+  'long lasting',
 ] as const;
 export const NUM_ATTRS = ATTR_NAMES.length;
 

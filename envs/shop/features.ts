@@ -11,9 +11,7 @@ import { NUM_ATTRS, NUM_OPTION_DIMS, NUM_OPTION_VALUES, NUM_WORDS, OPTION_DIM_NA
 import { MAX_LINES, MILESTONES_PER_LINE, PAGE_SIZE } from './config.ts';
 import { PHASE_NAMES } from './milestones.ts';
 import { optionDim } from './pages.ts';
-import {
-  LIST_SLOTS, NUM_SLOTS, P_ITEM, P_RESULTS, P_SEARCH, PAGE_NAMES, S_BACK, S_BUY, S_NEXT, S_PREV, S_SEARCH, type ShopState,
-} from './state.ts';
+import { LIST_SLOTS, NUM_SLOTS, P_ITEM, P_RESULTS, P_SEARCH, PAGE_NAMES, S_BACK, S_BUY, S_NEXT, S_PREV, S_SEARCH, type ShopState } from './state.ts';
 
 /** Prices are shown relative to the instruction's limit, capped here. */
 const PRICE_SCALE = 2;
@@ -40,8 +38,11 @@ export const ACTION_DIM = A_BIAS + 1;
 export const ACTION_FEATURE_NAMES: readonly string[] = [
   ...['query', 'product', 'next', 'prev', 'back_to_search', 'back', 'option', 'buy'].map((k) => `kind:${k}`),
   ...WORD_NAMES.map((w) => `word:${w}`),
-  'price_over_limit_ratio', 'price_within_limit',
-  ...OPTION_DIM_NAMES.map((d) => `option:${d}`), 'option:selected', 'bias',
+  'price_over_limit_ratio',
+  'price_within_limit',
+  ...OPTION_DIM_NAMES.map((d) => `option:${d}`),
+  'option:selected',
+  'bias',
 ];
 
 // ---- Observation layout ----
@@ -66,7 +67,10 @@ export const OBS_FEATURE_NAMES: readonly string[] = [
   ...PHASE_NAMES.map((m) => `done:${m}`),
   ...WORD_NAMES.map((w) => `shown:${w}`),
   ...WORD_NAMES.slice(WORD_OPTION).map((w) => `selected:${w}`),
-  'item_price_over_limit_ratio', 'item_price_within_limit', 'has_next', 'has_prev',
+  'item_price_over_limit_ratio',
+  'item_price_within_limit',
+  'has_next',
+  'has_prev',
 ];
 
 /** Words of a type and an attribute mask into the bag at `off`. */

@@ -6,9 +6,7 @@
 import { NUM_OPTION_DIMS, OPTION_OFFSET, OPTION_VALUES } from './catalog.ts';
 import { PAGE_SIZE } from './config.ts';
 import { purchaseReward } from './reward.ts';
-import {
-  LIST_SLOTS, NUM_SLOTS, P_ITEM, P_RESULTS, P_SEARCH, S_BACK, S_BUY, S_NEXT, S_PREV, S_SEARCH, type ShopState,
-} from './state.ts';
+import { LIST_SLOTS, NUM_SLOTS, P_ITEM, P_RESULTS, P_SEARCH, S_BACK, S_BUY, S_NEXT, S_PREV, S_SEARCH, type ShopState } from './state.ts';
 
 /** Writes episode b's admissible slots for its current page. */
 export function writeMask(s: ShopState, mask: Uint8Array, b: number): void {

@@ -71,8 +71,17 @@ export function shopFrame(s: ShopState, b: number): ShopFrame {
   const bl = s.lineIndex(b);
   const page = s.page[b];
   const frame: ShopFrame = {
-    page: PAGE_NAMES[page], instruction: lineInstruction(s, bl), line: s.line[b] + 1, lines: s.nLines[b],
-    queries: [], query: '', resultsPage: s.resultsPage[b] + 1, resultsPages: s.pageCount(), products: [], item: null, limit: s.limit[bl],
+    page: PAGE_NAMES[page],
+    instruction: lineInstruction(s, bl),
+    line: s.line[b] + 1,
+    lines: s.nLines[b],
+    queries: [],
+    query: '',
+    resultsPage: s.resultsPage[b] + 1,
+    resultsPages: s.pageCount(),
+    products: [],
+    item: null,
+    limit: s.limit[bl],
   };
   if (page === P_SEARCH) for (let q = 0; q < s.Q; q++) frame.queries.push(queryText(s, bl * s.Q + q));
   if (page !== P_SEARCH) frame.query = queryText(s, bl * s.Q + s.query[b]);
@@ -104,7 +113,9 @@ export function describeObservation(s: ShopState, b: number): string {
     return `${head}\n[Back to Search] Page ${f.resultsPage} of ${f.resultsPages} for "${f.query}"\n${rows.join('\n')}`;
   }
   const item = f.item!;
-  const opts = item.options.filter((o) => o.values.length > 0).map((o) => `${o.dimension}: ${o.values.map((v) => (v.selected ? `[${v.name}]` : v.name)).join(' ')}`);
+  const opts = item.options
+    .filter((o) => o.values.length > 0)
+    .map((o) => `${o.dimension}: ${o.values.map((v) => (v.selected ? `[${v.name}]` : v.name)).join(' ')}`);
   return `${head}\n[Back to Search] [< Prev]\n${item.title} | Price: $${item.price}.00\n${opts.join('\n')}\n[Buy Now]`;
 }
 

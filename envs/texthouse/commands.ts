@@ -8,8 +8,27 @@
  * desk lamp is used where it stands; look, inventory and examine change nothing.
  */
 import {
-  HELD, NONE, S_CLEAN, S_CLOSE, S_COOL, S_EXAMINE, S_HEAT, S_INVENTORY, S_LOOK, S_OPEN, S_PUT, S_USE, START,
-  Z_CLOSED, Z_EXPLORED, Z_LOC, Z_OBJ_FLAGS, Z_OBJ_LOC, type TextHouseState, zLocIndex, zObjLocIndex,
+  HELD,
+  NONE,
+  S_CLEAN,
+  S_CLOSE,
+  S_COOL,
+  S_EXAMINE,
+  S_HEAT,
+  S_INVENTORY,
+  S_LOOK,
+  S_OPEN,
+  S_PUT,
+  S_USE,
+  START,
+  Z_CLOSED,
+  Z_EXPLORED,
+  Z_LOC,
+  Z_OBJ_FLAGS,
+  Z_OBJ_LOC,
+  type TextHouseState,
+  zLocIndex,
+  zObjLocIndex,
 } from './state.ts';
 import { FLAG_CLEAN, FLAG_COLD, FLAG_HOT, R_FRIDGE, R_MICROWAVE, R_SINKBASIN, REC_OPENABLE } from './vocabulary.ts';
 

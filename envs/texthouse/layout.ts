@@ -12,8 +12,21 @@ import { Rng } from '../../src/prng.ts';
 import type { HorizonConfig } from './config.ts';
 import { HELD, NONE, START, type TextHouseState } from './state.ts';
 import {
-  F_LIGHT, F_PICK, F_PICKTWO, FAMILY_APPLIANCE, FAMILY_TARGET_TYPES, FILLER_CLOSED, FILLER_OPEN,
-  LAMP_HOLDERS, NUM_OBJ_TYPES, OBJ_HOMES, R_CABINET, R_DRAWER, R_FRIDGE, R_MICROWAVE, R_SINKBASIN,
+  F_LIGHT,
+  F_PICK,
+  F_PICKTWO,
+  FAMILY_APPLIANCE,
+  FAMILY_TARGET_TYPES,
+  FILLER_CLOSED,
+  FILLER_OPEN,
+  LAMP_HOLDERS,
+  NUM_OBJ_TYPES,
+  OBJ_HOMES,
+  R_CABINET,
+  R_DRAWER,
+  R_FRIDGE,
+  R_MICROWAVE,
+  R_SINKBASIN,
   REC_OPENABLE,
 } from './vocabulary.ts';
 
@@ -162,9 +175,7 @@ export function generateTask(s: TextHouseState, b: number, seed: number, cfg: Ho
   s.lastObj[b] = NONE;
 }
 
-function placeTarget(
-  rng: Rng, s: TextHouseState, b: number, nRec: number, dest: number, appliance: number, lampRec: number, cfg: HorizonConfig,
-): number {
+function placeTarget(rng: Rng, s: TextHouseState, b: number, nRec: number, dest: number, appliance: number, lampRec: number, cfg: HorizonConfig): number {
   const wantClosed = rng.bernoulli(cfg.closedTargetProb) ? 1 : 0;
   let n = 0;
   let nAny = 0;

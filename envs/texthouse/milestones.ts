@@ -8,9 +8,7 @@
  * family is its goal condition, so success is exactly "all milestones completed".
  */
 import { NONE, START, S_USE, type TextHouseState } from './state.ts';
-import {
-  FAMILY_FLAG, M_BRING, M_FIND, M_FIND2, M_LIGHT, M_PLACE, M_PLACE2, M_PROCESS, M_TAKE, M_TAKE2,
-} from './vocabulary.ts';
+import { FAMILY_FLAG, M_BRING, M_FIND, M_FIND2, M_LIGHT, M_PLACE, M_PLACE2, M_PROCESS, M_TAKE, M_TAKE2 } from './vocabulary.ts';
 
 /** True if target object o still has to be picked up: it is not lying, finished, at the destination. */
 export function needsTaking(s: TextHouseState, b: number, o: number): boolean {
@@ -78,15 +76,25 @@ export function milestoneHolds(s: TextHouseState, b: number, kind: number): bool
  */
 export function milestoneName(kind: number, obj: string, appliance: string, dest: string, verb: string): string {
   switch (kind) {
-    case M_FIND: return `find the ${obj}`;
-    case M_TAKE: return `take the ${obj}`;
-    case M_BRING: return `bring the ${obj} to the ${appliance}`;
-    case M_PROCESS: return `${verb} the ${obj} with the ${appliance}`;
-    case M_LIGHT: return `look at the ${obj} under the ${appliance}`;
-    case M_PLACE: return `put the ${obj} ${dest}`;
-    case M_FIND2: return `find the other ${obj}`;
-    case M_TAKE2: return `take the other ${obj}`;
-    case M_PLACE2: return `put the other ${obj} ${dest}`;
-    default: return `milestone ${kind}`;
+    case M_FIND:
+      return `find the ${obj}`;
+    case M_TAKE:
+      return `take the ${obj}`;
+    case M_BRING:
+      return `bring the ${obj} to the ${appliance}`;
+    case M_PROCESS:
+      return `${verb} the ${obj} with the ${appliance}`;
+    case M_LIGHT:
+      return `look at the ${obj} under the ${appliance}`;
+    case M_PLACE:
+      return `put the ${obj} ${dest}`;
+    case M_FIND2:
+      return `find the other ${obj}`;
+    case M_TAKE2:
+      return `take the other ${obj}`;
+    case M_PLACE2:
+      return `put the other ${obj} ${dest}`;
+    default:
+      return `milestone ${kind}`;
   }
 }

@@ -5,10 +5,7 @@
  * in the training hot path, so it allocates freely.
  */
 import { milestoneName } from './milestones.ts';
-import {
-  HELD, NONE, S_CLEAN, S_CLOSE, S_COOL, S_EXAMINE, S_HEAT, S_INVENTORY, S_LOOK, S_OPEN, S_PUT, S_USE, START,
-  type TextHouseState,
-} from './state.ts';
+import { HELD, NONE, S_CLEAN, S_CLOSE, S_COOL, S_EXAMINE, S_HEAT, S_INVENTORY, S_LOOK, S_OPEN, S_PUT, S_USE, START, type TextHouseState } from './state.ts';
 import { F_CLEAN, F_COOL, F_HEAT, F_LIGHT, F_PICK, F_PICKTWO, OBJ_NAMES, REC_IN, REC_NAMES, REC_OPENABLE } from './vocabulary.ts';
 
 const LAMP = 'desklamp 1';
@@ -70,12 +67,18 @@ export function describeTask(s: TextHouseState, b: number): string {
   const dest = s.dest[b];
   const where = `${prep(s, b, dest)} ${taskRecName(s, b, dest)}`;
   switch (family) {
-    case F_PICK: return `put some ${obj} ${where}.`;
-    case F_PICKTWO: return `find two ${obj} and put them ${where}.`;
-    case F_CLEAN: return `clean some ${obj} and put it ${where}.`;
-    case F_HEAT: return `heat some ${obj} and put it ${where}.`;
-    case F_COOL: return `cool some ${obj} and put it ${where}.`;
-    default: return `family ${family}`;
+    case F_PICK:
+      return `put some ${obj} ${where}.`;
+    case F_PICKTWO:
+      return `find two ${obj} and put them ${where}.`;
+    case F_CLEAN:
+      return `clean some ${obj} and put it ${where}.`;
+    case F_HEAT:
+      return `heat some ${obj} and put it ${where}.`;
+    case F_COOL:
+      return `cool some ${obj} and put it ${where}.`;
+    default:
+      return `family ${family}`;
   }
 }
 
@@ -89,17 +92,28 @@ export function describeObservation(s: TextHouseState, b: number): string {
   const here = loc === START ? '' : recName(s, b, loc);
   const obj = s.lastObj[b] === NONE ? '' : objName(s, b, s.lastObj[b]);
   switch (a - s.fixedBase) {
-    case S_OPEN: return `You open the ${here}. ${contents(s, b, loc)}`;
-    case S_CLOSE: return `You close the ${here}.`;
-    case S_PUT: return `You put the ${obj} ${prep(s, b, loc)} the ${here}.`;
-    case S_HEAT: return `You heat the ${obj} using the ${here}.`;
-    case S_COOL: return `You cool the ${obj} using the ${here}.`;
-    case S_CLEAN: return `You clean the ${obj} using the ${here}.`;
-    case S_USE: return `You turn on the ${LAMP}.`;
-    case S_LOOK: return loc === START ? roomOverview(s, b) : `You are facing the ${here}. Next to it, you see nothing.`;
-    case S_INVENTORY: return s.held[b] === NONE ? 'You are not carrying anything.' : `You are carrying: ${article(objName(s, b, s.held[b]))}.`;
-    case S_EXAMINE: return contents(s, b, loc);
-    default: return '';
+    case S_OPEN:
+      return `You open the ${here}. ${contents(s, b, loc)}`;
+    case S_CLOSE:
+      return `You close the ${here}.`;
+    case S_PUT:
+      return `You put the ${obj} ${prep(s, b, loc)} the ${here}.`;
+    case S_HEAT:
+      return `You heat the ${obj} using the ${here}.`;
+    case S_COOL:
+      return `You cool the ${obj} using the ${here}.`;
+    case S_CLEAN:
+      return `You clean the ${obj} using the ${here}.`;
+    case S_USE:
+      return `You turn on the ${LAMP}.`;
+    case S_LOOK:
+      return loc === START ? roomOverview(s, b) : `You are facing the ${here}. Next to it, you see nothing.`;
+    case S_INVENTORY:
+      return s.held[b] === NONE ? 'You are not carrying anything.' : `You are carrying: ${article(objName(s, b, s.held[b]))}.`;
+    case S_EXAMINE:
+      return contents(s, b, loc);
+    default:
+      return '';
   }
 }
 
@@ -116,17 +130,28 @@ export function describeAction(s: TextHouseState, b: number, a: number): string 
     return `take ${objName(s, b, o)} from ${where === HELD ? 'your hands' : recName(s, b, where)}`;
   }
   switch (a - s.fixedBase) {
-    case S_OPEN: return `open ${here}`;
-    case S_CLOSE: return `close ${here}`;
-    case S_PUT: return `put ${held} ${loc === START ? 'in/on' : prep(s, b, loc)} ${here}`;
-    case S_HEAT: return `heat ${held} with ${here}`;
-    case S_COOL: return `cool ${held} with ${here}`;
-    case S_CLEAN: return `clean ${held} with ${here}`;
-    case S_USE: return `use ${LAMP}`;
-    case S_LOOK: return 'look';
-    case S_INVENTORY: return 'inventory';
-    case S_EXAMINE: return `examine ${here}`;
-    default: return '(unused slot)';
+    case S_OPEN:
+      return `open ${here}`;
+    case S_CLOSE:
+      return `close ${here}`;
+    case S_PUT:
+      return `put ${held} ${loc === START ? 'in/on' : prep(s, b, loc)} ${here}`;
+    case S_HEAT:
+      return `heat ${held} with ${here}`;
+    case S_COOL:
+      return `cool ${held} with ${here}`;
+    case S_CLEAN:
+      return `clean ${held} with ${here}`;
+    case S_USE:
+      return `use ${LAMP}`;
+    case S_LOOK:
+      return 'look';
+    case S_INVENTORY:
+      return 'inventory';
+    case S_EXAMINE:
+      return `examine ${here}`;
+    default:
+      return '(unused slot)';
   }
 }
 

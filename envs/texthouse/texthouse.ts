@@ -31,9 +31,17 @@ export class TextHouse extends BaseVecEnv {
     const maxMilestones = maxMilestonesOf(cfg);
     const state = new TextHouseState(batchSize, cfg.recMax, cfg.objMax, maxMilestones, cfg.idleCommands);
     super({
-      name: 'texthouse', horizon, batchSize, milestoneDropout,
-      obsDim: OBS_DIM, actionDim: ACTION_DIM, maxActions: state.A, maxSteps: cfg.maxSteps, maxMilestones,
-      progress: state.progress, numMilestones: state.nMs,
+      name: 'texthouse',
+      horizon,
+      batchSize,
+      milestoneDropout,
+      obsDim: OBS_DIM,
+      actionDim: ACTION_DIM,
+      maxActions: state.A,
+      maxSteps: cfg.maxSteps,
+      maxMilestones,
+      progress: state.progress,
+      numMilestones: state.nMs,
     });
     this.state = state;
     this.cfg = cfg;

@@ -17,9 +17,7 @@ const R_DESK = 8;
 const R_SIDETABLE = 9;
 export const NUM_REC_TYPES = 10;
 
-export const REC_NAMES = [
-  'countertop', 'cabinet', 'drawer', 'fridge', 'microwave', 'sinkbasin', 'shelf', 'diningtable', 'desk', 'sidetable',
-] as const;
+export const REC_NAMES = ['countertop', 'cabinet', 'drawer', 'fridge', 'microwave', 'sinkbasin', 'shelf', 'diningtable', 'desk', 'sidetable'] as const;
 /** 1 where the receptacle opens and closes (and starts closed). */
 export const REC_OPENABLE = Uint8Array.from([0, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
 /** Preposition used when putting something there ("in" containers and basins, "on" surfaces). */
@@ -38,7 +36,14 @@ export const F_COOL = 3;
 export const F_LIGHT = 4;
 export const F_PICKTWO = 5;
 export const NUM_FAMILIES = 6;
-export const FAMILY_NAMES = ['pick_and_place', 'pick_clean_then_place', 'pick_heat_then_place', 'pick_cool_then_place', 'look_at_obj_in_light', 'pick_two_obj_and_place'] as const;
+export const FAMILY_NAMES = [
+  'pick_and_place',
+  'pick_clean_then_place',
+  'pick_heat_then_place',
+  'pick_cool_then_place',
+  'look_at_obj_in_light',
+  'pick_two_obj_and_place',
+] as const;
 /** Appliance a family needs (receptacle type), or -1. The light family needs a lamp instead. */
 export const FAMILY_APPLIANCE = Int8Array.from([-1, R_SINKBASIN, R_MICROWAVE, R_FRIDGE, -1, -1]);
 

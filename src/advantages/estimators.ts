@@ -11,7 +11,16 @@ import { releasedSegmentAdvantages, rowWeightedTrajectoryAdvantages } from './re
 import { segmentAdvantages } from './segment-baselines.ts';
 import { segmentRuns } from './segmentation.ts';
 import { trajectoryAdvantages } from './trajectory.ts';
-import { numRuns, numSteps, validateBatch, VARIANTS, type AdvantageBatch, type AdvantageResult, type AdvantageSettings, type EstimatorSwitches } from './types.ts';
+import {
+  numRuns,
+  numSteps,
+  validateBatch,
+  VARIANTS,
+  type AdvantageBatch,
+  type AdvantageResult,
+  type AdvantageSettings,
+  type EstimatorSwitches,
+} from './types.ts';
 
 export function computeAdvantages(batch: AdvantageBatch, settings: AdvantageSettings, switches: EstimatorSwitches): AdvantageResult {
   validateBatch(batch);

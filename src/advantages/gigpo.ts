@@ -157,15 +157,11 @@ function checkSettings(s: GigpoSettings): void {
  * GiGPO's advantages for a batch: the one CPU entry point. `stateKeys` has one key per step (the
  * environment's state key); `index` may be passed when already built for this batch and these keys.
  */
-export function computeGigpo(
-  batch: AdvantageBatch, stateKeys: ArrayLike<number>, settings: GigpoSettings, index?: StepGroupIndex,
-): GigpoResult {
+export function computeGigpo(batch: AdvantageBatch, stateKeys: ArrayLike<number>, settings: GigpoSettings, index?: StepGroupIndex): GigpoResult {
   validateBatch(batch);
   checkSettings(settings);
   const sg = index ?? buildStepGroupIndex(batch, stateKeys);
-  const aE = settings.variant === 'released'
-    ? rowWeightedTrajectoryAdvantages(batch, settings.normalize)
-    : trajectoryAdvantages(batch, settings.normalize);
+  const aE = settings.variant === 'released' ? rowWeightedTrajectoryAdvantages(batch, settings.normalize) : trajectoryAdvantages(batch, settings.normalize);
   const returns = stepReturns(batch, settings.gamma);
   const aS = keyedAdvantages(returns, sg.stepGroupOf, sg.numStepGroups, settings.normalize, STD_EPSILON);
   const advantages = new Float64Array(returns.length);

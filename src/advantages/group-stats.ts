@@ -39,9 +39,7 @@ export function allEqual(values: ArrayLike<number>, start: number, end: number):
  * R_j, so run j counts L_j times). Shifted by the first value like `shiftedMean`, so equal values give
  * that value back exactly. A single row gives mean 0, std 1, as the released code does.
  */
-export function rowStats(
-  values: ArrayLike<number>, weights: ArrayLike<number>, start: number, end: number,
-): { mean: number; std: number; rows: number } {
+export function rowStats(values: ArrayLike<number>, weights: ArrayLike<number>, start: number, end: number): { mean: number; std: number; rows: number } {
   let rows = 0;
   for (let i = start; i < end; i++) rows += weights[i];
   if (rows === 1) return { mean: 0, std: 1, rows };
@@ -65,7 +63,11 @@ export function rowStats(
  * GiGPO's step term (§7); `keyOf` holds ids in 0 … numKeys − 1.
  */
 export function keyedAdvantages(
-  values: ArrayLike<number>, keyOf: ArrayLike<number>, numKeys: number, normalize: 'meanStd' | 'mean', epsilon: number,
+  values: ArrayLike<number>,
+  keyOf: ArrayLike<number>,
+  numKeys: number,
+  normalize: 'meanStd' | 'mean',
+  epsilon: number,
 ): Float64Array {
   const n = values.length;
   const first = new Float64Array(numKeys);

@@ -9,13 +9,7 @@
 import { perStepReturn, type Segmentation } from './segmentation.ts';
 import type { AdvantageBatch, SegmentBaseline } from './types.ts';
 
-export function segmentAdvantages(
-  batch: AdvantageBatch,
-  seg: Segmentation,
-  baseline: SegmentBaseline,
-  rMs: number,
-  gamma: number,
-): Float64Array {
+export function segmentAdvantages(batch: AdvantageBatch, seg: Segmentation, baseline: SegmentBaseline, rMs: number, gamma: number): Float64Array {
   const aSeg = new Float64Array(seg.shapedRewards.length);
   for (let g = 0; g + 1 < batch.groupOffsets.length; g++) {
     const runStart = batch.groupOffsets[g];
@@ -28,7 +22,13 @@ export function segmentAdvantages(
 
 /** Runs `runStart … runEnd−1` are one group. Means are shifted by the first value (see group-stats.ts). */
 function perStepReturnBaselines(
-  batch: AdvantageBatch, seg: Segmentation, runStart: number, runEnd: number, rMs: number, gamma: number, aSeg: Float64Array,
+  batch: AdvantageBatch,
+  seg: Segmentation,
+  runStart: number,
+  runEnd: number,
+  rMs: number,
+  gamma: number,
+  aSeg: Float64Array,
 ): void {
   const { runOffsets } = batch;
   let maxK = 0;

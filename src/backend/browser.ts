@@ -9,13 +9,7 @@
 import wasmPlainUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
-import {
-  selectBackend,
-  type BackendChoice,
-  type BackendHost,
-  type BackendOptions,
-  type BackendReport,
-} from './select.ts';
+import { selectBackend, type BackendChoice, type BackendHost, type BackendOptions, type BackendReport } from './select.ts';
 
 function browserGpu(): GPU | string {
   if ('gpu' in navigator && navigator.gpu) return navigator.gpu;

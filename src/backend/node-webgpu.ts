@@ -17,13 +17,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import {
-  selectBackend,
-  type BackendChoice,
-  type BackendHost,
-  type BackendOptions,
-  type BackendReport,
-} from './select.ts';
+import { selectBackend, type BackendChoice, type BackendHost, type BackendOptions, type BackendReport } from './select.ts';
 
 /** glibc's RTLD_NODELETE; Node's os.constants.dlopen does not list it. */
 const RTLD_NODELETE = 0x1000;
@@ -61,10 +55,7 @@ function dlopenLibrary(nameOrPath: string): boolean {
 function ensureVulkanLoader(icdPath: string | undefined): void {
   if (process.platform !== 'linux') return;
   if (dlopenLibrary('libvulkan.so.1')) return;
-  const candidates = [
-    ...(icdPath ? [join(dirname(icdPath), 'libvulkan.so.1')] : []),
-    ...chromiumLibDirs().map((d) => join(d, 'libvulkan.so.1')),
-  ];
+  const candidates = [...(icdPath ? [join(dirname(icdPath), 'libvulkan.so.1')] : []), ...chromiumLibDirs().map((d) => join(d, 'libvulkan.so.1'))];
   for (const lib of candidates) if (existsSync(lib) && dlopenLibrary(lib)) return;
 }
 

@@ -65,11 +65,7 @@ function chain(choice: BackendChoice): readonly BackendName[] {
  * Initialises the first backend of `choice`'s chain that works and makes it tfjs's current backend.
  * Calling it again re-initialises (e.g. onto a new GPUDevice after the old one was lost).
  */
-export async function selectBackend(
-  choice: BackendChoice,
-  host: BackendHost,
-  options: BackendOptions = {},
-): Promise<BackendReport> {
+export async function selectBackend(choice: BackendChoice, host: BackendHost, options: BackendOptions = {}): Promise<BackendReport> {
   const reasons: string[] = [];
   for (const name of chain(choice)) {
     const attempt = await tryBackend(name, host);

@@ -31,7 +31,10 @@ class AdamStepProgram implements WebGPUProgram {
   readonly size = true;
   readonly uniforms = 'beta1 : f32, beta2 : f32, learningRate : f32, epsilon : f32,';
 
-  constructor(private readonly output: Output, length: number) {
+  constructor(
+    private readonly output: Output,
+    length: number,
+  ) {
     this.variableNames = output === 'value' ? ['param', 'first', 'second', 'accBeta1', 'accBeta2'] : ['moment', 'grad', 'clipScale'];
     this.outputShape = [length];
     this.shaderKey = `beaconAdam_${output}`;

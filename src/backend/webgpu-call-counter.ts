@@ -48,7 +48,9 @@ type Method = (...args: never[]) => unknown;
 function gpuClass(scope: object, name: string): { prototype: Record<string, Method> } {
   const cls = (scope as Record<string, unknown>)[name] as { prototype?: Record<string, Method> } | undefined;
   if (!cls?.prototype) {
-    throw new Error(`WebGPU call counter: ${name} is not defined; in Node, initialise the webgpu backend (src/backend/node-webgpu.ts) before installing the counter`);
+    throw new Error(
+      `WebGPU call counter: ${name} is not defined; in Node, initialise the webgpu backend (src/backend/node-webgpu.ts) before installing the counter`,
+    );
   }
   return cls as { prototype: Record<string, Method> };
 }

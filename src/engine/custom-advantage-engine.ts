@@ -21,7 +21,12 @@ function estimatorPart(source: string): StatePart {
     load: (state) => {
       const saved = savedEstimatorSource({ parts: { [ESTIMATOR_PART]: state } });
       if (saved === null) return Promise.reject(new StateError('estimator: the saved run carries no estimator code'));
-      if (saved !== source) return Promise.reject(new StateError('estimator: this run was trained with other estimator code than the code given now; a run continues only with its own code (open it without new code, or start a new run)'));
+      if (saved !== source)
+        return Promise.reject(
+          new StateError(
+            'estimator: this run was trained with other estimator code than the code given now; a run continues only with its own code (open it without new code, or start a new run)',
+          ),
+        );
       return Promise.resolve();
     },
   };
@@ -36,7 +41,12 @@ export function createCustomAdvantageEngine(runner: EstimatorRunner, source: str
       const advantages = await runner.estimate(batch, estimatorSettings(settings));
       const runs = batch.runOffsets.length - 1;
       const steps = advantages.length;
-      const result = { advantages, trajectoryAdvantages: new Float64Array(runs), segmentAdvantages: new Float64Array(steps), shapedRewards: new Float64Array(steps) };
+      const result = {
+        advantages,
+        trajectoryAdvantages: new Float64Array(runs),
+        segmentAdvantages: new Float64Array(steps),
+        shapedRewards: new Float64Array(steps),
+      };
       return { tensor: tf.tensor1d(Float32Array.from(advantages)), result };
     },
     dispose() {

@@ -30,7 +30,12 @@ export interface GpuAdvantageEngine extends AdvantageEngine {
 }
 
 /** A GPU path: how one iteration's advantages are computed on the kernels. */
-type GpuPath = (engine: GpuAdvantageEngine, estimator: () => GpuAdvantageEstimator, batch: AdvantageBatch, settings: AdvantageSettings) => Promise<ComputedAdvantages>;
+type GpuPath = (
+  engine: GpuAdvantageEngine,
+  estimator: () => GpuAdvantageEstimator,
+  batch: AdvantageBatch,
+  settings: AdvantageSettings,
+) => Promise<ComputedAdvantages>;
 
 /** The kernel paths a method's `gpu` picks from. */
 const PATHS: GpuPaths<GpuPath> = {

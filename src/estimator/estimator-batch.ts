@@ -121,8 +121,7 @@ export function estimatorBatchView(input: EstimatorInput): EstimatorBatch {
   return { groups };
 }
 
-const isArrayLike = (x: unknown): x is ArrayLike<unknown> =>
-  Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
+const isArrayLike = (x: unknown): x is ArrayLike<unknown> => Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
 
 const describe = (x: unknown): string => {
   if (x === null || x === undefined) return String(x);
@@ -172,5 +171,8 @@ export function flattenAdvantages(advantages: unknown, input: EstimatorInput): F
 
 function nonFinite(g: number, r: number, t: number | null, value: unknown): EstimatorError {
   const where = t === null ? `group ${g}, run ${r} (every step)` : `group ${g}, run ${r}, step ${t}`;
-  return new EstimatorError({ kind: 'nonFinite', message: `estimate() returned a non-finite advantage at ${where}: ${describe(value)}; every advantage must be a finite number` });
+  return new EstimatorError({
+    kind: 'nonFinite',
+    message: `estimate() returned a non-finite advantage at ${where}: ${describe(value)}; every advantage must be a finite number`,
+  });
 }

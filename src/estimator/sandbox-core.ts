@@ -13,9 +13,7 @@ import { describeThrown, EstimatorError, lineInModule, type FailureData } from '
 /** The settings as the visitor's function receives them: plain numbers, strings and booleans. */
 export type EstimatorSettings = Record<string, number | string | boolean>;
 
-export type SandboxRequest =
-  | { type: 'load'; source: string }
-  | { type: 'estimate'; id: number; input: EstimatorInput; settings: EstimatorSettings };
+export type SandboxRequest = { type: 'load'; source: string } | { type: 'estimate'; id: number; input: EstimatorInput; settings: EstimatorSettings };
 
 export type SandboxReply =
   /** Sent once when the worker has started (its start-up is not the visitor's time). */
@@ -49,11 +47,18 @@ export class SandboxCore {
         module = await this.loader.load(this.moduleUrl);
       } catch (e) {
         const line = lineInModule(e, this.moduleUrl);
-        return failed(null, { kind: 'load', message: `the estimator module does not load${line === undefined ? '' : ` (line ${line})`}: ${describeThrown(e)}`, ...(line === undefined ? {} : { line }) });
+        return failed(null, {
+          kind: 'load',
+          message: `the estimator module does not load${line === undefined ? '' : ` (line ${line})`}: ${describeThrown(e)}`,
+          ...(line === undefined ? {} : { line }),
+        });
       }
       const fn = (module as { default?: unknown }).default;
       if (typeof fn !== 'function') {
-        return failed(null, { kind: 'noDefault', message: `the estimator module has no default export function (export default function estimate(batch, settings) { … }); its default export is ${fn === undefined ? 'missing' : typeof fn}` });
+        return failed(null, {
+          kind: 'noDefault',
+          message: `the estimator module has no default export function (export default function estimate(batch, settings) { … }); its default export is ${fn === undefined ? 'missing' : typeof fn}`,
+        });
       }
       this.estimate = fn as Estimate;
       return { reply: { type: 'loaded' }, transfer: [] };
@@ -66,7 +71,11 @@ export class SandboxCore {
       out = await this.estimate(batch, { ...request.settings });
     } catch (e) {
       const line = lineInModule(e, this.moduleUrl);
-      return failed(request.id, { kind: 'throw', message: `estimate() threw${line === undefined ? '' : ` at line ${line}`}: ${describeThrown(e)}`, ...(line === undefined ? {} : { line }) });
+      return failed(request.id, {
+        kind: 'throw',
+        message: `estimate() threw${line === undefined ? '' : ` at line ${line}`}: ${describeThrown(e)}`,
+        ...(line === undefined ? {} : { line }),
+      });
     }
     const estimateMs = performance.now() - started;
     try {

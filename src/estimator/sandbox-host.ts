@@ -107,7 +107,12 @@ export class EstimatorSandbox implements EstimatorRunner {
       const timer = setTimeout(() => {
         const ran = (performance.now() - started) / 1000;
         this.stopWorker();
-        reject(new EstimatorError({ kind: 'timeout', message: `${what} ran for ${ran.toFixed(1)} s without returning, over the time limit of ${this.timeoutS} s; it was stopped` }));
+        reject(
+          new EstimatorError({
+            kind: 'timeout',
+            message: `${what} ran for ${ran.toFixed(1)} s without returning, over the time limit of ${this.timeoutS} s; it was stopped`,
+          }),
+        );
       }, this.timeoutS * 1000);
       this.pending = {
         resolve: (reply) => {

@@ -224,9 +224,7 @@ export class GpuAdvantageEstimator {
    * step-group index the CPU built for this batch and its state keys (`buildStepGroupIndex`). Three
    * dispatches; the result tensor and `details` have the same ownership and shape rules as `compute`.
    */
-  async computeGigpo(
-    batch: AdvantageTensors, index: StepGroupIndex, settings: GigpoSettings, options: GpuAdvantageOptions = {},
-  ): Promise<GpuGigpoAdvantages> {
+  async computeGigpo(batch: AdvantageTensors, index: StepGroupIndex, settings: GigpoSettings, options: GpuAdvantageOptions = {}): Promise<GpuGigpoAdvantages> {
     if (this.disposed) throw new Error('GpuAdvantageEstimator: computeGigpo() after dispose()');
     const { numGroups, numRuns, numSteps } = checkTensors(batch);
     checkSettings(settings, GIGPO_KEYS);
@@ -266,11 +264,7 @@ export class GpuAdvantageEstimator {
       const wg = this.workgroupSize;
 
       errors = [
-        returnsKernel.dispatch(
-          { runOffsets, rewards, stepRun, stepReturns },
-          { numRuns, gamma: settings.gamma },
-          stepReturnsWorkgroups(numRuns, wg),
-        ),
+        returnsKernel.dispatch({ runOffsets, rewards, stepRun, stepReturns }, { numRuns, gamma: settings.gamma }, stepReturnsWorkgroups(numRuns, wg)),
         reduce.dispatch(
           { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages: episodeAdvantages, baselines, segmentScales },
           {
@@ -324,9 +318,12 @@ export class GpuAdvantageEstimator {
 
   /** The BEACON/GRPO read-back: A, A_traj, A_seg, r_t. */
   private readBack(parts: [GPUBuffer, number][]): Promise<AdvantageResult> {
-    return this.readParts(parts).then(([advantages, trajectoryAdvantages, segmentAdvantages, shapedRewards]) => (
-      { advantages, trajectoryAdvantages, segmentAdvantages, shapedRewards }
-    ));
+    return this.readParts(parts).then(([advantages, trajectoryAdvantages, segmentAdvantages, shapedRewards]) => ({
+      advantages,
+      trajectoryAdvantages,
+      segmentAdvantages,
+      shapedRewards,
+    }));
   }
 
   /** Copies the given buffers' leading elements into one staging buffer, submits, maps it, widens. */
@@ -367,8 +364,14 @@ export class GpuAdvantageEstimator {
     if (this.disposed) return;
     this.disposed = true;
     this.pool.destroy();
-    void this.runners?.then((rs) => rs.forEach((r) => r.destroy()), () => undefined);
-    void this.gigpoRunners?.then((rs) => rs.forEach((r) => r.destroy()), () => undefined);
+    void this.runners?.then(
+      (rs) => rs.forEach((r) => r.destroy()),
+      () => undefined,
+    );
+    void this.gigpoRunners?.then(
+      (rs) => rs.forEach((r) => r.destroy()),
+      () => undefined,
+    );
   }
 }
 
@@ -410,7 +413,9 @@ function checkTensors(b: AdvantageTensors): { numGroups: number; numRuns: number
 function checkIndex(index: StepGroupIndex, numSteps: number): void {
   const { numStepGroups, offsets, members, stepGroupOf } = index;
   if (members.length !== numSteps || stepGroupOf.length !== numSteps) {
-    throw new RangeError(`step-group index: members and stepGroupOf must have one entry per step (${numSteps}), got ${members.length} and ${stepGroupOf.length}`);
+    throw new RangeError(
+      `step-group index: members and stepGroupOf must have one entry per step (${numSteps}), got ${members.length} and ${stepGroupOf.length}`,
+    );
   }
   if (numStepGroups < 1 || offsets.length !== numStepGroups + 1 || offsets[0] !== 0 || offsets[numStepGroups] !== numSteps) {
     throw new RangeError(`step-group index: offsets must have ${numStepGroups + 1} entries from 0 to ${numSteps}`);

@@ -49,7 +49,10 @@ export function cachedPipelineCount(device: GPUDevice): number {
 }
 
 function compile<P extends string, B extends string>(
-  device: GPUDevice, spec: KernelSpec<P, B>, source: string, workgroupSize: number,
+  device: GPUDevice,
+  spec: KernelSpec<P, B>,
+  source: string,
+  workgroupSize: number,
 ): Promise<CompiledKernel> {
   let cache = pipelineCache.get(device);
   if (!cache) pipelineCache.set(device, (cache = new Map()));
@@ -65,7 +68,10 @@ function compile<P extends string, B extends string>(
 }
 
 async function compileUncached<P extends string, B extends string>(
-  device: GPUDevice, spec: KernelSpec<P, B>, source: string, workgroupSize: number,
+  device: GPUDevice,
+  spec: KernelSpec<P, B>,
+  source: string,
+  workgroupSize: number,
 ): Promise<CompiledKernel> {
   // Scopes are pushed and popped in one synchronous stretch, so no other code's errors land in them.
   device.pushErrorScope('validation');
@@ -73,11 +79,13 @@ async function compileUncached<P extends string, B extends string>(
     label: spec.name,
     entries: [
       { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-      ...spec.storage.map(([, access], i): GPUBindGroupLayoutEntry => ({
-        binding: i + 1,
-        visibility: GPUShaderStage.COMPUTE,
-        buffer: { type: access === 'read' ? 'read-only-storage' : 'storage' },
-      })),
+      ...spec.storage.map(
+        ([, access], i): GPUBindGroupLayoutEntry => ({
+          binding: i + 1,
+          visibility: GPUShaderStage.COMPUTE,
+          buffer: { type: access === 'read' ? 'read-only-storage' : 'storage' },
+        }),
+      ),
     ],
   });
   const module = device.createShaderModule({ label: spec.name, code: source });
@@ -117,7 +125,10 @@ export class KernelRunner<P extends string, B extends string> {
   }
 
   static async create<P extends string, B extends string>(
-    device: GPUDevice, spec: KernelSpec<P, B>, source: string, workgroupSize: number,
+    device: GPUDevice,
+    spec: KernelSpec<P, B>,
+    source: string,
+    workgroupSize: number,
   ): Promise<KernelRunner<P, B>> {
     return new KernelRunner(device, spec, await compile(device, spec, source, workgroupSize));
   }

@@ -66,6 +66,7 @@ export function gatherWeights(device: GPUDevice, variables: readonly tf.Tensor[]
 
 /** The kernel's uniform values for a batch. */
 export function policyLogitsParams(numEpisodes: number, obsDim: number, actionDim: number, numCandidates: number, hiddenSize: number) {
-  if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) throw new RangeError(`hiddenSize must be at most ${POLICY_LOGITS_MAX_HIDDEN} for the GPU acting pass; got ${hiddenSize}`);
+  if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN)
+    throw new RangeError(`hiddenSize must be at most ${POLICY_LOGITS_MAX_HIDDEN} for the GPU acting pass; got ${hiddenSize}`);
   return { numEpisodes, obsDim, actionDim, numCandidates, hiddenSize, scale: Math.fround(1 / Math.sqrt(hiddenSize)) };
 }

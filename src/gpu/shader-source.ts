@@ -7,7 +7,17 @@
  * benchmarks, which have no Vite). Runners never import either; they take a `ShaderSources`.
  */
 
-export const KERNEL_NAMES = ['segment-scan', 'group-reduce', 'combine-advantages', 'step-returns', 'step-group-reduce', 'sample-actions', 'gridhouse-step', 'texthouse-step', 'policy-logits'] as const;
+export const KERNEL_NAMES = [
+  'segment-scan',
+  'group-reduce',
+  'combine-advantages',
+  'step-returns',
+  'step-group-reduce',
+  'sample-actions',
+  'gridhouse-step',
+  'texthouse-step',
+  'policy-logits',
+] as const;
 export type KernelName = (typeof KERNEL_NAMES)[number];
 
 /** WGSL text of every kernel, by name. */

@@ -128,7 +128,8 @@ export function packZobristTables(): Uint32Array {
  */
 export function packTextHouseEpisodes(s: TextHouseState, dropped: Uint8Array): Uint32Array {
   const { B, R, O, M } = s;
-  if (R > REC_CAP || O > OBJ_CAP || M > MS_CAP) throw new RangeError(`texthouse-step: a record holds at most ${REC_CAP} receptacles, ${OBJ_CAP} objects and ${MS_CAP} milestones; got ${R}, ${O}, ${M}`);
+  if (R > REC_CAP || O > OBJ_CAP || M > MS_CAP)
+    throw new RangeError(`texthouse-step: a record holds at most ${REC_CAP} receptacles, ${OBJ_CAP} objects and ${MS_CAP} milestones; got ${R}, ${O}, ${M}`);
   const out = new Uint32Array(B * TEXT_EPISODE_WORDS);
   const F = TEXT_EPISODE_OFFSET;
   for (let b = 0; b < B; b++) {

@@ -10,7 +10,13 @@ import type { MethodSpec } from './method.ts';
 
 /** GiGPO's result in the shape every method reports: A_E as the run term, A_S as the step term, R_t. */
 export function gigpoAsAdvantages(r: GigpoResult): AdvantageResult {
-  return { advantages: r.advantages, trajectoryAdvantages: r.episodeAdvantages, segmentAdvantages: r.stepAdvantages, shapedRewards: r.stepReturns, anchorCoverage: r.anchorCoverage };
+  return {
+    advantages: r.advantages,
+    trajectoryAdvantages: r.episodeAdvantages,
+    segmentAdvantages: r.stepAdvantages,
+    shapedRewards: r.stepReturns,
+    anchorCoverage: r.anchorCoverage,
+  };
 }
 
 /** The state keys GiGPO needs, or an error naming the field. */

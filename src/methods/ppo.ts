@@ -12,7 +12,12 @@ import type { MethodSpec } from './method.ts';
 function estimate(batch: AdvantageBatch, s: AdvantageSettings): AdvantageResult {
   if (!batch.values) throw new RangeError('values: critic PPO needs one value estimate V(s_t) per step');
   const gae = computeGae(batch, batch.values, { gamma: s.gaeGamma ?? 0.99, lambdaGae: s.gaeLambda ?? 0.95, milestoneReward: s.shapedRewards ? s.rMs : 0 });
-  return { advantages: gae.advantages, trajectoryAdvantages: new Float64Array(numRuns(batch)), segmentAdvantages: gae.rawAdvantages, shapedRewards: gae.returns };
+  return {
+    advantages: gae.advantages,
+    trajectoryAdvantages: new Float64Array(numRuns(batch)),
+    segmentAdvantages: gae.rawAdvantages,
+    shapedRewards: gae.returns,
+  };
 }
 
 export const ppo: MethodSpec = {

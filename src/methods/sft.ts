@@ -9,7 +9,12 @@ import type { MethodSpec } from './method.ts';
 
 function noAdvantages(batch: AdvantageBatch): AdvantageResult {
   const steps = numSteps(batch);
-  return { advantages: new Float64Array(steps), trajectoryAdvantages: new Float64Array(numRuns(batch)), segmentAdvantages: new Float64Array(steps), shapedRewards: new Float64Array(steps) };
+  return {
+    advantages: new Float64Array(steps),
+    trajectoryAdvantages: new Float64Array(numRuns(batch)),
+    segmentAdvantages: new Float64Array(steps),
+    shapedRewards: new Float64Array(steps),
+  };
 }
 
 export const sft: MethodSpec = {

@@ -28,6 +28,11 @@ export function movedSentence(outcome: ProbeOutcome, iterations: readonly number
   const hi = Math.max(...iterations);
   const at = iterations.length === 0 ? '' : lo === hi ? ` at iteration ${lo}` : ` at iterations ${lo}–${hi}`;
   const ratio = outcome.wasmMs !== null && outcome.webgpuMs !== null && outcome.webgpuMs > 0 ? outcome.wasmMs / outcome.webgpuMs : null;
-  const why = ratio !== null ? `${times(ratio)} faster than wasm on this adapter` : outcome.wasmMs === null ? 'wasm failed its probe' : 'faster than wasm on this adapter';
+  const why =
+    ratio !== null
+      ? `${times(ratio)} faster than wasm on this adapter`
+      : outcome.wasmMs === null
+        ? 'wasm failed its probe'
+        : 'faster than wasm on this adapter';
   return `moved to webgpu${at}: ${why}`;
 }

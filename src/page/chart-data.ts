@@ -31,7 +31,12 @@ export interface Comparison {
  * The methods on one x axis: raw and smoothed success of each. Iterations of one training run are
  * 1, 2, 3…, so the value of iteration i sits at index i − 1.
  */
-export function comparisonColumns(histories: Partial<Record<RaceEntryName, MetricHistory>>, methods: readonly RaceEntryName[], beta: number, target: number): Comparison {
+export function comparisonColumns(
+  histories: Partial<Record<RaceEntryName, MetricHistory>>,
+  methods: readonly RaceEntryName[],
+  beta: number,
+  target: number,
+): Comparison {
   const shown = methods.filter((m) => histories[m]).map((m) => [m, histories[m]!] as const);
   const n = Math.max(0, ...shown.map(([, h]) => h.length));
   const xs = Array.from({ length: n }, (_, i) => i + 1);

@@ -14,7 +14,9 @@ export const MAX_SHARED_SOURCE_BYTES = 6 * 1024;
 export function encodeEstimatorParam(source: string): { value: string } | { error: string } {
   const bytes = new TextEncoder().encode(source);
   if (bytes.length > MAX_SHARED_SOURCE_BYTES) {
-    return { error: `your estimator is ${(bytes.length / 1024).toFixed(1)} KB (${bytes.length} bytes); a share link carries at most 6 KB (${MAX_SHARED_SOURCE_BYTES} bytes): the link leaves it out, so share the file or shorten the code` };
+    return {
+      error: `your estimator is ${(bytes.length / 1024).toFixed(1)} KB (${bytes.length} bytes); a share link carries at most 6 KB (${MAX_SHARED_SOURCE_BYTES} bytes): the link leaves it out, so share the file or shorten the code`,
+    };
   }
   let binary = '';
   for (const b of bytes) binary += String.fromCharCode(b);
@@ -27,7 +29,12 @@ export function decodeEstimatorParam(value: string): { source: string } | { erro
   if (!/^[A-Za-z0-9_-]*$/.test(value)) return bad('it has characters outside A–Z, a–z, 0–9, "-" and "_"');
   if (value.length % 4 === 1) return bad(`its length (${value.length}) is not that of base64`);
   if (value.length > Math.ceil((MAX_SHARED_SOURCE_BYTES * 4) / 3)) return bad(`it is over 6 KB of code`);
-  const binary = atob(value.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(value.length / 4) * 4, '='));
+  const binary = atob(
+    value
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(value.length / 4) * 4, '='),
+  );
   const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
   try {
     const source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -8,9 +8,19 @@ import type { IterationRecord } from '../trainer/iteration-record.ts';
 
 /** The numeric record fields the charts plot. */
 const SERIES_KEYS = [
-  'success', 'partial', 'failure',
-  'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr',
-  'policyLoss', 'entropy', 'approxKl', 'clipFraction', 'meanEpisodeLength',
+  'success',
+  'partial',
+  'failure',
+  'sampleUtilization',
+  'zeroAdvantageRatio',
+  'contradictoryRatio',
+  'signalRetention',
+  'ccr',
+  'policyLoss',
+  'entropy',
+  'approxKl',
+  'clipFraction',
+  'meanEpisodeLength',
 ] as const satisfies readonly (keyof IterationRecord)[];
 export type SeriesKey = (typeof SERIES_KEYS)[number];
 

@@ -58,9 +58,19 @@ const p = <K extends keyof PageSettings>(key: K, kind: PageKind, def: PageSettin
 
 export const PAGE_FIELDS: readonly PageFieldSpec[] = [
   p('autostart', { type: 'bool' }, true, 'start training when the page opens (0 opens paused)'),
-  p('speed', { type: 'enum', values: SPEEDS }, 'normal', 'slow: watch each iteration · normal: train flat out, views follow every iteration · fast: views every 10th iteration · nodraw: skip drawing episodes and credit'),
+  p(
+    'speed',
+    { type: 'enum', values: SPEEDS },
+    'normal',
+    'slow: watch each iteration · normal: train flat out, views follow every iteration · fast: views every 10th iteration · nodraw: skip drawing episodes and credit',
+  ),
   p('smoothing', { type: 'number', min: 0, max: 0.99 }, 0.9, 'β of the debiased moving average drawn over the raw success rate'),
-  p('target', { type: 'number', min: 0.05, max: 1 }, 0.6, 'success rate whose iterations-to-target (mean of the last 5 iterations) is marked on the comparison chart'),
+  p(
+    'target',
+    { type: 'number', min: 0.05, max: 1 },
+    0.6,
+    'success rate whose iterations-to-target (mean of the last 5 iterations) is marked on the comparison chart',
+  ),
   p('methods', { type: 'methods', min: 2, max: 4 }, DEFAULT_RACE, 'the methods raced side by side, comma-separated, in panel order'),
   p('present', { type: 'bool' }, false, 'presenter mode: race chart and episodes large, minimal controls, large text'),
   p('seeds', { type: 'int', min: 1, max: 5 }, 1, 'seeds per method (seed, seed + 1, …), trained side by side; more than one draws each method as mean ± sd'),
@@ -97,7 +107,8 @@ function parseMethodList(name: string, k: MethodListKind, raw: string): { value:
   const names = raw.split(',').map((s) => s.trim());
   const why = (detail: string) => ({ error: `${name} must be ${describePageKind(k)}; got ${JSON.stringify(raw)}: ${detail}` });
   const unknown = names.filter((n) => !isRaceEntry(n));
-  if (unknown.length > 0) return why(`${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is not a method or variant' : 'are not methods or variants'}`);
+  if (unknown.length > 0)
+    return why(`${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is not a method or variant' : 'are not methods or variants'}`);
   const repeated = names.filter((n, i) => names.indexOf(n) !== i);
   if (repeated.length > 0) return why(`${JSON.stringify(repeated[0])} is named twice`);
   if (names.length < k.min || names.length > k.max) return why(`${names.length} named`);

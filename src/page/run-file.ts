@@ -85,9 +85,11 @@ export async function decodeRunFile(buffer: ArrayBuffer): Promise<RunFile> {
   for (const [i, p] of h.panels.entries()) {
     const where = `panels[${i}]`;
     if (!isObject(p)) return fail(where, 'must be { panel, iteration, offset, length }');
-    if (typeof p.panel !== 'string' || !raced.includes(p.panel)) fail(`${where}.panel`, `must be one of the raced methods (${raced.join(', ')}), got ${JSON.stringify(p.panel)}`);
+    if (typeof p.panel !== 'string' || !raced.includes(p.panel))
+      fail(`${where}.panel`, `must be one of the raced methods (${raced.join(', ')}), got ${JSON.stringify(p.panel)}`);
     if (panels.some((q) => q.panel === p.panel)) fail(`${where}.panel`, `names ${JSON.stringify(p.panel)} a second time`);
-    for (const k of ['iteration', 'offset', 'length'] as const) if (!isCount(p[k])) fail(`${where}.${k}`, `must be a non-negative integer, got ${JSON.stringify(p[k])}`);
+    for (const k of ['iteration', 'offset', 'length'] as const)
+      if (!isCount(p[k])) fail(`${where}.${k}`, `must be a non-negative integer, got ${JSON.stringify(p[k])}`);
     const { offset, length } = p as { offset: number; length: number };
     if (offset + length > body.byteLength) fail(where, `lies outside the body (${body.byteLength} bytes)`);
     const bytes = body.buffer.slice(body.byteOffset + offset, body.byteOffset + offset + length) as ArrayBuffer;

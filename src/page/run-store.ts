@@ -61,7 +61,8 @@ export class RunStore {
   /** Opens the store; throws a StorageProblem when IndexedDB is missing or refuses. */
   static async open(): Promise<RunStore> {
     try {
-      if (typeof indexedDB === 'undefined' || indexedDB === null) throw new StorageProblem('unavailable', "the browser's storage (IndexedDB) is unavailable in this window");
+      if (typeof indexedDB === 'undefined' || indexedDB === null)
+        throw new StorageProblem('unavailable', "the browser's storage (IndexedDB) is unavailable in this window");
       const request = indexedDB.open(DB_NAME, DB_VERSION);
       request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: ['race', 'panel'] });
       return new RunStore(await done(request));

@@ -29,7 +29,8 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'GRPO stalls on long tasks',
     narrative:
       'Without the SFT prior (random initial weights), a policy almost never finishes a long household task, so every run of a group fails, every run scores 0, and GRPO’s group-normalised advantage is 0 for every step: there is nothing to learn from. BEACON still sees which runs reached which milestones and gives them credit, so it climbs while GRPO stays flat until chance successes give its groups something to compare.',
-    lookAt: 'The race chart: BEACON’s success rate rises while GRPO stays near 0 for dozens of iterations. In the metric panels, GRPO’s zero-advantage ratio stays near 100%.',
+    lookAt:
+      'The race chart: BEACON’s success rate rises while GRPO stays near 0 for dozens of iterations. In the metric panels, GRPO’s zero-advantage ratio stays near 100%.',
     query: 'methods=grpo,beacon&horizon=long&sftEpisodes=0',
   },
   {
@@ -109,7 +110,8 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'WebShop: milestones tied to success',
     narrative:
       'The shop is WebShop made small: search with a query, page through results, open a product, choose its options, buy. Its milestones are page transitions (the results list the wanted product, its page is open, its options are chosen, it is bought), and each one is a step on the only path to success, while a household task has sub-goals that can be done and then wasted. This is where the paper finds BEACON’s segment term strong on its own (WebShop keeps 67.9% without the trajectory term, ALFWorld collapses to 23.4%).',
-    lookAt: 'The episode view draws the page the agent sees, with a beacon at each milestone click; compare the outcome mix with GridHouse’s: partial successes here are runs that stopped on the path, not detours. The third panel is BEACON as the released code computes it, with the settings it ships for WebShop (γ = 0.95, λ = 1).',
+    lookAt:
+      'The episode view draws the page the agent sees, with a beacon at each milestone click; compare the outcome mix with GridHouse’s: partial successes here are runs that stopped on the path, not detours. The third panel is BEACON as the released code computes it, with the settings it ships for WebShop (γ = 0.95, λ = 1).',
     // The released code's config for WebShop (γ = 0.95, λ = 1) races here, on the shop it was shipped for.
     query: 'methods=grpo,beacon,beaconReleasedWebshop&env=shop',
   },

@@ -6,7 +6,17 @@
  * and stable. Reading reports every unknown key, bad value and repeated key by name; a field with a bad
  * value keeps its default. Nothing is coerced silently.
  */
-import { CONFIG_FIELDS, configToQuery, DEFAULT_CONFIG, fieldSpec, parseConfig, raceConfigOf, type ConfigIssue, type RaceConfig, type TrainConfig } from '../config.ts';
+import {
+  CONFIG_FIELDS,
+  configToQuery,
+  DEFAULT_CONFIG,
+  fieldSpec,
+  parseConfig,
+  raceConfigOf,
+  type ConfigIssue,
+  type RaceConfig,
+  type TrainConfig,
+} from '../config.ts';
 import { PAGE_DEFAULT_CONFIG } from './page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS, formatPageValue, PAGE_FIELDS, pageFieldSpec, parsePageField, type PageSettings } from './page-settings.ts';
 
@@ -64,7 +74,10 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
   // Seeds run from `seed` upwards (src/page/seeds.ts): the last must still be a seed.
   const maxSeed = (fieldSpec('seed')!.kind as { max: number }).max;
   if (parsed.config.seed + (page.seeds as number) - 1 > maxSeed) {
-    issues.push({ field: 'seeds', message: `seeds ${String(page.seeds)} from seed ${parsed.config.seed} would go past the largest seed ${maxSeed}; using ${base.page.seeds}` });
+    issues.push({
+      field: 'seeds',
+      message: `seeds ${String(page.seeds)} from seed ${parsed.config.seed} would go past the largest seed ${maxSeed}; using ${base.page.seeds}`,
+    });
     page.seeds = base.page.seeds;
   }
   return { config: raceConfigOf(parsed.config), page: page as unknown as PageSettings, issues };

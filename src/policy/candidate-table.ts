@@ -50,7 +50,11 @@ export class CandidateDictionary {
       let bucket = buckets.get(h);
       if (!bucket) buckets.set(h, (bucket = []));
       let id = -1;
-      for (const k of bucket) if (sameRow(words, k * rowLen, bits, base, rowLen)) { id = k; break; }
+      for (const k of bucket)
+        if (sameRow(words, k * rowLen, bits, base, rowLen)) {
+          id = k;
+          break;
+        }
       if (id < 0) {
         id = this.count;
         for (let j = 0; j < rowLen; j++) words.push(bits[base + j]);

@@ -11,9 +11,21 @@ export class Critic {
   private readonly tower: Tower;
   readonly variables: tf.Variable[];
 
-  constructor(obsDim: number, readonly hiddenSize: number, rng: Rng) {
+  constructor(
+    obsDim: number,
+    readonly hiddenSize: number,
+    rng: Rng,
+  ) {
     this.tower = createTower(
-      { names: [{ weight: 'vw1', bias: 'vb1' }, { weight: 'vw2', bias: 'vb2' }, { weight: 'vhead', bias: 'vbias' }], sizes: [obsDim, hiddenSize, hiddenSize, 1], finalTanh: false },
+      {
+        names: [
+          { weight: 'vw1', bias: 'vb1' },
+          { weight: 'vw2', bias: 'vb2' },
+          { weight: 'vhead', bias: 'vbias' },
+        ],
+        sizes: [obsDim, hiddenSize, hiddenSize, 1],
+        finalTanh: false,
+      },
       rng,
     );
     this.variables = this.tower.variables;

@@ -40,7 +40,10 @@ const MASKED_LOGIT = -1e9;
 
 /** The observation tower's layout, exported so a value network can build the same tower (docs/maths.md §8). */
 export const observationTowerSpec = (obsDim: number, hiddenSize: number) => ({
-  names: [{ weight: 'w1', bias: 'b1' }, { weight: 'w2', bias: 'b2' }],
+  names: [
+    { weight: 'w1', bias: 'b1' },
+    { weight: 'w2', bias: 'b2' },
+  ],
   sizes: [obsDim, hiddenSize, hiddenSize],
   finalTanh: true,
 });
@@ -56,7 +59,14 @@ export class Policy {
     const { obsDim, actionDim, hiddenSize: h } = shape;
     this.observationTower = createTower(observationTowerSpec(obsDim, h), rng);
     this.candidateTower = createTower(
-      { names: [{ weight: 'v1', bias: 'c1' }, { weight: 'v2', bias: 'c2' }], sizes: [actionDim, h, h], finalTanh: false },
+      {
+        names: [
+          { weight: 'v1', bias: 'c1' },
+          { weight: 'v2', bias: 'c2' },
+        ],
+        sizes: [actionDim, h, h],
+        finalTanh: false,
+      },
       rng,
     );
     this.variables = [...this.observationTower.variables, ...this.candidateTower.variables];
@@ -109,7 +119,14 @@ export class Policy {
  * Picked scores [M·A] → masked logits [M, A]: scaled by 1/√H, inadmissible candidates at MASKED_LOGIT.
  * `constants`: the scale and the [M, A] fill as tensors made once (the Actor's), else made per call.
  */
-function maskedLogits(picked: tf.Tensor1D, m: number, a: number, hiddenSize: number, mask: tf.Tensor2D, constants?: { scale: tf.Scalar; masked: tf.Tensor2D }): tf.Tensor2D {
+function maskedLogits(
+  picked: tf.Tensor1D,
+  m: number,
+  a: number,
+  hiddenSize: number,
+  mask: tf.Tensor2D,
+  constants?: { scale: tf.Scalar; masked: tf.Tensor2D },
+): tf.Tensor2D {
   const scores = tf.mul(tf.reshape(picked, [m, a]), constants?.scale ?? 1 / Math.sqrt(hiddenSize));
   return tf.where(mask, scores, constants?.masked ?? tf.fill([m, a], MASKED_LOGIT)) as tf.Tensor2D;
 }
@@ -170,10 +187,12 @@ export class Actor {
     if (dictionary.count === known) return;
     const old = this.embeddingsT;
     // Kept: logits runs inside the caller's tidy, and the embeddings outlive it.
-    this.embeddingsT = tf.keep(tf.tidy(() => {
-      const fresh = tf.transpose(this.candidateTower.apply(tf.tensor2d(dictionary.rows(known), [dictionary.count - known, dictionary.rowLen])));
-      return old ? tf.concat([old, fresh], 1) : fresh;
-    }));
+    this.embeddingsT = tf.keep(
+      tf.tidy(() => {
+        const fresh = tf.transpose(this.candidateTower.apply(tf.tensor2d(dictionary.rows(known), [dictionary.count - known, dictionary.rowLen])));
+        return old ? tf.concat([old, fresh], 1) : fresh;
+      }),
+    );
     old?.dispose();
   }
 }

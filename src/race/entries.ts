@@ -43,14 +43,16 @@ export const NAMED_VARIANTS = {
     method: 'beacon',
     overrides: RELEASED_ALFWORLD,
     label: 'BEACON (released)',
-    description: 'BEACON as the released code computes it, with the config it ships for ALFWorld (run here on the environment chosen): γ = 0.9, λ = 10, R_ms = 10, mean normalisation, step-row statistics.',
+    description:
+      'BEACON as the released code computes it, with the config it ships for ALFWorld (run here on the environment chosen): γ = 0.9, λ = 10, R_ms = 10, mean normalisation, step-row statistics.',
     color: { light: { line: '#4d4d4d', ink: '#3d3d3d' }, dark: { line: '#cfcfcf', ink: '#dadada' } },
   },
   beaconReleasedWebshop: {
     method: 'beacon',
     overrides: RELEASED_WEBSHOP,
     label: 'BEACON (released, γ = 0.95, λ = 1)',
-    description: 'BEACON as the released code computes it, with the config it ships for WebShop and ScienceWorld (run here on the environment chosen): γ = 0.95, λ = 1, R_ms = 10, mean normalisation, step-row statistics.',
+    description:
+      'BEACON as the released code computes it, with the config it ships for WebShop and ScienceWorld (run here on the environment chosen): γ = 0.95, λ = 1, R_ms = 10, mean normalisation, step-row statistics.',
     color: { light: { line: '#1b7f79', ink: '#16696a' }, dark: { line: '#44aa99', ink: '#5cc0ae' } },
   },
   ppoShaped: {

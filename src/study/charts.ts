@@ -47,7 +47,8 @@ export interface NamedFigure {
 export function studyFigures(runs: readonly RunResult[], options: { gainFloor: number; ablationHorizon: Horizon }): NamedFigure[] {
   const envs = [...new Set(runs.map((r) => r.env))].sort() as EnvName[];
   const horizons = (['tiny', 'short', 'medium', 'long'] as const).filter((h) => runs.some((r) => r.horizon === h && r.ablation === null));
-  const present = (env: EnvName, h: Horizon, filter: (v: VariantName) => boolean) => VARIANT_NAMES.filter((v) => filter(v) && selectRuns(runs, { env, horizon: h, variant: v }).length > 0);
+  const present = (env: EnvName, h: Horizon, filter: (v: VariantName) => boolean) =>
+    VARIANT_NAMES.filter((v) => filter(v) && selectRuns(runs, { env, horizon: h, variant: v }).length > 0);
   const isCompared = (v: VariantName) => variantSpec(v).ablation === null && runs.some((r) => r.variant === v && r.horizon !== options.ablationHorizon);
   const H = options.ablationHorizon;
   const figures: NamedFigure[] = [];
@@ -69,7 +70,9 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
             yLabel: 'success',
             yDomain: [0, 1],
             percent: true,
-            series: present(env, h, isCompared).map((v) => bandSeries(selectRuns(sel, { variant: v }), v, 'success', grid)).filter((s) => s !== null),
+            series: present(env, h, isCompared)
+              .map((v) => bandSeries(selectRuns(sel, { variant: v }), v, 'success', grid))
+              .filter((s) => s !== null),
           };
         }),
       },
@@ -79,8 +82,15 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
       const sel = selectRuns(runs, { env, horizon: H });
       const grid = stepGrid(sel);
       const panel = (title: string, names: readonly string[]) => ({
-        kind: 'line' as const, title, xLabel: 'env steps (thousands)', yLabel: 'success', yDomain: [0, 1] as [number, number], percent: true,
-        series: present(env, H, (v) => v === 'grpo' || v === 'beacon' || names.includes(v)).map((v) => bandSeries(selectRuns(sel, { variant: v }), v, 'success', grid)!),
+        kind: 'line' as const,
+        title,
+        xLabel: 'env steps (thousands)',
+        yLabel: 'success',
+        yDomain: [0, 1] as [number, number],
+        percent: true,
+        series: present(env, H, (v) => v === 'grpo' || v === 'beacon' || names.includes(v)).map(
+          (v) => bandSeries(selectRuns(sel, { variant: v }), v, 'success', grid)!,
+        ),
       });
       figures.push({
         name: `ablations-${env}`,
@@ -150,10 +160,11 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
   });
 
   const variants = VARIANT_NAMES.filter((v) => runs.some((r) => r.horizon === H && r.variant === v));
-  const byVariant = (field: 'zeroAdvantageRatio' | 'sampleUtilization', list: readonly VariantName[] = variants) => list.map((v) => {
-    const s = envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map((r) => r[field])));
-    return { label: variantLabel(v), color: variantColor(v), values: s.map((x) => x.mean), errors: s.map((x) => x.sd) };
-  });
+  const byVariant = (field: 'zeroAdvantageRatio' | 'sampleUtilization', list: readonly VariantName[] = variants) =>
+    list.map((v) => {
+      const s = envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map((r) => r[field])));
+      return { label: variantLabel(v), color: variantColor(v), values: s.map((x) => x.mean), errors: s.map((x) => x.sd) };
+    });
   figures.push({
     name: 'signal',
     caption: `zero-advantage ratio and sample utilisation by variant on the ${H} horizon`,
@@ -161,17 +172,25 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
       title: `Zero-advantage ratio and sample utilisation by variant, ${H} horizon`,
       subtitle: 'bar: mean over seeds of the run mean; whisker: ± 1 sd over seeds',
       panels: [
-        { kind: 'bar', title: 'zero-advantage ratio (|A| < 1e-6)', yLabel: 'share of steps', categories: envs, percent: true, series: byVariant('zeroAdvantageRatio') },
+        {
+          kind: 'bar',
+          title: 'zero-advantage ratio (|A| < 1e-6)',
+          yLabel: 'share of steps',
+          categories: envs,
+          percent: true,
+          series: byVariant('zeroAdvantageRatio'),
+        },
         { kind: 'bar', title: 'sample utilisation', yLabel: 'share of runs', categories: envs, percent: true, series: byVariant('sampleUtilization') },
       ],
     },
   });
 
   const compared = VARIANT_NAMES.filter(isCompared);
-  const costSeries = (field: (r: RunResult) => number | null) => compared.map((v) => {
-    const s = envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map(field)));
-    return { label: variantLabel(v), color: variantColor(v), values: s.map((x) => x.mean), errors: s.map((x) => x.sd) };
-  });
+  const costSeries = (field: (r: RunResult) => number | null) =>
+    compared.map((v) => {
+      const s = envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map(field)));
+      return { label: variantLabel(v), color: variantColor(v), values: s.map((x) => x.mean), errors: s.map((x) => x.sd) };
+    });
   figures.push({
     name: 'cost',
     caption: `compute by method on the ${H} horizon: learning time per 1000 env steps, wall time per iteration`,
@@ -179,7 +198,13 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
       title: `Compute by method, ${H} horizon (wasm, one worker thread per run)`,
       subtitle: 'bar: mean over seeds; whisker: ± 1 sd over seeds',
       panels: [
-        { kind: 'bar', title: 'learning (advantages + update + critic)', yLabel: 'ms per 1000 env steps', categories: envs, series: costSeries((r) => r.learnMsPerKiloStep) },
+        {
+          kind: 'bar',
+          title: 'learning (advantages + update + critic)',
+          yLabel: 'ms per 1000 env steps',
+          categories: envs,
+          series: costSeries((r) => r.learnMsPerKiloStep),
+        },
         { kind: 'bar', title: 'one iteration (rollout included)', yLabel: 'seconds', categories: envs, series: costSeries((r) => r.secondsPerIteration) },
       ],
     },

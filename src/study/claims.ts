@@ -97,13 +97,29 @@ function pairDiffs(a: Map<number, number>, b: Map<number, number>): { seeds: num
 }
 
 /** The paired rule on per-seed differences: p ≤ α and mean difference ≥ minGain (see the header). */
-export function pairedRule(a: string, b: string, seeds: number[], diffs: number[], o: Pick<ClaimOptions, 'alpha' | 'minGain' | 'minPairs'>, minGain = o.minGain): Paired {
+export function pairedRule(
+  a: string,
+  b: string,
+  seeds: number[],
+  diffs: number[],
+  o: Pick<ClaimOptions, 'alpha' | 'minGain' | 'minPairs'>,
+  minGain = o.minGain,
+): Paired {
   const test = wilcoxonSignedRank(diffs);
   const beats = seeds.length < o.minPairs ? null : test.p <= o.alpha && (test.meanDiff ?? -Infinity) >= minGain;
   return { a, b, seeds, diffs, test, beats };
 }
 
-function compare(runs: Runs, env: EnvName, horizon: Horizon, a: VariantName, b: VariantName, o: ClaimOptions, field: Field = finalSuccess, minGain = o.minGain): Paired {
+function compare(
+  runs: Runs,
+  env: EnvName,
+  horizon: Horizon,
+  a: VariantName,
+  b: VariantName,
+  o: ClaimOptions,
+  field: Field = finalSuccess,
+  minGain = o.minGain,
+): Paired {
   const { seeds, diffs } = pairDiffs(bySeed(runs, env, horizon, a, field), bySeed(runs, env, horizon, b, field));
   return pairedRule(variantLabel(a), variantLabel(b), seeds, diffs, o, minGain);
 }
@@ -142,9 +158,14 @@ function claim(id: number, claimText: string, paper: string, rule: string, perEn
   const held = allOf(perEnv.map((e) => e.held));
   const failedEnvs = perEnv.filter((e) => e.held === false).map((e) => e.env);
   const unjudged = perEnv.filter((e) => e.held === null).map((e) => e.env);
-  const note = held === null
-    ? failedEnvs.length ? `${notes.failed} (${failedEnvs.join(', ')}); not measured in ${unjudged.join(', ')}` : `not measured: too few runs or paired seeds (${unjudged.join(', ') || 'no environment'})`
-    : held ? notes.held : `${notes.failed} (${failedEnvs.join(', ')})`;
+  const note =
+    held === null
+      ? failedEnvs.length
+        ? `${notes.failed} (${failedEnvs.join(', ')}); not measured in ${unjudged.join(', ')}`
+        : `not measured: too few runs or paired seeds (${unjudged.join(', ') || 'no environment'})`
+      : held
+        ? notes.held
+        : `${notes.failed} (${failedEnvs.join(', ')})`;
   return {
     id,
     claim: claimText,
@@ -199,33 +220,59 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
   const beatsRule = `"a beats b" = ${ruleText(o)}`;
 
   /** Claims of the form "a beats b on final success on H". */
-  const beatsClaim = (id: number, a: VariantName, b: VariantName, text: string, paper: string) => claim(id, text, paper,
-    `final success on ${H}, paired by seed: ${variantLabel(a)} beats ${variantLabel(b)} (${beatsRule}), in every environment`,
-    envs.map((env) => {
-      const p = compare(runs, env, H, a, b, o);
-      return { env, held: hasRuns(runs, env, H, a, b) ? p.beats : null, ours: `${variantLabel(a)} ${fmt(stat(runs, env, H, a))} vs ${variantLabel(b)} ${fmt(stat(runs, env, H, b))} (${pairedText(p)})`, details: { test: pairedDetails(p) } };
-    }),
-    { held: `${variantLabel(a)} beats ${variantLabel(b)} on the ${H} horizon`, failed: `${variantLabel(a)} does not beat ${variantLabel(b)} by the paired rule` });
+  const beatsClaim = (id: number, a: VariantName, b: VariantName, text: string, paper: string) =>
+    claim(
+      id,
+      text,
+      paper,
+      `final success on ${H}, paired by seed: ${variantLabel(a)} beats ${variantLabel(b)} (${beatsRule}), in every environment`,
+      envs.map((env) => {
+        const p = compare(runs, env, H, a, b, o);
+        return {
+          env,
+          held: hasRuns(runs, env, H, a, b) ? p.beats : null,
+          ours: `${variantLabel(a)} ${fmt(stat(runs, env, H, a))} vs ${variantLabel(b)} ${fmt(stat(runs, env, H, b))} (${pairedText(p)})`,
+          details: { test: pairedDetails(p) },
+        };
+      }),
+      {
+        held: `${variantLabel(a)} beats ${variantLabel(b)} on the ${H} horizon`,
+        failed: `${variantLabel(a)} does not beat ${variantLabel(b)} by the paired rule`,
+      },
+    );
 
   const c1 = beatsClaim(1, 'beacon', 'grpo', 'BEACON beats GRPO on long tasks at the budget.', 'ALFWorld long tasks: BEACON 92.9% vs GRPO 53.5%');
 
-  const c2 = claim(2, 'The relative gain over GRPO grows from short to long horizons.', 'Qwen 7B: +13% (short) → +39% (long)',
+  const c2 = claim(
+    2,
+    'The relative gain over GRPO grows from short to long horizons.',
+    'Qwen 7B: +13% (short) → +39% (long)',
     `per seed, the relative gain g_h = (BEACON − GRPO) / max(GRPO, ${o.gainFloor}) of final success; the differences g_long − g_short pass the paired test (p ≤ ${o.alpha}, mean growth ≥ ${o.minGain * 100}%), and the gain of the means on long is positive, in every environment`,
     envs.map((env) => {
       const gains = Object.fromEntries(horizons.map((h) => [h, relativeGain(stat(runs, env, h, 'beacon'), stat(runs, env, h, 'grpo'), o.gainFloor)]));
-      const { seeds, diffs } = pairDiffs(relativeGainBySeed(runs, env, 'long', 'beacon', 'grpo', o.gainFloor), relativeGainBySeed(runs, env, 'short', 'beacon', 'grpo', o.gainFloor));
+      const { seeds, diffs } = pairDiffs(
+        relativeGainBySeed(runs, env, 'long', 'beacon', 'grpo', o.gainFloor),
+        relativeGainBySeed(runs, env, 'short', 'beacon', 'grpo', o.gainFloor),
+      );
       const p = pairedRule('gain on long', 'gain on short', seeds, diffs, o);
       const long = gains.long ?? null;
       return {
         env,
-        held: !hasRuns(runs, env, 'short', 'beacon', 'grpo') || !hasRuns(runs, env, 'long', 'beacon', 'grpo') || p.beats === null ? null : p.beats && long !== null && long > 0,
+        held:
+          !hasRuns(runs, env, 'short', 'beacon', 'grpo') || !hasRuns(runs, env, 'long', 'beacon', 'grpo') || p.beats === null
+            ? null
+            : p.beats && long !== null && long > 0,
         ours: `${horizons.map((h) => `${h} ${signedPct(gains[h])}`).join(' → ')} (growth ${pairedText(p, 'rel')})`,
         details: { relativeGain: gains, test: pairedDetails(p) },
       };
     }),
-    { held: 'the gain grows with the horizon', failed: 'the gain does not grow from short to long by the paired rule' });
+    { held: 'the gain grows with the horizon', failed: 'the gain does not grow from short to long by the paired rule' },
+  );
 
-  const c3 = claim(3, 'BEACON reaches 60% success in fewer iterations.', 'ALFWorld: BEACON 50 vs GRPO 120 iterations',
+  const c3 = claim(
+    3,
+    'BEACON reaches 60% success in fewer iterations.',
+    'ALFWorld: BEACON 50 vs GRPO 120 iterations',
     `iterations to 60% success on ${H} (docs/maths.md §5; a run that never gets there counts as one more iteration than any run may take), paired by seed: GRPO's minus BEACON's passes the one-sided exact Wilcoxon test (p ≤ ${o.alpha}, mean ≥ 1 iteration), in every environment`,
     envs.map((env) => {
       const never = Math.max(0, ...runs.map((r) => r.iterations)) + 1;
@@ -240,12 +287,23 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         env,
         held: hasRuns(runs, env, H, 'beacon', 'grpo') ? p.beats : null,
         ours: `median BEACON ${itersText(mb)} (${reached(b)} runs reached) vs GRPO ${itersText(mg)} (${reached(g)}); GRPO − BEACON: ${pairedText(p, 'raw')}`,
-        details: { beaconMedian: Number.isFinite(mb ?? NaN) ? mb : null, grpoMedian: Number.isFinite(mg ?? NaN) ? mg : null, beacon: b, grpo: g, never, test: pairedDetails(p) },
+        details: {
+          beaconMedian: Number.isFinite(mb ?? NaN) ? mb : null,
+          grpoMedian: Number.isFinite(mg ?? NaN) ? mg : null,
+          beacon: b,
+          grpo: g,
+          never,
+          test: pairedDetails(p),
+        },
       };
     }),
-    { held: 'BEACON gets to 60% sooner', failed: 'BEACON does not get to 60% sooner by the paired rule' });
+    { held: 'BEACON gets to 60% sooner', failed: 'BEACON does not get to 60% sooner by the paired rule' },
+  );
 
-  const c4 = claim(4, 'Sample utilisation is higher and the zero-advantage ratio lower under BEACON.', 'utilisation 23.7% → 82.0%; zero-advantage ≈ 55% → ≈ 10%',
+  const c4 = claim(
+    4,
+    'Sample utilisation is higher and the zero-advantage ratio lower under BEACON.',
+    'utilisation 23.7% → 82.0%; zero-advantage ≈ 55% → ≈ 10%',
     `run means on ${H}, paired by seed: BEACON beats GRPO on utilisation and GRPO's zero-advantage ratio exceeds BEACON's (${beatsRule}), in every environment`,
     envs.map((env) => {
       const pu = compare(runs, env, H, 'beacon', 'grpo', o, (r) => r.sampleUtilization);
@@ -259,9 +317,13 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         details: { utilisation: pairedDetails(pu), zeroAdvantage: pairedDetails(pz) },
       };
     }),
-    { held: 'BEACON uses more samples and leaves fewer steps without signal', failed: 'not both better under BEACON by the paired rule' });
+    { held: 'BEACON uses more samples and leaves fewer steps without signal', failed: 'not both better under BEACON by the paired rule' },
+  );
 
-  const c5 = claim(5, 'γ = 1 reproduces GRPO (same seed ⇒ same curve).', 'γ = 1: 71.8% vs GRPO 72.8% (noise)',
+  const c5 = claim(
+    5,
+    'γ = 1 reproduces GRPO (same seed ⇒ same curve).',
+    'γ = 1: 71.8% vs GRPO 72.8% (noise)',
     `for every seed on ${H}, the gamma1 run's success, partial-success, episode-length and env-step curves equal the GRPO run's (|Δ| ≤ ${o.curveTolerance}), in every environment (an identity, not a test)`,
     envs.map((env) => {
       const pairs = selectRuns(runs, { env, horizon: H, variant: 'gamma1' }).flatMap((a) => {
@@ -286,7 +348,8 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         details: { pairs: pairs.length, identical, maxDiff: Number.isFinite(maxDiff) ? maxDiff : null },
       };
     }),
-    { held: 'γ = 1 gives GRPO’s curve exactly, seed for seed', failed: 'a γ = 1 curve differs from GRPO’s with the same seed' });
+    { held: 'γ = 1 gives GRPO’s curve exactly, seed for seed', failed: 'a γ = 1 curve differs from GRPO’s with the same seed' },
+  );
 
   const gainOver = (env: EnvName, v: VariantName) => {
     const a = stat(runs, env, H, v).mean;
@@ -294,7 +357,10 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
     return a === null || g === null ? null : a - g;
   };
 
-  const c6 = claim(6, 'Random segmentation gains little over GRPO; real milestones gain much more.', 'random 74.2% vs GRPO 72.8% vs BEACON 91.4%',
+  const c6 = claim(
+    6,
+    'Random segmentation gains little over GRPO; real milestones gain much more.',
+    'random 74.2% vs GRPO 72.8% vs BEACON 91.4%',
     `final success on ${H}: BEACON beats GRPO and BEACON beats random segmentation (${beatsRule}), and random segmentation's mean gain over GRPO is at most half of BEACON's, in every environment`,
     envs.map((env) => {
       const bg = compare(runs, env, H, 'beacon', 'grpo', o);
@@ -309,9 +375,16 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         details: { gainBeacon: gain, gainRandom: rGain, beaconVsGrpo: pairedDetails(bg), beaconVsRandom: pairedDetails(br) },
       };
     }),
-    { held: 'real milestones carry the gain, random boundaries do not', failed: 'random segmentation gains as much as real milestones, or BEACON gains nothing' });
+    {
+      held: 'real milestones carry the gain, random boundaries do not',
+      failed: 'random segmentation gains as much as real milestones, or BEACON gains nothing',
+    },
+  );
 
-  const c7 = claim(7, 'Dropping half of the milestones degrades gracefully (stays well above GRPO).', 'dropout p = 0.5: 82.8% vs GRPO 72.8%, full BEACON 91.4%',
+  const c7 = claim(
+    7,
+    'Dropping half of the milestones degrades gracefully (stays well above GRPO).',
+    'dropout p = 0.5: 82.8% vs GRPO 72.8%, full BEACON 91.4%',
     `final success on ${H}: BEACON beats GRPO and milestone dropout (p = 0.5) beats GRPO (${beatsRule}), and dropout keeps at least half of BEACON's mean gain over GRPO, in every environment`,
     envs.map((env) => {
       const bg = compare(runs, env, H, 'beacon', 'grpo', o);
@@ -326,9 +399,13 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         details: { gainBeacon: gain, gainDropout: dGain, beaconVsGrpo: pairedDetails(bg), dropoutVsGrpo: pairedDetails(dg) },
       };
     }),
-    { held: 'half the milestones keep most of the gain', failed: 'dropout loses more than half of the gain, or BEACON gains nothing' });
+    { held: 'half the milestones keep most of the gain', failed: 'dropout loses more than half of the gain, or BEACON gains nothing' },
+  );
 
-  const c8 = claim(8, 'Removing the trajectory term collapses performance.', 'ALFWorld: 23.4% without it vs 91.4% full (WebShop keeps 67.9%)',
+  const c8 = claim(
+    8,
+    'Removing the trajectory term collapses performance.',
+    'ALFWorld: 23.4% without it vs 91.4% full (WebShop keeps 67.9%)',
     `final success on ${H}: full BEACON's mean reaches at least 20%, BEACON beats BEACON without the trajectory term (${beatsRule}), and the latter's mean is at most half of full BEACON's, in every environment`,
     envs.map((env) => {
       const b = stat(runs, env, H, 'beacon');
@@ -341,9 +418,13 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         details: { test: pairedDetails(p) },
       };
     }),
-    { held: 'the segment term alone does not train the policy', failed: 'the segment term alone keeps most of the performance' });
+    { held: 'the segment term alone does not train the policy', failed: 'the segment term alone keeps most of the performance' },
+  );
 
-  const c9 = claim(9, 'GRPO’s contradictory action ratio is high and BEACON’s signal retention is higher.', 'GRPO contradictory ratio above 40% at its peak; its effective signal below 20%',
+  const c9 = claim(
+    9,
+    'GRPO’s contradictory action ratio is high and BEACON’s signal retention is higher.',
+    'GRPO contradictory ratio above 40% at its peak; its effective signal below 20%',
     `on ${H}: GRPO's contradictory-ratio peak (largest 5-iteration moving average, mean over seeds) ≥ 40%, and BEACON beats GRPO on mean signal retention (${beatsRule}), in every environment`,
     envs.map((env) => {
       const peak = stat(runs, env, H, 'grpo', (r) => r.contradictoryPeak);
@@ -353,15 +434,24 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
       return {
         env,
         // Runs whose figures are undefined throughout (no repeated state keys) give no pairs: failed, not unmeasured.
-        held: Math.min(selectRuns(runs, { env, horizon: H, variant: 'beacon' }).length, selectRuns(runs, { env, horizon: H, variant: 'grpo' }).length) < o.minPairs ? null
-          : peak.mean !== null && peak.mean >= 0.4 && p.beats === true,
+        held:
+          Math.min(selectRuns(runs, { env, horizon: H, variant: 'beacon' }).length, selectRuns(runs, { env, horizon: H, variant: 'grpo' }).length) < o.minPairs
+            ? null
+            : peak.mean !== null && peak.mean >= 0.4 && p.beats === true,
         ours: `GRPO contradictory peak ${pct(peak.mean)}; signal retention GRPO ${pct(rg.mean)} vs BEACON ${pct(rb.mean)} (${pairedText(p)})`,
         details: { grpoContradictoryPeak: peak, retention: pairedDetails(p) },
       };
     }),
-    { held: 'GRPO’s credit contradicts itself and BEACON keeps more of the signal', failed: 'GRPO’s peak is below 40% or BEACON does not keep more signal by the paired rule' });
+    {
+      held: 'GRPO’s credit contradicts itself and BEACON keeps more of the signal',
+      failed: 'GRPO’s peak is below 40% or BEACON does not keep more signal by the paired rule',
+    },
+  );
 
-  const c10 = claim(10, 'BEACON’s relative gain over GRPO grows with the horizon faster than GiGPO’s.', 'Qwen 7B: BEACON +13% → +39%, GiGPO +11% → +22% (short → long)',
+  const c10 = claim(
+    10,
+    'BEACON’s relative gain over GRPO grows with the horizon faster than GiGPO’s.',
+    'Qwen 7B: BEACON +13% → +39%, GiGPO +11% → +22% (short → long)',
     `per seed, the growth of the relative gain over GRPO from short to long, (g_long − g_short) with g = (X − GRPO) / max(GRPO, ${o.gainFloor}); BEACON's growth minus GiGPO's passes the paired test (p ≤ ${o.alpha}, mean ≥ ${o.minGain * 100}%), in every environment`,
     envs.map((env) => {
       const { seeds, diffs } = pairDiffs(gainGrowthBySeed(runs, env, 'beacon', o.gainFloor), gainGrowthBySeed(runs, env, 'gigpo', o.gainFloor));
@@ -372,14 +462,22 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         env,
         held: ok ? p.beats : null,
         ours: `BEACON ${signedPct(g('beacon', 'short'))} → ${signedPct(g('beacon', 'long'))}, GiGPO ${signedPct(g('gigpo', 'short'))} → ${signedPct(g('gigpo', 'long'))} (difference in growth ${pairedText(p, 'rel')})`,
-        details: { beacon: { short: g('beacon', 'short'), long: g('beacon', 'long') }, gigpo: { short: g('gigpo', 'short'), long: g('gigpo', 'long') }, test: pairedDetails(p) },
+        details: {
+          beacon: { short: g('beacon', 'short'), long: g('beacon', 'long') },
+          gigpo: { short: g('gigpo', 'short'), long: g('gigpo', 'long') },
+          test: pairedDetails(p),
+        },
       };
     }),
-    { held: 'BEACON’s gain grows faster than GiGPO’s', failed: 'BEACON’s gain does not grow faster than GiGPO’s by the paired rule' });
+    { held: 'BEACON’s gain grows faster than GiGPO’s', failed: 'BEACON’s gain does not grow faster than GiGPO’s by the paired rule' },
+  );
 
   const c11 = beatsClaim(11, 'beacon', 'gigpo', 'BEACON beats GiGPO on long tasks.', 'ALFWorld (7B): BEACON ahead of GiGPO, the strongest baseline');
 
-  const c12 = claim(12, 'BEACON beats critic PPO at equal environment steps, at lower compute per iteration.', 'BEACON needs no critic: no second network to train or pay for',
+  const c12 = claim(
+    12,
+    'BEACON beats critic PPO at equal environment steps, at lower compute per iteration.',
+    'BEACON needs no critic: no second network to train or pay for',
     `on ${H}, same env-step budget: BEACON beats critic PPO on final success (${beatsRule}), and critic PPO's learning compute (advantages + update + critic, ms per 1000 env steps, the same batch) exceeds BEACON's by the one-sided exact Wilcoxon test (p ≤ ${o.alpha}), in every environment`,
     envs.map((env) => {
       const ps = compare(runs, env, H, 'beacon', 'ppo', o);
@@ -392,20 +490,34 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         details: { success: pairedDetails(ps), compute: pairedDetails(pc) },
       };
     }),
-    { held: 'BEACON learns more from the same steps and spends less compute on them', failed: 'BEACON is not both ahead of critic PPO and cheaper by the paired rule' });
+    {
+      held: 'BEACON learns more from the same steps and spends less compute on them',
+      failed: 'BEACON is not both ahead of critic PPO and cheaper by the paired rule',
+    },
+  );
 
-  const c13 = beatsClaim(13, 'beacon', 'ppoShaped', 'BEACON beats shaped-reward PPO (milestone rewards given to a critic).', 'not in the paper’s tables; the “why not just reward milestones?” control (docs/maths.md §8)');
+  const c13 = beatsClaim(
+    13,
+    'beacon',
+    'ppoShaped',
+    'BEACON beats shaped-reward PPO (milestone rewards given to a critic).',
+    'not in the paper’s tables; the “why not just reward milestones?” control (docs/maths.md §8)',
+  );
   const c14 = beatsClaim(14, 'beacon', 'sft', 'BEACON beats SFT on oracle runs (behaviour cloning at equal steps).', 'ALFWorld: BEACON 91.4% vs SFT 43%');
 
-  const c15 = claim(15, 'The released and the paper variant of BEACON agree on the ranking.', 'the paper reports one ranking; the released code (γ 0.9, λ 10, R_ms 10, mean normalisation) should give the same',
+  const c15 = claim(
+    15,
+    'The released and the paper variant of BEACON agree on the ranking.',
+    'the paper reports one ranking; the released code (γ 0.9, λ 10, R_ms 10, mean normalisation) should give the same',
     `on ${H}: for each other method M (${RANKED_OTHERS.map(variantLabel).join(', ')}), whether BEACON beats M and whether M beats BEACON (${beatsRule}) come out the same for the paper and the released variant, in every environment (in "ours", "M <" means the variant beats M, "M >" that M beats it, "≈" neither)`,
     envs.map((env) => {
       const others = RANKED_OTHERS.filter((m) => hasRuns(runs, env, H, m));
-      const place = (x: VariantName) => others.map((m) => {
-        const up = compare(runs, env, H, x, m, o);
-        const down = compare(runs, env, H, m, x, o);
-        return { m, above: up.beats, below: down.beats };
-      });
+      const place = (x: VariantName) =>
+        others.map((m) => {
+          const up = compare(runs, env, H, x, m, o);
+          const down = compare(runs, env, H, m, x, o);
+          return { m, above: up.beats, below: down.beats };
+        });
       const paper = place('beacon');
       const released = place('beaconReleased');
       const judged = paper.every((p) => p.above !== null && p.below !== null) && released.every((p) => p.above !== null && p.below !== null);
@@ -418,7 +530,8 @@ export function evaluateClaims(runs: Runs, options: ClaimOptions = DEFAULT_CLAIM
         details: { paper, released },
       };
     }),
-    { held: 'both variants take the same place among the methods', failed: 'the variants take different places among the methods' });
+    { held: 'both variants take the same place among the methods', failed: 'the variants take different places among the methods' },
+  );
 
   return [c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15];
 }

@@ -112,7 +112,11 @@ export interface StoredRun<R = unknown> {
  * Resume: a run is skipped when a stored run has its key and trained with exactly the config and step
  * budget the matrix gives it now; a stored run from another budget or default is trained again.
  */
-export function planRuns<R>(specs: readonly RunSpec[], stored: ReadonlyMap<string, StoredRun<R>>, budget: StudyBudget): { todo: RunSpec[]; done: StoredRun<R>[] } {
+export function planRuns<R>(
+  specs: readonly RunSpec[],
+  stored: ReadonlyMap<string, StoredRun<R>>,
+  budget: StudyBudget,
+): { todo: RunSpec[]; done: StoredRun<R>[] } {
   const todo: RunSpec[] = [];
   const done: StoredRun<R>[] = [];
   for (const spec of specs) {

@@ -19,7 +19,8 @@ export const DEFINITIONS: Record<string, string> = {
   finalSuccess: `mean success rate over the last ${FINAL_WINDOW} iterations of the run (the iterations that spend the end of its env-step budget)`,
   itersTo60: `first iteration i ≥ ${TRAILING_WINDOW} at which the mean success of iterations i−${TRAILING_WINDOW - 1}…i is ≥ ${TARGET_SUCCESS * 100}%; null if never within the budget (docs/maths.md §5)`,
   stepsTo60: 'environment steps the run had used by the end of iteration itersTo60',
-  envStepBudget: 'the run’s budget in environment steps: limitIterations × tasksPerIteration × groupSize × the step limit of its (env, horizon); a run trains whole iterations until its steps reach it',
+  envStepBudget:
+    'the run’s budget in environment steps: limitIterations × tasksPerIteration × groupSize × the step limit of its (env, horizon); a run trains whole iterations until its steps reach it',
   envSteps: 'environment steps the run used (its budget, passed by less than one batch, or fewer when it hit maxIters)',
   start: 'the starting policy (the SFT prior, the same for every variant of a seed) measured on one batch of the evaluation stream before any update',
   sampleUtilization: 'run mean of the per-iteration share of runs with at least one step where |A| ≥ 1e-6 (docs/maths.md §5)',
@@ -32,7 +33,8 @@ export const DEFINITIONS: Record<string, string> = {
   cost: 'wall-time split summed over the run (ms): rollout, advantage, update, critic (critic PPO’s value network)',
   learnMsPerKiloStep: '(advantage + update + critic ms) per 1000 env steps: the compute spent learning from a sample',
   secondsPerIteration: 'the run’s iteration wall time (rollout included) per iteration',
-  'paired test': 'one-sided exact Wilcoxon signed-rank test on per-seed differences (zeros dropped, midranks; src/study/paired.ts); Δ is the mean difference, r the matched-pairs rank-biserial correlation',
+  'paired test':
+    'one-sided exact Wilcoxon signed-rank test on per-seed differences (zeros dropped, midranks; src/study/paired.ts); Δ is the mean difference, r the matched-pairs rank-biserial correlation',
   'mean ± sd': 'over seeds; sd is the sample standard deviation (n − 1)',
 };
 
@@ -40,8 +42,19 @@ export type SharedHyperparameters = Omit<TrainConfig, 'env' | 'horizon' | 'metho
 
 /** The settings every run shares before its variant's overrides (its env, horizon, method and seed are its own). */
 export function sharedHyperparameters(budget: StudyBudget): SharedHyperparameters {
-  const { env: _env, horizon: _horizon, method: _method, seed: _seed, ...shared } = {
-    ...DEFAULT_CONFIG, tasksPerIteration: budget.tasksPerIteration, groupSize: budget.groupSize, hiddenSize: budget.hiddenSize, iters: budget.maxIters, backend: 'wasm' as const,
+  const {
+    env: _env,
+    horizon: _horizon,
+    method: _method,
+    seed: _seed,
+    ...shared
+  } = {
+    ...DEFAULT_CONFIG,
+    tasksPerIteration: budget.tasksPerIteration,
+    groupSize: budget.groupSize,
+    hiddenSize: budget.hiddenSize,
+    iters: budget.maxIters,
+    backend: 'wasm' as const,
   };
   return shared;
 }
@@ -109,7 +122,13 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     envStepBudgets[env] = {};
     for (const h of [...new Set([...profile.horizons, profile.ablationHorizon])]) envStepBudgets[env][h] = stepBudget({ env, horizon: h }, profile.budget);
   }
-  const matrix: MatrixDefinition = { envs: profile.envs, horizons: profile.horizons, variants: profile.variants, ablationHorizon: profile.ablationHorizon, ablations: profile.ablations };
+  const matrix: MatrixDefinition = {
+    envs: profile.envs,
+    horizons: profile.horizons,
+    variants: profile.variants,
+    ablationHorizon: profile.ablationHorizon,
+    ablations: profile.ablations,
+  };
   return {
     version: 2,
     profile: profile.name,
@@ -158,7 +177,8 @@ function medianOrNever(xs: (number | null)[]): string {
 }
 
 const envsOf = (runs: readonly RunResult[]) => [...new Set(runs.map((r) => r.env))].sort() as EnvName[];
-const horizonsOf = (runs: readonly RunResult[]) => [...new Set(runs.filter((r) => r.ablation === null).map((r) => r.horizon))].sort((a, b) => HORIZON_ORDER[a] - HORIZON_ORDER[b]);
+const horizonsOf = (runs: readonly RunResult[]) =>
+  [...new Set(runs.filter((r) => r.ablation === null).map((r) => r.horizon))].sort((a, b) => HORIZON_ORDER[a] - HORIZON_ORDER[b]);
 
 /** The paper's ALFWorld figures for the methods it reports (BEACON.md §6), by variant. */
 const PAPER_FIGURES: Partial<Record<VariantName, { all: string; long: string }>> = {
@@ -177,16 +197,17 @@ function paperTable(runs: readonly RunResult[]): string {
   const envs = envsOf(runs);
   const horizons = horizonsOf(runs);
   const cols = envs.flatMap((env) => horizons.map((h) => `${env} ${h}`));
-  const rows = [
-    `| method | paper: ALFWorld all | paper: ALFWorld long | ${cols.join(' | ')} |`,
-    `| --- | --- | --- | ${cols.map(() => '---').join(' | ')} |`,
-  ];
-  for (const v of VARIANT_NAMES.filter((n) => runs.some((r) => r.variant === n && r.ablation === null && horizons.includes(r.horizon) && runs.some((q) => q.variant === n && q.horizon !== 'long')))) {
+  const rows = [`| method | paper: ALFWorld all | paper: ALFWorld long | ${cols.join(' | ')} |`, `| --- | --- | --- | ${cols.map(() => '---').join(' | ')} |`];
+  for (const v of VARIANT_NAMES.filter((n) =>
+    runs.some((r) => r.variant === n && r.ablation === null && horizons.includes(r.horizon) && runs.some((q) => q.variant === n && q.horizon !== 'long')),
+  )) {
     const paper = PAPER_FIGURES[v];
-    const ours = envs.flatMap((env) => horizons.map((h) => {
-      const s = meanSd(selectRuns(runs, { env, horizon: h, variant: v }).map((r) => r.finalSuccess));
-      return s.mean === null ? '—' : `${(100 * s.mean).toFixed(1)} ± ${(100 * (s.sd ?? 0)).toFixed(1)}`;
-    }));
+    const ours = envs.flatMap((env) =>
+      horizons.map((h) => {
+        const s = meanSd(selectRuns(runs, { env, horizon: h, variant: v }).map((r) => r.finalSuccess));
+        return s.mean === null ? '—' : `${(100 * s.mean).toFixed(1)} ± ${(100 * (s.sd ?? 0)).toFixed(1)}`;
+      }),
+    );
     rows.push(`| ${variantLabel(v)} | ${paper?.all ?? '—'} | ${paper?.long ?? '—'} | ${ours.join(' | ')} |`);
   }
   return rows.join('\n');
@@ -204,7 +225,15 @@ function costTable(runs: readonly RunResult[], horizon: Horizon): string {
       const m = (f: (r: RunResult) => number | null) => meanSd(sel.map(f)).mean;
       const perKilo = (k: 'rollout' | 'advantage' | 'update' | 'critic') => m((r) => (r.cost && r.envSteps ? (r.cost[k] / r.envSteps) * 1000 : null));
       const all = selectRuns(runs, { env, variant: v }).reduce((a, r) => a + r.seconds, 0);
-      rows.push(`| ${env} | ${variantLabel(v)} | ${num(m((r) => r.iterations), 0)} | ${kilo(m((r) => r.envSteps) ?? 0)} | ${num(m((r) => r.secondsPerIteration))} | ${num(perKilo('rollout'), 0)} | ${num(perKilo('advantage'), 1)} | ${num(perKilo('update'), 0)} | ${num(perKilo('critic'), 0)} | ${num(m((r) => r.learnMsPerKiloStep), 0)} | ${(all / 60).toFixed(1)} min |`);
+      rows.push(
+        `| ${env} | ${variantLabel(v)} | ${num(
+          m((r) => r.iterations),
+          0,
+        )} | ${kilo(m((r) => r.envSteps) ?? 0)} | ${num(m((r) => r.secondsPerIteration))} | ${num(perKilo('rollout'), 0)} | ${num(perKilo('advantage'), 1)} | ${num(perKilo('update'), 0)} | ${num(perKilo('critic'), 0)} | ${num(
+          m((r) => r.learnMsPerKiloStep),
+          0,
+        )} | ${(all / 60).toFixed(1)} min |`,
+      );
     }
   }
   return rows.join('\n');
@@ -217,12 +246,17 @@ function variantTable(runs: readonly RunResult[]): string {
   ];
   const keys = new Map<string, RunResult>();
   for (const r of runs) keys.set(`${r.env}|${r.horizon}|${r.variant}`, r);
-  const sorted = [...keys.values()].sort((a, b) => a.env.localeCompare(b.env) || HORIZON_ORDER[a.horizon] - HORIZON_ORDER[b.horizon] || VARIANT_NAMES.indexOf(a.variant) - VARIANT_NAMES.indexOf(b.variant));
+  const sorted = [...keys.values()].sort(
+    (a, b) =>
+      a.env.localeCompare(b.env) || HORIZON_ORDER[a.horizon] - HORIZON_ORDER[b.horizon] || VARIANT_NAMES.indexOf(a.variant) - VARIANT_NAMES.indexOf(b.variant),
+  );
   for (const k of sorted) {
     const sel = selectRuns(runs, { env: k.env, horizon: k.horizon, variant: k.variant });
     const m = (f: (r: RunResult) => number | null) => meanSd(sel.map(f));
     const fs = m((r) => r.finalSuccess);
-    rows.push(`| ${k.env} | ${k.horizon} | ${variantLabel(k.variant)} | ${sel.length} | ${pct(m((r) => r.start?.success ?? null).mean)} | ${pct(fs.mean)} ± ${pct(fs.sd)} | ${medianOrNever(sel.map((r) => r.itersTo60))} | ${kilo(m((r) => r.envSteps).mean ?? 0)} | ${pct(m((r) => r.sampleUtilization).mean)} | ${pct(m((r) => r.zeroAdvantageRatio).mean)} | ${pct(m((r) => r.contradictoryRatio).mean)} (${pct(m((r) => r.contradictoryPeak).mean)}) | ${pct(m((r) => r.signalRetention).mean)} | ${num(m((r) => r.ccr).mean)} |`);
+    rows.push(
+      `| ${k.env} | ${k.horizon} | ${variantLabel(k.variant)} | ${sel.length} | ${pct(m((r) => r.start?.success ?? null).mean)} | ${pct(fs.mean)} ± ${pct(fs.sd)} | ${medianOrNever(sel.map((r) => r.itersTo60))} | ${kilo(m((r) => r.envSteps).mean ?? 0)} | ${pct(m((r) => r.sampleUtilization).mean)} | ${pct(m((r) => r.zeroAdvantageRatio).mean)} | ${pct(m((r) => r.contradictoryRatio).mean)} (${pct(m((r) => r.contradictoryPeak).mean)}) | ${pct(m((r) => r.signalRetention).mean)} | ${num(m((r) => r.ccr).mean)} |`,
+    );
   }
   return rows.join('\n');
 }
@@ -246,28 +280,81 @@ export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeIn
   if (s.profile !== 'full') push(`> **${s.profile} profile: ${s.purpose}.** These are not the study’s results; see docs/results/README.md.`, '');
   push(`- Command: \`${s.command}\``);
   push(`- Commit: \`${s.commit}\` (a clean working tree)`);
-  if (s.runCommits.length > 1 || (s.runCommits.length === 1 && s.runCommits[0] !== s.commit)) push(`- Runs trained at: ${s.runCommits.map((c) => `\`${c}\``).join(', ')}`);
-  push(`- Finished: ${s.finishedAt}; ${s.shards > 1 ? `${s.shards} shards, the longest` : 'this invocation'} ${(s.wallSeconds / 60).toFixed(1)} min wall with ${s.workers} workers; all runs together ${(s.runSeconds / 60).toFixed(1)} min of worker time`);
+  if (s.runCommits.length > 1 || (s.runCommits.length === 1 && s.runCommits[0] !== s.commit))
+    push(`- Runs trained at: ${s.runCommits.map((c) => `\`${c}\``).join(', ')}`);
+  push(
+    `- Finished: ${s.finishedAt}; ${s.shards > 1 ? `${s.shards} shards, the longest` : 'this invocation'} ${(s.wallSeconds / 60).toFixed(1)} min wall with ${s.workers} workers; all runs together ${(s.runSeconds / 60).toFixed(1)} min of worker time`,
+  );
   push(`- Runs: ${s.runs.length} (${s.seeds} seeds per cell), wasm backend, one worker thread per run at a time`);
-  push(`- Claims: ${held} held, ${failed} failed${s.claims.length - held - failed ? `, ${s.claims.length - held - failed} not measured` : ''} (of ${s.claims.length}); "held" needs the paired test (${DEFINITIONS['paired test']}) at p ≤ ${s.claimOptions.alpha} in every environment`);
+  push(
+    `- Claims: ${held} held, ${failed} failed${s.claims.length - held - failed ? `, ${s.claims.length - held - failed} not measured` : ''} (of ${s.claims.length}); "held" needs the paired test (${DEFINITIONS['paired test']}) at p ≤ ${s.claimOptions.alpha} in every environment`,
+  );
   push('', '## Claims at a glance', '', '| # | claim | paper | ours | verdict |', '| --- | --- | --- | --- | --- |');
   for (const c of s.claims) push(`| ${c.id} | ${cell(c.claim)} | ${cell(c.paper)} | ${cell(c.ours)} | ${verdict(c.held)} |`);
-  push('', '## Paper vs ours', '', `Final success (%, mean ± sd over ${s.seeds} seeds) at the same env-step budget. The paper's columns are its ALFWorld figures (Qwen 1.5B; "long": its long-task split), where BEACON.md gives one.`, '', paperTable(s.runs));
+  push(
+    '',
+    '## Paper vs ours',
+    '',
+    `Final success (%, mean ± sd over ${s.seeds} seeds) at the same env-step budget. The paper's columns are its ALFWorld figures (Qwen 1.5B; "long": its long-task split), where BEACON.md gives one.`,
+    '',
+    paperTable(s.runs),
+  );
   push('', '## Each claim');
   for (const c of s.claims) {
-    push('', `### ${c.id}. ${c.claim} — ${verdict(c.held)}`, '', `Paper: ${c.paper}. Rule: ${c.rule}. ${c.note.charAt(0).toUpperCase()}${c.note.slice(1)}.`, '', '| env | ours | verdict |', '| --- | --- | --- |');
+    push(
+      '',
+      `### ${c.id}. ${c.claim} — ${verdict(c.held)}`,
+      '',
+      `Paper: ${c.paper}. Rule: ${c.rule}. ${c.note.charAt(0).toUpperCase()}${c.note.slice(1)}.`,
+      '',
+      '| env | ours | verdict |',
+      '| --- | --- | --- |',
+    );
     for (const d of c.details) push(`| ${String(d.env)} | ${cell(String(d.ours))} | ${verdict(d.held as boolean | null)} |`);
   }
-  push('', '## Cost per method', '', `On the ${s.claimOptions.horizon} horizon, mean over seeds; the split columns are ms per 1000 env steps; "learning" is advantage + update + critic; the last column sums each method's runs over every horizon. Measured on a shared 2-core machine, so wall times carry its load.`, '', costTable(s.runs, s.claimOptions.horizon));
+  push(
+    '',
+    '## Cost per method',
+    '',
+    `On the ${s.claimOptions.horizon} horizon, mean over seeds; the split columns are ms per 1000 env steps; "learning" is advantage + update + critic; the last column sums each method's runs over every horizon. Measured on a shared 2-core machine, so wall times carry its load.`,
+    '',
+    costTable(s.runs, s.claimOptions.horizon),
+  );
   push('', '## Every cell', '', 'Mean ± sd over seeds of each run’s figures (definitions below).', '', variantTable(s.runs));
   push('', '## Charts', '');
   for (const f of figures) push(`![${f.caption}](${f.name}.svg)`, '');
   push('## Budget and settings', '');
-  push(`Every run has the same env-step budget in its (env, horizon) cell and the same shared hyperparameters; a variant differs from its method only by its overrides (src/study/variants.ts), and an ablation is BEACON plus one override (src/config.ts \`ABLATIONS\`). Every method of a seed starts from the same SFT prior (\`sftEpisodes: auto\`) and sees the same task stream.`, '');
-  push('| env | ' + Object.keys(Object.values(s.envStepBudgets)[0] ?? {}).join(' | ') + ' |', '| --- | ' + Object.keys(Object.values(s.envStepBudgets)[0] ?? {}).map(() => '---').join(' | ') + ' |');
-  for (const [env, b] of Object.entries(s.envStepBudgets)) push(`| ${env} env-step budget | ${Object.values(b).map((x) => String(x)).join(' | ')} |`);
+  push(
+    `Every run has the same env-step budget in its (env, horizon) cell and the same shared hyperparameters; a variant differs from its method only by its overrides (src/study/variants.ts), and an ablation is BEACON plus one override (src/config.ts \`ABLATIONS\`). Every method of a seed starts from the same SFT prior (\`sftEpisodes: auto\`) and sees the same task stream.`,
+    '',
+  );
+  push(
+    '| env | ' + Object.keys(Object.values(s.envStepBudgets)[0] ?? {}).join(' | ') + ' |',
+    '| --- | ' +
+      Object.keys(Object.values(s.envStepBudgets)[0] ?? {})
+        .map(() => '---')
+        .join(' | ') +
+      ' |',
+  );
+  for (const [env, b] of Object.entries(s.envStepBudgets))
+    push(
+      `| ${env} env-step budget | ${Object.values(b)
+        .map((x) => String(x))
+        .join(' | ')} |`,
+    );
   push('', '| variant | method | overrides |', '| --- | --- | --- |');
-  for (const v of s.variants) push(`| ${v.label} | ${v.method} | ${Object.keys(v.overrides).length ? cell(Object.entries(v.overrides).map(([k, x]) => `${k} = ${String(x)}`).join(', ')) : '—'} |`);
+  for (const v of s.variants)
+    push(
+      `| ${v.label} | ${v.method} | ${
+        Object.keys(v.overrides).length
+          ? cell(
+              Object.entries(v.overrides)
+                .map(([k, x]) => `${k} = ${String(x)}`)
+                .join(', '),
+            )
+          : '—'
+      } |`,
+    );
   push('', '| setting | value |', '| --- | --- |');
   for (const [k, v] of Object.entries(s.budget)) push(`| ${k} | ${v} (study budget) |`);
   for (const [k, v] of Object.entries(s.hyperparameters)) if (!(k in s.budget)) push(`| ${k} | ${String(v)} |`);
@@ -278,9 +365,20 @@ export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeIn
   push('', '## Definitions', '');
   for (const [k, v] of Object.entries(s.definitions)) push(`- **${k}**: ${v}`);
   push('', '## Running it', '');
-  push('`npm run study` trains every run of the matrix on one machine (resumable: finished runs are kept under `runs/`). The same study spreads over many machines as an array job: each task trains one shard and writes `shards/shard-I-of-N.json`; `npm run study -- merge` checks that the shards cover every run exactly once and writes this document, exactly as one invocation would. With GNU parallel, four shards of one worker each:', '');
-  push('```sh', `parallel --jobs 4 --halt now,fail=1 npm run study -- --shard {}/4 --workers 1${s.profile === 'quick' ? ' --quick' : ''} ::: 1 2 3 4`, `npm run study -- merge${s.profile === 'quick' ? ' --quick' : ''}`, '```', '');
-  push('(A Slurm job array does the same with `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT` and `#SBATCH --array=1-N`; copy every `shards/*.json` into one checkout before merging.)');
+  push(
+    '`npm run study` trains every run of the matrix on one machine (resumable: finished runs are kept under `runs/`). The same study spreads over many machines as an array job: each task trains one shard and writes `shards/shard-I-of-N.json`; `npm run study -- merge` checks that the shards cover every run exactly once and writes this document, exactly as one invocation would. With GNU parallel, four shards of one worker each:',
+    '',
+  );
+  push(
+    '```sh',
+    `parallel --jobs 4 --halt now,fail=1 npm run study -- --shard {}/4 --workers 1${s.profile === 'quick' ? ' --quick' : ''} ::: 1 2 3 4`,
+    `npm run study -- merge${s.profile === 'quick' ? ' --quick' : ''}`,
+    '```',
+    '',
+  );
+  push(
+    '(A Slurm job array does the same with `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT` and `#SBATCH --array=1-N`; copy every `shards/*.json` into one checkout before merging.)',
+  );
   push('', '## What changed since study v1, and what we think explains the results', '');
   push(analysis?.trim() || '_Not written yet: analysis.md beside this file is written by hand after reading the results._', '');
   return out.join('\n');

@@ -25,9 +25,35 @@ export const FINAL_WINDOW = 10;
 export { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW };
 
 /** The per-iteration figures the study keeps of each record. */
-export type IterationFigures = Pick<IterationRecord, 'success' | 'partial' | 'failure' | 'sampleUtilization' | 'zeroAdvantageRatio' | 'contradictoryRatio' | 'signalRetention' | 'ccr' | 'meanEpisodeLength' | 'envSteps' | 'ms' | 'anchorCoverage' | 'valueLoss'>;
+export type IterationFigures = Pick<
+  IterationRecord,
+  | 'success'
+  | 'partial'
+  | 'failure'
+  | 'sampleUtilization'
+  | 'zeroAdvantageRatio'
+  | 'contradictoryRatio'
+  | 'signalRetention'
+  | 'ccr'
+  | 'meanEpisodeLength'
+  | 'envSteps'
+  | 'ms'
+  | 'anchorCoverage'
+  | 'valueLoss'
+>;
 
-const CURVE_NAMES = ['success', 'partial', 'failure', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr', 'meanEpisodeLength', 'envSteps'] as const satisfies readonly (keyof IterationFigures)[];
+const CURVE_NAMES = [
+  'success',
+  'partial',
+  'failure',
+  'sampleUtilization',
+  'zeroAdvantageRatio',
+  'contradictoryRatio',
+  'signalRetention',
+  'ccr',
+  'meanEpisodeLength',
+  'envSteps',
+] as const satisfies readonly (keyof IterationFigures)[];
 export type CurveName = (typeof CURVE_NAMES)[number];
 
 /** One run's figures, per iteration; null where a figure is undefined (NaN). `envSteps` is cumulative. */
@@ -87,7 +113,11 @@ const finite = (x: number | null | undefined): x is number => typeof x === 'numb
 function meanOf(xs: readonly (number | null)[]): number | null {
   let sum = 0;
   let n = 0;
-  for (const x of xs) if (finite(x)) { sum += x; n++; }
+  for (const x of xs)
+    if (finite(x)) {
+      sum += x;
+      n++;
+    }
   return n > 0 ? sum / n : null;
 }
 
@@ -195,7 +225,11 @@ export function curveOnSteps(run: Pick<RunResult, 'curves'>, name: CurveName, gr
 }
 
 /** Per-grid-point mean ± sd of one curve over runs, on an env-step grid (curveOnSteps). */
-export function aggregateOnSteps(runs: readonly Pick<RunResult, 'curves'>[], name: CurveName, grid: readonly number[]): { mean: (number | null)[]; sd: (number | null)[]; n: number[] } {
+export function aggregateOnSteps(
+  runs: readonly Pick<RunResult, 'curves'>[],
+  name: CurveName,
+  grid: readonly number[],
+): { mean: (number | null)[]; sd: (number | null)[]; n: number[] } {
   const curves = runs.map((r) => curveOnSteps(r, name, grid));
   const mean: (number | null)[] = [];
   const sd: (number | null)[] = [];
@@ -232,6 +266,9 @@ export function aggregateCurve(runs: readonly Pick<RunResult, 'curves'>[], name:
 }
 
 /** Selects runs by any of their spec fields (and the variant). */
-export function selectRuns<R extends Pick<RunResult, 'env' | 'horizon' | 'variant' | 'seed'>>(runs: readonly R[], where: Partial<Pick<RunResult, 'env' | 'horizon' | 'variant' | 'seed'>>): R[] {
+export function selectRuns<R extends Pick<RunResult, 'env' | 'horizon' | 'variant' | 'seed'>>(
+  runs: readonly R[],
+  where: Partial<Pick<RunResult, 'env' | 'horizon' | 'variant' | 'seed'>>,
+): R[] {
   return runs.filter((r) => (Object.keys(where) as (keyof typeof where)[]).every((k) => r[k] === where[k]));
 }

@@ -85,7 +85,9 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 const roundPath = (d: string | null) => (d ?? '').replace(/-?\d+\.\d+(e-?\d+)?/g, (n) => String(r2(Number(n))));
 
 function attrs(a: Record<string, string | number>): string {
-  return Object.entries(a).map(([k, v]) => ` ${k}="${escapeXml(typeof v === 'number' ? String(r2(v)) : v)}"`).join('');
+  return Object.entries(a)
+    .map(([k, v]) => ` ${k}="${escapeXml(typeof v === 'number' ? String(r2(v)) : v)}"`)
+    .join('');
 }
 
 function text(x: number, y: number, content: string, extra: Record<string, string | number> = {}): string {
@@ -97,21 +99,29 @@ function tickLabel(v: number, percent: boolean | undefined): string {
 }
 
 function yAxis(y: (v: number) => number, ticks: number[], percent: boolean | undefined, w: number): string {
-  return ticks.map((t) => `<line class="grid"${attrs({ x1: 0, x2: w, y1: y(t), y2: y(t) })}/>` +
-    text(-6, y(t) + 4, tickLabel(t, percent), { 'text-anchor': 'end' })).join('');
+  return ticks
+    .map((t) => `<line class="grid"${attrs({ x1: 0, x2: w, y1: y(t), y2: y(t) })}/>` + text(-6, y(t) + 4, tickLabel(t, percent), { 'text-anchor': 'end' }))
+    .join('');
 }
 
 function axisTitles(panel: { xLabel?: string; yLabel: string }, w: number, h: number): string {
-  return (panel.xLabel ? text(w / 2, h + 34, panel.xLabel, { 'text-anchor': 'middle' }) : '') +
-    text(-h / 2, -50, panel.yLabel, { 'text-anchor': 'middle', transform: 'rotate(-90)' });
+  return (
+    (panel.xLabel ? text(w / 2, h + 34, panel.xLabel, { 'text-anchor': 'middle' }) : '') +
+    text(-h / 2, -50, panel.yLabel, { 'text-anchor': 'middle', transform: 'rotate(-90)' })
+  );
 }
 
 function linePanel(p: LinePanel, w: number, h: number): string {
   const xs = p.series.flatMap((s) => s.x);
-  const x = scaleLinear().domain([Math.min(1, ...xs), Math.max(2, ...xs)]).range([0, w]);
+  const x = scaleLinear()
+    .domain([Math.min(1, ...xs), Math.max(2, ...xs)])
+    .range([0, w]);
   const y = scaleLinear().domain(p.yDomain).range([h, 0]).clamp(true);
   let out = yAxis(y, y.ticks(5), p.percent, w);
-  out += x.ticks(6).map((t) => text(x(t), h + 16, tickLabel(t, false), { 'text-anchor': 'middle' })).join('');
+  out += x
+    .ticks(6)
+    .map((t) => text(x(t), h + 16, tickLabel(t, false), { 'text-anchor': 'middle' }))
+    .join('');
   out += `<line class="axis"${attrs({ x1: 0, x2: w, y1: h, y2: h })}/>`;
   for (const s of p.series) {
     const pts = s.x.map((xv, i) => ({ x: xv, m: s.mean[i], sd: s.sd?.[i] ?? null }));
@@ -124,7 +134,10 @@ function linePanel(p: LinePanel, w: number, h: number): string {
         .y1((d) => y(d.m! + d.sd!));
       g += `<path class="band"${attrs({ d: roundPath(band(pts)), fill: s.color, 'fill-opacity': 0.18, stroke: 'none' })}><title>${escapeXml(`${s.label}: ± 1 sd`)}</title></path>`;
     }
-    const path = line<(typeof pts)[number]>().defined((d) => d.m !== null).x((d) => x(d.x)).y((d) => y(d.m!));
+    const path = line<(typeof pts)[number]>()
+      .defined((d) => d.m !== null)
+      .x((d) => x(d.x))
+      .y((d) => y(d.m!));
     g += `<path class="line"${attrs({ d: roundPath(path(pts)), fill: 'none', stroke: s.color, 'stroke-width': 1.8 })}><title>${escapeXml(`${s.label}: mean`)}</title></path>`;
     out += `<g class="series"${attrs({ 'data-series': s.label })}>${g}</g>`;
   }
@@ -137,7 +150,10 @@ function barPanel(p: BarPanel, w: number, h: number): string {
   const hi = Math.max(p.percent ? 1 : 0.1, ...vals.map(([v, e]) => v + (e ?? 0)));
   const y = scaleLinear().domain([lo, hi]).nice().range([h, 0]);
   const outer = scaleBand().domain(p.categories).range([0, w]).paddingInner(0.2).paddingOuter(0.1);
-  const inner = scaleBand().domain(p.series.map((s) => s.label)).range([0, outer.bandwidth()]).padding(0.08);
+  const inner = scaleBand()
+    .domain(p.series.map((s) => s.label))
+    .range([0, outer.bandwidth()])
+    .padding(0.08);
   let out = yAxis(y, y.ticks(5), p.percent, w);
   out += p.categories.map((c) => text((outer(c) ?? 0) + outer.bandwidth() / 2, h + 16, c, { 'text-anchor': 'middle' })).join('');
   for (const s of p.series) {
@@ -162,25 +178,41 @@ function barPanel(p: BarPanel, w: number, h: number): string {
 }
 
 function stackPanel(p: StackPanel, w: number, h: number): string {
-  const x = scaleLinear().domain([Math.min(1, ...p.x), Math.max(2, ...p.x)]).range([0, w]);
+  const x = scaleLinear()
+    .domain([Math.min(1, ...p.x), Math.max(2, ...p.x)])
+    .range([0, w]);
   const y = scaleLinear().domain([0, 1]).range([h, 0]);
-  const rows = p.x.map((xv, i) => ({ x: xv, ...Object.fromEntries(p.layers.map((l) => [l.label, l.values[i]])) })) as ({ x: number } & Record<string, number>)[];
+  const rows = p.x.map((xv, i) => ({ x: xv, ...Object.fromEntries(p.layers.map((l) => [l.label, l.values[i]])) })) as ({ x: number } & Record<
+    string,
+    number
+  >)[];
   const stacked = stack<(typeof rows)[number]>().keys(p.layers.map((l) => l.label))(rows);
-  const shape = area<SeriesPoint<(typeof rows)[number]>>().x((d) => x(d.data.x)).y0((d) => y(d[0])).y1((d) => y(d[1]));
+  const shape = area<SeriesPoint<(typeof rows)[number]>>()
+    .x((d) => x(d.data.x))
+    .y0((d) => y(d[0]))
+    .y1((d) => y(d[1]));
   let out = '';
   stacked.forEach((layer, k) => {
     const l = p.layers[k];
     out += `<g class="series"${attrs({ 'data-series': l.label })}><path class="area"${attrs({ d: roundPath(shape(layer)), fill: l.color })}><title>${escapeXml(l.label)}</title></path></g>`;
   });
   out += yAxis(y, y.ticks(5), true, w);
-  out += x.ticks(6).map((t) => text(x(t), h + 16, tickLabel(t, false), { 'text-anchor': 'middle' })).join('');
+  out += x
+    .ticks(6)
+    .map((t) => text(x(t), h + 16, tickLabel(t, false), { 'text-anchor': 'middle' }))
+    .join('');
   return out + axisTitles(p, w, h);
 }
 
 function legendEntries(fig: Figure): { label: string; color: string; band: boolean }[] {
   const seen = new Map<string, { label: string; color: string; band: boolean }>();
   for (const p of fig.panels) {
-    const items = p.kind === 'stack' ? p.layers.map((l) => ({ label: l.label, color: l.color, band: false })) : p.kind === 'line' ? p.series.map((s) => ({ label: s.label, color: s.color, band: Boolean(s.sd) })) : p.series.map((s) => ({ label: s.label, color: s.color, band: false }));
+    const items =
+      p.kind === 'stack'
+        ? p.layers.map((l) => ({ label: l.label, color: l.color, band: false }))
+        : p.kind === 'line'
+          ? p.series.map((s) => ({ label: s.label, color: s.color, band: Boolean(s.sd) }))
+          : p.series.map((s) => ({ label: s.label, color: s.color, band: false }));
     for (const it of items) if (!seen.has(it.label)) seen.set(it.label, it);
   }
   return [...seen.values()];
@@ -216,6 +248,7 @@ export function renderFigure(fig: Figure, columns = 3): string {
       : `<rect${attrs({ x: lx, y: yy - 9, width: 18, height: 12, fill: e.color })}/>`;
     body += `<g class="legend-entry"${attrs({ 'data-series': e.label })}>${swatch}${text(lx + 24, yy + 1, e.band ? `${e.label} (mean ± 1 sd)` : e.label)}</g>`;
   });
-  const style = 'text{font:11px system-ui,sans-serif;fill:#222}.title{font-size:14px;font-weight:600}.subtitle{fill:#555}.panel-title{font-weight:600}.grid{stroke:#e4e4e4}.axis{stroke:#444}';
+  const style =
+    'text{font:11px system-ui,sans-serif;fill:#222}.title{font-size:14px;font-weight:600}.subtitle{fill:#555}.panel-title{font-weight:600}.grid{stroke:#e4e4e4}.axis{stroke:#444}';
   return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"${attrs({ width, height, viewBox: `0 0 ${width} ${height}`, role: 'img' })}><title>${escapeXml(fig.title)}</title><style>${style}</style><rect${attrs({ width, height, fill: '#fff' })}/>${body}</svg>\n`;
 }

@@ -48,8 +48,12 @@ export interface VariantSpec {
  * the named variants of src/race/entries.ts, with their light-page line colour), then the ablations.
  */
 export const VARIANT_SPECS: readonly VariantSpec[] = [
-  ...RACE_ENTRIES.map((e): VariantSpec => ({ name: e.name, method: e.method, overrides: e.overrides, ablation: null, label: e.label, color: e.color.light.line })),
-  ...(Object.keys(ABLATIONS) as AblationName[]).map((a): VariantSpec => ({ name: a, method: 'beacon', overrides: ABLATIONS[a], ablation: a, label: ABLATION_LABELS[a], color: ABLATION_COLORS[a] })),
+  ...RACE_ENTRIES.map(
+    (e): VariantSpec => ({ name: e.name, method: e.method, overrides: e.overrides, ablation: null, label: e.label, color: e.color.light.line }),
+  ),
+  ...(Object.keys(ABLATIONS) as AblationName[]).map(
+    (a): VariantSpec => ({ name: a, method: 'beacon', overrides: ABLATIONS[a], ablation: a, label: ABLATION_LABELS[a], color: ABLATION_COLORS[a] }),
+  ),
 ];
 
 export const VARIANT_NAMES: readonly VariantName[] = VARIANT_SPECS.map((v) => v.name);

@@ -34,13 +34,23 @@ export interface CloningStats {
   accuracy: number;
 }
 
-export async function behaviourCloning(policy: Policy, optimizer: tf.Optimizer, demos: Demonstrations, settings: CloningSettings, rng: Rng): Promise<CloningStats> {
+export async function behaviourCloning(
+  policy: Policy,
+  optimizer: tf.Optimizer,
+  demos: Demonstrations,
+  settings: CloningSettings,
+  rng: Rng,
+): Promise<CloningStats> {
   const S = demos.steps;
   const maxActions = demos.mask.length / S;
   const dims = { obsDim: demos.obs.length / S, actionDim: demos.features.length / (S * maxActions), maxActions };
   // The PPO batch layout; the log-probabilities and advantages it carries are not read here.
   const table = dedupeRows(demos.features, dims.actionDim);
-  const batch = toPpoBatch({ ...demos, candidates: table.rows, candidateRows: table.rowOf, mask: Uint8Array.from(demos.mask), logProbs: new Float32Array(S) }, dims, tf.zeros([S]) as tf.Tensor1D);
+  const batch = toPpoBatch(
+    { ...demos, candidates: table.rows, candidateRows: table.rowOf, mask: Uint8Array.from(demos.mask), logProbs: new Float32Array(S) },
+    dims,
+    tf.zeros([S]) as tf.Tensor1D,
+  );
   const last: tf.Tensor[] = [];
   try {
     for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {

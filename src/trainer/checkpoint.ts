@@ -134,7 +134,8 @@ function readHeader(h: unknown, body: DataView): RunState {
     const arrays: Record<string, SavedArray> = {};
     for (const [key, e] of Object.entries(p.arrays)) {
       const where = `parts.${name}.arrays.${key}`;
-      if (!isObject(e) || !isCount(e.offset) || !isCount(e.length) || !Array.isArray(e.shape) || !e.shape.every(isCount)) return fail(where, 'must be { shape, offset, length } with non-negative integers');
+      if (!isObject(e) || !isCount(e.offset) || !isCount(e.length) || !Array.isArray(e.shape) || !e.shape.every(isCount))
+        return fail(where, 'must be { shape, offset, length } with non-negative integers');
       const shape = e.shape as number[];
       if (shape.reduce((n, d) => n * d, 1) !== e.length) fail(where, `has shape [${shape.join(', ')}] but ${e.length} values`);
       if ((e.offset as number) + (e.length as number) > floats) fail(where, `lies outside the body (${floats} values)`);

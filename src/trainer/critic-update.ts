@@ -23,7 +23,14 @@ export interface CriticSettings {
 }
 
 /** Returns the mean value loss over the last epoch's minibatches. */
-export async function criticUpdate(critic: Critic, optimizer: tf.Optimizer, obs: Float32Array, returns: Float64Array, settings: CriticSettings, rng: Rng): Promise<number> {
+export async function criticUpdate(
+  critic: Critic,
+  optimizer: tf.Optimizer,
+  obs: Float32Array,
+  returns: Float64Array,
+  settings: CriticSettings,
+  rng: Rng,
+): Promise<number> {
   const S = returns.length;
   const obsDim = obs.length / S;
   const last: tf.Tensor[] = [];

@@ -47,7 +47,12 @@ export function collectDemonstrations(env: VecEnv, rng: Rng, budget: { episodes:
   const seeds = new Uint32Array(B);
   const chosen = new Int32Array(B);
   // Per slot, the steps of the episode in play; appended in slot order once the batch is done.
-  const perSlot = Array.from({ length: B }, () => ({ obs: [] as Float32Array[], features: [] as Float32Array[], mask: [] as Float32Array[], actions: [] as number[] }));
+  const perSlot = Array.from({ length: B }, () => ({
+    obs: [] as Float32Array[],
+    features: [] as Float32Array[],
+    mask: [] as Float32Array[],
+    actions: [] as number[],
+  }));
   let episodes = 0;
   const enough = () => ('episodes' in budget ? episodes >= budget.episodes : actions.length >= budget.minSteps);
   while (!enough()) {

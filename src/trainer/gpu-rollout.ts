@@ -21,7 +21,14 @@ import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
-import { gatherWeights, POLICY_LOGITS, POLICY_LOGITS_MAX_HIDDEN, POLICY_LOGITS_WORKGROUP, policyLogitsParams, policyWeightCount } from '../gpu/policy-logits.ts';
+import {
+  gatherWeights,
+  POLICY_LOGITS,
+  POLICY_LOGITS_MAX_HIDDEN,
+  POLICY_LOGITS_WORKGROUP,
+  policyLogitsParams,
+  policyWeightCount,
+} from '../gpu/policy-logits.ts';
 import { perEpisodeWorkgroups, SAMPLE_ACTIONS } from '../gpu/sample-actions.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import { CandidateDictionary } from '../policy/candidate-table.ts';
@@ -69,7 +76,8 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) return `hiddenSize ${hiddenSize} is over the GPU acting pass's ${POLICY_LOGITS_MAX_HIDDEN}`;
   const sizes = recordSizes(env, kernel.recordWords);
   const total = Object.values(sizes).reduce((s, n) => s + n, 0);
-  if (total > device.limits.maxBufferSize) return `the GPU rollout's records (${total} bytes) are over the adapter's maxBufferSize (${device.limits.maxBufferSize} bytes)`;
+  if (total > device.limits.maxBufferSize)
+    return `the GPU rollout's records (${total} bytes) are over the adapter's maxBufferSize (${device.limits.maxBufferSize} bytes)`;
   // The records live twice on the GPU (records and read-back) and once more on the CPU.
   if (total > RECORD_BUDGET) return `the GPU rollout's records (${total} bytes) are over its budget of ${RECORD_BUDGET} bytes`;
   return null;
@@ -139,8 +147,14 @@ export class GpuRolloutCollector {
       draws: this.create('draws', 4 * B, io),
     };
     const sizes = recordSizes(env, this.kernel.recordWords);
-    this.records = Object.fromEntries(Object.entries(sizes).map(([name, bytes]) => [name, this.create(`${name} record`, bytes, COPY_SRC | COPY_DST)])) as Record<RecordName, GPUBuffer>;
-    this.staging = this.create('read-back', Object.values(sizes).reduce((s, n) => s + n, 0), MAP_READ | COPY_DST);
+    this.records = Object.fromEntries(
+      Object.entries(sizes).map(([name, bytes]) => [name, this.create(`${name} record`, bytes, COPY_SRC | COPY_DST)]),
+    ) as Record<RecordName, GPUBuffer>;
+    this.staging = this.create(
+      'read-back',
+      Object.values(sizes).reduce((s, n) => s + n, 0),
+      MAP_READ | COPY_DST,
+    );
   }
 
   /**
@@ -178,7 +192,14 @@ export class GpuRolloutCollector {
 
     const envBuffers = { ...buffers, [table.name]: tableBuffer };
     const logitsParams = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
-    const sampleParams = { numEpisodes: B, numCandidates: A, ...key, recordWords: kernel.recordWords, doneField: kernel.fields.done, stepsField: kernel.fields.steps };
+    const sampleParams = {
+      numEpisodes: B,
+      numCandidates: A,
+      ...key,
+      recordWords: kernel.recordWords,
+      doneField: kernel.fields.done,
+      stepsField: kernel.fields.steps,
+    };
     const episodeGroups = perEpisodeWorkgroups(B, WORKGROUP);
     const sizes = recordSizes(env, kernel.recordWords);
     const perStep = (name: RecordName, steps: number) => sizes[name] / steps;
@@ -234,7 +255,8 @@ export class GpuRolloutCollector {
       let rollout: Rollout;
       try {
         const bytes = staging.getMappedRange();
-        const view = <C extends Float32Array | Uint32Array | Int32Array>(name: RecordName, Ctor: new (b: ArrayBuffer, o: number, n: number) => C) => new Ctor(bytes, at[name], sizes[name] / 4);
+        const view = <C extends Float32Array | Uint32Array | Int32Array>(name: RecordName, Ctor: new (b: ArrayBuffer, o: number, n: number) => C) =>
+          new Ctor(bytes, at[name], sizes[name] / 4);
         rollout = this.layOut(taskSeeds, groupSize, episodeSeeds, {
           obs: view('obs', Float32Array),
           actionFeatures: view('actionFeatures', Float32Array),
@@ -321,7 +343,10 @@ export class GpuRolloutCollector {
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
     this.buffers = this.records = this.staging = null;
-    void this.runners?.then((r) => Object.values(r).forEach((k) => k.destroy()), () => {});
+    void this.runners?.then(
+      (r) => Object.values(r).forEach((k) => k.destroy()),
+      () => {},
+    );
     this.runners = null;
   }
 }

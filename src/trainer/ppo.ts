@@ -71,7 +71,9 @@ export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: 
   tf.dispose([...stats, mean]);
   if (![policyLoss, entropy, approxKl, gradNorm].every(Number.isFinite)) {
     policy.restore(before); // leave the last good weights
-    throw new NonFiniteLossError(`non-finite loss (policyLoss=${policyLoss}, entropy=${entropy}, approxKl=${approxKl}, gradNorm=${gradNorm}); weights restored to before this update`);
+    throw new NonFiniteLossError(
+      `non-finite loss (policyLoss=${policyLoss}, entropy=${entropy}, approxKl=${approxKl}, gradNorm=${gradNorm}); weights restored to before this update`,
+    );
   }
   tf.dispose(before);
   return { policyLoss, entropy, approxKl, clipFraction, gradNorm };
@@ -82,7 +84,8 @@ function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch,
   const widestRow = Math.max(policy.shape.hiddenSize, batch.candidates.shape[0], batch.numActions);
   const chunks = chunksOf(indices, chunkSteps(widestRow, s.chunkElements));
   // Too big for one pass (update-chunks.ts): the same step, its loss summed over chunks.
-  if (chunks.length > 1) return chunkedStep(optimizer, chunks, indices.length, s.maxGradNorm, (chunk, weight) => lossGradients(policy, batch, chunk, s, weight));
+  if (chunks.length > 1)
+    return chunkedStep(optimizer, chunks, indices.length, s.maxGradNorm, (chunk, weight) => lossGradients(policy, batch, chunk, s, weight));
   return tf.tidy(() => {
     const { grads, parts } = lossGradients(policy, batch, indices, s, 1);
     const gradNorm = applyClippedGradients(optimizer, grads, s.maxGradNorm);

@@ -82,7 +82,10 @@ export class RolloutCollector {
   private readonly stepRows: Int32Array;
   private readonly live: Uint8Array;
 
-  constructor(private readonly env: VecEnv, private readonly policy: Policy) {
+  constructor(
+    private readonly env: VecEnv,
+    private readonly policy: Policy,
+  ) {
     this.slots = new StepBuffers(env);
     this.actions = new Int32Array(env.batchSize);
     this.pick = new Int32Array(env.batchSize * env.maxActions);
@@ -112,12 +115,14 @@ export class RolloutCollector {
         dictionary.addRows(env.actionFeatures, this.stepRows, (row) => env.done[Math.floor(row / A)] === 1);
         // The tensors below may alias env's arrays (the cpu backend keeps them): they die before env.step.
         const logProbs = tf.tidy(() =>
-          tf.logSoftmax(actor.logits(
-            tf.tensor2d(env.obs, [B, obsDim]),
-            dictionary,
-            tf.tensor1d(pickIndices(this.stepRows, A, dictionary.count, null, this.pick), 'int32'),
-            tf.tensor2d(env.actionMask, [B, A], 'bool'),
-          )),
+          tf.logSoftmax(
+            actor.logits(
+              tf.tensor2d(env.obs, [B, obsDim]),
+              dictionary,
+              tf.tensor1d(pickIndices(this.stepRows, A, dictionary.count, null, this.pick), 'int32'),
+              tf.tensor2d(env.actionMask, [B, A], 'bool'),
+            ),
+          ),
         );
         const lp = (await logProbs.data()) as Float32Array;
         logProbs.dispose();

@@ -164,7 +164,11 @@ export class TrainingRun {
 
   /** A copy of the run's state, taken after the iteration in progress (if any) ends. */
   state(): Promise<RunState> {
-    return this.exclusive(async () => ({ ...(await this.trainer.saveState()), records: this.history.map((r) => structuredClone(r)), halted: this.haltMessage }));
+    return this.exclusive(async () => ({
+      ...(await this.trainer.saveState()),
+      records: this.history.map((r) => structuredClone(r)),
+      halted: this.haltMessage,
+    }));
   }
 
   /**
@@ -176,7 +180,8 @@ export class TrainingRun {
     return this.exclusive(async () => {
       const mine = this.trainer.settings;
       for (const key of SHAPING_KEYS) {
-        if (state.config[key] !== mine[key]) throw new StateError(`the checkpoint's ${key} is ${String(state.config[key])}, this run's is ${String(mine[key])}`);
+        if (state.config[key] !== mine[key])
+          throw new StateError(`the checkpoint's ${key} is ${String(state.config[key])}, this run's is ${String(mine[key])}`);
       }
       await this.trainer.loadState(state);
       this.budget = state.config.iters;

@@ -29,7 +29,9 @@ export interface SealedFormat {
   /** The noun in messages: "checkpoint", "run file". */
   noun: string;
   /** The format's error class, so callers catch their own. */
-  error: new (message: string) => Error;
+  error: new (
+    message: string,
+  ) => Error;
 }
 
 export async function sha256(...chunks: Uint8Array[]): Promise<Uint8Array> {
@@ -92,7 +94,11 @@ export function readFloat32s(body: DataView, at: number, length: number): Float3
  * failure: the length of the preamble, the magic, the schema version, the total length (truncated or
  * trailing bytes), the checksum, then that the header is UTF-8 JSON. `reviver` is JSON.parse's.
  */
-export async function unseal(format: SealedFormat, buffer: ArrayBuffer, reviver?: (key: string, value: unknown) => unknown): Promise<{ header: unknown; body: DataView }> {
+export async function unseal(
+  format: SealedFormat,
+  buffer: ArrayBuffer,
+  reviver?: (key: string, value: unknown) => unknown,
+): Promise<{ header: unknown; body: DataView }> {
   const fail = (message: string): never => {
     throw new format.error(message);
   };
@@ -109,7 +115,8 @@ export async function unseal(format: SealedFormat, buffer: ArrayBuffer, reviver?
   if (bytes.length < expected) fail(`truncated: ${bytes.length} bytes, where its preamble announces ${expected}`);
   if (bytes.length > expected) fail(`${bytes.length - expected} unexpected bytes after the ${expected} its preamble announces`);
   const digest = await sha256(bytes.subarray(0, DIGEST_AT), bytes.subarray(PREAMBLE));
-  if (!digest.every((b, i) => b === bytes[DIGEST_AT + i])) fail('checksum mismatch: the file is corrupted (its SHA-256 does not match the one it was written with)');
+  if (!digest.every((b, i) => b === bytes[DIGEST_AT + i]))
+    fail('checksum mismatch: the file is corrupted (its SHA-256 does not match the one it was written with)');
   let header: unknown;
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREAMBLE, PREAMBLE + headerLength)), reviver as never);

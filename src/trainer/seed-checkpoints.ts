@@ -59,7 +59,8 @@ export async function decodeSeedCheckpoints(bytes: ArrayBuffer): Promise<RunStat
     } catch (e) {
       throw new CheckpointError(`the seed bundle's run ${i + 1} (seed ${String(seed)}): ${(e as Error).message}`);
     }
-    if (state.config.seed !== seed) throw new CheckpointError(`the seed bundle's run ${i + 1} says seed ${String(seed)}, its checkpoint seed ${state.config.seed}`);
+    if (state.config.seed !== seed)
+      throw new CheckpointError(`the seed bundle's run ${i + 1} says seed ${String(seed)}, its checkpoint seed ${state.config.seed}`);
     states.push(state);
   }
   return states;

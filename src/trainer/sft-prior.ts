@@ -28,7 +28,17 @@ const DEMONSTRATION_BATCH = 32;
  */
 export function priorKey(config: TrainConfig): string {
   const { env, horizon, hiddenSize, seed, sftLearningRate, maxGradNorm } = config;
-  return JSON.stringify({ env, horizon, hiddenSize, seed, episodes: priorEpisodes(config), sftEpochs: priorEpochs(config), sftLearningRate, maxGradNorm, backend: tf.getBackend() });
+  return JSON.stringify({
+    env,
+    horizon,
+    hiddenSize,
+    seed,
+    episodes: priorEpisodes(config),
+    sftEpochs: priorEpochs(config),
+    sftLearningRate,
+    maxGradNorm,
+    backend: tf.getBackend(),
+  });
 }
 
 const cache = new Map<string, Promise<PolicyWeights>>();

@@ -27,10 +27,12 @@ export function variablesPart(variables: readonly tf.Variable[], label: string):
     },
     async load({ arrays }) {
       const keys = Object.keys(arrays);
-      if (keys.length !== variables.length) throw new StateError(`${label}: the checkpoint has ${keys.length} weight arrays, this run's network has ${variables.length}`);
+      if (keys.length !== variables.length)
+        throw new StateError(`${label}: the checkpoint has ${keys.length} weight arrays, this run's network has ${variables.length}`);
       variables.forEach((v, i) => {
         const saved = arrays[i];
-        if (!saved || !sameShape(saved.shape, v.shape)) throw new StateError(`${label}: weight ${i} has shape [${saved?.shape.join(', ')}] in the checkpoint, [${v.shape.join(', ')}] in this run`);
+        if (!saved || !sameShape(saved.shape, v.shape))
+          throw new StateError(`${label}: weight ${i} has shape [${saved?.shape.join(', ')}] in the checkpoint, [${v.shape.join(', ')}] in this run`);
       });
       tf.tidy(() => variables.forEach((v, i) => v.assign(tf.tensor(arrays[i].values, v.shape))));
     },
@@ -66,12 +68,14 @@ export function adamPart(optimizer: tf.AdamOptimizer, label: string): StatePart 
     async load({ json, arrays }) {
       const j = json as { iterations?: unknown; accBeta1?: unknown; accBeta2?: unknown; names?: unknown };
       const count = Object.keys(arrays).length;
-      if (!Number.isInteger(j.iterations) || (j.iterations as number) < 0) throw new StateError(`${label}: iterations must be a non-negative integer, got ${JSON.stringify(j.iterations)}`);
+      if (!Number.isInteger(j.iterations) || (j.iterations as number) < 0)
+        throw new StateError(`${label}: iterations must be a non-negative integer, got ${JSON.stringify(j.iterations)}`);
       for (const k of ['accBeta1', 'accBeta2'] as const) {
         const x = j[k];
         if (typeof x !== 'number' || !(x > 0 && x <= 1)) throw new StateError(`${label}: ${k} must be a number in (0, 1], got ${JSON.stringify(x)}`);
       }
-      if (!Array.isArray(j.names) || j.names.length !== count || count % 2 !== 0) throw new StateError(`${label}: the moments must come in pairs with one name each`);
+      if (!Array.isArray(j.names) || j.names.length !== count || count % 2 !== 0)
+        throw new StateError(`${label}: the moments must come in pairs with one name each`);
       // A used optimiser's moments are replaced: free them first (setWeights does not).
       tf.dispose([...internals.accumulatedFirstMoment, ...internals.accumulatedSecondMoment].map((m) => m.variable));
       const named = [{ name: 'iter', tensor: tf.scalar(j.iterations as number, 'int32') }];

@@ -85,7 +85,11 @@ export class Trainer {
   protected readonly parts: Record<string, StatePart>;
 
   /** `prior`: the SFT prior's weights when the caller already has them (else they are computed). */
-  constructor(config: TrainConfig, private readonly engine: AdvantageEngine = cpuAdvantageEngine, private readonly prior?: PolicyWeights) {
+  constructor(
+    config: TrainConfig,
+    private readonly engine: AdvantageEngine = cpuAdvantageEngine,
+    private readonly prior?: PolicyWeights,
+  ) {
     this.config = config;
     checkCombinedLimits(config); // settings too big together are refused here, not deep in the env
     const root = new Rng(config.seed);
@@ -103,7 +107,11 @@ export class Trainer {
     this.policy = initialPolicy(config, this.env.obsDim, this.env.actionDim);
     this.optimizer = createAdam(config.learningRate);
     if (methodSpec(config.method).learner.critic) {
-      this.critic = { net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')), optimizer: createAdam(config.learningRate), rng: root.fork('critic') };
+      this.critic = {
+        net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')),
+        optimizer: createAdam(config.learningRate),
+        rng: root.fork('critic'),
+      };
     }
     this.collector = createCollector(this.env, this.policy, engine);
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer'), ...engine.parts };
@@ -151,8 +159,10 @@ export class Trainer {
   async loadState(state: TrainerState): Promise<void> {
     const streams = this.streams();
     const names = (o: object) => Object.keys(o).sort().join(', ');
-    if (names(state.streams) !== names(streams)) throw new StateError(`the checkpoint's random streams (${names(state.streams)}) are not this trainer's (${names(streams)})`);
-    if (names(state.parts) !== names(this.parts)) throw new StateError(`the checkpoint's parts (${names(state.parts)}) are not this method's (${names(this.parts)})`);
+    if (names(state.streams) !== names(streams))
+      throw new StateError(`the checkpoint's random streams (${names(state.streams)}) are not this trainer's (${names(streams)})`);
+    if (names(state.parts) !== names(this.parts))
+      throw new StateError(`the checkpoint's parts (${names(state.parts)}) are not this method's (${names(this.parts)})`);
     for (const [k, rng] of Object.entries(streams)) {
       try {
         rng.setState(state.streams[k]);
@@ -208,7 +218,9 @@ export class Trainer {
     });
     const stats = await update();
     const t3 = now();
-    const valueLoss = this.critic ? await criticUpdate(this.critic.net, this.critic.optimizer, rollout.obs, result.shapedRewards, c, this.critic.rng) : undefined;
+    const valueLoss = this.critic
+      ? await criticUpdate(this.critic.net, this.critic.optimizer, rollout.obs, result.shapedRewards, c, this.critic.rng)
+      : undefined;
     const t4 = now();
     this.completed++;
     this.lastBatch = { rollout, batch, result };
@@ -247,9 +259,21 @@ export class Trainer {
   private async advantages(rollout: Rollout, values?: Float32Array) {
     const c = this.config;
     // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10) scales the success reward.
-    const rewards = rollout.outcome ? Float64Array.from(rollout.outcome, (r) => r * c.successReward) : Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
+    const rewards = rollout.outcome
+      ? Float64Array.from(rollout.outcome, (r) => r * c.successReward)
+      : Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
     const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
-    const batch: AdvantageBatch = { groupOffsets: rollout.groupOffsets, runOffsets: rollout.runOffsets, milestones, rewards, stateKeys: rollout.stateKeys, ...(values ? { values } : {}), success: rollout.success, milestonesReached: rollout.milestonesReached, numMilestones: rollout.numMilestones };
+    const batch: AdvantageBatch = {
+      groupOffsets: rollout.groupOffsets,
+      runOffsets: rollout.runOffsets,
+      milestones,
+      rewards,
+      stateKeys: rollout.stateKeys,
+      ...(values ? { values } : {}),
+      success: rollout.success,
+      milestonesReached: rollout.milestonesReached,
+      numMilestones: rollout.numMilestones,
+    };
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
     return { batch, tensor, result };
   }
@@ -272,7 +296,14 @@ export class Trainer {
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 
-  private record(iteration: number, rollout: Rollout, batch: AdvantageBatch, result: AdvantageResult, stats: PpoStats & { valueLoss?: number }, ms: IterationRecord['ms']): IterationRecord {
+  private record(
+    iteration: number,
+    rollout: Rollout,
+    batch: AdvantageBatch,
+    result: AdvantageResult,
+    stats: PpoStats & { valueLoss?: number },
+    ms: IterationRecord['ms'],
+  ): IterationRecord {
     const S = rollout.actions.length;
     return {
       iteration,

@@ -18,7 +18,12 @@ export interface BatchDims {
  * The batch; its tensors are owned by the caller (dispose with disposePpoBatch); `advantages` is taken
  * over. `rows`: minibatch row storage to reuse (a trainer keeps one for all its updates).
  */
-export function toPpoBatch(rollout: Pick<Rollout, 'obs' | 'candidates' | 'candidateRows' | 'mask' | 'actions' | 'logProbs'>, dims: BatchDims, advantages: tf.Tensor1D, rows = new MinibatchRows()): PpoBatch {
+export function toPpoBatch(
+  rollout: Pick<Rollout, 'obs' | 'candidates' | 'candidateRows' | 'mask' | 'actions' | 'logProbs'>,
+  dims: BatchDims,
+  advantages: tf.Tensor1D,
+  rows = new MinibatchRows(),
+): PpoBatch {
   const table = renumberByFirstUse(rollout.candidateRows, rollout.candidates, dims.actionDim);
   return {
     obsDim: dims.obsDim,

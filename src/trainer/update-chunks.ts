@@ -39,7 +39,13 @@ export function chunksOf(indices: Int32Array, size: number): Int32Array[] {
  * once. Returns [statistics…, gradient norm] as a tensor owned by the caller. Each chunk's tidy closes
  * before the next pass starts, so a pass may reuse host row storage (MinibatchRows).
  */
-export function chunkedStep(optimizer: tf.Optimizer, chunks: Int32Array[], steps: number, maxGradNorm: number, pass: (chunk: Int32Array, weight: number) => { grads: tf.NamedTensorMap; parts: tf.Tensor[] }): tf.Tensor {
+export function chunkedStep(
+  optimizer: tf.Optimizer,
+  chunks: Int32Array[],
+  steps: number,
+  maxGradNorm: number,
+  pass: (chunk: Int32Array, weight: number) => { grads: tf.NamedTensorMap; parts: tf.Tensor[] },
+): tf.Tensor {
   let grads: tf.NamedTensorMap | null = null;
   let parts: tf.Tensor | null = null;
   for (const chunk of chunks) {

@@ -47,7 +47,7 @@ export class BeaconLiveApp extends LitElement {
   };
 
   /** The shortcut help overlay is open. */
-  private declare help: boolean;
+  declare private help: boolean;
   private readonly state = new PageStateController(this);
   private readonly narrow = new NarrowController(this);
   private readonly training: TrainingController;
@@ -59,11 +59,24 @@ export class BeaconLiveApp extends LitElement {
     this.help = false;
     const st = this.state;
     const page = () => ({ config: st.config, page: st.page });
-    this.durable = new DurableRuns(this, () => raceKey(page()), () => writePageState(page()), () => st.page.methods);
+    this.durable = new DurableRuns(
+      this,
+      () => raceKey(page()),
+      () => writePageState(page()),
+      () => st.page.methods,
+    );
     // A race saved in this browser continues where it was (the default; the bar offers a fresh start).
     this.training = new TrainingController(this, async () => {
       const checkpoints = await this.durable.saved();
-      return { config: st.config, methods: st.page.methods, running: st.page.autostart, speed: st.page.speed, seeds: st.page.seeds, checkpoints, estimator: await st.startingCode(checkpoints) };
+      return {
+        config: st.config,
+        methods: st.page.methods,
+        running: st.page.autostart,
+        speed: st.page.speed,
+        seeds: st.page.seeds,
+        checkpoints,
+        estimator: await st.startingCode(checkpoints),
+      };
     });
     st.training = this.training;
     this.training.onCheckpoint = (m, iteration, bytes) => this.durable.checkpoint(m, iteration, bytes);
@@ -119,7 +132,9 @@ export class BeaconLiveApp extends LitElement {
     const iterations = race?.iterations ?? Object.fromEntries(methods.map((m) => [m, t.histories[m]?.latest?.iteration ?? 0]));
     const present = page.present;
     const labels = methods.map((m) => raceEntry(m).label);
-    const backend = t.backend ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}` : '';
+    const backend = t.backend
+      ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}`
+      : '';
     return {
       methodCount: methods.length,
       lede: `${labels.join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.`,
@@ -140,7 +155,11 @@ export class BeaconLiveApp extends LitElement {
         <p class="lede">How much learning signal each method extracts from its samples, iteration by iteration.</p>
         <div class="pair">
           ${methods.map(
-            (m) => html`<method-panel method=${m} .history=${t.histories[m]} .seeds=${t.seeds.length} .revision=${rev} .smoothing=${page.smoothing} .halted=${t.errors.filter((e) => e.method === m).map((e) => e.message).join(' ')}></method-panel>`,
+            (m) =>
+              html`<method-panel method=${m} .history=${t.histories[m]} .seeds=${t.seeds.length} .revision=${rev} .smoothing=${page.smoothing} .halted=${t.errors
+                .filter((e) => e.method === m)
+                .map((e) => e.message)
+                .join(' ')}></method-panel>`,
           )}
         </div>
       </section>

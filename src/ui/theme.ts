@@ -25,7 +25,13 @@ function methodInkVar(method: string): string {
  */
 export function methodLabel(entry: string): { name: string; formula: string; overrides: string; color: string; ink: string } {
   const e = raceEntry(entry);
-  return { name: e.label, formula: methodSpec(e.method).formula, overrides: describeOverrides(e.overrides), color: methodColorVar(entry), ink: methodInkVar(entry) };
+  return {
+    name: e.label,
+    formula: methodSpec(e.method).formula,
+    overrides: describeOverrides(e.overrides),
+    color: methodColorVar(entry),
+    ink: methodInkVar(entry),
+  };
 }
 
 /**
@@ -35,8 +41,7 @@ export function methodLabel(entry: string): { name: string; formula: string; ove
  */
 export function methodColorCss(): string {
   const vars = (scheme: 'light' | 'dark') =>
-    RACE_ENTRIES.map((e) => `${methodColorVar(e.name)}: ${e.color[scheme].line}; ${methodInkVar(e.name)}: ${e.color[scheme].ink};`)
-      .join(' ');
+    RACE_ENTRIES.map((e) => `${methodColorVar(e.name)}: ${e.color[scheme].line}; ${methodInkVar(e.name)}: ${e.color[scheme].ink};`).join(' ');
   return `:root { ${vars('light')} }\n@media (prefers-color-scheme: dark) { :root { ${vars('dark')} } }`;
 }
 

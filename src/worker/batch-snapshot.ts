@@ -70,7 +70,20 @@ export function makeSnapshot(view: BatchView, context: SnapshotContext): BatchSn
 
 /** The buffers to transfer with a snapshot (each array owns its buffer: made by slice/from above). */
 export function snapshotTransferables(s: BatchSnapshot): ArrayBuffer[] {
-  return [s.taskSeeds, s.success, s.milestonesReached, s.numMilestones, s.aTraj, s.runOffsets, s.actions, s.milestones, s.boundaries, s.shapedRewards, s.aSeg, s.advantages].map((a) => a.buffer as ArrayBuffer);
+  return [
+    s.taskSeeds,
+    s.success,
+    s.milestonesReached,
+    s.numMilestones,
+    s.aTraj,
+    s.runOffsets,
+    s.actions,
+    s.milestones,
+    s.boundaries,
+    s.shapedRewards,
+    s.aSeg,
+    s.advantages,
+  ].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Number of runs in a snapshot. */

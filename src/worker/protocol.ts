@@ -26,7 +26,18 @@ export type ToWorker =
    * named variant of one, src/race/entries.ts) from the page config (starting from `prior`, the SFT
    * prior's weights shared by every entry of the race), run if `running`.
    */
-  | { type: 'init'; config: RaceConfig; method: RaceEntryName; running: boolean; speed: Speed; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; wasmThreads?: number; checkpoint?: ArrayBuffer | null; estimator?: EstimatorCode | null }
+  | {
+      type: 'init';
+      config: RaceConfig;
+      method: RaceEntryName;
+      running: boolean;
+      speed: Speed;
+      prior?: PolicyWeights | null;
+      extraSeeds?: (PolicyWeights | null)[];
+      wasmThreads?: number;
+      checkpoint?: ArrayBuffer | null;
+      estimator?: EstimatorCode | null;
+    }
   | { type: 'pause' }
   | { type: 'resume' }
   /** One iteration, then pause. */
@@ -36,7 +47,15 @@ export type ToWorker =
    * `checkpoint` (as with `init`'s): continue the saved run in those bytes (panel-state.ts: one
    * checkpoint, or one per seed).
    */
-  | { type: 'reset'; config: RaceConfig; running: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; estimator?: EstimatorCode | null }
+  | {
+      type: 'reset';
+      config: RaceConfig;
+      running: boolean;
+      prior?: PolicyWeights | null;
+      extraSeeds?: (PolicyWeights | null)[];
+      checkpoint?: ArrayBuffer | null;
+      estimator?: EstimatorCode | null;
+    }
   /** Compute (or recall) the SFT prior of `method` at `config` on this worker's backend; answered by `prior`. */
   | { type: 'prior'; config: RaceConfig; method: Method; wasmThreads?: number }
   /** Settings that take effect from the next iteration (only fields with `restart: false`). */

@@ -75,7 +75,15 @@ export class TrainingLoop {
    * A rebuild to do. `checkpoint`: bytes of a saved run to continue (from the page); `state`: the state
    * to continue after a device loss (the last completed iteration's, kept in memory), one per seed.
    */
-  private pendingReset: { config: RaceConfig; running: boolean; force: boolean; prior?: PolicyWeights | null; extraSeeds?: (PolicyWeights | null)[]; checkpoint?: ArrayBuffer | null; state?: RunState[] | null } | null = null;
+  private pendingReset: {
+    config: RaceConfig;
+    running: boolean;
+    force: boolean;
+    prior?: PolicyWeights | null;
+    extraSeeds?: (PolicyWeights | null)[];
+    checkpoint?: ArrayBuffer | null;
+    state?: RunState[] | null;
+  } | null = null;
   /** The visitor's estimator, for an entry that runs visitor code (set by init and reset; kept across a device loss). */
   private estimator: EstimatorCode | null = null;
   /** Every seed's state after the last completed iteration (or as restored): where a lost device continues. */
@@ -105,7 +113,14 @@ export class TrainingLoop {
           this.method = message.method;
           this.entry = raceEntry(message.method);
         }
-        this.pendingReset = { config: message.config, running: message.running, force: false, prior: message.prior, extraSeeds: message.extraSeeds, checkpoint: message.checkpoint };
+        this.pendingReset = {
+          config: message.config,
+          running: message.running,
+          force: false,
+          prior: message.prior,
+          extraSeeds: message.extraSeeds,
+          checkpoint: message.checkpoint,
+        };
         if (message.estimator !== undefined) this.estimator = message.estimator;
         this.wanted = message.running;
         this.pendingSteps = 0;
@@ -152,7 +167,15 @@ export class TrainingLoop {
     const running = this.pendingReset ? this.pendingReset.running : this.wanted;
     const pending = this.pendingReset;
     const from = pending ? { checkpoint: pending.checkpoint, state: pending.state } : { state: this.lastState };
-    if (this.config) this.pendingReset = { config: pending?.config ?? this.config, running, force: true, prior: pending ? pending.prior : this.prior, extraSeeds: pending ? pending.extraSeeds : this.extraSeeds, ...from };
+    if (this.config)
+      this.pendingReset = {
+        config: pending?.config ?? this.config,
+        running,
+        force: true,
+        prior: pending ? pending.prior : this.prior,
+        extraSeeds: pending ? pending.extraSeeds : this.extraSeeds,
+        ...from,
+      };
     this.abortStep?.(new DeviceLostError(reason));
     void this.pump();
   }
@@ -233,7 +256,14 @@ export class TrainingLoop {
       return;
     }
     if (this.config.backend === to) return;
-    this.pendingReset = { config: { ...this.config, backend: to }, running: this.wanted, force: false, prior: this.prior, extraSeeds: this.extraSeeds, state: this.lastState };
+    this.pendingReset = {
+      config: { ...this.config, backend: to },
+      running: this.wanted,
+      force: false,
+      prior: this.prior,
+      extraSeeds: this.extraSeeds,
+      state: this.lastState,
+    };
   }
 
   private async rebuild(): Promise<void> {
@@ -261,7 +291,12 @@ export class TrainingLoop {
       // call may force a new backend. The engine is the entry's method's: a variant only changes
       // settings, never the maths.
       const create = (force: boolean) =>
-        SeedRuns.create(configs, [this.prior, ...(this.extraSeeds ?? [])], (i) => this.host.prepare(reset.config, entry.method, force && i === 0, i === 0 ? continuesAt : null, this.estimator), () => this.pendingReset !== null);
+        SeedRuns.create(
+          configs,
+          [this.prior, ...(this.extraSeeds ?? [])],
+          (i) => this.host.prepare(reset.config, entry.method, force && i === 0, i === 0 ? continuesAt : null, this.estimator),
+          () => this.pendingReset !== null,
+        );
       this.run = await create(reset.force);
       if (!this.run) return; // superseded while the backend was initialising
       if (saved) {
@@ -271,7 +306,12 @@ export class TrainingLoop {
           this.run.updateSettings(liveSettings(configs[0]));
         } catch (e) {
           if (e instanceof DeviceLostError) throw e;
-          this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the saved state could not be continued (${errorText(e)}); started from iteration 0` });
+          this.host.post({
+            type: 'error',
+            generation: this.generation,
+            method,
+            message: `${method}: the saved state could not be continued (${errorText(e)}); started from iteration 0`,
+          });
           this.disposeRuns();
           this.run = await create(false);
           if (!this.run) return;
@@ -294,7 +334,12 @@ export class TrainingLoop {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
       this.running = false;
       // The visitor's estimator failing to load is its panel's failure alone (src/estimator/failure.ts).
-      this.host.post({ type: 'error', generation: this.generation, ...(e instanceof EstimatorError ? { method } : {}), message: `could not start training: ${errorText(e)}` });
+      this.host.post({
+        type: 'error',
+        generation: this.generation,
+        ...(e instanceof EstimatorError ? { method } : {}),
+        message: `could not start training: ${errorText(e)}`,
+      });
     }
     this.postState();
   }
@@ -304,7 +349,12 @@ export class TrainingLoop {
     try {
       return await decodeSeedCheckpoints(bytes);
     } catch (e) {
-      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0` });
+      this.host.post({
+        type: 'error',
+        generation: this.generation,
+        method,
+        message: `${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0`,
+      });
       return null;
     }
   }
@@ -344,7 +394,12 @@ export class TrainingLoop {
       await this.host.wait(DEVICE_LOSS_GRACE_MS);
       if (this.pendingReset?.force) return;
       this.failed = true;
-      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}` });
+      this.host.post({
+        type: 'error',
+        generation: this.generation,
+        method,
+        message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}`,
+      });
       return;
     }
     for (const { seed, record } of records) this.host.post({ type: 'record', generation: this.generation, record, seed });

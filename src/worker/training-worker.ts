@@ -90,7 +90,11 @@ const loop: TrainingLoop = new TrainingLoop({
 
 /** The custom method's engine: the visitor's estimator in a nested sandbox worker, its module loaded first. */
 async function customEngine(estimator: EstimatorCode | null | undefined): Promise<AdvantageEngine> {
-  if (!estimator) throw new EstimatorError({ kind: 'load', message: 'Your estimator has no code to run yet: press "Run this code", or write code in the editor and press Apply' });
+  if (!estimator)
+    throw new EstimatorError({
+      kind: 'load',
+      message: 'Your estimator has no code to run yet: press "Run this code", or write code in the editor and press Apply',
+    });
   const sandbox = browserEstimatorSandbox(estimator.source, estimator.timeoutS);
   try {
     await sandbox.load();
@@ -114,7 +118,8 @@ async function sharedPrior(config: RaceConfig, method: Method): Promise<PolicyWe
 
 scope.onmessage = (event) => {
   const message = event.data;
-  if ((message.type === 'init' || message.type === 'prior' || message.type === 'warm') && message.wasmThreads !== undefined) setWasmThreads(message.wasmThreads);
+  if ((message.type === 'init' || message.type === 'prior' || message.type === 'warm') && message.wasmThreads !== undefined)
+    setWasmThreads(message.wasmThreads);
   if (message.type === 'warm') {
     // A failure here is reported by the selection that `init` makes next.
     warming = backend.ensure(message.backend, false).catch(() => undefined);

@@ -12,7 +12,6 @@ import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 
-
 const beacon = (over: Partial<AdvantageSettings> = {}): AdvantageSettings => ({ ...DEFAULT_ADVANTAGE_SETTINGS, ...over });
 const grpo = (over: Partial<AdvantageSettings> = {}): AdvantageSettings => beacon({ method: 'grpo', ...over });
 
@@ -21,20 +20,34 @@ const stepsOf = (b: AdvantageBatch, i: number) => Array.from({ length: b.runOffs
 
 describe('docs/maths.md §3 temporal reward shaping', () => {
   it('γ = 0.95, L = 5 gives 0.8145, 0.8574, 0.9025, 0.95, 1.0 (× R_ms)', () => {
-    const b = makeBatch([[{ reward: 1, milestones: [0, 0, 0, 0, 1] }, { reward: 0, milestones: [0, 0] }]]);
+    const b = makeBatch([
+      [
+        { reward: 1, milestones: [0, 0, 0, 0, 1] },
+        { reward: 0, milestones: [0, 0] },
+      ],
+    ]);
     const seg = segmentRuns(b, 2, 0.95);
-    expect(Array.from(seg.shapedRewards.slice(0, 5)).map((r) => r / 2)).toEqual(
-      [0.81450625, 0.857375, 0.9025, 0.95, 1].map((x) => expect.closeTo(x, 12)),
-    );
+    expect(Array.from(seg.shapedRewards.slice(0, 5)).map((r) => r / 2)).toEqual([0.81450625, 0.857375, 0.9025, 0.95, 1].map((x) => expect.closeTo(x, 12)));
     expect(Array.from(seg.shapedRewards.slice(5))).toEqual([0, 0]); // incomplete segment: r = 0
   });
 
   it('per-step returns: L=1 → 1, 2 → 0.975, 3 → 0.95083, 5 → 0.90488, 8 → 0.84145', () => {
-    const expected: [number, number][] = [[1, 1], [2, 0.975], [3, 0.95083], [5, 0.90488], [8, 0.84145]];
+    const expected: [number, number][] = [
+      [1, 1],
+      [2, 0.975],
+      [3, 0.95083],
+      [5, 0.90488],
+      [8, 0.84145],
+    ];
     for (const [L, rho] of expected) expect(perStepReturn(1, 0.95, L)).toBeCloseTo(rho, 5);
     // ρ is the mean of the shaped rewards of the segment.
     for (const [L] of expected) {
-      const b = makeBatch([[{ reward: 0, milestones: [...Array(L - 1).fill(0), 1] }, { reward: 0, milestones: [0] }]]);
+      const b = makeBatch([
+        [
+          { reward: 0, milestones: [...Array(L - 1).fill(0), 1] },
+          { reward: 0, milestones: [0] },
+        ],
+      ]);
       const r = segmentRuns(b, 1, 0.95).shapedRewards.slice(0, L);
       expect(r.reduce((a, x) => a + x, 0) / L).toBeCloseTo(perStepReturn(1, 0.95, L), 12);
     }
@@ -43,46 +56,64 @@ describe('docs/maths.md §3 temporal reward shaping', () => {
 
 describe('docs/maths.md §4 trajectory term', () => {
   it('meanStd uses the sample std (n − 1) and ε; mean subtracts the mean', () => {
-    const b = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }, { reward: 0, milestones: [0] }]]);
+    const b = makeBatch([
+      [
+        { reward: 1, milestones: [1] },
+        { reward: 0, milestones: [0] },
+        { reward: 0, milestones: [0] },
+      ],
+    ]);
     const std = Math.sqrt(((2 / 3) ** 2 + 2 * (1 / 3) ** 2) / 2);
-    expect(computeAdvantages(b, grpo()).trajectoryAdvantages[0]).toBeCloseTo((2 / 3) / (std + 1e-6), 12);
+    expect(computeAdvantages(b, grpo()).trajectoryAdvantages[0]).toBeCloseTo(2 / 3 / (std + 1e-6), 12);
     expect(computeAdvantages(b, grpo({ normalize: 'mean' })).trajectoryAdvantages[1]).toBeCloseTo(-1 / 3, 12);
   });
 
   it('a tied group gives exactly 0, for any reward value', () => {
-    fc.assert(fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 2, max: 64 }), (r, n) => {
-      const b = makeBatch([Array.from({ length: n }, () => ({ reward: r, milestones: [0, 1, 0] }))]);
-      for (const normalize of ['meanStd', 'mean'] as const) {
-        expect(Array.from(computeAdvantages(b, grpo({ normalize })).advantages).every((a) => a === 0)).toBe(true);
-      }
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 2, max: 64 }), (r, n) => {
+        const b = makeBatch([Array.from({ length: n }, () => ({ reward: r, milestones: [0, 1, 0] }))]);
+        for (const normalize of ['meanStd', 'mean'] as const) {
+          expect(Array.from(computeAdvantages(b, grpo({ normalize })).advantages).every((a) => a === 0)).toBe(true);
+        }
+      }),
+    );
   });
 
   it('rejects groups of fewer than 2 runs, naming the group', () => {
-    const b = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }], [{ reward: 1, milestones: [1] }]]);
+    const b = makeBatch([
+      [
+        { reward: 1, milestones: [1] },
+        { reward: 0, milestones: [0] },
+      ],
+      [{ reward: 1, milestones: [1] }],
+    ]);
     expect(() => computeAdvantages(b, grpo())).toThrow(/groups\[1\].*at least 2 runs/);
   });
 });
 
 describe('docs/maths.md §4 consequences', () => {
   it('1. γ = 1 makes A_seg vanish exactly, so BEACON equals GRPO bit for bit', () => {
-    fc.assert(fc.property(arbBatch(), fc.double({ min: 0.01, max: 10, noNaN: true }), ({ groups }, rMs) => {
-      const b = makeBatch(groups);
-      for (const normalize of ['meanStd', 'mean'] as const) {
-        const be = computeAdvantages(b, beacon({ gamma: 1, rMs, normalize }));
-        const gr = computeAdvantages(b, grpo({ normalize }));
-        expect(be.segmentAdvantages.every((a) => a === 0)).toBe(true);
-        expect(Array.from(be.advantages)).toEqual(Array.from(gr.advantages));
-      }
-    }));
+    fc.assert(
+      fc.property(arbBatch(), fc.double({ min: 0.01, max: 10, noNaN: true }), ({ groups }, rMs) => {
+        const b = makeBatch(groups);
+        for (const normalize of ['meanStd', 'mean'] as const) {
+          const be = computeAdvantages(b, beacon({ gamma: 1, rMs, normalize }));
+          const gr = computeAdvantages(b, grpo({ normalize }));
+          expect(be.segmentAdvantages.every((a) => a === 0)).toBe(true);
+          expect(Array.from(be.advantages)).toEqual(Array.from(gr.advantages));
+        }
+      }),
+    );
   });
 
   it('2. the incomplete tail gets A_traj alone (one identical value per tail)', () => {
-    const b = makeBatch([[
-      { reward: 1, milestones: [0, 1, 0, 0, 1] },
-      { reward: 0, milestones: [0, 1, 0, 0, 0, 0] },
-      { reward: 0, milestones: [0, 0, 0] },
-    ]]);
+    const b = makeBatch([
+      [
+        { reward: 1, milestones: [0, 1, 0, 0, 1] },
+        { reward: 0, milestones: [0, 1, 0, 0, 0, 0] },
+        { reward: 0, milestones: [0, 0, 0] },
+      ],
+    ]);
     const res = computeAdvantages(b, beacon());
     const tail = [7, 8, 9, 10].map((t) => res.advantages[t]);
     expect(tail.every((a) => a === res.trajectoryAdvantages[1])).toBe(true);
@@ -101,25 +132,29 @@ describe('docs/maths.md §4 consequences', () => {
   });
 
   it('4. a completed segment longer than its group average leans negative', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 10 }), fc.double({ min: 0.05, max: 0.99, noNaN: true }), (short, extra, gamma) => {
-      const long = short + extra;
-      const run = (L: number) => ({ reward: 1, milestones: [...Array(L - 1).fill(0), 1] });
-      const b = makeBatch([[run(short), run(short), run(long)]]);
-      const res = computeAdvantages(b, beacon({ gamma }));
-      const sum = stepsOf(b, 2).reduce((s, t) => s + res.segmentAdvantages[t], 0);
-      expect(sum).toBeLessThan(0);
-      // Its earliest step, the one furthest from the milestone, is always below the baseline.
-      expect(res.segmentAdvantages[b.runOffsets[2]]).toBeLessThan(0);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 10 }), fc.double({ min: 0.05, max: 0.99, noNaN: true }), (short, extra, gamma) => {
+        const long = short + extra;
+        const run = (L: number) => ({ reward: 1, milestones: [...Array(L - 1).fill(0), 1] });
+        const b = makeBatch([[run(short), run(short), run(long)]]);
+        const res = computeAdvantages(b, beacon({ gamma }));
+        const sum = stepsOf(b, 2).reduce((s, t) => s + res.segmentAdvantages[t], 0);
+        expect(sum).toBeLessThan(0);
+        // Its earliest step, the one furthest from the milestone, is always below the baseline.
+        expect(res.segmentAdvantages[b.runOffsets[2]]).toBeLessThan(0);
+      }),
+    );
   });
 });
 
 describe('stepMean (released-code) baseline', () => {
   it('pools steps of segment index k across runs, tails included, so tails lean negative', () => {
-    const b = makeBatch([[
-      { reward: 0, milestones: [0, 1, 0, 0] }, // segment 1 (2 steps), tail in index 2 (2 steps)
-      { reward: 0, milestones: [0, 0, 0] }, // tail in index 1 (3 steps)
-    ]]);
+    const b = makeBatch([
+      [
+        { reward: 0, milestones: [0, 1, 0, 0] }, // segment 1 (2 steps), tail in index 2 (2 steps)
+        { reward: 0, milestones: [0, 0, 0] }, // tail in index 1 (3 steps)
+      ],
+    ]);
     const res = computeAdvantages(b, beacon({ segmentBaseline: 'stepMean', gamma: 0.5 }));
     const mean1 = (0.5 + 1) / 5; // r over index-1 steps: 0.5, 1, 0, 0, 0
     expect(res.segmentAdvantages[0]).toBeCloseTo(0.5 - mean1, 12);
@@ -131,26 +166,31 @@ describe('stepMean (released-code) baseline', () => {
 
 describe('property: the estimators equal a plain transcription of docs/maths.md §3–4', () => {
   it('over random batches, both baselines, both normalisations, γ ∈ [0, 1]', () => {
-    fc.assert(fc.property(arbBatch(), arbSettings(), ({ groups }, settings) => {
-      const res = computeAdvantages(makeBatch(groups), settings);
-      const expected = plainAdvantages(groups, settings);
-      expect(res.advantages.length).toBe(expected.length);
-      expected.forEach((a, t) => expect(res.advantages[t]).toBeCloseTo(a, 9));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(arbBatch(), arbSettings(), ({ groups }, settings) => {
+        const res = computeAdvantages(makeBatch(groups), settings);
+        const expected = plainAdvantages(groups, settings);
+        expect(res.advantages.length).toBe(expected.length);
+        expected.forEach((a, t) => expect(res.advantages[t]).toBeCloseTo(a, 9));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
 describe('random segmentation ablation', () => {
   it('keeps each run’s milestone count, moves boundaries, and is seeded', () => {
-    fc.assert(fc.property(arbBatch(), fc.integer({ min: 0, max: 2 ** 32 - 1 }), ({ groups }, seed) => {
-      const b = makeBatch(groups);
-      const a = randomizeMilestones(b.runOffsets, b.milestones, new Rng(seed));
-      expect(Array.from(a)).toEqual(Array.from(randomizeMilestones(b.runOffsets, b.milestones, new Rng(seed))));
-      for (let i = 0; i + 1 < b.runOffsets.length; i++) {
-        const count = (m: Uint8Array) => stepsOf(b, i).reduce((s, t) => s + m[t], 0);
-        expect(count(a)).toBe(count(b.milestones));
-      }
-    }));
+    fc.assert(
+      fc.property(arbBatch(), fc.integer({ min: 0, max: 2 ** 32 - 1 }), ({ groups }, seed) => {
+        const b = makeBatch(groups);
+        const a = randomizeMilestones(b.runOffsets, b.milestones, new Rng(seed));
+        expect(Array.from(a)).toEqual(Array.from(randomizeMilestones(b.runOffsets, b.milestones, new Rng(seed))));
+        for (let i = 0; i + 1 < b.runOffsets.length; i++) {
+          const count = (m: Uint8Array) => stepsOf(b, i).reduce((s, t) => s + m[t], 0);
+          expect(count(a)).toBe(count(b.milestones));
+        }
+      }),
+    );
   });
 
   it('places boundaries uniformly', () => {
@@ -196,10 +236,18 @@ function plainAdvantages(groups: RunSpec[][], s: AdvantageSettings): number[] {
     const parsed = group.map((run) => {
       const ts = run.milestones.flatMap((m, t) => (m ? [t] : []));
       const K = ts.length;
-      const index = run.milestones.map((_, t) => { let k = 0; while (k < K && ts[k] < t) k++; return k + 1; });
+      const index = run.milestones.map((_, t) => {
+        let k = 0;
+        while (k < K && ts[k] < t) k++;
+        return k + 1;
+      });
       const r = run.milestones.map((_, t) => (index[t] <= K ? s.rMs * s.gamma ** (ts[index[t] - 1] - t) : 0));
       const L = (k: number) => ts[k - 1] - (k === 1 ? -1 : ts[k - 2]);
-      const rho = (k: number) => { let sum = 0; for (let t = ts[k - 1] - L(k) + 1; t <= ts[k - 1]; t++) sum += r[t]; return sum / L(k); };
+      const rho = (k: number) => {
+        let sum = 0;
+        for (let t = ts[k - 1] - L(k) + 1; t <= ts[k - 1]; t++) sum += r[t];
+        return sum / L(k);
+      };
       return { K, index, r, rho };
     });
     group.forEach((run, i) => {
@@ -227,7 +275,12 @@ function plainAdvantages(groups: RunSpec[][], s: AdvantageSettings): number[] {
 
 describe('batch validation', () => {
   it('rejects milestone flags other than 0 and 1, naming the step', () => {
-    const b = makeBatch([[{ reward: 1, milestones: [0, 2] }, { reward: 0, milestones: [0] }]]);
+    const b = makeBatch([
+      [
+        { reward: 1, milestones: [0, 2] },
+        { reward: 0, milestones: [0] },
+      ],
+    ]);
     expect(() => computeAdvantages(b, DEFAULT_ADVANTAGE_SETTINGS)).toThrow(/milestones\[1\] must be 0 or 1, got 2/);
   });
 });

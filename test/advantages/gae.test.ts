@@ -18,7 +18,12 @@ describe('GAE (docs/maths.md §8)', () => {
   });
 
   // Run A: R = 1, 2 steps, V = 0.5, 0.8 (a milestone on its first step). Run B: R = 0, 1 step, V = 0.2.
-  const batch = makeBatch([[{ reward: 1, milestones: [1, 0] }, { reward: 0, milestones: [0] }]]);
+  const batch = makeBatch([
+    [
+      { reward: 1, milestones: [1, 0] },
+      { reward: 0, milestones: [0] },
+    ],
+  ]);
   const values = [0.5, 0.8, 0.2];
 
   it('a worked example: δ, Â, returns, and the batch normalisation', () => {
@@ -34,7 +39,10 @@ describe('GAE (docs/maths.md §8)', () => {
     // mean = −0.05 / 3; deviations −1/30, 13/60, −11/60; Σ d² = (4 + 169 + 121) / 3600 = 294/3600; / 2.
     const mean = -0.05 / 3;
     const std = Math.sqrt(294 / 3600 / 2);
-    close(res.advantages, [-0.05, 0.2, -0.2].map((a) => (a - mean) / (std + 1e-6)));
+    close(
+      res.advantages,
+      [-0.05, 0.2, -0.2].map((a) => (a - mean) / (std + 1e-6)),
+    );
   });
 
   it('shaped-reward PPO adds R_ms at milestone steps', () => {
@@ -45,31 +53,41 @@ describe('GAE (docs/maths.md §8)', () => {
   });
 
   it('λ_GAE = 1 gives discounted returns minus V; λ_GAE = 0 gives one-step TD errors', () => {
-    fc.assert(fc.property(
-      fc.array(fc.record({ reward: fc.constantFrom(0, 1), values: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: 1, maxLength: 12 }) }), { minLength: 2, maxLength: 5 }),
-      fc.double({ min: 0, max: 1, noNaN: true }),
-      (runs, gamma) => {
-        const b = makeBatch([runs.map((r) => ({ reward: r.reward, milestones: r.values.map(() => 0) }))]);
-        const V = runs.flatMap((r) => r.values);
-        const mc = computeGae(b, V, { gamma, lambdaGae: 1, milestoneReward: 0 });
-        const td = computeGae(b, V, { gamma, lambdaGae: 0, milestoneReward: 0 });
-        let t = 0;
-        for (const r of runs) {
-          const T = r.values.length;
-          for (let u = 0; u < T; u++, t++) {
-            const G = r.reward * gamma ** (T - 1 - u); // the discounted return of the final reward
-            expect(mc.returns[t]).toBeCloseTo(G, 9);
-            expect(mc.rawAdvantages[t]).toBeCloseTo(G - r.values[u], 9);
-            const next = u + 1 < T ? r.values[u + 1] : 0; // bootstrap 0 at the run's end
-            expect(td.rawAdvantages[t]).toBeCloseTo((u === T - 1 ? r.reward : 0) + gamma * next - r.values[u], 12);
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ reward: fc.constantFrom(0, 1), values: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: 1, maxLength: 12 }) }), {
+          minLength: 2,
+          maxLength: 5,
+        }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (runs, gamma) => {
+          const b = makeBatch([runs.map((r) => ({ reward: r.reward, milestones: r.values.map(() => 0) }))]);
+          const V = runs.flatMap((r) => r.values);
+          const mc = computeGae(b, V, { gamma, lambdaGae: 1, milestoneReward: 0 });
+          const td = computeGae(b, V, { gamma, lambdaGae: 0, milestoneReward: 0 });
+          let t = 0;
+          for (const r of runs) {
+            const T = r.values.length;
+            for (let u = 0; u < T; u++, t++) {
+              const G = r.reward * gamma ** (T - 1 - u); // the discounted return of the final reward
+              expect(mc.returns[t]).toBeCloseTo(G, 9);
+              expect(mc.rawAdvantages[t]).toBeCloseTo(G - r.values[u], 9);
+              const next = u + 1 < T ? r.values[u + 1] : 0; // bootstrap 0 at the run's end
+              expect(td.rawAdvantages[t]).toBeCloseTo((u === T - 1 ? r.reward : 0) + gamma * next - r.values[u], 12);
+            }
           }
-        }
-      },
-    ));
+        },
+      ),
+    );
   });
 
   it('equal raw advantages normalise to exactly 0; bad inputs are named', () => {
-    const b = makeBatch([[{ reward: 0, milestones: [0] }, { reward: 0, milestones: [0] }]]);
+    const b = makeBatch([
+      [
+        { reward: 0, milestones: [0] },
+        { reward: 0, milestones: [0] },
+      ],
+    ]);
     expect(Array.from(computeGae(b, [0.3, 0.3], DEFAULT_GAE_SETTINGS).advantages)).toEqual([0, 0]);
     expect(() => computeGae(batch, [0.5, 0.8], DEFAULT_GAE_SETTINGS)).toThrow(/values must have one entry per step \(3\), got 2/);
     expect(() => computeGae(batch, values, { ...DEFAULT_GAE_SETTINGS, lambdaGae: 2 })).toThrow(/lambdaGae/);

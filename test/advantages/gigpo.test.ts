@@ -53,7 +53,7 @@ describe('GiGPO, worked examples', () => {
     const sE = Math.SQRT1_2 + EPS;
     close(res.episodeAdvantages, [0.5 / sE, -0.5 / sE]);
     close(res.stepAdvantages, [-1 / 6 / sS, 0, 7 / 12 / sS, -5 / 12 / sS, 0]);
-    close(res.advantages, [0.5 / sE - (2 / 6) / sS, 0.5 / sE, 0.5 / sE + (14 / 12) / sS, -0.5 / sE - (10 / 12) / sS, -0.5 / sE]);
+    close(res.advantages, [0.5 / sE - 2 / 6 / sS, 0.5 / sE, 0.5 / sE + 14 / 12 / sS, -0.5 / sE - 10 / 12 / sS, -0.5 / sE]);
   });
 
   it('ties give exactly 0: a step group of equal returns, and a group of equal rewards', () => {
@@ -86,7 +86,10 @@ describe('GiGPO, worked examples', () => {
   });
 
   it('step groups never cross batch groups, even with equal state keys', () => {
-    const s = batchOf([[run(1, [0]), run(0, [1])], [run(1, [0]), run(0, [1])]]);
+    const s = batchOf([
+      [run(1, [0]), run(0, [1])],
+      [run(1, [0]), run(0, [1])],
+    ]);
     const index = buildStepGroupIndex(s.batch, s.keys);
     expect(index.numStepGroups).toBe(4);
     expect(anchorCoverage(index)).toBe(0);
@@ -112,29 +115,33 @@ describe('GiGPO, worked examples', () => {
   it('the step-group index equals a Map-based numbering (first appearance, per batch group), any uint32 keys', () => {
     const key = fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(0xffffffff, 0x80000000, 2 ** 16));
     const arbRun = fc.record({ reward: fc.constant(0), keys: fc.array(key, { minLength: 1, maxLength: 60 }) }).map(({ reward, keys: k }) => run(reward, k));
-    fc.assert(fc.property(fc.array(fc.array(arbRun, { minLength: 2, maxLength: 8 }), { minLength: 1, maxLength: 4 }), (groups) => {
-      const { batch: b, keys: k } = batchOf(groups);
-      const index = buildStepGroupIndex(b, k);
-      const expected: number[] = [];
-      let next = 0;
-      let t = 0;
-      for (const group of groups) {
-        const ids = new Map<number, number>();
-        for (const r of group) for (const x of r.keys) {
-          if (!ids.has(x)) ids.set(x, next++);
-          expected.push(ids.get(x)!);
-          t++;
+    fc.assert(
+      fc.property(fc.array(fc.array(arbRun, { minLength: 2, maxLength: 8 }), { minLength: 1, maxLength: 4 }), (groups) => {
+        const { batch: b, keys: k } = batchOf(groups);
+        const index = buildStepGroupIndex(b, k);
+        const expected: number[] = [];
+        let next = 0;
+        let t = 0;
+        for (const group of groups) {
+          const ids = new Map<number, number>();
+          for (const r of group)
+            for (const x of r.keys) {
+              if (!ids.has(x)) ids.set(x, next++);
+              expected.push(ids.get(x)!);
+              t++;
+            }
         }
-      }
-      expect(Array.from(index.stepGroupOf)).toEqual(expected);
-      expect(index.numStepGroups).toBe(next);
-      // members: every step once, grouped by id, ascending inside each step group.
-      for (let sg = 0; sg < index.numStepGroups; sg++) {
-        const m = Array.from(index.members.subarray(index.offsets[sg], index.offsets[sg + 1]));
-        expect(m).toEqual(expected.flatMap((id, u) => (id === sg ? [u] : [])));
-      }
-      expect(index.offsets[index.numStepGroups]).toBe(t);
-    }), { numRuns: 200 });
+        expect(Array.from(index.stepGroupOf)).toEqual(expected);
+        expect(index.numStepGroups).toBe(next);
+        // members: every step once, grouped by id, ascending inside each step group.
+        for (let sg = 0; sg < index.numStepGroups; sg++) {
+          const m = Array.from(index.members.subarray(index.offsets[sg], index.offsets[sg + 1]));
+          expect(m).toEqual(expected.flatMap((id, u) => (id === sg ? [u] : [])));
+        }
+        expect(index.offsets[index.numStepGroups]).toBe(t);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('rejects missing or malformed state keys, naming them', () => {
@@ -146,26 +153,36 @@ describe('GiGPO, worked examples', () => {
 
 describe('GiGPO properties', () => {
   it('ω = 0 equals GRPO’s trajectory term exactly (paper: over runs; released: over rows)', () => {
-    fc.assert(fc.property(arbKeyedGroups(), fc.constantFrom('meanStd' as const, 'mean' as const), fc.constantFrom('paper' as const, 'released' as const), (groups, normalize, variant) => {
-      const { batch: b, keys: k } = batchOf(groups);
-      const res = computeGigpo(b, k, gigpo({ omega: 0, normalize, variant }));
-      const grpo = computeAdvantages(b, { ...DEFAULT_ADVANTAGE_SETTINGS, method: 'grpo', normalize, variant });
-      expect(Array.from(res.episodeAdvantages)).toEqual(Array.from(grpo.trajectoryAdvantages));
-      expect(Array.from(res.advantages)).toEqual(Array.from(grpo.advantages));
-    }));
+    fc.assert(
+      fc.property(
+        arbKeyedGroups(),
+        fc.constantFrom('meanStd' as const, 'mean' as const),
+        fc.constantFrom('paper' as const, 'released' as const),
+        (groups, normalize, variant) => {
+          const { batch: b, keys: k } = batchOf(groups);
+          const res = computeGigpo(b, k, gigpo({ omega: 0, normalize, variant }));
+          const grpo = computeAdvantages(b, { ...DEFAULT_ADVANTAGE_SETTINGS, method: 'grpo', normalize, variant });
+          expect(Array.from(res.episodeAdvantages)).toEqual(Array.from(grpo.trajectoryAdvantages));
+          expect(Array.from(res.advantages)).toEqual(Array.from(grpo.advantages));
+        },
+      ),
+    );
   });
 
   it('equals a plain transcription of docs/maths.md §7 over random batches and settings', () => {
-    fc.assert(fc.property(arbKeyedGroups(), arbSettings(), (groups, s) => {
-      const { batch: b, keys: k } = batchOf(groups);
-      const res = computeGigpo(b, k, s);
-      const plain = plainGigpo(groups, s);
-      // 6 digits: a near-tied step group (γ within 1e-12 of 1) has std ≪ ε, so f64 rounding of
-      // R_t − mean (~1e-15 · |R|, summation order differs from the plain version) is amplified by ω / ε.
-      plain.advantages.forEach((a, t) => expect(res.advantages[t]).toBeCloseTo(a, 6));
-      plain.aS.forEach((a, t) => expect(res.stepAdvantages[t]).toBeCloseTo(a, 6));
-      expect(res.anchorCoverage).toBeCloseTo(plain.coverage, 12);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(arbKeyedGroups(), arbSettings(), (groups, s) => {
+        const { batch: b, keys: k } = batchOf(groups);
+        const res = computeGigpo(b, k, s);
+        const plain = plainGigpo(groups, s);
+        // 6 digits: a near-tied step group (γ within 1e-12 of 1) has std ≪ ε, so f64 rounding of
+        // R_t − mean (~1e-15 · |R|, summation order differs from the plain version) is amplified by ω / ε.
+        plain.advantages.forEach((a, t) => expect(res.advantages[t]).toBeCloseTo(a, 6));
+        plain.aS.forEach((a, t) => expect(res.stepAdvantages[t]).toBeCloseTo(a, 6));
+        expect(res.anchorCoverage).toBeCloseTo(plain.coverage, 12);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -26,7 +26,12 @@ describe('released variant, worked examples', () => {
 
   // Run A: R = 1, 3 steps, milestone on its last step. Run B: R = 0, 1 step, no milestone.
   // γ = 0.5, R_ms = 10, λ = 1.
-  const b = makeBatch([[{ reward: 1, milestones: [0, 0, 1] }, { reward: 0, milestones: [0] }]]);
+  const b = makeBatch([
+    [
+      { reward: 1, milestones: [0, 0, 1] },
+      { reward: 0, milestones: [0] },
+    ],
+  ]);
 
   it('1. trajectory statistics over step rows (length-weighted), both normalisations', () => {
     // Rows: 1, 1, 1 (run A) and 0 (run B). mean = 3/4 (the paper's mean over runs would be 1/2).
@@ -50,8 +55,14 @@ describe('released variant, worked examples', () => {
     // std = 4.26955…; both terms are divided by their own std + ε.
     const std = Math.sqrt(54.6875 / 3);
     const ms = computeAdvantages(b, released({ gamma: 0.5, rMs: 10, normalize: 'meanStd' }));
-    close(ms.segmentAdvantages, [-1.875, 0.625, 5.625, -4.375].map((d) => d / (std + EPS)));
-    close(ms.advantages, [0, 1, 2, 3].map((t) => ms.trajectoryAdvantages[t < 3 ? 0 : 1] + ms.segmentAdvantages[t]));
+    close(
+      ms.segmentAdvantages,
+      [-1.875, 0.625, 5.625, -4.375].map((d) => d / (std + EPS)),
+    );
+    close(
+      ms.advantages,
+      [0, 1, 2, 3].map((t) => ms.trajectoryAdvantages[t < 3 ? 0 : 1] + ms.segmentAdvantages[t]),
+    );
     expect(ms.segmentAdvantages[2]).toBeCloseTo(1.317464, 5);
   });
 
@@ -61,7 +72,12 @@ describe('released variant, worked examples', () => {
     // completed step has r = 10, B's tail r = 0.
     // Key (g, 0): 10, 10 → mean 10 → A_seg 0, 0.
     // Key (g, 1): 10, 10 (A) and 0, 0, 0 (B) → mean 20/5 = 4 → A_seg +6, +6 and −4, −4, −4.
-    const g = makeBatch([[{ reward: 1, milestones: [1, 0, 1] }, { reward: 0, milestones: [1, 0, 0, 0] }]]);
+    const g = makeBatch([
+      [
+        { reward: 1, milestones: [1, 0, 1] },
+        { reward: 0, milestones: [1, 0, 0, 0] },
+      ],
+    ]);
     const rel = computeAdvantages(g, released({ gamma: 1, rMs: 10, normalize: 'mean' }));
     expect(Array.from(rel.segmentAdvantages)).toEqual([0, 6, 6, 0, -4, -4, -4]);
     // Trajectory rows: 1 ×3, 0 ×4 → mean 3/7: A_traj = 4/7, −3/7.
@@ -74,7 +90,12 @@ describe('released variant, worked examples', () => {
   it('a (group, segment index) key of one row gets A_seg = 0, in both normalisations', () => {
     // Run A: milestones at every step (indices 0, 1, 2); run B: one step, no milestone (index 0).
     // Keys (g, 1) and (g, 2) hold one row each (r = 10): A_seg = 0 there, not r − 0.
-    const g = makeBatch([[{ reward: 1, milestones: [1, 1, 1] }, { reward: 0, milestones: [0] }]]);
+    const g = makeBatch([
+      [
+        { reward: 1, milestones: [1, 1, 1] },
+        { reward: 0, milestones: [0] },
+      ],
+    ]);
     for (const normalize of ['mean', 'meanStd'] as const) {
       const res = computeAdvantages(g, released({ gamma: 0.9, rMs: 10, normalize }));
       expect(res.segmentAdvantages[1]).toBe(0);
@@ -84,14 +105,16 @@ describe('released variant, worked examples', () => {
   });
 
   it('tied rewards, and tied r within each key, give exactly 0 (no ε blow-up)', () => {
-    fc.assert(fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 2, max: 32 }), fc.integer({ min: 1, max: 6 }), (r, n, L) => {
-      const g = makeBatch([Array.from({ length: n }, () => ({ reward: r, milestones: [...Array(L - 1).fill(0), 1] }))]);
-      for (const normalize of ['meanStd', 'mean'] as const) {
-        // Identical runs: every key holds equal r only at γ = 1 (at γ < 1 the steps of a segment differ).
-        expect(computeAdvantages(g, released({ normalize, gamma: 0.95 })).trajectoryAdvantages.every((a) => a === 0)).toBe(true);
-        expect(computeAdvantages(g, released({ normalize, gamma: 1, rMs: r === 0 ? 1 : Math.abs(r) })).advantages.every((a) => a === 0)).toBe(true);
-      }
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 2, max: 32 }), fc.integer({ min: 1, max: 6 }), (r, n, L) => {
+        const g = makeBatch([Array.from({ length: n }, () => ({ reward: r, milestones: [...Array(L - 1).fill(0), 1] }))]);
+        for (const normalize of ['meanStd', 'mean'] as const) {
+          // Identical runs: every key holds equal r only at γ = 1 (at γ < 1 the steps of a segment differ).
+          expect(computeAdvantages(g, released({ normalize, gamma: 0.95 })).trajectoryAdvantages.every((a) => a === 0)).toBe(true);
+          expect(computeAdvantages(g, released({ normalize, gamma: 1, rMs: r === 0 ? 1 : Math.abs(r) })).advantages.every((a) => a === 0)).toBe(true);
+        }
+      }),
+    );
   });
 
   it('rejects an unknown variant, naming it', () => {
@@ -105,25 +128,30 @@ describe('released variant, worked examples', () => {
   });
 
   it('under "mean" the segment term equals the stepMean baseline exactly', () => {
-    fc.assert(fc.property(arbGroups(), fc.constantFrom(0, 0.5, 0.9, 1), (groups, gamma) => {
-      const b2 = makeBatch(groups);
-      const rel = computeAdvantages(b2, released({ normalize: 'mean', gamma, rMs: 10 }));
-      const stepMean = computeAdvantages(b2, { ...released({ normalize: 'mean', gamma, rMs: 10 }), variant: 'paper', segmentBaseline: 'stepMean' });
-      expect(Array.from(rel.segmentAdvantages)).toEqual(Array.from(stepMean.segmentAdvantages));
-    }));
+    fc.assert(
+      fc.property(arbGroups(), fc.constantFrom(0, 0.5, 0.9, 1), (groups, gamma) => {
+        const b2 = makeBatch(groups);
+        const rel = computeAdvantages(b2, released({ normalize: 'mean', gamma, rMs: 10 }));
+        const stepMean = computeAdvantages(b2, { ...released({ normalize: 'mean', gamma, rMs: 10 }), variant: 'paper', segmentBaseline: 'stepMean' });
+        expect(Array.from(rel.segmentAdvantages)).toEqual(Array.from(stepMean.segmentAdvantages));
+      }),
+    );
   });
 });
 
 describe('property: released variant equals a plain transcription of docs/maths.md §4 items 1–4', () => {
   it('over random batches, both methods, both normalisations, γ ∈ [0, 1]', () => {
-    fc.assert(fc.property(arbGroups(), arbSettings(), (groups, s) => {
-      const res = computeAdvantages(makeBatch(groups), s);
-      const expected = plainReleased(groups, s);
-      expect(res.advantages.length).toBe(expected.length);
-      // 6 digits: a near-tied pool (γ within 1e-12 of 1) has std ≪ ε, so f64 rounding of r − mean
-      // (~1e-15 · |r|, summation order differs from the plain version) is amplified by up to λ / ε.
-      expected.forEach((a, t) => expect(res.advantages[t]).toBeCloseTo(a, 6));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(arbGroups(), arbSettings(), (groups, s) => {
+        const res = computeAdvantages(makeBatch(groups), s);
+        const expected = plainReleased(groups, s);
+        expect(res.advantages.length).toBe(expected.length);
+        // 6 digits: a near-tied pool (γ within 1e-12 of 1) has std ≪ ε, so f64 rounding of r − mean
+        // (~1e-15 · |r|, summation order differs from the plain version) is amplified by up to λ / ε.
+        expected.forEach((a, t) => expect(res.advantages[t]).toBeCloseTo(a, 6));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -162,15 +190,28 @@ function plainReleased(groups: RunSpec[][], s: AdvantageSettings): number[] {
     return s.normalize === 'meanStd' ? (x - mean) / (std + EPS) : x - mean;
   };
   for (const group of groups) {
-    const rows = group.flatMap((run) => run.milestones.map((_, t) => {
-      const ts = run.milestones.flatMap((m, u) => (m ? [u] : []));
-      const index = ts.filter((u) => u < t).length; // milestones reached strictly before t
-      const r = index < ts.length ? s.rMs * s.gamma ** (ts[index] - t) : 0;
-      return { R: run.reward, index, r };
-    }));
+    const rows = group.flatMap((run) =>
+      run.milestones.map((_, t) => {
+        const ts = run.milestones.flatMap((m, u) => (m ? [u] : []));
+        const index = ts.filter((u) => u < t).length; // milestones reached strictly before t
+        const r = index < ts.length ? s.rMs * s.gamma ** (ts[index] - t) : 0;
+        return { R: run.reward, index, r };
+      }),
+    );
     for (const row of rows) {
-      const aTraj = s.trajectoryTerm ? norm(row.R, rows.map((q) => q.R)) : 0;
-      const aSeg = s.method === 'beacon' ? norm(row.r, rows.filter((q) => q.index === row.index).map((q) => q.r)) : 0;
+      const aTraj = s.trajectoryTerm
+        ? norm(
+            row.R,
+            rows.map((q) => q.R),
+          )
+        : 0;
+      const aSeg =
+        s.method === 'beacon'
+          ? norm(
+              row.r,
+              rows.filter((q) => q.index === row.index).map((q) => q.r),
+            )
+          : 0;
       out.push(aTraj + s.lambda * aSeg);
     }
   }

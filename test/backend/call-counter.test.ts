@@ -28,10 +28,17 @@ describe('WebGPU call counter', () => {
     const n = 100;
     const data = device.createBuffer({ size: n * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     const staging = device.createBuffer({ size: n * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: DOUBLE_WGSL }), entryPoint: 'main' } });
+    const pipeline = device.createComputePipeline({
+      layout: 'auto',
+      compute: { module: device.createShaderModule({ code: DOUBLE_WGSL }), entryPoint: 'main' },
+    });
     const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: data } }] });
     counter.reset();
-    device.queue.writeBuffer(data, 0, Float32Array.from({ length: n }, (_, i) => i));
+    device.queue.writeBuffer(
+      data,
+      0,
+      Float32Array.from({ length: n }, (_, i) => i),
+    );
     const encoder = device.createCommandEncoder();
     const pass = encoder.beginComputePass();
     pass.setPipeline(pipeline);

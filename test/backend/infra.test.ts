@@ -180,7 +180,12 @@ describe('the page in headless Chromium', () => {
   it('falls back to wasm, with the reason, when WebGPU has no adapter', async () => {
     const { badge, backend, errors } = await openPage(false);
     expect(backend).toBe('wasm');
-    await expect(badge.getByText(/no WebGPU adapter/).first().isVisible()).resolves.toBe(true);
+    await expect(
+      badge
+        .getByText(/no WebGPU adapter/)
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
     expect(errors).toEqual([]);
   });
 
@@ -188,7 +193,12 @@ describe('the page in headless Chromium', () => {
     const { page, badge, backend, errors } = await openPage(true, server.insecureUrl);
     expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
     expect(backend).toBe('wasm');
-    await expect(badge.getByText(/no WebGPU API/).first().isVisible()).resolves.toBe(true);
+    await expect(
+      badge
+        .getByText(/no WebGPU API/)
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
     expect(errors).toEqual([]);
   });
 });

@@ -21,7 +21,11 @@ beforeAll(async () => {
 afterAll(() => counter.uninstall());
 
 /** Three clipped steps from seeded weights and gradients; the weights after them and the dispatches spent. */
-async function steps(optimizer: tf.AdamOptimizer, label: string, maxGradNorm: number): Promise<{ weights: Float32Array[]; dispatches: number; norms: number[] }> {
+async function steps(
+  optimizer: tf.AdamOptimizer,
+  label: string,
+  maxGradNorm: number,
+): Promise<{ weights: Float32Array[]; dispatches: number; norms: number[] }> {
   const rng = new Rng(21);
   const draw = (shape: number[]) => Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.nextFloat() * 2 - 1);
   const variables = SHAPES.map((shape, i) => tf.tidy(() => tf.variable(tf.tensor(draw(shape), shape), true, `${label}-${i}`)));
@@ -33,7 +37,9 @@ async function steps(optimizer: tf.AdamOptimizer, label: string, maxGradNorm: nu
     const norm = tf.tidy(() => {
       const map = Object.fromEntries(variables.map((v, i) => [v.name, tf.tensor(step[i], SHAPES[i])]));
       // tfjs's optimisers answer instanceof structurally: tell them apart by the method.
-      return 'applyClippedGradients' in optimizer ? (optimizer as WebGpuAdam).applyClippedGradients(map, maxGradNorm) : applyClippedGradients(optimizer, map, maxGradNorm);
+      return 'applyClippedGradients' in optimizer
+        ? (optimizer as WebGpuAdam).applyClippedGradients(map, maxGradNorm)
+        : applyClippedGradients(optimizer, map, maxGradNorm);
     });
     norms.push((await norm.data())[0]);
     norm.dispose();

@@ -32,7 +32,10 @@ const REQUEST = {
       { reward: 0, milestones: [0, 1, 0, 0, 0, 0] },
       { reward: 0, milestones: [0, 0, 0] },
     ],
-    [{ reward: 1, milestones: [1] }, { reward: 1, milestones: [1, 1] }],
+    [
+      { reward: 1, milestones: [1] },
+      { reward: 1, milestones: [1, 1] },
+    ],
   ],
 };
 
@@ -45,7 +48,10 @@ const GIGPO_REQUEST = {
       { reward: 0, stateKeys: ['a', 'b', 'b', 'd'] },
       { reward: 0, stateKeys: ['a', 'e'] },
     ],
-    [{ reward: 1, stateKeys: ['x'] }, { reward: 1, stateKeys: ['x', 'y'] }],
+    [
+      { reward: 1, stateKeys: ['x'] },
+      { reward: 1, stateKeys: ['x', 'y'] },
+    ],
   ],
 };
 
@@ -54,10 +60,17 @@ const PPO_REQUEST = {
   method: 'ppo',
   shapedRewards: true,
   rMs: 0.5,
-  groups: [[{ reward: 1, milestones: [0, 1, 0], values: [0.5, 0.6, 0.8] }, { reward: 0, values: [0.4, 0.3] }]],
+  groups: [
+    [
+      { reward: 1, milestones: [0, 1, 0], values: [0.5, 0.6, 0.8] },
+      { reward: 0, values: [0.4, 0.3] },
+    ],
+  ],
 };
 
-type Output = { groups: Record<string, number | number[]>[][] } & { groups: { advantages: number[]; trajectoryAdvantage: number; segmentAdvantages: number[]; shapedRewards: number[]; stepAdvantages: number[] }[][] };
+type Output = { groups: Record<string, number | number[]>[][] } & {
+  groups: { advantages: number[]; trajectoryAdvantage: number; segmentAdvantages: number[]; shapedRewards: number[]; stepAdvantages: number[] }[][];
+};
 
 describe('npm run advantages', () => {
   it.each([
@@ -81,16 +94,18 @@ describe('npm run advantages', () => {
     // Same nesting and keys; numbers within the kernels' tolerance (see test/gpu/kernels.test.ts).
     const close = (x: number, y: number) => expect(Math.abs(x - y)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(y)));
     expect(a.groups.map((g) => g.map((r) => Object.keys(r)))).toEqual(b.groups.map((g) => g.map((r) => Object.keys(r))));
-    b.groups.forEach((g, gi) => g.forEach((r, ri) => {
-      const q = a.groups[gi][ri];
-      for (const [key, value] of Object.entries(r)) {
-        if (typeof value === 'number') close(q[key] as number, value);
-        else (value as number[]).forEach((x, t) => close((q[key] as number[])[t], x));
-      }
-    }));
+    b.groups.forEach((g, gi) =>
+      g.forEach((r, ri) => {
+        const q = a.groups[gi][ri];
+        for (const [key, value] of Object.entries(r)) {
+          if (typeof value === 'number') close(q[key] as number, value);
+          else (value as number[]).forEach((x, t) => close((q[key] as number[])[t], x));
+        }
+      }),
+    );
   });
 
-  it('names each method\'s parts in the output: GRPO and BEACON their terms, GiGPO A_E, A_S and R_t, PPO Â and R̂', async () => {
+  it("names each method's parts in the output: GRPO and BEACON their terms, GiGPO A_E, A_S and R_t, PPO Â and R̂", async () => {
     const beacon = JSON.parse((await run(['--input', inputFile('names-beacon.json', REQUEST)])).stdout) as Output;
     expect(Object.keys(beacon.groups[0][0])).toEqual(['advantages', 'trajectoryAdvantage', 'segmentAdvantages', 'shapedRewards']);
     // The tied second group gets exactly 0 from the trajectory term.
@@ -128,14 +143,73 @@ describe('npm run advantages', () => {
     ['an unreadable file', null, /--input: cannot read/],
     ['not JSON', '{groups: ', /input is not valid JSON/],
     ['a bad setting', { ...REQUEST, gamma: 1.5 }, /gamma must be a number in \[0, 1\]; got 1.5/],
-    ['a bad milestone', { groups: [[{ reward: 1, milestones: [0, 2] }, { reward: 0, milestones: [0] }]] }, /groups\[0\]\[0\]\.milestones\[1\] must be 0 or 1/],
+    [
+      'a bad milestone',
+      {
+        groups: [
+          [
+            { reward: 1, milestones: [0, 2] },
+            { reward: 0, milestones: [0] },
+          ],
+        ],
+      },
+      /groups\[0\]\[0\]\.milestones\[1\] must be 0 or 1/,
+    ],
     ['a group of one run', { groups: [[{ reward: 1, milestones: [1] }]] }, /groups\[0\] must be an array of at least 2 runs/],
-    ['GiGPO without state keys', { method: 'gigpo', groups: [[{ reward: 1, milestones: [0, 1] }, { reward: 0, milestones: [0] }]] }, /groups\[0\]\[0\]\.stateKeys is missing: gigpo needs one state key/],
-    ['state keys of the wrong length', { method: 'gigpo', groups: [[{ reward: 1, milestones: [0, 1], stateKeys: ['a'] }, { reward: 0, stateKeys: ['a'] }]] }, /groups\[0\]\[0\]\.stateKeys has 1 entries but groups\[0\]\[0\]\.milestones has 2/],
-    ['a state key that is not a string', { method: 'gigpo', groups: [[{ reward: 1, stateKeys: ['a', 3] }, { reward: 0, stateKeys: ['a'] }]] }, /groups\[0\]\[0\]\.stateKeys\[1\] must be a string; got 3/],
+    [
+      'GiGPO without state keys',
+      {
+        method: 'gigpo',
+        groups: [
+          [
+            { reward: 1, milestones: [0, 1] },
+            { reward: 0, milestones: [0] },
+          ],
+        ],
+      },
+      /groups\[0\]\[0\]\.stateKeys is missing: gigpo needs one state key/,
+    ],
+    [
+      'state keys of the wrong length',
+      {
+        method: 'gigpo',
+        groups: [
+          [
+            { reward: 1, milestones: [0, 1], stateKeys: ['a'] },
+            { reward: 0, stateKeys: ['a'] },
+          ],
+        ],
+      },
+      /groups\[0\]\[0\]\.stateKeys has 1 entries but groups\[0\]\[0\]\.milestones has 2/,
+    ],
+    [
+      'a state key that is not a string',
+      {
+        method: 'gigpo',
+        groups: [
+          [
+            { reward: 1, stateKeys: ['a', 3] },
+            { reward: 0, stateKeys: ['a'] },
+          ],
+        ],
+      },
+      /groups\[0\]\[0\]\.stateKeys\[1\] must be a string; got 3/,
+    ],
     ['an unknown variant', { ...REQUEST, variant: 'v2' }, /variant must be one of paper, released; got "v2"/],
     ['a bad omega', { ...GIGPO_REQUEST, omega: -1 }, /omega must be a number in \[0, 10\]; got -1/],
-    ['critic PPO without values', { method: 'ppo', groups: [[{ reward: 1, milestones: [0, 1] }, { reward: 0, milestones: [0] }]] }, /groups\[0\]\[0\]\.values is missing: ppo needs one value estimate per step/],
+    [
+      'critic PPO without values',
+      {
+        method: 'ppo',
+        groups: [
+          [
+            { reward: 1, milestones: [0, 1] },
+            { reward: 0, milestones: [0] },
+          ],
+        ],
+      },
+      /groups\[0\]\[0\]\.values is missing: ppo needs one value estimate per step/,
+    ],
   ])('rejects input with %s naming the field', (name, json, message) => {
     const path = json === null ? join(dir, 'missing.json') : inputFile(`${name.replace(/\W/g, '-')}.json`, json);
     expect(() => readAdvantageRequest(path)).toThrow(message);

@@ -19,7 +19,11 @@ const TABLE = {
 
 describe('parseFlags', () => {
   it('reads --name value, --name=value, switches, lists and training settings', () => {
-    const p = parseFlags(['--input', 'a.json', '--gamma', '0.5', '--iters=3', '--out', 'x.jsonl', '--json', '--reps', '4', '--sizes', '2,10,100'], TABLE, DEFAULT_CONFIG);
+    const p = parseFlags(
+      ['--input', 'a.json', '--gamma', '0.5', '--iters=3', '--out', 'x.jsonl', '--json', '--reps', '4', '--sizes', '2,10,100'],
+      TABLE,
+      DEFAULT_CONFIG,
+    );
     expect(p.flags).toEqual({ input: 'a.json', out: 'x.jsonl', json: true, reps: 4, sizes: [2, 10, 100] });
     expect(p.config).toEqual({ ...DEFAULT_CONFIG, gamma: 0.5, iters: 3 });
     expect([...p.settingsGiven].sort()).toEqual(['gamma', 'iters']);
@@ -64,7 +68,9 @@ describe('every command and bench rejects a bad flag before doing any work', () 
   // Every npm script that runs a file of cli/ or bench/, plus the benches run with npx tsx.
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const scripts = Object.values(pkg.scripts).flatMap((cmd) => /^tsx ((?:cli|bench)\/[\w-]+\.ts)$/.exec(cmd)?.[1] ?? []);
-  const direct = readdirSync(join(ROOT, 'bench')).filter((f) => /^(backends|sft-calibration|profile-update)\.ts$/.test(f)).map((f) => `bench/${f}`);
+  const direct = readdirSync(join(ROOT, 'bench'))
+    .filter((f) => /^(backends|sft-calibration|profile-update)\.ts$/.test(f))
+    .map((f) => `bench/${f}`);
 
   it.each([...new Set([...scripts, ...direct])].map((s) => [s]))('%s exits with 2 and names the flag', async (script) => {
     const r = await runCli(script, ['--no-such-flag', '1']);

@@ -14,12 +14,36 @@ import { readCheckpointFile } from '../../cli/checkpoint-file.ts';
 import { ROOT, runCli, type CliResult } from '../../scripts/cli.ts';
 
 const train = (...args: string[]) => runCli('cli/train.ts', args);
-const SMALL = ['--env', 'gridhouse', '--horizon', 'tiny', '--tasksPerIteration', '2', '--groupSize', '2', '--hiddenSize', '8', '--sftEpisodes', '0', '--backend', 'wasm', '--seed', '5', '--method', 'gigpo'];
+const SMALL = [
+  '--env',
+  'gridhouse',
+  '--horizon',
+  'tiny',
+  '--tasksPerIteration',
+  '2',
+  '--groupSize',
+  '2',
+  '--hiddenSize',
+  '8',
+  '--sftEpisodes',
+  '0',
+  '--backend',
+  'wasm',
+  '--seed',
+  '5',
+  '--method',
+  'gigpo',
+];
 const hash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const lines = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => {
-  const { ms: _ms, envStepsPerSecond: _eps, ...rest } = JSON.parse(line);
-  return rest;
-});
+const lines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const { ms: _ms, envStepsPerSecond: _eps, ...rest } = JSON.parse(line);
+      return rest;
+    });
 const ok = (r: CliResult) => expect(r.code, r.stderr).toBe(0);
 
 describe('npm run train --checkpoint / --resume', () => {
@@ -42,7 +66,11 @@ describe('npm run train --checkpoint / --resume', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ckpt-sig-'));
     const ckpt = join(dir, 'run.ckpt');
     const stopped = await new Promise<CliResult>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'cli/train.ts', ...SMALL, '--iters', '1000', '--checkpoint', ckpt, '--checkpointEvery', '1000'], { cwd: ROOT });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'cli/train.ts', ...SMALL, '--iters', '1000', '--checkpoint', ckpt, '--checkpointEvery', '1000'],
+        { cwd: ROOT },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => {
@@ -68,7 +96,10 @@ describe('npm run train --checkpoint / --resume', () => {
     ok(await train(...SMALL, '--iters', '1', '--checkpoint', ckpt));
     const before = hash(ckpt);
     const cases: [string[], RegExp][] = [
-      [['--gamma', '0.5', '--iters', '3'], /--gamma 0.5 conflicts with checkpoint .*run\.ckpt, whose gamma is 0.95: a resumed run takes every setting from its checkpoint/],
+      [
+        ['--gamma', '0.5', '--iters', '3'],
+        /--gamma 0.5 conflicts with checkpoint .*run\.ckpt, whose gamma is 0.95: a resumed run takes every setting from its checkpoint/,
+      ],
       [['--method', 'grpo', '--iters', '3'], /--method grpo conflicts with checkpoint .*, whose method is gigpo/],
       [[], /--resume needs --iters M, the iteration to continue to \(checkpoint .* is at iteration 1\)/],
       [['--iters', '3', '--seed', '5', '--checkpointEvery', '0'], /--checkpointEvery must be an integer in \[1, 100000\]; got "0"/],
@@ -97,7 +128,10 @@ describe('npm run train --checkpoint / --resume', () => {
       [variant('truncated.ckpt', (b) => b.subarray(0, b.length - 100)), /is unusable: truncated: \d+ bytes, where its preamble announces \d+/],
       [variant('corrupted.ckpt', (b) => ((b[b.length - 7] ^= 1), b)), /is unusable: checksum mismatch: the file is corrupted/],
       [variant('schema.ckpt', (b) => (b.writeUInt32LE(99, 8), b)), /is unusable: schema version 99; this build reads checkpoints of schema version 1 only/],
-      [variant('foreign.ckpt', () => Buffer.from('{"weights": [1, 2, 3], "and": "some more text to pass the preamble"}')), /is unusable: not a Beacon Live checkpoint/],
+      [
+        variant('foreign.ckpt', () => Buffer.from('{"weights": [1, 2, 3], "and": "some more text to pass the preamble"}')),
+        /is unusable: not a Beacon Live checkpoint/,
+      ],
       [join(dir, 'missing.ckpt'), /cannot read checkpoint .*missing\.ckpt: ENOENT/],
       [join(dir, 'a-directory.ckpt'), /cannot read checkpoint .*a-directory\.ckpt: EISDIR/],
     ];

@@ -8,15 +8,46 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../scripts/cli.ts';
 
-const FIELDS = ['iteration', 'success', 'partial', 'failure', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio',
-  'signalRetention', 'ccr', 'policyLoss', 'entropy', 'approxKl', 'clipFraction', 'ms'];
+const FIELDS = [
+  'iteration',
+  'success',
+  'partial',
+  'failure',
+  'sampleUtilization',
+  'zeroAdvantageRatio',
+  'contradictoryRatio',
+  'signalRetention',
+  'ccr',
+  'policyLoss',
+  'entropy',
+  'approxKl',
+  'clipFraction',
+  'ms',
+];
 
 const train = (...args: string[]) => runCli('cli/train.ts', args);
 
 describe('npm run train', () => {
   it('writes identical lines for the same seed on wasm, timings aside', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'train-cli-'));
-    const args = ['--env', 'texthouse', '--horizon', 'short', '--iters', '3', '--seed', '4', '--backend', 'wasm', '--tasksPerIteration', '2', '--groupSize', '4', '--hiddenSize', '16'];
+    const args = [
+      '--env',
+      'texthouse',
+      '--horizon',
+      'short',
+      '--iters',
+      '3',
+      '--seed',
+      '4',
+      '--backend',
+      'wasm',
+      '--tasksPerIteration',
+      '2',
+      '--groupSize',
+      '4',
+      '--hiddenSize',
+      '16',
+    ];
     const [a, b] = await Promise.all([train(...args, '--out', join(dir, 'a.jsonl')), train(...args)]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);

@@ -31,7 +31,8 @@ const COUNT_WORKERS = `(() => {
   };
 })();`;
 
-const open = (query: string, options: OpenOptions = {}) => openPage(site.browser, site.server.url, query, { ...options, init: `${COUNT_WORKERS}\n${options.init ?? ''}` });
+const open = (query: string, options: OpenOptions = {}) =>
+  openPage(site.browser, site.server.url, query, { ...options, init: `${COUNT_WORKERS}\n${options.init ?? ''}` });
 
 const workerNames = (page: Page) => page.evaluate(() => (window as unknown as { __workerNames: string[] }).__workerNames.slice());
 
@@ -76,18 +77,31 @@ function firstPointTimes(page: Page, timeoutMs: number): Promise<Record<string, 
 
 describe('backend=auto without waiting', () => {
   it('page defaults: every first point within 6 s on wasm, WebGPU measured after; a second visit starts on the remembered winner', async () => {
-    const load = loadavg().map((x) => x.toFixed(1)).join(' ');
+    const load = loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ');
     const { page, context, errors } = await open('');
     try {
       const times = await firstPointTimes(page, 60_000);
       const worst = Math.max(...Object.values(times));
-      console.log(`first chart point after navigation, page defaults, auto on a software adapter: ${Object.entries(times).map(([m, t]) => `${m} ${(t / 1000).toFixed(2)} s`).join(', ')} (load average before: ${load}; after: ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+      console.log(
+        `first chart point after navigation, page defaults, auto on a software adapter: ${Object.entries(times)
+          .map(([m, t]) => `${m} ${(t / 1000).toFixed(2)} s`)
+          .join(', ')} (load average before: ${load}; after: ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')})`,
+      );
       // The race started before any probe: on wasm, no probe worker yet when the first points showed.
       expect(await backendOf(page)).toBe('wasm');
       expect(worst).toBeLessThanOrEqual(FIRST_POINT_BOUND_MS);
 
       // The background probe then decides (a software adapter: wasm wins and training simply continues).
-      const probe = await waitFor('the background probe', () => page.locator('backend-badge .probe').allInnerTexts(), (t) => t.length > 0, 180_000);
+      const probe = await waitFor(
+        'the background probe',
+        () => page.locator('backend-badge .probe').allInnerTexts(),
+        (t) => t.length > 0,
+        180_000,
+      );
       expect(probe[0]).toMatch(/wasm: (over )?\d+(\.\d)?× faster than this GPU adapter/);
       expect((await workerNames(page)).filter((n) => n.startsWith('beacon-live-probe-'))).toEqual(['beacon-live-probe-wasm', 'beacon-live-probe-webgpu']);
       expect(await backendOf(page)).toBe('wasm');
@@ -97,7 +111,12 @@ describe('backend=auto without waiting', () => {
 
       // Second visit (same browser profile): the winner at once, no probe worker, and the badge says why.
       await page.reload();
-      await waitFor('a backend on the second visit', () => backendOf(page), (b) => b !== null, 60_000);
+      await waitFor(
+        'a backend on the second visit',
+        () => backendOf(page),
+        (b) => b !== null,
+        60_000,
+      );
       await firstPointTimes(page, 60_000);
       expect(await backendOf(page)).toBe('wasm');
       expect(await page.locator('backend-badge .note').innerText()).toBe('Remembered from an earlier visit on this adapter');
@@ -112,15 +131,32 @@ describe('backend=auto without waiting', () => {
   it('when WebGPU wins the probe, the race moves to it at an iteration boundary and goes on from there (slow wasm forced)', async () => {
     const { page, context, errors } = await open(`${TINY}&iters=100000`, { init: 'window.__beaconProbeScale = { wasm: 100000 };' });
     try {
-      expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000)).toBe('wasm');
-      const note = await waitFor('the move', () => page.locator('backend-badge .note').allInnerTexts(), (t) => t.length > 0 && t[0].startsWith('Moved'), 240_000);
+      expect(
+        await waitFor(
+          'a backend',
+          () => backendOf(page),
+          (b) => b !== null,
+          60_000,
+        ),
+      ).toBe('wasm');
+      const note = await waitFor(
+        'the move',
+        () => page.locator('backend-badge .note').allInnerTexts(),
+        (t) => t.length > 0 && t[0].startsWith('Moved'),
+        240_000,
+      );
       const at = /^Moved to webgpu at iterations? (\d+)(?:–(\d+))?: \d+(\.\d)?× faster than wasm on this adapter$/.exec(note[0]);
       expect(at, note[0]).not.toBeNull();
       expect(await backendOf(page)).toBe('webgpu');
       expect(await page.locator('backend-badge .probe').innerText()).toMatch(/webgpu: \d+(\.\d)?× faster than wasm/);
       // Continued, not restarted: every panel shows at least the iteration it moved at, then goes on.
       const from = Number(at![1]);
-      const moved = await waitFor('iterations on webgpu', () => iterations(page), (v) => Object.values(v).every((i) => i >= from + 1), 240_000);
+      const moved = await waitFor(
+        'iterations on webgpu',
+        () => iterations(page),
+        (v) => Object.values(v).every((i) => i >= from + 1),
+        240_000,
+      );
       expect(Object.keys(moved).length).toBeGreaterThan(0);
       expect(errors).toEqual([]);
     } finally {

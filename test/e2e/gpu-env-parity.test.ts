@@ -31,7 +31,9 @@ describe('WGSL environments in Chromium', () => {
     const outcome = await page.evaluate(() => (window as unknown as { gpuEnvParity: unknown }).gpuEnvParity);
     expect(errors).toEqual([]);
     if ('error' in (outcome as object)) expect.fail(`in Chromium: ${(outcome as { error: string }).error}`);
-    const { results } = outcome as { results: { case: { env: string; milestoneDropout: number }; mismatch: string | null; milestones: number; successes: number; dropped: number }[] };
+    const { results } = outcome as {
+      results: { case: { env: string; milestoneDropout: number }; mismatch: string | null; milestones: number; successes: number; dropped: number }[];
+    };
     expect(results).toHaveLength(4);
     for (const r of results) {
       if (r.mismatch) expect.fail(`in Chromium: ${r.mismatch}`);

@@ -30,7 +30,12 @@ describe('page layout', () => {
       const { page, context, errors } = await openPage(site.browser, site.server.url, TINY, { width, height });
       try {
         // Trained a little, so every view (charts, episodes, credit) has drawn what a visitor sees.
-        await waitFor('2 iterations of each method', () => iterations(page), (v) => v.grpo >= 2 && v.beacon >= 2, 120_000);
+        await waitFor(
+          '2 iterations of each method',
+          () => iterations(page),
+          (v) => v.grpo >= 2 && v.beacon >= 2,
+          120_000,
+        );
         await page.evaluate(() => window.scrollTo(0, 0));
         const title = await topOf(page, 'beacon-live-app h1');
         const race = await topOf(page, 'comparison-chart metric-chart');

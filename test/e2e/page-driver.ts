@@ -82,7 +82,11 @@ export async function waitFor<T>(what: string, read: () => Promise<T>, ok: (v: T
 
 /** Each method panel's completed iterations, by its `data-method`. */
 export const iterations = (page: Page) =>
-  page.locator('method-panel').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.method, Number((e as HTMLElement).dataset.iteration)]))) as Promise<Record<string, number>>;
+  page
+    .locator('method-panel')
+    .evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.method, Number((e as HTMLElement).dataset.iteration)]))) as Promise<
+    Record<string, number>
+  >;
 
 /** The backend the badge reports. */
 export const backendOf = (page: Page) => page.locator('backend-badge').getAttribute('data-backend');
@@ -93,8 +97,14 @@ const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 export async function axeViolations(page: Page) {
   await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> };
+      }
+    ).axe;
     const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
   });
 }

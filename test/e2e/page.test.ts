@@ -43,13 +43,25 @@ describe('live page', () => {
     // Forced: under auto the probe would (rightly) prefer wasm to the software adapter.
     const { page, context, errors } = await open(site.browser, `${TINY}&backend=webgpu`);
     try {
-      expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000)).toBe('webgpu');
+      expect(
+        await waitFor(
+          'a backend',
+          () => backendOf(page),
+          (b) => b !== null,
+          60_000,
+        ),
+      ).toBe('webgpu');
       const badge = await page.locator('backend-badge .badge').innerText();
       expect(badge).toMatch(/WebGPU/);
       expect(badge.toLowerCase()).toMatch(/swiftshader/);
       expect(badge).toMatch(/WGSL kernels/); // advantages on the GPU kernels, not the CPU reference
 
-      const its = await waitFor('3 iterations of each method', () => iterations(page), (v) => v.grpo >= 3 && v.beacon >= 3, 240_000);
+      const its = await waitFor(
+        '3 iterations of each method',
+        () => iterations(page),
+        (v) => v.grpo >= 3 && v.beacon >= 3,
+        240_000,
+      );
       expect(Object.keys(its).sort()).toEqual(['beacon', 'grpo']);
 
       // Charts hold data: every chart has an x column with points and a drawn uPlot canvas.
@@ -119,10 +131,20 @@ describe('live page', () => {
       // A lost device: the worker recovers onto a new WebGPU device, says so, and continues where it
       // was (test/e2e/durable.test.ts checks the iteration and the history in detail).
       await page.evaluate(() => (document.querySelector('beacon-live-app') as unknown as { loseDevice(): void }).loseDevice());
-      const recovery = await waitFor('the recovery notice', () => page.locator('backend-badge .recovery').allInnerTexts(), (t) => t.length > 0, 60_000);
+      const recovery = await waitFor(
+        'the recovery notice',
+        () => page.locator('backend-badge .recovery').allInnerTexts(),
+        (t) => t.length > 0,
+        60_000,
+      );
       expect(recovery[0]).toMatch(/GPU device lost .*recovered on a new WebGPU device, continued at iteration \d+ after the GPU was lost/);
       expect(await backendOf(page)).toBe('webgpu');
-      await waitFor('training after the recovery', () => iterations(page), (v) => v.grpo >= 4 && v.beacon >= 4, 180_000);
+      await waitFor(
+        'training after the recovery',
+        () => iterations(page),
+        (v) => v.grpo >= 4 && v.beacon >= 4,
+        180_000,
+      );
     } finally {
       await context.close();
     }
@@ -151,7 +173,12 @@ describe('live page', () => {
 
     const { page, context, errors } = await open(site.browser, query);
     try {
-      await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000);
+      await waitFor(
+        'a backend',
+        () => backendOf(page),
+        (b) => b !== null,
+        60_000,
+      );
       expect(await backendOf(page)).toBe('cpu');
       let dialogUrl = '';
       page.on('dialog', (d) => {
@@ -159,12 +186,27 @@ describe('live page', () => {
         void d.dismiss();
       });
       await page.getByRole('button', { name: 'Share link' }).click();
-      await waitFor('the Share status', () => page.locator('share-export [role=status]').innerText(), (t) => t.includes('copied') || dialogUrl !== '', 10_000);
+      await waitFor(
+        'the Share status',
+        () => page.locator('share-export [role=status]').innerText(),
+        (t) => t.includes('copied') || dialogUrl !== '',
+        10_000,
+      );
       const shared = dialogUrl || (await page.evaluate(() => navigator.clipboard.readText()));
       expect(shared).toBe(`${site.server.url}?${query}`);
-      await waitFor('the address bar', () => page.evaluate(() => location.href), (href) => href === `${site.server.url}?${query}`, 10_000);
+      await waitFor(
+        'the address bar',
+        () => page.evaluate(() => location.href),
+        (href) => href === `${site.server.url}?${query}`,
+        10_000,
+      );
       // Opened paused: no iteration ran.
-      await waitFor('the panels', () => iterations(page), (v) => Object.keys(v).length === 2, 30_000);
+      await waitFor(
+        'the panels',
+        () => iterations(page),
+        (v) => Object.keys(v).length === 2,
+        30_000,
+      );
       expect(await iterations(page)).toEqual({ grpo: 0, beacon: 0 });
       expect(await page.locator('settings-alert [role=alert]').count()).toBe(0);
       expect(errors).toEqual([]);
@@ -188,7 +230,12 @@ describe('live page', () => {
       expect(await note.locator('[role=alert]').innerText()).toMatch(/sftEpisodes must be .*got "many"/);
       await submit('0');
       await waitFor('the note for random init', text, (t) => /random weights/.test(t), 10_000);
-      await waitFor('the address bar', () => page.evaluate(() => location.search), (s) => s.includes('sftEpisodes=0'), 10_000);
+      await waitFor(
+        'the address bar',
+        () => page.evaluate(() => location.search),
+        (s) => s.includes('sftEpisodes=0'),
+        10_000,
+      );
       expect(await note.locator('[role=alert]').count()).toBe(0);
       await submit('3');
       await waitFor('the note for 3 episodes', text, (t) => /SFT prior of 3 oracle episodes:/.test(t), 10_000);
@@ -207,7 +254,9 @@ describe('live page', () => {
       page.evaluate(() => {
         type Chart = HTMLElement & { data: ArrayLike<unknown>[]; plot: { setData: (...a: unknown[]) => void } & { __redraws?: number } };
         const app = document.querySelector('beacon-live-app')!.shadowRoot!;
-        const viewer = app.querySelector('run-inspector')!.shadowRoot!.querySelector('episode-viewer') as unknown as HTMLElement & { playback: { step: number; playing: boolean; held: boolean } };
+        const viewer = app.querySelector('run-inspector')!.shadowRoot!.querySelector('episode-viewer') as unknown as HTMLElement & {
+          playback: { step: number; playing: boolean; held: boolean };
+        };
         const panels = app.querySelectorAll('method-panel');
         const charts = panels[panels.length - 1].shadowRoot!.querySelectorAll('metric-chart');
         const chart = charts[charts.length - 1] as unknown as Chart;
@@ -232,7 +281,12 @@ describe('live page', () => {
         };
       });
     try {
-      await waitFor('2 iterations of each method', () => iterations(page), (v) => v.grpo >= 2 && v.beacon >= 2, 120_000);
+      await waitFor(
+        '2 iterations of each method',
+        () => iterations(page),
+        (v) => v.grpo >= 2 && v.beacon >= 2,
+        120_000,
+      );
       // At the top of the page: the replay plays, but its clock holds at the first step of each batch,
       // and the chart keeps its last drawing while its data moves on.
       const first = await probe();
@@ -272,7 +326,12 @@ describe('live page', () => {
       expect(text).toMatch(/groupSize: groupSize must be an integer in \[2, 64\]; got "1\.5"; using 8/);
       expect(await page.locator('settings-form #f-gamma').inputValue()).toBe('0.95');
       // The address bar keeps only what is in effect.
-      await waitFor('the address bar', () => page.evaluate(() => location.search), (s) => s === '?backend=cpu&autostart=false', 10_000);
+      await waitFor(
+        'the address bar',
+        () => page.evaluate(() => location.search),
+        (s) => s === '?backend=cpu&autostart=false',
+        10_000,
+      );
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -283,10 +342,22 @@ describe('live page', () => {
     const browser = await launchChromium({ webgpu: false });
     try {
       const { page, context, errors } = await open(browser, TINY);
-      expect(await waitFor('a backend', () => backendOf(page), (b) => b !== null, 60_000)).toBe('wasm');
+      expect(
+        await waitFor(
+          'a backend',
+          () => backendOf(page),
+          (b) => b !== null,
+          60_000,
+        ),
+      ).toBe('wasm');
       expect(await page.locator('backend-badge .badge').innerText()).toMatch(/^\s*WebAssembly\s+fallback\s*$/);
       expect(await page.locator('backend-badge .reason').innerText()).toMatch(/Fallback because webgpu: no WebGPU adapter/);
-      await waitFor('an iteration on wasm', () => iterations(page), (v) => v.grpo >= 1 && v.beacon >= 1, 120_000);
+      await waitFor(
+        'an iteration on wasm',
+        () => iterations(page),
+        (v) => v.grpo >= 1 && v.beacon >= 1,
+        120_000,
+      );
       expect(errors).toEqual([]);
       expect(site.server.misses).toEqual([]);
       await context.close();

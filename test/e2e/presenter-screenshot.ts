@@ -25,7 +25,9 @@ try {
   const t0 = Date.now();
   while (Date.now() - t0 < seconds * 1000) {
     await page.waitForTimeout(15_000);
-    const its = await page.locator('method-panel').evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.method} ${(e as HTMLElement).dataset.iteration}`));
+    const its = await page
+      .locator('method-panel')
+      .evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.method} ${(e as HTMLElement).dataset.iteration}`));
     console.log(`${Math.round((Date.now() - t0) / 1000)} s: ${its.join(', ')}`);
   }
   mkdirSync('docs', { recursive: true });

@@ -19,9 +19,18 @@ function distinctColours(canvas: HTMLCanvasElement): number {
 
 describe('shop on the page', () => {
   it('races GRPO and BEACON on ?env=shop and draws each episode as the shop page', async () => {
-    const { page, context, errors } = await openPage(site.browser, site.server.url, 'env=shop&horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&backend=wasm');
+    const { page, context, errors } = await openPage(
+      site.browser,
+      site.server.url,
+      'env=shop&horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&backend=wasm',
+    );
     try {
-      await waitFor('2 iterations of each method', () => iterations(page), (v) => v.grpo >= 2 && v.beacon >= 2, 180_000);
+      await waitFor(
+        '2 iterations of each method',
+        () => iterations(page),
+        (v) => v.grpo >= 2 && v.beacon >= 2,
+        180_000,
+      );
       const views = await waitFor(
         'the shop views',
         () =>

@@ -11,7 +11,11 @@ const MAX_SUCCESS = 0.05;
 /** Pairs are drawn from this many of the most promising single features. */
 const TOP_SINGLES = 6;
 
-const worst = (results: ScorerResult[]): string => results.slice(0, 3).map((r) => `${r.label}: ${(100 * r.success).toFixed(1)}%`).join('; ');
+const worst = (results: ScorerResult[]): string =>
+  results
+    .slice(0, 3)
+    .map((r) => `${r.label}: ${(100 * r.success).toFixed(1)}%`)
+    .join('; ');
 
 describe.each(['gridhouse', 'texthouse', 'shop'])('%s leak probe on long tasks', (env) => {
   const options: ProbeOptions = { env, horizon: 'long', episodes: 256, seed: 1 };
@@ -23,9 +27,15 @@ describe.each(['gridhouse', 'texthouse', 'shop'])('%s leak probe on long tasks',
   it(`no single action feature (either sign), nor any pair of the top ${TOP_SINGLES}, solves more than 5%`, () => {
     const singles = probeSingles(options);
     expect(singles.length).toBeGreaterThan(40);
-    expect(singles.filter((r) => r.success > MAX_SUCCESS), worst(singles)).toEqual([]);
+    expect(
+      singles.filter((r) => r.success > MAX_SUCCESS),
+      worst(singles),
+    ).toEqual([]);
     const pairs = probePairs(options, singles, TOP_SINGLES);
     expect(pairs).toHaveLength(15 * 4 * 3);
-    expect(pairs.filter((r) => r.success > MAX_SUCCESS), worst(pairs)).toEqual([]);
+    expect(
+      pairs.filter((r) => r.success > MAX_SUCCESS),
+      worst(pairs),
+    ).toEqual([]);
   }, 180_000);
 });

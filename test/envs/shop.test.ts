@@ -71,7 +71,19 @@ describe('shop', () => {
     // Episode 1 copies episode 0's task (equal seeds); drawn on its own, seed 5 gives the same task.
     const alone = shop('medium', [6, 5]);
     expect(alone.describeTask(1)).toBe(env.describeTask(1));
-    for (const key of ['goalType', 'goalAttrs', 'goalOpt', 'limit', 'queryType', 'queryAttrs', 'results', 'prodType', 'prodAttrs', 'prodPrice', 'prodOpts'] as const) {
+    for (const key of [
+      'goalType',
+      'goalAttrs',
+      'goalOpt',
+      'limit',
+      'queryType',
+      'queryAttrs',
+      'results',
+      'prodType',
+      'prodAttrs',
+      'prodPrice',
+      'prodOpts',
+    ] as const) {
       const a = alone.state[key];
       const b = env.state[key];
       const n = a.length / 2;

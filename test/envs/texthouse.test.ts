@@ -7,7 +7,18 @@ import { ACTION_FEATURE_NAMES, OBS_FEATURE_NAMES, initActionFeatures } from '../
 import { HELD, NONE, START } from '../../envs/texthouse/state.ts';
 import { type TextHouse, createTextHouse } from '../../envs/texthouse/texthouse.ts';
 import {
-  M_BRING, M_FIND, M_FIND2, M_LIGHT, M_PLACE, M_PLACE2, M_PROCESS, M_TAKE, M_TAKE2, R_FRIDGE, R_MICROWAVE, R_SINKBASIN,
+  M_BRING,
+  M_FIND,
+  M_FIND2,
+  M_LIGHT,
+  M_PLACE,
+  M_PLACE2,
+  M_PROCESS,
+  M_TAKE,
+  M_TAKE2,
+  R_FRIDGE,
+  R_MICROWAVE,
+  R_SINKBASIN,
   REC_OPENABLE,
 } from '../../envs/texthouse/vocabulary.ts';
 import { HORIZONS, type Horizon } from '../../envs/types.ts';
@@ -58,9 +69,14 @@ function featurePolicy(env: TextHouse, out: Int32Array): void {
   const { maxActions: A, actionDim: D, obsDim } = env;
   const f = env.actionFeatures;
   const F = {
-    target: feature('obj:is_target'), placed: feature('obj:placed'), processed: feature('obj:processed'),
-    dest: feature('rec:is_destination'), appliance: feature('rec:is_needed_appliance'), unexplored: feature('rec:unexplored'),
-    seen: feature('rec:target_seen_here'), closed: feature('rec:closed'),
+    target: feature('obj:is_target'),
+    placed: feature('obj:placed'),
+    processed: feature('obj:processed'),
+    dest: feature('rec:is_destination'),
+    appliance: feature('rec:is_needed_appliance'),
+    unexplored: feature('rec:unexplored'),
+    seen: feature('rec:target_seen_here'),
+    closed: feature('rec:closed'),
   };
   const holdTarget = obsFeature('holding:target');
   const holdOther = obsFeature('holding:other');
@@ -242,7 +258,10 @@ describe('TextHouse oracle', () => {
         env.oracleActions(acts);
         env.step(acts);
       }
-      expect(env.success.every((x) => x === 1), horizon).toBe(true);
+      expect(
+        env.success.every((x) => x === 1),
+        horizon,
+      ).toBe(true);
     }
   });
 });
@@ -250,8 +269,15 @@ describe('TextHouse oracle', () => {
 describe('TextHouse milestone detector', () => {
   // The command that can complete each milestone kind (Φ fires only on a step that did something towards it).
   const CAUSE: Record<number, string[]> = {
-    [M_FIND]: ['goto', 'open'], [M_FIND2]: ['goto', 'open'], [M_TAKE]: ['take'], [M_TAKE2]: ['take'],
-    [M_BRING]: ['goto'], [M_PROCESS]: ['heat', 'cool', 'clean'], [M_LIGHT]: ['use'], [M_PLACE]: ['put'], [M_PLACE2]: ['put'],
+    [M_FIND]: ['goto', 'open'],
+    [M_FIND2]: ['goto', 'open'],
+    [M_TAKE]: ['take'],
+    [M_TAKE2]: ['take'],
+    [M_BRING]: ['goto'],
+    [M_PROCESS]: ['heat', 'cool', 'clean'],
+    [M_LIGHT]: ['use'],
+    [M_PLACE]: ['put'],
+    [M_PLACE2]: ['put'],
   };
 
   it('fires each milestone at most once, in task order, by the command that achieves it; success means all fired', () => {
@@ -340,24 +366,42 @@ describe('TextHouse commands, state keys and features', () => {
     if (a < s.R + s.O) return a - s.R < s.nObj[b] && held === NONE && open && s.objLoc[b * s.O + a - s.R] === loc;
     const idle = env.horizon === 'medium' || env.horizon === 'long';
     switch (a - s.R - s.O) {
-      case 0: return here >= 0 && REC_OPENABLE[here] === 1 && !open;
-      case 1: return here >= 0 && REC_OPENABLE[here] === 1 && open;
-      case 2: return held !== NONE && open;
-      case 3: return held !== NONE && here === R_MICROWAVE;
-      case 4: return held !== NONE && here === R_FRIDGE;
-      case 5: return held !== NONE && here === R_SINKBASIN;
-      case 6: return loc !== START && loc === s.lampRec[b];
-      case 7: case 8: return idle;
-      case 9: return idle && loc !== START;
-      default: return false;
+      case 0:
+        return here >= 0 && REC_OPENABLE[here] === 1 && !open;
+      case 1:
+        return here >= 0 && REC_OPENABLE[here] === 1 && open;
+      case 2:
+        return held !== NONE && open;
+      case 3:
+        return held !== NONE && here === R_MICROWAVE;
+      case 4:
+        return held !== NONE && here === R_FRIDGE;
+      case 5:
+        return held !== NONE && here === R_SINKBASIN;
+      case 6:
+        return loc !== START && loc === s.lampRec[b];
+      case 7:
+      case 8:
+        return idle;
+      case 9:
+        return idle && loc !== START;
+      default:
+        return false;
     }
   }
 
   function stateString(env: TextHouse, b: number): string {
     const s = env.state;
     const part = (xs: Uint8Array, n: number, stride: number) => Array.from(xs.slice(b * stride, b * stride + n)).join(',');
-    return [s.loc[b], s.held[b], s.progress[b], part(s.recClosed, s.nRec[b], s.R), part(s.explored, s.nRec[b], s.R),
-      part(s.objLoc, s.nObj[b], s.O), part(s.objFlags, s.nObj[b], s.O)].join('|');
+    return [
+      s.loc[b],
+      s.held[b],
+      s.progress[b],
+      part(s.recClosed, s.nRec[b], s.R),
+      part(s.explored, s.nRec[b], s.R),
+      part(s.objLoc, s.nObj[b], s.O),
+      part(s.objFlags, s.nObj[b], s.O),
+    ].join('|');
   }
 
   it('keeps masks, state keys and admissible features equal to a from-scratch recomputation', () => {

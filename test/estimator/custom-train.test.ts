@@ -19,7 +19,18 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const config = (method: TrainConfig['method']): TrainConfig => ({ ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'short', method, tasksPerIteration: 4, groupSize: 4, hiddenSize: 16, seed: 7, backend: 'cpu', iters: 3 });
+const config = (method: TrainConfig['method']): TrainConfig => ({
+  ...DEFAULT_CONFIG,
+  env: 'gridhouse',
+  horizon: 'short',
+  method,
+  tasksPerIteration: 4,
+  groupSize: 4,
+  hiddenSize: 16,
+  seed: 7,
+  backend: 'cpu',
+  iters: 3,
+});
 
 async function records(c: TrainConfig, engine: AdvantageEngine): Promise<Record<string, unknown>[]> {
   const run = new TrainingRun(c, engine);
@@ -58,4 +69,3 @@ describe('the custom method', () => {
     expect(counts.slice(2).every((n) => n === counts[2])).toBe(true);
   }, 60_000);
 });
-

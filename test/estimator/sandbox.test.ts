@@ -74,7 +74,9 @@ describe('the Node estimator sandbox', () => {
   });
 
   it('a wrong shape names the group, the run, and the expected and actual lengths', async () => {
-    const e = await failure('export default (batch) => batch.groups.map((runs, g) => runs.map((run, i) => new Array(g === 1 && i === 0 ? 3 : run.length).fill(0)));');
+    const e = await failure(
+      'export default (batch) => batch.groups.map((runs, g) => runs.map((run, i) => new Array(g === 1 && i === 0 ? 3 : run.length).fill(0)));',
+    );
     expect(e.kind).toBe('shape');
     expect(e.message).toBe('estimate() returned the wrong shape: group 1, run 0: expected 4 advantages (one per step), got 3');
     const groups = await failure('export default (batch) => [[0, 0]];');
@@ -82,13 +84,18 @@ describe('the Node estimator sandbox', () => {
   });
 
   it('a non-finite value names the group, run and step', async () => {
-    const e = await failure('export default (batch) => batch.groups.map((runs, g) => runs.map((run, i) => Array.from({ length: run.length }, (_, t) => (g === 0 && i === 1 && t === 1 ? NaN : 0))));');
+    const e = await failure(
+      'export default (batch) => batch.groups.map((runs, g) => runs.map((run, i) => Array.from({ length: run.length }, (_, t) => (g === 0 && i === 1 && t === 1 ? NaN : 0))));',
+    );
     expect(e.kind).toBe('nonFinite');
     expect(e.message).toMatch(/^estimate\(\) returned a non-finite advantage at group 0, run 1, step 1: NaN/);
   });
 
   it('a hang is stopped at the time limit, saying how long it ran, and the next call runs afresh', async () => {
-    const sandbox = nodeEstimatorSandbox('let calls = 0;\nexport default (batch) => { if (calls++ === 0) for (;;) {} return batch.groups.map((runs) => runs.map(() => 1)); };', 0.5);
+    const sandbox = nodeEstimatorSandbox(
+      'let calls = 0;\nexport default (batch) => { if (calls++ === 0) for (;;) {} return batch.groups.map((runs) => runs.map(() => 1)); };',
+      0.5,
+    );
     const started = performance.now();
     const e = (await sandbox.estimate(batch, settings).catch((x: unknown) => x)) as EstimatorError;
     expect(performance.now() - started).toBeLessThan(5000);

@@ -17,7 +17,10 @@ export async function goldenRecords(): Promise<Record<string, Record<string, unk
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const env of ENV_NAMES) {
     for (const method of METHOD_NAMES) {
-      const run = new TrainingRun({ ...DEFAULT_CONFIG, env, method, horizon: 'short', tasksPerIteration: 4, groupSize: 4, hiddenSize: 16, seed: 7, backend: 'cpu', iters: 3 }, cpuAdvantageEngine);
+      const run = new TrainingRun(
+        { ...DEFAULT_CONFIG, env, method, horizon: 'short', tasksPerIteration: 4, groupSize: 4, hiddenSize: 16, seed: 7, backend: 'cpu', iters: 3 },
+        cpuAdvantageEngine,
+      );
       const records: Record<string, unknown>[] = [];
       await run.run((r) => {
         const copy: Record<string, unknown> = JSON.parse(JSON.stringify(r, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)));

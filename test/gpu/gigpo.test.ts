@@ -61,7 +61,10 @@ function arbKeyedGroups(maxGroupSize = 16) {
     })
     .map(({ reward, length, alphabet, seed }): KeyedRun => {
       const rng = new Rng(seed);
-      return keyedRun(reward, Array.from({ length }, () => rng.nextInt(alphabet)));
+      return keyedRun(
+        reward,
+        Array.from({ length }, () => rng.nextInt(alphabet)),
+      );
     });
   return fc.array(fc.array(run, { minLength: 2, maxLength: maxGroupSize }), { minLength: 1, maxLength: 3 });
 }
@@ -109,7 +112,9 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
         expectGigpoClose(gpu, cpu);
         // Singleton and tied step groups: exactly 0 on the GPU too.
         for (const t of structuralZeros(batch, keys, cpu)) expect(gpu.stepAdvantages[t], `A_S[${t}]`).toBe(0);
-        cpu.episodeAdvantages.forEach((a, i) => { if (a === 0) expect(gpu.episodeAdvantages[i], `A_E[${i}]`).toBe(0); });
+        cpu.episodeAdvantages.forEach((a, i) => {
+          if (a === 0) expect(gpu.episodeAdvantages[i], `A_E[${i}]`).toBe(0);
+        });
       }),
       { numRuns: 50 },
     );
@@ -168,14 +173,21 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
 
   it('ω = 0 gives the GRPO kernels’ advantages bit for bit (paper and released)', async () => {
     await fc.assert(
-      fc.asyncProperty(arbKeyedGroups(8), fc.constantFrom('meanStd' as const, 'mean' as const), fc.constantFrom('paper' as const, 'released' as const), async (groups, normalize, variant) => {
-        const { batch, keys } = makeKeyedBatch(groups);
-        const g = await onGpu(batch, keys, gigpo({ omega: 0, normalize, variant }));
-        const inputs = batchToTensors(batch);
-        const grpo = await estimator.compute(inputs, { ...DEFAULT_ADVANTAGE_SETTINGS, method: 'grpo', normalize, variant }, methodSpec('grpo').switches!, { details: true });
-        expect(Array.from(g.advantages)).toEqual(Array.from(grpo.details!.advantages));
-        tf.dispose([grpo.advantages, ...Object.values(inputs)]);
-      }),
+      fc.asyncProperty(
+        arbKeyedGroups(8),
+        fc.constantFrom('meanStd' as const, 'mean' as const),
+        fc.constantFrom('paper' as const, 'released' as const),
+        async (groups, normalize, variant) => {
+          const { batch, keys } = makeKeyedBatch(groups);
+          const g = await onGpu(batch, keys, gigpo({ omega: 0, normalize, variant }));
+          const inputs = batchToTensors(batch);
+          const grpo = await estimator.compute(inputs, { ...DEFAULT_ADVANTAGE_SETTINGS, method: 'grpo', normalize, variant }, methodSpec('grpo').switches!, {
+            details: true,
+          });
+          expect(Array.from(g.advantages)).toEqual(Array.from(grpo.details!.advantages));
+          tf.dispose([grpo.advantages, ...Object.values(inputs)]);
+        },
+      ),
       { numRuns: 10 },
     );
   });
@@ -200,16 +212,25 @@ describe('GiGPO on tfjs webgpu (Dawn)', () => {
   it('leaks no tensor and no GPU buffer across 100 calls (GiGPO mixed with BEACON)', async () => {
     const data = [1, 2, 3].map((seed) => {
       const rng = new Rng(seed);
-      return makeKeyedBatch(Array.from({ length: seed }, () => Array.from({ length: 2 + rng.nextInt(6) }, () =>
-        keyedRun(rng.nextInt(2), Array.from({ length: 1 + rng.nextInt(40) }, () => rng.nextInt(6))))));
+      return makeKeyedBatch(
+        Array.from({ length: seed }, () =>
+          Array.from({ length: 2 + rng.nextInt(6) }, () =>
+            keyedRun(
+              rng.nextInt(2),
+              Array.from({ length: 1 + rng.nextInt(40) }, () => rng.nextInt(6)),
+            ),
+          ),
+        ),
+      );
     });
     const inputs: AdvantageTensors[] = data.map(({ batch }) => batchToTensors(batch));
     const indexes = data.map(({ batch, keys }) => buildStepGroupIndex(batch, keys));
     const e = new GpuAdvantageEstimator(VITE_SHADERS);
     const call = async (i: number) => {
-      const out = i % 4 === 3
-        ? await e.compute(inputs[i % 3], { ...DEFAULT_ADVANTAGE_SETTINGS, variant: 'released' }, methodSpec(DEFAULT_ADVANTAGE_SETTINGS.method).switches!)
-        : await e.computeGigpo(inputs[i % 3], indexes[i % 3], gigpo({ variant: i % 2 ? 'released' : 'paper' }), { details: i % 5 === 0 });
+      const out =
+        i % 4 === 3
+          ? await e.compute(inputs[i % 3], { ...DEFAULT_ADVANTAGE_SETTINGS, variant: 'released' }, methodSpec(DEFAULT_ADVANTAGE_SETTINGS.method).switches!)
+          : await e.computeGigpo(inputs[i % 3], indexes[i % 3], gigpo({ variant: i % 2 ? 'released' : 'paper' }), { details: i % 5 === 0 });
       out.advantages.dispose();
     };
     // Warm up: pipelines, scratch sizes, one output per size, every input uploaded by both paths (i = 11).

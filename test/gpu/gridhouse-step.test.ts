@@ -29,7 +29,15 @@ describe('gridhouse-step kernel on WebGPU (Dawn) against the TypeScript GridHous
     ({ device } = await useWebGpuBackend());
   });
 
-  it.each(HORIZONS.flatMap((h) => [[h, 0], [h, 0.4]] as [Horizon, number][]))('%s, dropout %s: equal at every step', async (horizon, milestoneDropout) => {
+  it.each(
+    HORIZONS.flatMap(
+      (h) =>
+        [
+          [h, 0],
+          [h, 0.4],
+        ] as [Horizon, number][],
+    ),
+  )('%s, dropout %s: equal at every step', async (horizon, milestoneDropout) => {
     const run = await runLockstep(device, VITE_SHADERS, { env: 'gridhouse', horizon, milestoneDropout, groups: 12, groupSize: 3, seed: 1000 + horizon.length });
     if (run.mismatch) expect.fail(run.mismatch);
     // The comparison covered what it claims to: reported milestones, successes, and dropped ones.

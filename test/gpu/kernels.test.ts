@@ -34,15 +34,29 @@ import { useWebGpuBackend } from '../support/webgpu.ts';
 const switchesOf = (s: { method: string }) => methodSpec(s.method).switches!;
 const BEACON_SWITCHES = methodSpec('beacon').switches!;
 
-const SPECS: KernelSpec<string, string>[] = [SEGMENT_SCAN, GROUP_REDUCE, COMBINE_ADVANTAGES, STEP_RETURNS, STEP_GROUP_REDUCE, SAMPLE_ACTIONS, GRIDHOUSE_STEP, TEXTHOUSE_STEP, POLICY_LOGITS];
+const SPECS: KernelSpec<string, string>[] = [
+  SEGMENT_SCAN,
+  GROUP_REDUCE,
+  COMBINE_ADVANTAGES,
+  STEP_RETURNS,
+  STEP_GROUP_REDUCE,
+  SAMPLE_ACTIONS,
+  GRIDHOUSE_STEP,
+  TEXTHOUSE_STEP,
+  POLICY_LOGITS,
+];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
 
 /** Size and alignment of the WGSL types the kernels use (WGSL spec, "Alignment and Size"). */
 const WGSL_TYPES: Record<string, { size: number; align: number }> = {
-  u32: { size: 4, align: 4 }, i32: { size: 4, align: 4 }, f32: { size: 4, align: 4 },
-  'vec2<f32>': { size: 8, align: 8 }, 'vec2<u32>': { size: 8, align: 8 },
-  'vec4<f32>': { size: 16, align: 16 }, 'vec4<u32>': { size: 16, align: 16 },
+  u32: { size: 4, align: 4 },
+  i32: { size: 4, align: 4 },
+  f32: { size: 4, align: 4 },
+  'vec2<f32>': { size: 8, align: 8 },
+  'vec2<u32>': { size: 8, align: 8 },
+  'vec4<f32>': { size: 16, align: 16 },
+  'vec4<u32>': { size: 16, align: 16 },
 };
 
 const stripComments = (wgsl: string) => wgsl.replace(/\/\/.*$/gm, '');
@@ -71,7 +85,6 @@ function wgslBindings(wgsl: string) {
     .map(([, binding, space, access, name]) => ({ binding: Number(binding), space, access: access ?? 'read', name }))
     .sort((a, b) => a.binding - b.binding);
 }
-
 
 const PATTERNS = ['none', 'all', 'sparse', 'dense', 'success'] as const;
 
@@ -230,11 +243,20 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     // One group of 64 runs of lengths 1 … 256 (all patterns) and a group of 2: run and step counts that
     // are not multiples of the workgroup size, k beyond 64 (several passes of the baseline loop).
     const rng = new Rng(11);
-    const big = Array.from({ length: 64 }, (_, i): RunSpec => ({
-      reward: [0, 1, 0.5, 10][i % 4],
-      milestones: milestonePattern(1 + ((i * 37) % 256), PATTERNS[i % PATTERNS.length], rng.nextInt(2 ** 30)),
-    }));
-    const batch = makeBatch([big, [{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]);
+    const big = Array.from(
+      { length: 64 },
+      (_, i): RunSpec => ({
+        reward: [0, 1, 0.5, 10][i % 4],
+        milestones: milestonePattern(1 + ((i * 37) % 256), PATTERNS[i % PATTERNS.length], rng.nextInt(2 ** 30)),
+      }),
+    );
+    const batch = makeBatch([
+      big,
+      [
+        { reward: 1, milestones: [1] },
+        { reward: 0, milestones: [0] },
+      ],
+    ]);
     expect(batch.runOffsets[batch.runOffsets.length - 1] % 64).not.toBe(0);
     for (const gamma of [0, 0.5, 0.95, 1]) {
       for (const segmentBaseline of ['perStepReturn', 'stepMean'] as const) {
@@ -251,7 +273,12 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
   });
 
   it('the smallest batch: one group of two one-step runs', async () => {
-    const batch = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]);
+    const batch = makeBatch([
+      [
+        { reward: 1, milestones: [1] },
+        { reward: 0, milestones: [0] },
+      ],
+    ]);
     for (const settings of [beacon(), beacon({ segmentBaseline: 'stepMean' }), beacon({ method: 'grpo' })]) {
       expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
     }
@@ -274,13 +301,18 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
 
   it('γ = 1 makes A_seg exactly 0, so BEACON equals GRPO bit for bit (docs/maths.md §4, 1)', async () => {
     await fc.assert(
-      fc.asyncProperty(arbGroups(16), fc.double({ min: 0.01, max: 10, noNaN: true }), fc.constantFrom('meanStd' as const, 'mean' as const), async (groups, rMs, normalize) => {
-        const batch = makeBatch(groups);
-        const be = await onGpu(batch, beacon({ gamma: 1, rMs, normalize }));
-        const gr = await onGpu(batch, beacon({ method: 'grpo', normalize }));
-        expect(be.segmentAdvantages.every((a) => a === 0)).toBe(true);
-        expect(Array.from(be.advantages)).toEqual(Array.from(gr.advantages));
-      }),
+      fc.asyncProperty(
+        arbGroups(16),
+        fc.double({ min: 0.01, max: 10, noNaN: true }),
+        fc.constantFrom('meanStd' as const, 'mean' as const),
+        async (groups, rMs, normalize) => {
+          const batch = makeBatch(groups);
+          const be = await onGpu(batch, beacon({ gamma: 1, rMs, normalize }));
+          const gr = await onGpu(batch, beacon({ method: 'grpo', normalize }));
+          expect(be.segmentAdvantages.every((a) => a === 0)).toBe(true);
+          expect(Array.from(be.advantages)).toEqual(Array.from(gr.advantages));
+        },
+      ),
       { numRuns: 15 },
     );
   });
@@ -305,7 +337,12 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
         // Identical runs at γ = 1: every trajectory row and every key's r is tied.
         const tied = makeBatch([Array.from({ length: n }, () => ({ reward: r, milestones: [0, 1, 0, 1, 0] }))]);
         // One run reaching three milestones, the other none: keys (g, 1) and (g, 2) hold one row each.
-        const single = makeBatch([[{ reward: r, milestones: [1, 1, 1] }, { reward: 0, milestones: Array(n).fill(0) }]]);
+        const single = makeBatch([
+          [
+            { reward: r, milestones: [1, 1, 1] },
+            { reward: 0, milestones: Array(n).fill(0) },
+          ],
+        ]);
         for (const normalize of ['meanStd', 'mean'] as const) {
           const a = await onGpu(tied, beacon({ variant: 'released', gamma: 1, rMs: r, normalize }));
           expect(a.advantages.every((x) => x === 0)).toBe(true);
@@ -321,14 +358,25 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
   it('released variant, meanStd: a key of thousands of tail zeros and a few completed steps stays within f32 tolerance', async () => {
     // The key's std must be summed around its baseline: around its first value it loses ~1e-4.
     for (const n of [200, 1000]) {
-      const batch = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 1, milestones: [0, 0, 0, 1] }, ...Array.from({ length: 6 }, () => ({ reward: 0, milestones: Array(n).fill(0) }))]]);
+      const batch = makeBatch([
+        [
+          { reward: 1, milestones: [1] },
+          { reward: 1, milestones: [0, 0, 0, 1] },
+          ...Array.from({ length: 6 }, () => ({ reward: 0, milestones: Array(n).fill(0) })),
+        ],
+      ]);
       const settings = beacon({ variant: 'released', rMs: 10, gamma: 0.95 });
       expectResultClose(await onGpu(batch, settings), computeAdvantages(batch, settings));
     }
   });
 
   it(`runs ${GpuAdvantageEstimator.DISPATCHES} dispatches per call (at most 4), and compiles each pipeline once`, async () => {
-    const batch = makeBatch([[{ reward: 1, milestones: [0, 1] }, { reward: 0, milestones: [0] }]]);
+    const batch = makeBatch([
+      [
+        { reward: 1, milestones: [0, 1] },
+        { reward: 0, milestones: [0] },
+      ],
+    ]);
     await onGpu(batch, beacon());
     const pipelines = cachedPipelineCount(device);
     const spy = vi.spyOn(KernelRunner.prototype, 'dispatch');
@@ -346,7 +394,16 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
   });
 
   it('the advantages tensor feeds tfjs ops directly, and stays valid while any tensor shares its data', async () => {
-    const batch = makeBatch([[{ reward: 1, milestones: [0, 1, 1] }, { reward: 0, milestones: [0, 0] }], [{ reward: 0, milestones: [1] }, { reward: 1, milestones: [1] }]]);
+    const batch = makeBatch([
+      [
+        { reward: 1, milestones: [0, 1, 1] },
+        { reward: 0, milestones: [0, 0] },
+      ],
+      [
+        { reward: 0, milestones: [1] },
+        { reward: 1, milestones: [1] },
+      ],
+    ]);
     const settings = beacon();
     const expected = computeAdvantages(batch, settings).advantages;
     const inputs = batchToTensors(batch);
@@ -363,15 +420,21 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
   it('leaks no tensor and no GPU buffer across 100 calls', async () => {
     const batches = [1, 2, 3].map((seed) => {
       const rng = new Rng(seed);
-      return makeBatch(Array.from({ length: seed }, () => Array.from({ length: 2 + rng.nextInt(6) }, () => ({
-        reward: rng.nextInt(2),
-        milestones: milestonePattern(1 + rng.nextInt(40), PATTERNS[rng.nextInt(PATTERNS.length)], rng.nextInt(1000)),
-      }))));
+      return makeBatch(
+        Array.from({ length: seed }, () =>
+          Array.from({ length: 2 + rng.nextInt(6) }, () => ({
+            reward: rng.nextInt(2),
+            milestones: milestonePattern(1 + rng.nextInt(40), PATTERNS[rng.nextInt(PATTERNS.length)], rng.nextInt(1000)),
+          })),
+        ),
+      );
     });
     const inputs: AdvantageTensors[] = batches.map(batchToTensors);
     const e = new GpuAdvantageEstimator(VITE_SHADERS);
     const call = async (i: number) => {
-      const { advantages } = await e.compute(inputs[i % 3], beacon({ segmentBaseline: i % 2 ? 'stepMean' : 'perStepReturn' }), BEACON_SWITCHES, { details: i % 5 === 0 });
+      const { advantages } = await e.compute(inputs[i % 3], beacon({ segmentBaseline: i % 2 ? 'stepMean' : 'perStepReturn' }), BEACON_SWITCHES, {
+        details: i % 5 === 0,
+      });
       advantages.dispose();
     };
     for (let i = 0; i < 6; i++) await call(i); // warm up: pipelines, scratch sizes, one output per size
@@ -404,7 +467,11 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const before = tf.memory().numTensors;
     for (const seed of [1, 2]) {
       const rng = new Rng(seed);
-      const batch = makeBatch([0, 1].map(() => Array.from({ length: 4 }, () => ({ reward: rng.nextInt(2), milestones: milestonePattern(1 + rng.nextInt(30), 'dense', rng.nextInt(1000)) }))));
+      const batch = makeBatch(
+        [0, 1].map(() =>
+          Array.from({ length: 4 }, () => ({ reward: rng.nextInt(2), milestones: milestonePattern(1 + rng.nextInt(30), 'dense', rng.nextInt(1000)) })),
+        ),
+      );
       const settings = beacon({ gamma: 0.5 });
       const { tensor, result } = await engine.compute(batch, settings);
       expect(tf.memory().numTensors).toBe(before + 1);
@@ -419,7 +486,14 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
   it('reports shader errors and GPU validation errors with the kernel’s name', async () => {
     const broken = { ...VITE_SHADERS, 'group-reduce': VITE_SHADERS['group-reduce'].replace('let kMax', 'let kMax: bool') };
     const e = new GpuAdvantageEstimator(broken);
-    const inputs = batchToTensors(makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]));
+    const inputs = batchToTensors(
+      makeBatch([
+        [
+          { reward: 1, milestones: [1] },
+          { reward: 0, milestones: [0] },
+        ],
+      ]),
+    );
     const before = tf.memory().numTensors;
     await expect(e.compute(inputs, beacon(), BEACON_SWITCHES)).rejects.toThrow(/WGSL kernel group-reduce: [\s\S]*error at \d+:\d+/);
     expect(tf.memory().numTensors).toBe(before);
@@ -428,7 +502,16 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     const runner = await KernelRunner.create(device, COMBINE_ADVANTAGES, VITE_SHADERS['combine-advantages'], 64);
     const storage = () => device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE });
     const notStorage = device.createBuffer({ size: 64, usage: GPUBufferUsage.COPY_DST });
-    const buffers = { stepRun: storage(), stepSlot: storage(), shapedRewards: storage(), trajectoryAdvantages: storage(), baselines: storage(), segmentAdvantages: storage(), advantages: notStorage, segmentScales: storage() };
+    const buffers = {
+      stepRun: storage(),
+      stepSlot: storage(),
+      shapedRewards: storage(),
+      trajectoryAdvantages: storage(),
+      baselines: storage(),
+      segmentAdvantages: storage(),
+      advantages: notStorage,
+      segmentScales: storage(),
+    };
     const error = await runner.dispatch(buffers, { numSteps: 4, segmentBaseline: 1, lambda: 1, segmentNormalize: 0 }, 1).catch((x: unknown) => x);
     expect(error).toBeInstanceOf(GpuKernelError);
     expect((error as GpuKernelError).kernel).toBe('combine-advantages');
@@ -438,7 +521,12 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
   });
 
   it('rejects malformed tensors and settings with a message naming the field', async () => {
-    const batch = makeBatch([[{ reward: 1, milestones: [1] }, { reward: 0, milestones: [0] }]]);
+    const batch = makeBatch([
+      [
+        { reward: 1, milestones: [1] },
+        { reward: 0, milestones: [0] },
+      ],
+    ]);
     const inputs = batchToTensors(batch);
     const floatOffsets = { ...inputs, runOffsets: tf.tensor1d([0, 1, 2], 'float32') };
     await expect(estimator.compute(floatOffsets, beacon(), BEACON_SWITCHES)).rejects.toThrow(/runOffsets must be int32/);
@@ -449,15 +537,19 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
 
   it('the composed-tfjs-ops version used by the benchmark computes the same advantages', async () => {
     await fc.assert(
-      fc.asyncProperty(arbGroups(8), arbSettings().map((s) => ({ ...s, variant: 'paper' as const })), async (groups, settings) => {
-        const batch = makeBatch(groups);
-        const inputs = batchToTensors(batch);
-        const before = tf.memory().numTensors;
-        const a = composedAdvantages(inputs, settings);
-        expect(tf.memory().numTensors).toBe(before + 1);
-        expectClose(await a.data(), computeAdvantages(batch, settings).advantages, 'composed advantages');
-        tf.dispose([a, ...Object.values(inputs)]);
-      }),
+      fc.asyncProperty(
+        arbGroups(8),
+        arbSettings().map((s) => ({ ...s, variant: 'paper' as const })),
+        async (groups, settings) => {
+          const batch = makeBatch(groups);
+          const inputs = batchToTensors(batch);
+          const before = tf.memory().numTensors;
+          const a = composedAdvantages(inputs, settings);
+          expect(tf.memory().numTensors).toBe(before + 1);
+          expectClose(await a.data(), computeAdvantages(batch, settings).advantages, 'composed advantages');
+          tf.dispose([a, ...Object.values(inputs)]);
+        },
+      ),
       { numRuns: 12 },
     );
   });

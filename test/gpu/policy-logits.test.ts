@@ -37,7 +37,10 @@ describe('policy-logits kernel on WebGPU (Dawn) against Policy.logits', () => {
     const rng = new Rng(hiddenSize);
     const B = env.batchSize;
     const A = env.maxActions;
-    env.reset(Array.from({ length: B }, (_, b) => 77 + (b >> 1)), rng.fork('env'));
+    env.reset(
+      Array.from({ length: B }, (_, b) => 77 + (b >> 1)),
+      rng.fork('env'),
+    );
     // A few random steps, so the features are not all start states.
     const actions = new Int32Array(B);
     const act = rng.fork('act');
@@ -54,7 +57,10 @@ describe('policy-logits kernel on WebGPU (Dawn) against Policy.logits', () => {
       policy.logits({
         obs: tf.tensor2d(env.obs, [B, env.obsDim]),
         candidates: tf.tensor2d(env.actionFeatures, [K, env.actionDim]),
-        pick: tf.tensor1d(Int32Array.from({ length: K }, (_, i) => Math.floor(i / A) * K + i), 'int32'),
+        pick: tf.tensor1d(
+          Int32Array.from({ length: K }, (_, i) => Math.floor(i / A) * K + i),
+          'int32',
+        ),
         mask: tf.tensor2d(env.actionMask, [B, A], 'bool'),
       }),
     );

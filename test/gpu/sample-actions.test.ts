@@ -73,7 +73,11 @@ describe('sample-actions kernel on WebGPU (Dawn)', () => {
     for (let b = 0; b < B; b++) [episodes[b * 5 + 3], episodes[b * 5 + 1]] = [done[b], steps[b]];
     const inputs = { logits: uploadBuffer(device, logits), mask: uploadBuffer(device, mask), episodes: uploadBuffer(device, episodes) };
     const outputs = { actions: emptyBuffer(device, 4 * B), logProbs: emptyBuffer(device, 4 * B), draws: emptyBuffer(device, 4 * B) };
-    await runner.dispatch({ ...inputs, ...outputs }, { numEpisodes: B, numCandidates: A, seed, iteration, recordWords: 5, doneField: 3, stepsField: 1 }, perEpisodeWorkgroups(B, 64));
+    await runner.dispatch(
+      { ...inputs, ...outputs },
+      { numEpisodes: B, numCandidates: A, seed, iteration, recordWords: 5, doneField: 3, stepsField: 1 },
+      perEpisodeWorkgroups(B, 64),
+    );
     const actions = new Int32Array(await readBack(device, outputs.actions));
     const logProbs = new Float32Array(await readBack(device, outputs.logProbs));
     const draws = new Float32Array(await readBack(device, outputs.draws));

@@ -29,7 +29,15 @@ describe('texthouse-step kernel on WebGPU (Dawn) against the TypeScript TextHous
     ({ device } = await useWebGpuBackend());
   });
 
-  it.each(HORIZONS.flatMap((h) => [[h, 0], [h, 0.4]] as [Horizon, number][]))('%s, dropout %s: equal at every step', async (horizon, milestoneDropout) => {
+  it.each(
+    HORIZONS.flatMap(
+      (h) =>
+        [
+          [h, 0],
+          [h, 0.4],
+        ] as [Horizon, number][],
+    ),
+  )('%s, dropout %s: equal at every step', async (horizon, milestoneDropout) => {
     const run = await runLockstep(device, VITE_SHADERS, { env: 'texthouse', horizon, milestoneDropout, groups: 12, groupSize: 3, seed: 2000 + horizon.length });
     if (run.mismatch) expect.fail(run.mismatch);
     expect(run.milestones).toBeGreaterThan(0);

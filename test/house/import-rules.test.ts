@@ -19,7 +19,13 @@ interface Violation {
 
 describe('import rules', () => {
   it('name the rule a wrong import breaks, also through another module', async () => {
-    const result = await cruise(['src', 'bench', 'test'], { ...config.options, baseDir: FIXTURE, validate: true, ruleSet: { forbidden: config.forbidden }, outputType: 'json' } as never);
+    const result = await cruise(['src', 'bench', 'test'], {
+      ...config.options,
+      baseDir: FIXTURE,
+      validate: true,
+      ruleSet: { forbidden: config.forbidden },
+      outputType: 'json',
+    } as never);
     const output = JSON.parse(result.output as string) as { summary: { violations: Violation[] } };
     const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
     expect(found).toEqual([

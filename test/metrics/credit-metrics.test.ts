@@ -103,7 +103,7 @@ describe('creditMetrics on the §5 worked example', () => {
     expect(creditConcentration(milestones, a, 9, 13)).toBeNaN();
   });
 
-  it('the outcome mix reads the milestones the environment reported, not the batch\'s flags', () => {
+  it("the outcome mix reads the milestones the environment reported, not the batch's flags", () => {
     // Run 2's report says K = 1 while its batch flags are all 0: the mix follows the report (partial).
     const groups = structuredClone(EXAMPLE);
     groups[0][2].reached = 1;
@@ -115,10 +115,12 @@ describe('creditMetrics on the §5 worked example', () => {
 describe('creditMetrics thresholds and undefined cases', () => {
   it('|A| < 1e-6 counts as zero and carries no sign; 1e-6 does', () => {
     // One group of two runs on the same (state, action): A = +1e-6 and −5e-7.
-    const groups: HandRun[][] = [[
-      { solved: 0, reached: 0, steps: [s(7, 3, 0, 1e-6)] },
-      { solved: 0, reached: 0, steps: [s(7, 3, 0, -5e-7)] },
-    ]];
+    const groups: HandRun[][] = [
+      [
+        { solved: 0, reached: 0, steps: [s(7, 3, 0, 1e-6)] },
+        { solved: 0, reached: 0, steps: [s(7, 3, 0, -5e-7)] },
+      ],
+    ];
     const m = creditMetrics(input(groups));
     expect(m.zeroAdvantageRatio).toBe(1 / 2); // only −5e-7 is below the threshold
     expect(m.contradictoryRatio).toBe(0); // −5e-7 has no sign, so the key is not contradictory
@@ -131,20 +133,24 @@ describe('creditMetrics thresholds and undefined cases', () => {
   });
 
   it('no key shared by two runs: contradictory ratio and signal retention are NaN', () => {
-    const groups: HandRun[][] = [[
-      { solved: 1, reached: 1, steps: [s(1, 0, 1, 1)] },
-      { solved: 0, reached: 0, steps: [s(2, 0, 0, -1)] },
-    ]];
+    const groups: HandRun[][] = [
+      [
+        { solved: 1, reached: 1, steps: [s(1, 0, 1, 1)] },
+        { solved: 0, reached: 0, steps: [s(2, 0, 0, -1)] },
+      ],
+    ];
     const m = creditMetrics(input(groups));
     expect(m.contradictoryRatio).toBeNaN();
     expect(m.signalRetention).toBeNaN();
   });
 
   it('no milestone step in the batch: CCR is NaN', () => {
-    const groups: HandRun[][] = [[
-      { solved: 0, reached: 0, steps: [s(1, 0, 0, 0.5)] },
-      { solved: 0, reached: 0, steps: [s(1, 0, 0, -0.5)] },
-    ]];
+    const groups: HandRun[][] = [
+      [
+        { solved: 0, reached: 0, steps: [s(1, 0, 0, 0.5)] },
+        { solved: 0, reached: 0, steps: [s(1, 0, 0, -0.5)] },
+      ],
+    ];
     expect(creditMetrics(input(groups)).ccr).toBeNaN();
   });
 });
@@ -160,18 +166,28 @@ describe('sample utilisation (docs/maths.md §5)', () => {
     expect(creditMetrics(input(EXAMPLE)).sampleUtilization).toBe(3 / 5);
 
     // A run whose largest |A| is 5e-7 teaches nothing; one at exactly 1e-6 counts.
-    const tiny: HandRun[][] = [[
-      { solved: 0, reached: 1, steps: [s(1, 0, 1, 5e-7), s(2, 0, 0, -5e-7)] },
-      { solved: 0, reached: 0, steps: [s(1, 0, 0, 0), s(3, 0, 0, 1e-6)] },
-    ]];
+    const tiny: HandRun[][] = [
+      [
+        { solved: 0, reached: 1, steps: [s(1, 0, 1, 5e-7), s(2, 0, 0, -5e-7)] },
+        { solved: 0, reached: 0, steps: [s(1, 0, 0, 0), s(3, 0, 0, 1e-6)] },
+      ],
+    ];
     expect(creditMetrics(input(tiny)).sampleUtilization).toBe(1 / 2);
 
     // A γ = 1 BEACON batch and its GRPO twin have identical advantages, so the same utilisation.
     // Group 0: one run solved, so every run has A_traj ≠ 0 → 3 runs; group 1: no run solved and γ = 1
     // makes A_seg ≡ 0, so all 3 runs have A = 0 although two reached milestones. 3 of 6 runs.
     const groups = [
-      [{ reward: 1, milestones: [0, 1, 1] }, { reward: 0, milestones: [1, 0, 0] }, { reward: 0, milestones: [0, 0] }],
-      [{ reward: 0, milestones: [0, 1, 0] }, { reward: 0, milestones: [1, 0] }, { reward: 0, milestones: [0, 0, 0] }],
+      [
+        { reward: 1, milestones: [0, 1, 1] },
+        { reward: 0, milestones: [1, 0, 0] },
+        { reward: 0, milestones: [0, 0] },
+      ],
+      [
+        { reward: 0, milestones: [0, 1, 0] },
+        { reward: 0, milestones: [1, 0] },
+        { reward: 0, milestones: [0, 0, 0] },
+      ],
     ];
     const batch = makeBatch(groups);
     const steps = batch.milestones.length;

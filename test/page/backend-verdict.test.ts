@@ -32,13 +32,22 @@ describe('backend verdict store', () => {
     expect(readVerdict(storage, verdictKey(nvidia, 'b2', 's'))).toBeNull();
     expect(readVerdict(storage, verdictKey(nvidia, 'b1', 't'))).toBeNull();
     // Fields are kept apart: "ab"+"c" is not "a"+"bc".
-    expect(verdictKey(adapterIdentity({ vendor: 'ab', architecture: 'c' }), 'b', 's')).not.toBe(verdictKey(adapterIdentity({ vendor: 'a', architecture: 'bc' }), 'b', 's'));
+    expect(verdictKey(adapterIdentity({ vendor: 'ab', architecture: 'c' }), 'b', 's')).not.toBe(
+      verdictKey(adapterIdentity({ vendor: 'a', architecture: 'bc' }), 'b', 's'),
+    );
   });
 
   it('what is stored but is not an outcome reads as absent', () => {
     const storage = mapStorage();
     const key = verdictKey(nvidia, 'b', 's');
-    for (const bad of ['not json', '{}', JSON.stringify({ ...outcome, chosen: 'cpu' }), JSON.stringify({ ...outcome, wasmMs: -1 }), JSON.stringify({ ...outcome, reason: 3 }), 'null']) {
+    for (const bad of [
+      'not json',
+      '{}',
+      JSON.stringify({ ...outcome, chosen: 'cpu' }),
+      JSON.stringify({ ...outcome, wasmMs: -1 }),
+      JSON.stringify({ ...outcome, reason: 3 }),
+      'null',
+    ]) {
       storage.map.set(key, bad);
       expect(readVerdict(storage, key), bad).toBeNull();
     }

@@ -16,11 +16,14 @@ const encode = (s: string) => {
 describe('estimator= share links', () => {
   it('round-trip any source up to 6 KB, with only URL-safe characters', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }).filter((s) => s.trim() !== ''), (source) => {
-        const value = encode(source);
-        expect(value).toMatch(/^[A-Za-z0-9_-]*$/);
-        expect(decodeEstimatorParam(value)).toEqual({ source });
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }).filter((s) => s.trim() !== ''),
+        (source) => {
+          const value = encode(source);
+          expect(value).toMatch(/^[A-Za-z0-9_-]*$/);
+          expect(decodeEstimatorParam(value)).toEqual({ source });
+        },
+      ),
     );
     expect(decodeEstimatorParam(encode(GRPO_TEMPLATE))).toEqual({ source: GRPO_TEMPLATE });
     // base64url of "λ → ✓" (UTF-8), by hand: no padding, "-" and "_" where base64 has "+" and "/".

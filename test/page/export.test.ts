@@ -18,14 +18,18 @@ describe('CSV export', () => {
     const lines = csv.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe([...CSV_COLUMNS.map(([n]) => n), 'variant'].join(','));
-    expect(lines[0]).toBe('method,seed,iteration,success,partial,failure,sampleUtilization,zeroAdvantageRatio,contradictoryRatio,signalRetention,ccr,policyLoss,entropy,approxKl,clipFraction,gradNorm,meanEpisodeLength,envSteps,envStepsPerSecond,msRollout,msAdvantage,msUpdate,variant');
+    expect(lines[0]).toBe(
+      'method,seed,iteration,success,partial,failure,sampleUtilization,zeroAdvantageRatio,contradictoryRatio,signalRetention,ccr,policyLoss,entropy,approxKl,clipFraction,gradNorm,meanEpisodeLength,envSteps,envStepsPerSecond,msRollout,msAdvantage,msUpdate,variant',
+    );
     expect(lines[1]).toBe('grpo,1,1,0.25,0.5,0.25,0.75,0.1,,0.4,1.5,-0.01,1.2,0.001,0.05,0.3,12.5,200,1000,100,2,50,grpo');
     expect(lines[3].startsWith('beacon,1,1,0.5,')).toBe(true);
     for (const line of lines) expect(line.split(',')).toHaveLength(CSV_COLUMNS.length + 1);
   });
 
   it('names the race entry of each row, so a method and its variant (both running beacon) stay apart', () => {
-    const lines = recordsToCsv({ beacon: [record('beacon', 1)], beaconReleased: [record('beacon', 1)] }).trimEnd().split('\n');
+    const lines = recordsToCsv({ beacon: [record('beacon', 1)], beaconReleased: [record('beacon', 1)] })
+      .trimEnd()
+      .split('\n');
     expect(lines.slice(1).map((l) => [l.split(',')[0], l.split(',').at(-1)])).toEqual([
       ['beacon', 'beacon'],
       ['beacon', 'beaconReleased'],
@@ -39,7 +43,12 @@ describe('CSV export', () => {
 
 describe('JSON export', () => {
   it('holds the settings and every record, NaN as null, and parses back', () => {
-    const meta = { configs: { grpo: { ...PAGE_DEFAULT_CONFIG, method: 'grpo' as const }, beacon: { ...PAGE_DEFAULT_CONFIG, method: 'beacon' as const } }, backend: 'webgpu (test)', url: 'http://x/?seed=2', exportedAt: '2026-01-01T00:00:00.000Z' };
+    const meta = {
+      configs: { grpo: { ...PAGE_DEFAULT_CONFIG, method: 'grpo' as const }, beacon: { ...PAGE_DEFAULT_CONFIG, method: 'beacon' as const } },
+      backend: 'webgpu (test)',
+      url: 'http://x/?seed=2',
+      exportedAt: '2026-01-01T00:00:00.000Z',
+    };
     const text = recordsToJson(meta, { grpo: [record('grpo', 1)], beacon: [record('beacon', 1, { ccr: Number.POSITIVE_INFINITY })] });
     const back = JSON.parse(text);
     expect(back.configs.grpo.method).toBe('grpo');

@@ -25,9 +25,19 @@ describe('race entries', () => {
 
   it("give an entry's panel its method's config from the shared one, then the entry's overrides", () => {
     const shared = { ...PAGE_DEFAULT_CONFIG, gamma: 0.5, lambda: 2, seed: 7, randomSegments: true };
-    for (const e of RACE_ENTRIES) expect(methodConfig(e.name, shared)).toEqual({ ...methodSpec(e.method).configFor({ ...shared, method: e.method }), ...e.overrides });
+    for (const e of RACE_ENTRIES)
+      expect(methodConfig(e.name, shared)).toEqual({ ...methodSpec(e.method).configFor({ ...shared, method: e.method }), ...e.overrides });
     const released = methodConfig('beaconReleased', shared);
-    expect(released).toMatchObject({ method: 'beacon', variant: 'released', gamma: 0.9, lambda: 10, rMs: 10, normalize: 'mean', seed: 7, randomSegments: true });
+    expect(released).toMatchObject({
+      method: 'beacon',
+      variant: 'released',
+      gamma: 0.9,
+      lambda: 10,
+      rMs: 10,
+      normalize: 'mean',
+      seed: 7,
+      randomSegments: true,
+    });
     // The plain method keeps the shared settings the variant overrides.
     expect(methodConfig('beacon', shared)).toMatchObject({ method: 'beacon', variant: 'paper', gamma: 0.5, lambda: 2, rMs: PAGE_DEFAULT_CONFIG.rMs });
     expect(methodConfig('ppoShaped', shared)).toEqual({ ...methodSpec('ppo').configFor({ ...shared, method: 'ppo' }), shapedRewards: true });
@@ -40,7 +50,13 @@ describe('race entries', () => {
     expect(VARIANT_SPECS.map((v) => [v.name, v.method, v.overrides, v.ablation, v.label])).toEqual([
       ...METHOD_NAMES.map((m) => [m, m, {}, null, methodSpec(m).label]),
       ['beaconReleased', 'beacon', { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.9, lambda: 10 }, null, 'BEACON (released)'],
-      ['beaconReleasedWebshop', 'beacon', { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.95, lambda: 1 }, null, 'BEACON (released, γ = 0.95, λ = 1)'],
+      [
+        'beaconReleasedWebshop',
+        'beacon',
+        { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.95, lambda: 1 },
+        null,
+        'BEACON (released, γ = 0.95, λ = 1)',
+      ],
       ['ppoShaped', 'ppo', { shapedRewards: true }, null, 'PPO (shaped rewards)'],
       ['custom', 'custom', {}, null, 'Your estimator'],
       ...Object.entries(ABLATIONS).map(([a, o]) => [a, 'beacon', o, a, expect.any(String)]),

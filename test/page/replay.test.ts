@@ -21,13 +21,28 @@ async function snapshotOf(config: TrainConfig): Promise<BatchSnapshot> {
   const trainer = new Trainer(config);
   try {
     await trainer.step();
-    return makeSnapshot(trainer.lastBatch!, { method: config.method, iteration: trainer.iteration, env: config.env, horizon: config.horizon, lambda: config.lambda, randomSegments: config.randomSegments });
+    return makeSnapshot(trainer.lastBatch!, {
+      method: config.method,
+      iteration: trainer.iteration,
+      env: config.env,
+      horizon: config.horizon,
+      lambda: config.lambda,
+      randomSegments: config.randomSegments,
+    });
   } finally {
     trainer.dispose();
   }
 }
 
-const small = (over: Partial<TrainConfig>): TrainConfig => ({ ...PAGE_DEFAULT_CONFIG, method: 'beacon', horizon: 'short', tasksPerIteration: 3, groupSize: 4, hiddenSize: 8, ...over });
+const small = (over: Partial<TrainConfig>): TrainConfig => ({
+  ...PAGE_DEFAULT_CONFIG,
+  method: 'beacon',
+  horizon: 'short',
+  tasksPerIteration: 3,
+  groupSize: 4,
+  hiddenSize: 8,
+  ...over,
+});
 
 describe('episode replay and credit data', () => {
   for (const env of ['gridhouse', 'texthouse'] as const) {

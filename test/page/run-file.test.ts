@@ -25,7 +25,10 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
   const { config } = readPageState(SETTINGS);
   panels = [];
-  for (const [method, steps] of [['grpo', 2], ['beacon', 1]] as const) {
+  for (const [method, steps] of [
+    ['grpo', 2],
+    ['beacon', 1],
+  ] as const) {
     const run = new TrainingRun(methodConfig(method, config), cpuAdvantageEngine);
     await run.evaluateStart();
     for (let i = 0; i < steps; i++) await run.step();
@@ -39,7 +42,13 @@ const withHeader = (header: unknown) =>
   seal({ magic: 'BEACONRN', schema: 1, noun: 'run file', error: RunFileError }, JSON.stringify(header), panels[0].bytes.byteLength, (body) =>
     new Uint8Array(body.buffer, body.byteOffset, body.byteLength).set(new Uint8Array(panels[0].bytes)),
   );
-const goodHeader = () => ({ schema: 1, kind: 'beacon-live run file', savedAt: '2026-01-01T00:00:00.000Z', settings: SETTINGS, panels: [{ panel: 'grpo', iteration: 2, offset: 0, length: panels[0].bytes.byteLength }] });
+const goodHeader = () => ({
+  schema: 1,
+  kind: 'beacon-live run file',
+  savedAt: '2026-01-01T00:00:00.000Z',
+  settings: SETTINGS,
+  panels: [{ panel: 'grpo', iteration: 2, offset: 0, length: panels[0].bytes.byteLength }],
+});
 
 describe('run file', () => {
   it('round-trips the settings and every panel, byte for byte', async () => {
@@ -49,7 +58,10 @@ describe('run file', () => {
     expect(file.savedAt).toBe('2026-02-03T04:05:06.000Z');
     expect(file.state.config.hiddenSize).toBe(8);
     expect(file.state.page.methods).toEqual(DEFAULT_PAGE_SETTINGS.methods);
-    expect(file.panels.map((p) => [p.panel, p.iteration])).toEqual([['grpo', 2], ['beacon', 1]]);
+    expect(file.panels.map((p) => [p.panel, p.iteration])).toEqual([
+      ['grpo', 2],
+      ['beacon', 1],
+    ]);
     for (const [i, p] of file.panels.entries()) expect(new Uint8Array(p.bytes)).toEqual(new Uint8Array(panels[i].bytes));
     // A panel continues: its checkpoint opens as a run at the saved iteration.
     const run = await TrainingRun.open(file.panels[0].bytes, cpuAdvantageEngine);
@@ -68,23 +80,58 @@ describe('run file', () => {
     ['a checkpoint, not a run file', async () => panels[0].bytes, /^not a Beacon Live run file: it does not start with "BEACONRN"$/],
     ['cut short', async () => (await encodeRunFile(SETTINGS, panels)).slice(0, 500), /^truncated: 500 bytes, where its preamble announces \d+$/],
     ['a flipped byte', async () => flip(await encodeRunFile(SETTINGS, panels), -5), /^checksum mismatch: the file is corrupted/],
-    ['another schema', async () => {
-      const b = await encodeRunFile(SETTINGS, panels);
-      new DataView(b).setUint32(8, 2, true);
-      return b;
-    }, /^schema version 2; this build reads run files of schema version 1 only$/],
-    ['a bad setting', async () => withHeader({ ...goodHeader(), settings: `${SETTINGS}&gamma=7` }), /^header field settings has a setting this build does not accept: gamma: gamma must be a number in \[0, 1\]; got "7"/],
-    ['an unknown setting', async () => withHeader({ ...goodHeader(), settings: 'bogus=1' }), /^header field settings has a setting this build does not accept: bogus: unknown setting "bogus"/],
-    ['a panel that is not raced', async () => withHeader({ ...goodHeader(), panels: [{ ...goodHeader().panels[0], panel: 'ppo' }] }), /^header field panels\[0\]\.panel must be one of the raced methods \(grpo, beacon\), got "ppo"$/],
-    ['a negative iteration', async () => withHeader({ ...goodHeader(), panels: [{ ...goodHeader().panels[0], iteration: -1 }] }), /^header field panels\[0\]\.iteration must be a non-negative integer, got -1$/],
-    ['an iteration its checkpoint does not have', async () => withHeader({ ...goodHeader(), panels: [{ ...goodHeader().panels[0], iteration: 5 }] }), /^header field panels\[0\]\.iteration is 5, its checkpoint's is 2$/],
-    ['an extent outside the body', async () => withHeader({ ...goodHeader(), panels: [{ ...goodHeader().panels[0], length: 1e9 }] }), /^header field panels\[0\] lies outside the body \(\d+ bytes\)$/],
-    ['a corrupted checkpoint inside', async () => encodeRunFile(SETTINGS, [{ ...panels[0], bytes: flip(panels[0].bytes, -3) }]), /^header field panels\[0\] \(grpo\): its checkpoint is unusable: checksum mismatch/],
+    [
+      'another schema',
+      async () => {
+        const b = await encodeRunFile(SETTINGS, panels);
+        new DataView(b).setUint32(8, 2, true);
+        return b;
+      },
+      /^schema version 2; this build reads run files of schema version 1 only$/,
+    ],
+    [
+      'a bad setting',
+      async () => withHeader({ ...goodHeader(), settings: `${SETTINGS}&gamma=7` }),
+      /^header field settings has a setting this build does not accept: gamma: gamma must be a number in \[0, 1\]; got "7"/,
+    ],
+    [
+      'an unknown setting',
+      async () => withHeader({ ...goodHeader(), settings: 'bogus=1' }),
+      /^header field settings has a setting this build does not accept: bogus: unknown setting "bogus"/,
+    ],
+    [
+      'a panel that is not raced',
+      async () => withHeader({ ...goodHeader(), panels: [{ ...goodHeader().panels[0], panel: 'ppo' }] }),
+      /^header field panels\[0\]\.panel must be one of the raced methods \(grpo, beacon\), got "ppo"$/,
+    ],
+    [
+      'a negative iteration',
+      async () => withHeader({ ...goodHeader(), panels: [{ ...goodHeader().panels[0], iteration: -1 }] }),
+      /^header field panels\[0\]\.iteration must be a non-negative integer, got -1$/,
+    ],
+    [
+      'an iteration its checkpoint does not have',
+      async () => withHeader({ ...goodHeader(), panels: [{ ...goodHeader().panels[0], iteration: 5 }] }),
+      /^header field panels\[0\]\.iteration is 5, its checkpoint's is 2$/,
+    ],
+    [
+      'an extent outside the body',
+      async () => withHeader({ ...goodHeader(), panels: [{ ...goodHeader().panels[0], length: 1e9 }] }),
+      /^header field panels\[0\] lies outside the body \(\d+ bytes\)$/,
+    ],
+    [
+      'a corrupted checkpoint inside',
+      async () => encodeRunFile(SETTINGS, [{ ...panels[0], bytes: flip(panels[0].bytes, -3) }]),
+      /^header field panels\[0\] \(grpo\): its checkpoint is unusable: checksum mismatch/,
+    ],
     ['no panels', async () => encodeRunFile(SETTINGS, []), /^header field panels must hold at least one panel$/],
     ['another kind', async () => withHeader({ ...goodHeader(), kind: 'x' }), /^header field kind must be "beacon-live run file", got "x"$/],
   ])('refuses %s, saying what is wrong', async (_name, make, message) => {
     const bytes = await make();
-    const e = await decodeRunFile(bytes).then(() => null, (x: unknown) => x);
+    const e = await decodeRunFile(bytes).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(RunFileError);
     expect((e as Error).message).toMatch(message);
   });
@@ -92,7 +139,7 @@ describe('run file', () => {
 
 describe('race key', () => {
   const key = (q: string) => raceKey(readPageState(q));
-  it('holds every seed of a panel, and refuses a panel whose seed count is not the settings\' seeds', async () => {
+  it("holds every seed of a panel, and refuses a panel whose seed count is not the settings' seeds", async () => {
     const twoSeeds = `${SETTINGS}&seeds=2`;
     const states = [];
     for (const seed of [1, 2]) {
@@ -104,7 +151,9 @@ describe('race key', () => {
     const bundle = await encodeSeedCheckpoints(states);
     const file = await decodeRunFile(await encodeRunFile(twoSeeds, [{ panel: 'grpo', iteration: 1, bytes: bundle }]));
     expect((await decodeSeedCheckpoints(file.panels[0].bytes)).map((s) => s.config.seed)).toEqual([1, 2]);
-    await expect(decodeRunFile(await encodeRunFile(twoSeeds, [{ panel: 'grpo', iteration: 2, bytes: panels[0].bytes }]))).rejects.toThrow(/panels\[0\].*holds 1 seed\(s\), the settings ask for 2/);
+    await expect(decodeRunFile(await encodeRunFile(twoSeeds, [{ panel: 'grpo', iteration: 2, bytes: panels[0].bytes }]))).rejects.toThrow(
+      /panels\[0\].*holds 1 seed\(s\), the settings ask for 2/,
+    );
   });
 
   it('is the same for the same race whatever the view, backend or live settings', () => {

@@ -47,7 +47,10 @@ describe('scenarios and presets', () => {
   });
 
   it('loads a scenario over the page defaults, keeping the backend and how the page is shown', () => {
-    const current = { config: { ...PAGE_DEFAULT_CONFIG, backend: 'wasm' as const, horizon: 'tiny' as const }, page: { ...DEFAULT_PAGE_SETTINGS, present: true, speed: 'fast' as const } };
+    const current = {
+      config: { ...PAGE_DEFAULT_CONFIG, backend: 'wasm' as const, horizon: 'tiny' as const },
+      page: { ...DEFAULT_PAGE_SETTINGS, present: true, speed: 'fast' as const },
+    };
     const state = applyPreset('methods=grpo,beacon&gamma=1', current)!;
     expect(state.config).toEqual({ ...PAGE_DEFAULT_CONFIG, backend: 'wasm', gamma: 1 });
     expect(state.page).toMatchObject({ present: true, speed: 'fast', methods: ['grpo', 'beacon'] });

@@ -34,14 +34,18 @@ describe('debiased EMA', () => {
 
   it('stays within the range of the values seen so far', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 50 }), fc.double({ min: 0, max: 0.99, noNaN: true }), (xs, beta) => {
-        const out = debiasedEma(xs, beta);
-        out.forEach((v, i) => {
-          const seen = xs.slice(0, i + 1);
-          expect(v!).toBeGreaterThanOrEqual(Math.min(...seen) - 1e-9);
-          expect(v!).toBeLessThanOrEqual(Math.max(...seen) + 1e-9);
-        });
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 50 }),
+        fc.double({ min: 0, max: 0.99, noNaN: true }),
+        (xs, beta) => {
+          const out = debiasedEma(xs, beta);
+          out.forEach((v, i) => {
+            const seen = xs.slice(0, i + 1);
+            expect(v!).toBeGreaterThanOrEqual(Math.min(...seen) - 1e-9);
+            expect(v!).toBeLessThanOrEqual(Math.max(...seen) + 1e-9);
+          });
+        },
+      ),
     );
   });
 

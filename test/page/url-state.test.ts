@@ -54,19 +54,23 @@ describe('page URL state', () => {
     expect(back).toEqual({ config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS, issues: [] });
   });
 
-  it.each([...TRAIN_FIELDS.map((s) => ['training', s] as const), ...PAGE_FIELDS.map((s) => ['page', s] as const)])('round-trips a non-default %s setting: %s', (where, spec) => {
-    const s = spec as FieldSpec | PageFieldSpec;
-    const def = where === 'training' ? (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[s.key as keyof TrainConfig] : DEFAULT_PAGE_SETTINGS[s.key as keyof PageSettings];
-    const value = otherValue(s.kind, def);
-    expect(value).not.toEqual(def);
-    const state = {
-      config: where === 'training' ? { ...PAGE_DEFAULT_CONFIG, [s.key]: value } : PAGE_DEFAULT_CONFIG,
-      page: where === 'page' ? { ...DEFAULT_PAGE_SETTINGS, [s.key]: value } : DEFAULT_PAGE_SETTINGS,
-    };
-    const query = writePageState(state);
-    expect(query).toBe(`${s.key}=${encodeURIComponent(String(value))}`);
-    expect(readPageState(query)).toEqual({ ...state, issues: [] });
-  });
+  it.each([...TRAIN_FIELDS.map((s) => ['training', s] as const), ...PAGE_FIELDS.map((s) => ['page', s] as const)])(
+    'round-trips a non-default %s setting: %s',
+    (where, spec) => {
+      const s = spec as FieldSpec | PageFieldSpec;
+      const def =
+        where === 'training' ? (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[s.key as keyof TrainConfig] : DEFAULT_PAGE_SETTINGS[s.key as keyof PageSettings];
+      const value = otherValue(s.kind, def);
+      expect(value).not.toEqual(def);
+      const state = {
+        config: where === 'training' ? { ...PAGE_DEFAULT_CONFIG, [s.key]: value } : PAGE_DEFAULT_CONFIG,
+        page: where === 'page' ? { ...DEFAULT_PAGE_SETTINGS, [s.key]: value } : DEFAULT_PAGE_SETTINGS,
+      };
+      const query = writePageState(state);
+      expect(query).toBe(`${s.key}=${encodeURIComponent(String(value))}`);
+      expect(readPageState(query)).toEqual({ ...state, issues: [] });
+    },
+  );
 
   it('round-trips any combination of valid settings', () => {
     const arbConfig = fc.record(Object.fromEntries(TRAIN_FIELDS.map((s) => [s.key, arbValue(s.kind)])));
@@ -103,7 +107,11 @@ describe('page URL state', () => {
     ['target=0', 'target', /target must be a number in \[0.05, 1\]/],
     ['colour=blue', 'colour', /unknown setting "colour"; known settings: .*gamma.*autostart/],
     ['method=grpo', 'method', /method is not a page setting: the page races its methods side by side; ignored/],
-    ['methods=grpo,ppo2', 'methods', /methods must be 2 to 4 distinct methods or variants, comma-separated, from grpo, beacon.*beaconReleased.*; got "grpo,ppo2": "ppo2" is not a method or variant; using grpo,beacon/],
+    [
+      'methods=grpo,ppo2',
+      'methods',
+      /methods must be 2 to 4 distinct methods or variants, comma-separated, from grpo, beacon.*beaconReleased.*; got "grpo,ppo2": "ppo2" is not a method or variant; using grpo,beacon/,
+    ],
     ['methods=grpo,grpo', 'methods', /"grpo" is named twice/],
     ['methods=beaconReleased,beaconReleased', 'methods', /"beaconReleased" is named twice/],
     ['methods=beacon,beacon-released', 'methods', /"beacon-released" is not a method or variant/],

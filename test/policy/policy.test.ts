@@ -40,7 +40,11 @@ describe('candidate table', () => {
     // The used pairs, as one batch: their features, and their ids in the shared dictionary.
     const usedFeatures = new Float32Array(used.length * shape.actionDim);
     used.forEach((p, i) => usedFeatures.set(features.subarray(p * shape.actionDim, (p + 1) * shape.actionDim), i * shape.actionDim));
-    const renumbered = renumberByFirstUse(Int32Array.from(used, (p) => ids[p]), dictionary.rows(), shape.actionDim);
+    const renumbered = renumberByFirstUse(
+      Int32Array.from(used, (p) => ids[p]),
+      dictionary.rows(),
+      shape.actionDim,
+    );
     const direct = dedupeRows(usedFeatures, shape.actionDim);
     expect(renumbered.count).toBe(direct.count);
     expect(Array.from(renumbered.rowOf)).toEqual(Array.from(direct.rowOf));
@@ -84,7 +88,12 @@ for (const backend of ['cpu', 'wasm'] as const) {
           const table = dedupeRows(stepFeatures, shape.actionDim);
           return [
             actor.logits(obsT, dictionary, tf.tensor1d(pickIndices(ids, A, dictionary.count), 'int32'), maskT),
-            policy.logits({ obs: obsT, candidates: tf.tensor2d(table.rows, [table.count, shape.actionDim]), pick: tf.tensor1d(pickIndices(table.rowOf, A, table.count), 'int32'), mask: maskT }),
+            policy.logits({
+              obs: obsT,
+              candidates: tf.tensor2d(table.rows, [table.count, shape.actionDim]),
+              pick: tf.tensor1d(pickIndices(table.rowOf, A, table.count), 'int32'),
+              mask: maskT,
+            }),
           ];
         });
         expect(Array.from(await acting.data())).toEqual(Array.from(await training.data()));

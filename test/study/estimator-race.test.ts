@@ -33,7 +33,10 @@ describe('the study race of your estimator', () => {
   });
 
   it('takes only the flags that fit', () => {
-    expect(parseStudyFlags(['--estimator', 'x.js', '--estimatorTimeout', '3', '--quick'])).toMatchObject({ estimator: { path: 'x.js', timeoutS: 3 }, profile: QUICK_PROFILE });
+    expect(parseStudyFlags(['--estimator', 'x.js', '--estimatorTimeout', '3', '--quick'])).toMatchObject({
+      estimator: { path: 'x.js', timeoutS: 3 },
+      profile: QUICK_PROFILE,
+    });
     expect(parseStudyFlags([])).toMatchObject({ estimator: null });
     expect(() => parseStudyFlags(['--estimator', 'x.js', '--shard', '1/2'])).toThrow(UsageError);
     expect(() => parseStudyFlags(['--estimatorTimeout', '3'])).toThrow(/--estimatorTimeout needs --estimator FILE/);
@@ -45,7 +48,15 @@ describe('the study race of your estimator', () => {
     expect(ok.stdout).toMatch(/4 runs \(gridhouse, texthouse × short, long × seeds 1–1\)/);
     expect(ok.stdout).toMatch(/^\| gridhouse \| short \| \d+% · 60% at /m);
     expect(ok.stdout).toMatch(/^wrote docs\/results\/quick\/estimators\/[0-9a-f]{12}\.json$/m);
-    const bad = await runCli('cli/study.ts', ['--quick', '--seeds', '1', '--workers', '1', '--estimator', file('throws.js', 'export default function estimate() {\n  throw new Error("nope");\n}\n')]);
+    const bad = await runCli('cli/study.ts', [
+      '--quick',
+      '--seeds',
+      '1',
+      '--workers',
+      '1',
+      '--estimator',
+      file('throws.js', 'export default function estimate() {\n  throw new Error("nope");\n}\n'),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/gridhouse-long-custom-s1: estimate\(\) threw at line 2: Error: nope/);
     expect(bad.stderr).not.toMatch(/^\s+at /m);

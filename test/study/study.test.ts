@@ -12,7 +12,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanCommit, DirtyTreeError, treeState } from '../../cli/git-tree.ts';
 import { parseStudyFlags } from '../../cli/study-flags.ts';
 import { UsageError } from '../../cli/flags.ts';
-import { loadRunsFromStudy, loadShards, loadStoredRuns, mergeShards, runsDir, saveShard, saveStoredRun, ShardMergeError, type ShardFile } from '../../cli/study-store.ts';
+import {
+  loadRunsFromStudy,
+  loadShards,
+  loadStoredRuns,
+  mergeShards,
+  runsDir,
+  saveShard,
+  saveStoredRun,
+  ShardMergeError,
+  type ShardFile,
+} from '../../cli/study-store.ts';
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import { ABLATIONS, CONFIG_FIELDS } from '../../src/config.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
@@ -23,7 +33,18 @@ import { buildMatrix, parseShard, planRuns, runConfig, runKey, runSpec, shardRun
 import { midranks, signedRankUpperTail, wilcoxonSignedRank } from '../../src/study/paired.ts';
 import { FULL_PROFILE, QUICK_PROFILE, type StudyProfile } from '../../src/study/profile.ts';
 import { buildStudyDocument, renderReadme, studyJson, type StudyDocument } from '../../src/study/report.ts';
-import { aggregateOnSteps, curveOnSteps, finalSuccess, itersToTarget, meanSd, medianIters, peakMovingAverage, summarizeRun, type IterationFigures, type RunResult } from '../../src/study/summary.ts';
+import {
+  aggregateOnSteps,
+  curveOnSteps,
+  finalSuccess,
+  itersToTarget,
+  meanSd,
+  medianIters,
+  peakMovingAverage,
+  summarizeRun,
+  type IterationFigures,
+  type RunResult,
+} from '../../src/study/summary.ts';
 import { renderFigure, type Figure } from '../../src/study/svg.ts';
 import { VARIANT_NAMES, variantLabel, variantSpec, type VariantName } from '../../src/study/variants.ts';
 
@@ -48,7 +69,7 @@ const COMPARED: readonly VariantName[] = FULL_PROFILE.variants;
 
 function records(shape: Shape, seed: number): IterationFigures[] {
   const rise = shape.rise ?? 10;
-  const noise = ((seed * 7) % 5 - 2) * 0.004; // deterministic, different per seed: sd > 0
+  const noise = (((seed * 7) % 5) - 2) * 0.004; // deterministic, different per seed: sd > 0
   return Array.from({ length: ITERS }, (_, i) => {
     const success = Math.min(1, Math.max(0, shape.level * Math.min(1, (i + 1) / rise) + noise));
     return {
@@ -68,22 +89,34 @@ function records(shape: Shape, seed: number): IterationFigures[] {
 }
 
 function fakeRun(env: EnvName, horizon: Horizon, variant: VariantName, seed: number, shape: Shape): RunResult {
-  return { ...summarizeRun(runSpec(env, horizon, variant, seed), records(shape, seed), 1, { envStepBudget: ITERS * STEPS_PER_ITERATION, start: { success: 0.05, partial: 0.5 } }), commit: 'a'.repeat(40) };
+  return {
+    ...summarizeRun(runSpec(env, horizon, variant, seed), records(shape, seed), 1, {
+      envStepBudget: ITERS * STEPS_PER_ITERATION,
+      start: { success: 0.05, partial: 0.5 },
+    }),
+    commit: 'a'.repeat(40),
+  };
 }
 
 type Scenario = Partial<Record<Horizon, Partial<Record<VariantName, Shape>>>>;
 
 function build(scenario: Scenario, seeds = 5, envs: EnvName[] = ['gridhouse', 'texthouse']): RunResult[] {
   const runs: RunResult[] = [];
-  for (const env of envs) for (const [horizon, variants] of Object.entries(scenario) as [Horizon, Partial<Record<VariantName, Shape>>][]) {
-    for (const [variant, shape] of Object.entries(variants) as [VariantName, Shape][]) {
-      for (let seed = 1; seed <= seeds; seed++) runs.push(fakeRun(env, horizon, variant, seed, shape));
+  for (const env of envs)
+    for (const [horizon, variants] of Object.entries(scenario) as [Horizon, Partial<Record<VariantName, Shape>>][]) {
+      for (const [variant, shape] of Object.entries(variants) as [VariantName, Shape][]) {
+        for (let seed = 1; seed <= seeds; seed++) runs.push(fakeRun(env, horizon, variant, seed, shape));
+      }
     }
-  }
   return runs;
 }
 
-const others = (level: number): Partial<Record<VariantName, Shape>> => ({ gigpo: { level }, ppo: { level, critic: 30 }, ppoShaped: { level, critic: 30 }, sft: { level } });
+const others = (level: number): Partial<Record<VariantName, Shape>> => ({
+  gigpo: { level },
+  ppo: { level, critic: 30 },
+  ppoShaped: { level, critic: 30 },
+  sft: { level },
+});
 
 /** The paper's picture: every claim should hold. */
 const PAPER: Scenario = {
@@ -189,7 +222,17 @@ describe('aggregation', () => {
   it('summarises a run: figures, env steps, cost and the start', () => {
     const r = fakeRun('gridhouse', 'long', 'ppo', 1, { level: 0.9, util: 0.8, contradictory: 0.4, critic: 30 });
     expect(r.key).toBe('gridhouse-long-ppo-s1');
-    expect(r).toMatchObject({ method: 'ppo', variant: 'ppo', ablation: null, iterations: ITERS, envSteps: ITERS * STEPS_PER_ITERATION, envStepBudget: ITERS * STEPS_PER_ITERATION, itersTo60: 9, stepsTo60: 900, start: { success: 0.05 } });
+    expect(r).toMatchObject({
+      method: 'ppo',
+      variant: 'ppo',
+      ablation: null,
+      iterations: ITERS,
+      envSteps: ITERS * STEPS_PER_ITERATION,
+      envStepBudget: ITERS * STEPS_PER_ITERATION,
+      itersTo60: 9,
+      stepsTo60: 900,
+      start: { success: 0.05 },
+    });
     expect(r.finalSuccess).toBeCloseTo(0.9, 12);
     expect(r.contradictoryRatio).toBeCloseTo((9 * 0.4 + 20 * 0.2) / 29, 12);
     expect(r.cost).toEqual({ rollout: 300, advantage: 30, update: 300, critic: 900 });
@@ -213,10 +256,14 @@ describe('aggregation', () => {
 describe('variants and the run matrix', () => {
   it('every registry method is a variant; extra variants and ablations are a method plus overrides', () => {
     for (const m of METHOD_NAMES) expect(variantSpec(m)).toMatchObject({ method: m, overrides: {}, ablation: null, label: methodSpec(m).label });
-    expect(variantSpec('beaconReleased')).toMatchObject({ method: 'beacon', overrides: { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.9, lambda: 10 } });
+    expect(variantSpec('beaconReleased')).toMatchObject({
+      method: 'beacon',
+      overrides: { variant: 'released', rMs: 10, normalize: 'mean', gamma: 0.9, lambda: 10 },
+    });
     expect(variantSpec('beaconReleasedWebshop').overrides).toMatchObject({ gamma: 0.95, lambda: 1, rMs: 10 });
     expect(variantSpec('ppoShaped')).toMatchObject({ method: 'ppo', overrides: { shapedRewards: true } });
-    for (const a of Object.keys(ABLATIONS) as (keyof typeof ABLATIONS)[]) expect(variantSpec(a)).toMatchObject({ method: 'beacon', ablation: a, overrides: ABLATIONS[a] });
+    for (const a of Object.keys(ABLATIONS) as (keyof typeof ABLATIONS)[])
+      expect(variantSpec(a)).toMatchObject({ method: 'beacon', ablation: a, overrides: ABLATIONS[a] });
     expect(new Set(VARIANT_NAMES).size).toBe(VARIANT_NAMES.length);
     // The full profile compares every registered method.
     for (const m of METHOD_NAMES) expect(FULL_PROFILE.variants).toContain(m);
@@ -230,7 +277,16 @@ describe('variants and the run matrix', () => {
     expect(specs.filter((s) => FULL_PROFILE.ablations.includes(s.variant)).every((s) => s.horizon === 'long')).toBe(true);
     for (const s of specs) {
       const c = runConfig(s, FULL_PROFILE.budget);
-      expect(c).toMatchObject({ tasksPerIteration: 8, groupSize: 8, hiddenSize: 64, iters: FULL_PROFILE.budget.maxIters, backend: 'wasm', sftEpisodes: 'auto', method: s.method, seed: s.seed });
+      expect(c).toMatchObject({
+        tasksPerIteration: 8,
+        groupSize: 8,
+        hiddenSize: 64,
+        iters: FULL_PROFILE.budget.maxIters,
+        backend: 'wasm',
+        sftEpisodes: 'auto',
+        method: s.method,
+        seed: s.seed,
+      });
     }
     // A variant's config is its method's shared config plus exactly its overrides (that change something).
     for (const v of VARIANT_NAMES) {
@@ -238,17 +294,22 @@ describe('variants and the run matrix', () => {
       const base = runConfig(runSpec('gridhouse', 'long', variantSpec(v).method, 2), FULL_PROFILE.budget);
       const c = runConfig(spec, FULL_PROFILE.budget);
       const differing = CONFIG_FIELDS.map((f) => f.key).filter((k) => c[k] !== base[k]);
-      expect(differing.sort()).toEqual(Object.keys(variantSpec(v).overrides).filter((k) => base[k as keyof typeof base] !== (variantSpec(v).overrides as Record<string, unknown>)[k]).sort());
+      expect(differing.sort()).toEqual(
+        Object.keys(variantSpec(v).overrides)
+          .filter((k) => base[k as keyof typeof base] !== (variantSpec(v).overrides as Record<string, unknown>)[k])
+          .sort(),
+      );
     }
     expect(buildMatrix(QUICK_PROFILE, 2).length).toBeLessThan(specs.length);
   });
 
   it('the env-step budget is the same for every variant of a cell and scales with the step limit', () => {
     const b = FULL_PROFILE.budget;
-    for (const env of ['gridhouse', 'texthouse'] as const) for (const h of ['short', 'long'] as const) {
-      const budgets = new Set(VARIANT_NAMES.map((v) => stepBudget(runSpec(env, h, v, 1), b)));
-      expect([...budgets]).toEqual([b.limitIterations * b.tasksPerIteration * b.groupSize * stepLimit(env, h)]);
-    }
+    for (const env of ['gridhouse', 'texthouse'] as const)
+      for (const h of ['short', 'long'] as const) {
+        const budgets = new Set(VARIANT_NAMES.map((v) => stepBudget(runSpec(env, h, v, 1), b)));
+        expect([...budgets]).toEqual([b.limitIterations * b.tasksPerIteration * b.groupSize * stepLimit(env, h)]);
+      }
     expect(stepLimit('gridhouse', 'long')).toBe(128);
   });
 
@@ -289,7 +350,13 @@ describe('variants and the run matrix', () => {
       const result = fakeRun('gridhouse', 'short', first.variant, first.seed, { level: 0.5 });
       const commit = 'b'.repeat(40);
       saveStoredRun(dir, { key: runKey(first), config: runConfig(first, budget), envStepBudget: stepBudget(first, budget), result, commit });
-      saveStoredRun(dir, { key: runKey(second), config: runConfig(second, { ...budget, maxIters: budget.maxIters + 1 }), envStepBudget: stepBudget(second, budget), result, commit });
+      saveStoredRun(dir, {
+        key: runKey(second),
+        config: runConfig(second, { ...budget, maxIters: budget.maxIters + 1 }),
+        envStepBudget: stepBudget(second, budget),
+        result,
+        commit,
+      });
       saveStoredRun(dir, { key: runKey(third), config: runConfig(third, budget), envStepBudget: stepBudget(third, budget) + 1, result, commit });
       writeFileSync(join(runsDir(dir), 'broken.json'), '{ not json');
       const warnings: string[] = [];
@@ -354,7 +421,10 @@ describe('claims', () => {
     const claims = evaluateClaims([...build(PAPER, 5, ['gridhouse']), ...build(REVERSED, 5, ['texthouse'])]);
     for (const c of claims) {
       expect(c.held).toBe(false);
-      expect(c.details.map((d) => [d.env, d.held])).toEqual([['gridhouse', true], ['texthouse', false]]);
+      expect(c.details.map((d) => [d.env, d.held])).toEqual([
+        ['gridhouse', true],
+        ['texthouse', false],
+      ]);
     }
   });
 
@@ -436,20 +506,45 @@ describe('SVG writer', () => {
       title: 'success <& "quotes">',
       subtitle: 'line: mean over 3 seeds; shaded band: ± 1 sd over seeds',
       panels: [
-        { kind: 'line', title: 'long', xLabel: 'iteration', yLabel: 'success', yDomain: [0, 1], percent: true, series: [
-          { label: 'GRPO', color: '#d62728', x: [1, 2, 3, 4], mean: [0, 0.1, null, 0.3], sd: [0, 0.05, null, 0.1] },
-          { label: 'BEACON', color: '#1f77b4', x: [1, 2, 3, 4], mean: [0.1, 0.5, 0.8, 0.9], sd: [0.02, 0.1, 0.05, 0.01] },
-        ] },
-        { kind: 'bar', title: 'gain', yLabel: 'gain', categories: ['short', 'long'], percent: true, series: [{ label: 'gridhouse', color: '#000', values: [-0.1, 2], errors: [0.05, null] }] },
-        { kind: 'stack', title: 'mix', xLabel: 'iteration', yLabel: 'share', x: [1, 2], layers: [
-          { label: 'full success', color: '#0a0', values: [0.2, 0.5] }, { label: 'partial success', color: '#fa0', values: [0.3, 0.3] }, { label: 'complete failure', color: '#ccc', values: [0.5, 0.2] },
-        ] },
+        {
+          kind: 'line',
+          title: 'long',
+          xLabel: 'iteration',
+          yLabel: 'success',
+          yDomain: [0, 1],
+          percent: true,
+          series: [
+            { label: 'GRPO', color: '#d62728', x: [1, 2, 3, 4], mean: [0, 0.1, null, 0.3], sd: [0, 0.05, null, 0.1] },
+            { label: 'BEACON', color: '#1f77b4', x: [1, 2, 3, 4], mean: [0.1, 0.5, 0.8, 0.9], sd: [0.02, 0.1, 0.05, 0.01] },
+          ],
+        },
+        {
+          kind: 'bar',
+          title: 'gain',
+          yLabel: 'gain',
+          categories: ['short', 'long'],
+          percent: true,
+          series: [{ label: 'gridhouse', color: '#000', values: [-0.1, 2], errors: [0.05, null] }],
+        },
+        {
+          kind: 'stack',
+          title: 'mix',
+          xLabel: 'iteration',
+          yLabel: 'share',
+          x: [1, 2],
+          layers: [
+            { label: 'full success', color: '#0a0', values: [0.2, 0.5] },
+            { label: 'partial success', color: '#fa0', values: [0.3, 0.3] },
+            { label: 'complete failure', color: '#ccc', values: [0.5, 0.2] },
+          ],
+        },
       ],
     };
     const svg = renderFigure(fig);
     checkWellFormed(svg);
     expect(svg).toContain('success &lt;&amp; &quot;quotes&quot;&gt;');
-    for (const s of ['GRPO', 'BEACON', 'gridhouse', 'full success', 'partial success', 'complete failure']) expect(svg).toContain(`class="series" data-series="${s}"`);
+    for (const s of ['GRPO', 'BEACON', 'gridhouse', 'full success', 'partial success', 'complete failure'])
+      expect(svg).toContain(`class="series" data-series="${s}"`);
     expect(svg.match(/class="band"/g)).toHaveLength(2);
     expect(svg).toContain('BEACON (mean ± 1 sd)');
     expect(svg).toContain('GRPO: ± 1 sd');
@@ -461,7 +556,15 @@ describe('SVG writer', () => {
   it('draws every study chart from synthetic runs, every compared method in the success charts', () => {
     const figures = studyFigures(build(PAPER, 3), { gainFloor: 0.05, ablationHorizon: 'long' });
     expect(figures.map((f) => f.name).sort()).toEqual([
-      'ablations-gridhouse', 'ablations-texthouse', 'cost', 'outcome-mix-gridhouse', 'outcome-mix-texthouse', 'relative-gain', 'signal', 'success-gridhouse', 'success-texthouse',
+      'ablations-gridhouse',
+      'ablations-texthouse',
+      'cost',
+      'outcome-mix-gridhouse',
+      'outcome-mix-texthouse',
+      'relative-gain',
+      'signal',
+      'success-gridhouse',
+      'success-texthouse',
     ]);
     for (const f of figures) checkWellFormed(renderFigure(f.figure));
     const success = figures.find((f) => f.name === 'success-gridhouse')!.figure;
@@ -469,7 +572,12 @@ describe('SVG writer', () => {
     const long = success.panels[2];
     expect(long.kind === 'line' && long.series.map((x) => x.label)).toEqual(COMPARED.map(variantLabel));
     const gain = figures.find((f) => f.name === 'relative-gain')!.figure.panels[0];
-    const final = (v: VariantName) => meanSd(build(PAPER, 3, ['gridhouse']).filter((r) => r.horizon === 'long' && r.variant === v).map((r) => r.finalSuccess)).mean!;
+    const final = (v: VariantName) =>
+      meanSd(
+        build(PAPER, 3, ['gridhouse'])
+          .filter((r) => r.horizon === 'long' && r.variant === v)
+          .map((r) => r.finalSuccess),
+      ).mean!;
     const beacon = gain.kind === 'bar' ? gain.series.find((x) => x.label === 'BEACON')! : null;
     expect(beacon!.values[2]).toBeCloseTo((final('beacon') - final('grpo')) / final('grpo'), 12);
   });
@@ -499,21 +607,38 @@ describe('clean-tree rule', () => {
     writeFileSync(join(dir, 'a.txt'), 'changed');
     writeFileSync(join(dir, 'new.ts'), 'x');
     expect(() => cleanCommit(treeState(dir, 'out'), 'write study.json', 'out')).toThrow(DirtyTreeError);
-    expect(() => cleanCommit(treeState(dir, 'out'), 'write study.json', 'out')).toThrow(/refusing to write study\.json: the working tree has uncommitted changes outside out\/:[\s\S]*a\.txt[\s\S]*new\.ts[\s\S]*commit or stash/);
+    expect(() => cleanCommit(treeState(dir, 'out'), 'write study.json', 'out')).toThrow(
+      /refusing to write study\.json: the working tree has uncommitted changes outside out\/:[\s\S]*a\.txt[\s\S]*new\.ts[\s\S]*commit or stash/,
+    );
     expect(() => cleanCommit(treeState(tmpdir()), 'run the study')).toThrow(/no git commit/);
   });
 });
 
 // ---------- documents, shards and README ----------
 
-const MINI: StudyProfile = { ...QUICK_PROFILE, envs: ['gridhouse', 'texthouse'], horizons: ['short', 'medium', 'long'], variants: COMPARED, ablations: FULL_PROFILE.ablations };
+const MINI: StudyProfile = {
+  ...QUICK_PROFILE,
+  envs: ['gridhouse', 'texthouse'],
+  horizons: ['short', 'medium', 'long'],
+  variants: COMPARED,
+  ablations: FULL_PROFILE.ablations,
+};
 
 function miniResults(): Map<string, RunResult> {
   return new Map(build(PAPER, 5).map((r) => [r.key, r]));
 }
 
 const meta = (profile: StudyProfile, over: Partial<Parameters<typeof buildStudyDocument>[2]> = {}) => ({
-  profile, seeds: 5, command: 'npm run study', commit: 'c'.repeat(40), startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:50:00.000Z', wallSeconds: 3000, workers: 2, shards: 1, ...over,
+  profile,
+  seeds: 5,
+  command: 'npm run study',
+  commit: 'c'.repeat(40),
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:50:00.000Z',
+  wallSeconds: 3000,
+  workers: 2,
+  shards: 1,
+  ...over,
 });
 
 describe('study document, shards and merge', () => {
@@ -532,13 +657,29 @@ describe('study document, shards and merge', () => {
     const n = 3;
     for (let i = 1; i <= n; i++) {
       const mine = shardRuns(specs, { index: i, count: n }, (s) => stepBudget(s, profile.budget));
-      const shard: ShardFile = { profile: profile.name, seeds: 5, shard: { index: i, count: n }, budget: profile.budget, keys: mine.map(runKey), runs: mine.map((s) => results.get(runKey(s))!), command: 'x', startedAt: `2026-01-0${i}T00:00:00.000Z`, finishedAt: `2026-01-0${i}T01:00:00.000Z`, wallSeconds: 100 * i, workers: 1 };
+      const shard: ShardFile = {
+        profile: profile.name,
+        seeds: 5,
+        shard: { index: i, count: n },
+        budget: profile.budget,
+        keys: mine.map(runKey),
+        runs: mine.map((s) => results.get(runKey(s))!),
+        command: 'x',
+        startedAt: `2026-01-0${i}T00:00:00.000Z`,
+        finishedAt: `2026-01-0${i}T01:00:00.000Z`,
+        wallSeconds: 100 * i,
+        workers: 1,
+      };
       saveShard(dir, shard);
     }
     const shards = loadShards(dir);
     expect(shards).toHaveLength(n);
     const merged = mergeShards(shards, { profile: profile.name, seeds: 5, budget: profile.budget, keys: specs.map(runKey) });
-    const doc = buildStudyDocument(specs, merged, meta(profile, { startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-03T01:00:00.000Z', wallSeconds: 300, workers: 3, shards: 3 }));
+    const doc = buildStudyDocument(
+      specs,
+      merged,
+      meta(profile, { startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-03T01:00:00.000Z', wallSeconds: 300, workers: 3, shards: 3 }),
+    );
     const strip = (d: StudyDocument) => ({ ...d, startedAt: '', finishedAt: '', wallSeconds: 0, workers: 0, shards: 0 });
     expect(studyJson(strip(doc))).toBe(studyJson(strip(whole)));
     expect(doc.runs.map((r) => r.key)).toEqual(specs.map(runKey));
@@ -550,7 +691,19 @@ describe('study document, shards and merge', () => {
     const results = miniResults();
     const part = (i: number, n: number): ShardFile => {
       const mine = shardRuns(specs, { index: i, count: n }, () => 1);
-      return { profile: MINI.name, seeds: 5, shard: { index: i, count: n }, budget: MINI.budget, keys: mine.map(runKey), runs: mine.map((s) => results.get(runKey(s))).filter((r): r is RunResult => !!r), command: 'x', startedAt: '', finishedAt: '', wallSeconds: 1, workers: 1 };
+      return {
+        profile: MINI.name,
+        seeds: 5,
+        shard: { index: i, count: n },
+        budget: MINI.budget,
+        keys: mine.map(runKey),
+        runs: mine.map((s) => results.get(runKey(s))).filter((r): r is RunResult => !!r),
+        command: 'x',
+        startedAt: '',
+        finishedAt: '',
+        wallSeconds: 1,
+        workers: 1,
+      };
     };
     const expected = { profile: MINI.name, seeds: 5, budget: MINI.budget, keys: specs.map(runKey) };
     expect(() => mergeShards([part(1, 2)], expected)).toThrow(ShardMergeError);
@@ -563,12 +716,19 @@ describe('study document, shards and merge', () => {
   it('the README has every claim with its numbers, the paper-vs-ours table, the cost table and the analysis', () => {
     const specs = buildMatrix(MINI, 5);
     const doc = buildStudyDocument(specs, miniResults(), meta(MINI));
-    const md = renderReadme({ study: doc, figures: studyFigures(doc.runs, { gainFloor: 0.05, ablationHorizon: 'long' }), analysis: 'Because of X.', budgetNotes: ['measured 1 s/it'] });
+    const md = renderReadme({
+      study: doc,
+      figures: studyFigures(doc.runs, { gainFloor: 0.05, ablationHorizon: 'long' }),
+      analysis: 'Because of X.',
+      budgetNotes: ['measured 1 s/it'],
+    });
     expect(md).toContain(`Commit: \`${'c'.repeat(40)}\` (a clean working tree)`);
     expect(md).toContain('Claims: 15 held, 0 failed (of 15)');
     for (const c of doc.claims) expect(md).toContain(`| ${c.id} | ${c.claim.replace(/\|/g, '\\|')} | ${c.paper} |`);
     expect(md).toContain('## Paper vs ours');
-    expect(md).toContain('| method | paper: ALFWorld all | paper: ALFWorld long | gridhouse short | gridhouse medium | gridhouse long | texthouse short | texthouse medium | texthouse long |');
+    expect(md).toContain(
+      '| method | paper: ALFWorld all | paper: ALFWorld long | gridhouse short | gridhouse medium | gridhouse long | texthouse short | texthouse medium | texthouse long |',
+    );
     expect(md).toMatch(/\| BEACON \| 91\.4 \| 92\.9 \| [\d.]+ ± [\d.]+ \|/);
     for (const v of COMPARED) expect(md).toContain(`| ${variantLabel(v)} |`);
     expect(md).toContain('## Cost per method');

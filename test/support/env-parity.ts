@@ -17,7 +17,8 @@ export function exactMismatch(name: string, gpu: ArrayLike<number>, cpu: ArrayLi
 
 /** Features: equal within float32 rounding of a division (WGSL allows 2.5 ulp; values are at most 1 in size). */
 export function closeMismatch(name: string, gpu: Float32Array, cpu: Float32Array): string | null {
-  for (let i = 0; i < cpu.length; i++) if (!(Math.abs(gpu[i] - cpu[i]) <= 2.5e-7 * Math.max(1, Math.abs(cpu[i])))) return `${name}[${i}]: GPU ${gpu[i]}, CPU ${cpu[i]}`;
+  for (let i = 0; i < cpu.length; i++)
+    if (!(Math.abs(gpu[i] - cpu[i]) <= 2.5e-7 * Math.max(1, Math.abs(cpu[i])))) return `${name}[${i}]: GPU ${gpu[i]}, CPU ${cpu[i]}`;
   return null;
 }
 

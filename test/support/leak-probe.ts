@@ -11,7 +11,11 @@ import { ACTION_FEATURE_NAMES as TEXT_ACTION_FEATURES } from '../../envs/texthou
 import { ACTION_FEATURE_NAMES as SHOP_ACTION_FEATURES } from '../../envs/shop/features.ts';
 import { Rng } from '../../src/prng.ts';
 
-export const ACTION_FEATURES: Record<string, readonly string[]> = { gridhouse: GRID_ACTION_FEATURES, texthouse: TEXT_ACTION_FEATURES, shop: SHOP_ACTION_FEATURES };
+export const ACTION_FEATURES: Record<string, readonly string[]> = {
+  gridhouse: GRID_ACTION_FEATURES,
+  texthouse: TEXT_ACTION_FEATURES,
+  shop: SHOP_ACTION_FEATURES,
+};
 
 /** Pseudo-feature index: 1 on the oracle's action. Only for the probe's own positive control. */
 export const ORACLE_FEATURE = -1;
@@ -36,7 +40,12 @@ export interface ProbeOptions {
 }
 
 export function label(env: string, terms: Term[]): string {
-  return terms.map((t) => `${t.weight >= 0 ? '+' : '−'}${Math.abs(t.weight) === 1 ? '' : Math.abs(t.weight)}${t.feature === ORACLE_FEATURE ? 'oracle' : ACTION_FEATURES[env][t.feature]}`).join(' ');
+  return terms
+    .map(
+      (t) =>
+        `${t.weight >= 0 ? '+' : '−'}${Math.abs(t.weight) === 1 ? '' : Math.abs(t.weight)}${t.feature === ORACLE_FEATURE ? 'oracle' : ACTION_FEATURES[env][t.feature]}`,
+    )
+    .join(' ');
 }
 
 /** Plays `episodes` episodes (one batch) with the fixed scorer of `terms`; same options ⇒ same figures. */
@@ -114,8 +123,17 @@ export function probePairs(options: ProbeOptions, singles: ScorerResult[], top: 
     for (let j = i + 1; j < features.length; j++) {
       for (const si of [1, -1]) {
         for (const sj of [1, -1]) {
-          for (const [wi, wj] of [[1, 1], [2, 1], [1, 2]]) {
-            out.push(runScorer(options, [{ feature: features[i], weight: si * wi }, { feature: features[j], weight: sj * wj }]));
+          for (const [wi, wj] of [
+            [1, 1],
+            [2, 1],
+            [1, 2],
+          ]) {
+            out.push(
+              runScorer(options, [
+                { feature: features[i], weight: si * wi },
+                { feature: features[j], weight: sj * wj },
+              ]),
+            );
           }
         }
       }

@@ -48,7 +48,13 @@ export async function evaluate(policy: Policy, data: ReturnType<typeof makeData>
   const out = tf.tidy(() => {
     const mask = tf.tensor2d(data.mask, [M, A], 'bool');
     const logitsOf = () => {
-      if (reference) return referenceLogits(policy, tf.tensor2d(data.obs, [M, shape.obsDim]), tf.tensor3d(data.features, [M, A, shape.actionDim]), tf.cast(mask, 'float32') as tf.Tensor2D);
+      if (reference)
+        return referenceLogits(
+          policy,
+          tf.tensor2d(data.obs, [M, shape.obsDim]),
+          tf.tensor3d(data.features, [M, A, shape.actionDim]),
+          tf.cast(mask, 'float32') as tf.Tensor2D,
+        );
       const table = dedupeRows(data.features, shape.actionDim);
       const input: PolicyInput = {
         obs: tf.tensor2d(data.obs, [M, shape.obsDim]),

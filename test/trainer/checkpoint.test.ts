@@ -18,7 +18,16 @@ import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-r
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { adamPart } from '../../src/trainer/state-parts.ts';
 
-const tiny = (over: Partial<TrainConfig> = {}): TrainConfig => ({ ...DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, sftEpisodes: 0, iters: 4, ...over });
+const tiny = (over: Partial<TrainConfig> = {}): TrainConfig => ({
+  ...DEFAULT_CONFIG,
+  horizon: 'tiny',
+  tasksPerIteration: 2,
+  groupSize: 2,
+  hiddenSize: 8,
+  sftEpisodes: 0,
+  iters: 4,
+  ...over,
+});
 
 function withoutTiming(r: IterationRecord) {
   const copy: Record<string, unknown> = { ...r };
@@ -163,8 +172,16 @@ describe('damaged checkpoint bytes', () => {
     ['with trailing bytes', () => Uint8Array.from([...good, 0, 0]), /2 unexpected bytes after the \d+ its preamble announces/],
     ['a flipped body byte', () => flip(good, good.length - 3), /checksum mismatch: the file is corrupted/],
     ['a flipped header byte', () => flip(good, 60), /checksum mismatch/],
-    ['another schema version', () => withSchema(good, CHECKPOINT_SCHEMA + 1), new RegExp(`schema version ${CHECKPOINT_SCHEMA + 1}; this build reads checkpoints of schema version ${CHECKPOINT_SCHEMA} only`)],
-    ['not a checkpoint', () => new TextEncoder().encode('{"iteration": 3, "weights": [1, 2, 3], "padding": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}'), /not a Beacon Live checkpoint/],
+    [
+      'another schema version',
+      () => withSchema(good, CHECKPOINT_SCHEMA + 1),
+      new RegExp(`schema version ${CHECKPOINT_SCHEMA + 1}; this build reads checkpoints of schema version ${CHECKPOINT_SCHEMA} only`),
+    ],
+    [
+      'not a checkpoint',
+      () => new TextEncoder().encode('{"iteration": 3, "weights": [1, 2, 3], "padding": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}'),
+      /not a Beacon Live checkpoint/,
+    ],
   ])('refuses bytes %s', async (_name, make, message) => {
     const err = await decode(make()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CheckpointError);

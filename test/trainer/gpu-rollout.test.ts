@@ -105,7 +105,8 @@ async function replay(rollout: Rollout, makeEnv: () => VecEnv, rngAtStart: Rng, 
           if (!(Math.abs(gpu - cpu) <= 2.5e-7)) expect.fail(`${what}: candidate ${a} feature ${j}: GPU ${gpu}, CPU ${cpu}`);
         }
       }
-      for (let j = 0; j < env.obsDim; j++) if (!(Math.abs(rollout.obs[s * env.obsDim + j] - env.obs[b * env.obsDim + j]) <= 2.5e-7)) expect.fail(`${what}: obs ${j}`);
+      for (let j = 0; j < env.obsDim; j++)
+        if (!(Math.abs(rollout.obs[s * env.obsDim + j] - env.obs[b * env.obsDim + j]) <= 2.5e-7)) expect.fail(`${what}: obs ${j}`);
       const cpu = sampleFromLogits(lg, env.actionMask, b * A, A, uniformAt({ ...key, run: b, step: t }));
       if (cpu.action !== rollout.actions[s]) nearBoundary++;
       else expect(Math.abs(cpu.logProb - rollout.logProbs[s]), `${what}: log-probability`).toBeLessThan(1e-4 * Math.max(1, Math.abs(cpu.logProb)));
@@ -119,7 +120,11 @@ async function replay(rollout: Rollout, makeEnv: () => VecEnv, rngAtStart: Rng, 
   }
   for (let b = 0; b < B; b++) {
     expect(rollout.runOffsets[b + 1] - rollout.runOffsets[b], `run ${b}: length`).toBe(env.steps[b]);
-    expect([rollout.success[b], rollout.milestonesReached[b], rollout.numMilestones[b]], `run ${b}: outcome`).toEqual([env.success[b], env.milestonesReached[b], env.numMilestones[b]]);
+    expect([rollout.success[b], rollout.milestonesReached[b], rollout.numMilestones[b]], `run ${b}: outcome`).toEqual([
+      env.success[b],
+      env.milestonesReached[b],
+      env.numMilestones[b],
+    ]);
   }
   return nearBoundary;
 }
@@ -180,14 +185,19 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 8 }, new Rng(1));
     try {
       expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'beacon', readShaderSources)).path).toBe('gpu');
-      expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'ppo', readShaderSources))).toEqual({ path: 'cpu', reason: 'the advantage engine runs on the CPU for this method' });
+      expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'ppo', readShaderSources))).toEqual({
+        path: 'cpu',
+        reason: 'the advantage engine runs on the CPU for this method',
+      });
     } finally {
       policy.dispose();
     }
     const device = getWebGpuDevice();
-    expect(gpuRolloutRefusal(env, 1024, device)).toBe('hiddenSize 1024 is over the GPU acting pass\'s 512');
+    expect(gpuRolloutRefusal(env, 1024, device)).toBe("hiddenSize 1024 is over the GPU acting pass's 512");
     const wide = createEnv('gridhouse', { horizon: 'long', batchSize: 4096 });
-    expect(gpuRolloutRefusal(wide, 64, device)).toMatch(/^the GPU rollout's records \(\d+ bytes\) are over (the adapter's maxBufferSize \(\d+ bytes\)|its budget of 268435456 bytes)$/);
+    expect(gpuRolloutRefusal(wide, 64, device)).toMatch(
+      /^the GPU rollout's records \(\d+ bytes\) are over (the adapter's maxBufferSize \(\d+ bytes\)|its budget of 268435456 bytes)$/,
+    );
   });
 
   it('the same seed gives the same rollout; another seed another one; no GPU buffer or tensor left behind', async () => {

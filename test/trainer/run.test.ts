@@ -15,7 +15,16 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const tiny = (over: Partial<TrainConfig> = {}): TrainConfig => ({ ...DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, iters: 3, backend: 'cpu', ...over });
+const tiny = (over: Partial<TrainConfig> = {}): TrainConfig => ({
+  ...DEFAULT_CONFIG,
+  horizon: 'tiny',
+  tasksPerIteration: 2,
+  groupSize: 2,
+  hiddenSize: 8,
+  iters: 3,
+  backend: 'cpu',
+  ...over,
+});
 
 /** The CPU reference, except that iteration `at` (1-based) gets a NaN advantage. */
 function poisonedEngine(at: number): AdvantageEngine {

@@ -20,7 +20,20 @@ beforeAll(async () => {
 describe('4,096 runs per iteration on webgpu', () => {
   // SwiftShader runs the kernels on the CPU: 4,096 runs take minutes there (a bound, not a speed check).
   it('trains an iteration of 64 × 64 runs and leaves no tensor behind', { timeout: 600_000 }, async () => {
-    const config: TrainConfig = { ...DEFAULT_CONFIG, method: 'beacon', env: 'gridhouse', horizon: 'tiny', tasksPerIteration: 64, groupSize: 64, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0, iters: 1, backend: 'webgpu' };
+    const config: TrainConfig = {
+      ...DEFAULT_CONFIG,
+      method: 'beacon',
+      env: 'gridhouse',
+      horizon: 'tiny',
+      tasksPerIteration: 64,
+      groupSize: 64,
+      hiddenSize: 8,
+      epochs: 1,
+      minibatches: 1,
+      sftEpisodes: 0,
+      iters: 1,
+      backend: 'webgpu',
+    };
     expect(config.tasksPerIteration * config.groupSize).toBe(MAX_RUNS_PER_ITERATION);
     const tensorsBefore = tf.memory().numTensors;
     const run = new TrainingRun(config, createAdvantageEngine('webgpu', 'beacon', readShaderSources));

@@ -16,7 +16,16 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const tiny = (seed: number): TrainConfig => ({ ...DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, iters: 2, sftEpisodes: 0, seed });
+const tiny = (seed: number): TrainConfig => ({
+  ...DEFAULT_CONFIG,
+  horizon: 'tiny',
+  tasksPerIteration: 2,
+  groupSize: 2,
+  hiddenSize: 8,
+  iters: 2,
+  sftEpisodes: 0,
+  seed,
+});
 
 async function stateAfterOne(seed: number): Promise<RunState> {
   const run = new TrainingRun(tiny(seed), cpuAdvantageEngine);
@@ -43,6 +52,8 @@ describe('seed checkpoints', () => {
     flipped[flipped.length - 3] ^= 0xff;
     await expect(decodeSeedCheckpoints(flipped.buffer)).rejects.toThrow(/seed bundle.*checksum mismatch|checksum mismatch/);
     await expect(decodeSeedCheckpoints(bytes.slice(0, 100).buffer)).rejects.toThrow(CheckpointError);
-    await expect(decodeSeedCheckpoints(new TextEncoder().encode('NOTAFILE and more bytes than a preamble, more and more bytes here').buffer)).rejects.toThrow(/not a Beacon Live seed bundle/);
+    await expect(decodeSeedCheckpoints(new TextEncoder().encode('NOTAFILE and more bytes than a preamble, more and more bytes here').buffer)).rejects.toThrow(
+      /not a Beacon Live seed bundle/,
+    );
   });
 });

@@ -19,7 +19,18 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const small = (over: Partial<TrainConfig> = {}): TrainConfig => ({ ...DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 4, groupSize: 4, hiddenSize: 16, iters: 3, backend: 'cpu', sftEpisodes: 8, sftEpochs: 4, ...over });
+const small = (over: Partial<TrainConfig> = {}): TrainConfig => ({
+  ...DEFAULT_CONFIG,
+  horizon: 'tiny',
+  tasksPerIteration: 4,
+  groupSize: 4,
+  hiddenSize: 16,
+  iters: 3,
+  backend: 'cpu',
+  sftEpisodes: 8,
+  sftEpochs: 4,
+  ...over,
+});
 
 describe('oracle demonstrations', () => {
   it('draw task seeds from the half of the seed space that training never uses', () => {

@@ -19,31 +19,58 @@ beforeAll(async () => {
 });
 
 describe('trainer on webgpu', () => {
-  it.each(METHOD_NAMES)('%s: advantages equal to the CPU reference, without leaking tensors', async (method) => {
-    const config: TrainConfig = { ...DEFAULT_CONFIG, method, env: 'gridhouse', horizon: 'short', tasksPerIteration: 2, groupSize: 3, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0 };
-    const engine = createAdvantageEngine('webgpu', method, readShaderSources);
-    expect(engine.name).toBe(methodSpec(method).gpu ? 'webgpu-kernels' : 'cpu');
-    const trainer = new Trainer(config, engine);
-    try {
-      let tensorsAfterFirst = -1;
-      for (let i = 1; i <= 3; i++) {
-        const record = await trainer.step();
-        expect(Number.isFinite(record.policyLoss)).toBe(true);
-        if (i === 1) tensorsAfterFirst = tf.memory().numTensors;
-        const { batch, result } = trainer.lastBatch!;
-        const reference = methodSpec(method).estimate(batch, advantageSettings(config));
-        reference.advantages.forEach((a, t) => expect(Math.abs(result.advantages[t] - a)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(a))));
+  it.each(METHOD_NAMES)(
+    '%s: advantages equal to the CPU reference, without leaking tensors',
+    async (method) => {
+      const config: TrainConfig = {
+        ...DEFAULT_CONFIG,
+        method,
+        env: 'gridhouse',
+        horizon: 'short',
+        tasksPerIteration: 2,
+        groupSize: 3,
+        hiddenSize: 8,
+        epochs: 1,
+        minibatches: 1,
+        sftEpisodes: 0,
+      };
+      const engine = createAdvantageEngine('webgpu', method, readShaderSources);
+      expect(engine.name).toBe(methodSpec(method).gpu ? 'webgpu-kernels' : 'cpu');
+      const trainer = new Trainer(config, engine);
+      try {
+        let tensorsAfterFirst = -1;
+        for (let i = 1; i <= 3; i++) {
+          const record = await trainer.step();
+          expect(Number.isFinite(record.policyLoss)).toBe(true);
+          if (i === 1) tensorsAfterFirst = tf.memory().numTensors;
+          const { batch, result } = trainer.lastBatch!;
+          const reference = methodSpec(method).estimate(batch, advantageSettings(config));
+          reference.advantages.forEach((a, t) => expect(Math.abs(result.advantages[t] - a)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(a))));
+        }
+        expect(tf.memory().numTensors).toBe(tensorsAfterFirst);
+      } finally {
+        trainer.dispose();
       }
-      expect(tf.memory().numTensors).toBe(tensorsAfterFirst);
-    } finally {
-      trainer.dispose();
-    }
-    // Three iterations on SwiftShader take up to a minute on 2 cores (PPO's critic passes most); a
-    // test still running past its limit would go on allocating under the next test's pool check.
-  }, 180_000);
+      // Three iterations on SwiftShader take up to a minute on 2 cores (PPO's critic passes most); a
+      // test still running past its limit would go on allocating under the next test's pool check.
+    },
+    180_000,
+  );
 
-  it('keeps tfjs\'s GPU buffer pool flat across iterations of different batch sizes (the driver trims it)', async () => {
-    const config: TrainConfig = { ...DEFAULT_CONFIG, method: 'beacon', env: 'gridhouse', horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, epochs: 1, minibatches: 1, sftEpisodes: 0, iters: 6 };
+  it("keeps tfjs's GPU buffer pool flat across iterations of different batch sizes (the driver trims it)", async () => {
+    const config: TrainConfig = {
+      ...DEFAULT_CONFIG,
+      method: 'beacon',
+      env: 'gridhouse',
+      horizon: 'tiny',
+      tasksPerIteration: 2,
+      groupSize: 2,
+      hiddenSize: 8,
+      epochs: 1,
+      minibatches: 1,
+      sftEpisodes: 0,
+      iters: 6,
+    };
     const run = new TrainingRun(config, createAdvantageEngine('webgpu', 'beacon', readShaderSources));
     const allocated: number[] = [];
     const steps: number[] = [];

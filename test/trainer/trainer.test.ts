@@ -128,7 +128,14 @@ describe('trainer', () => {
     const optimizer = tf.train.adam(0.01);
     const before = await policy.weights();
     const batch = toPpoBatch(
-      { obs: new Float32Array(6).fill(1), candidates: new Float32Array(2).fill(1), candidateRows: new Int32Array(4), mask: new Uint8Array(4).fill(1), actions: Int32Array.from([0, 1]), logProbs: Float32Array.from([-0.7, -0.7]) },
+      {
+        obs: new Float32Array(6).fill(1),
+        candidates: new Float32Array(2).fill(1),
+        candidateRows: new Int32Array(4),
+        mask: new Uint8Array(4).fill(1),
+        actions: Int32Array.from([0, 1]),
+        logProbs: Float32Array.from([-0.7, -0.7]),
+      },
       { obsDim: 3, actionDim: 2, maxActions: 2 },
       tf.tensor1d([NaN, 1]),
     );

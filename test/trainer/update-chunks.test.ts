@@ -45,7 +45,15 @@ async function update(chunkElements: number | undefined): Promise<{ weights: Flo
   const optimizer = tf.train.sgd(0.1);
   const rng = new Rng(11);
   const batch = toPpoBatch(randomRollout(rng), dims, tf.tensor1d(Float32Array.from({ length: STEPS }, () => rng.nextFloat() * 2 - 1)));
-  const settings = { clipRatio: 0.2, epochs: 2, minibatches: 2, entropyCoef: 0.01, klCoef: 0.1, maxGradNorm: 0.05, ...(chunkElements ? { chunkElements } : {}) };
+  const settings = {
+    clipRatio: 0.2,
+    epochs: 2,
+    minibatches: 2,
+    entropyCoef: 0.01,
+    klCoef: 0.1,
+    maxGradNorm: 0.05,
+    ...(chunkElements ? { chunkElements } : {}),
+  };
   const stats = await ppoUpdate(policy, optimizer, batch, settings, new Rng(5));
   const weights = await policy.weights();
   disposePpoBatch(batch);
@@ -83,11 +91,19 @@ describe('chunked PPO update', () => {
     const clone = async (chunkElements?: number) => {
       const rollout = randomRollout(new Rng(13));
       const features = new Float32Array(STEPS * dims.maxActions * dims.actionDim);
-      rollout.candidateRows.forEach((row, i) => features.set(rollout.candidates.subarray(row * dims.actionDim, (row + 1) * dims.actionDim), i * dims.actionDim));
+      rollout.candidateRows.forEach((row, i) =>
+        features.set(rollout.candidates.subarray(row * dims.actionDim, (row + 1) * dims.actionDim), i * dims.actionDim),
+      );
       const demos = { steps: STEPS, episodes: 5, obs: rollout.obs, features, mask: Float32Array.from(rollout.mask), actions: rollout.actions };
       const policy = new Policy({ obsDim: dims.obsDim, actionDim: dims.actionDim, hiddenSize }, new Rng(3));
       const optimizer = tf.train.sgd(0.1);
-      const stats = await behaviourCloning(policy, optimizer, demos, { epochs: 2, minibatches: 2, maxGradNorm: 0.05, ...(chunkElements ? { chunkElements } : {}) }, new Rng(5));
+      const stats = await behaviourCloning(
+        policy,
+        optimizer,
+        demos,
+        { epochs: 2, minibatches: 2, maxGradNorm: 0.05, ...(chunkElements ? { chunkElements } : {}) },
+        new Rng(5),
+      );
       const weights = await policy.weights();
       policy.dispose();
       optimizer.dispose();
@@ -99,7 +115,14 @@ describe('chunked PPO update', () => {
       const optimizer = tf.train.sgd(0.1);
       const obs = Float32Array.from({ length: STEPS * dims.obsDim }, () => rng.nextFloat() * 2 - 1);
       const returns = Float64Array.from({ length: STEPS }, () => rng.nextFloat());
-      const loss = await criticUpdate(critic, optimizer, obs, returns, { epochs: 2, minibatches: 2, valueCoef: 0.5, maxGradNorm: 0.05, ...(chunkElements ? { chunkElements } : {}) }, new Rng(6));
+      const loss = await criticUpdate(
+        critic,
+        optimizer,
+        obs,
+        returns,
+        { epochs: 2, minibatches: 2, valueCoef: 0.5, maxGradNorm: 0.05, ...(chunkElements ? { chunkElements } : {}) },
+        new Rng(6),
+      );
       const weights = await Promise.all(critic.variables.map((v) => v.data() as Promise<Float32Array>));
       tf.dispose(critic.variables);
       optimizer.dispose();
@@ -110,7 +133,10 @@ describe('chunked PPO update', () => {
       const before = tf.memory().numTensors;
       const chunked = await update(hiddenSize * 7);
       expect(tf.memory().numTensors).toBe(before);
-      expect(whole.weights.some((w, i) => w.some((x, j) => x !== chunked.weights[i][j])), `${update.name}: bit-identical, so not chunked`).toBe(true);
+      expect(
+        whole.weights.some((w, i) => w.some((x, j) => x !== chunked.weights[i][j])),
+        `${update.name}: bit-identical, so not chunked`,
+      ).toBe(true);
       for (let i = 0; i < whole.weights.length; i++) {
         for (let j = 0; j < whole.weights[i].length; j++) expect(chunked.weights[i][j]).toBeCloseTo(whole.weights[i][j], 5);
       }

@@ -22,9 +22,23 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const tiny = (over: Partial<RaceConfig> = {}): RaceConfig => ({ ...PAGE_DEFAULT_CONFIG, horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, iters: 3, ...over });
+const tiny = (over: Partial<RaceConfig> = {}): RaceConfig => ({
+  ...PAGE_DEFAULT_CONFIG,
+  horizon: 'tiny',
+  tasksPerIteration: 2,
+  groupSize: 2,
+  hiddenSize: 8,
+  iters: 3,
+  ...over,
+});
 
-const init = (config: RaceConfig, running: boolean, method: Method = 'beacon', speed: 'normal' | 'fast' | 'nodraw' = 'normal') => ({ type: 'init' as const, config, method, running, speed });
+const init = (config: RaceConfig, running: boolean, method: Method = 'beacon', speed: 'normal' | 'fast' | 'nodraw' = 'normal') => ({
+  type: 'init' as const,
+  config,
+  method,
+  running,
+  speed,
+});
 
 function harness() {
   const messages: FromWorker[] = [];
@@ -106,12 +120,20 @@ describe('training loop', () => {
       one.loop.command(init(tiny({ seed, iters: 2 }), true, 'grpo'));
       await one.until('the budget', () => one.lastState()?.finished === true);
       expect(one.records().every((m) => m.seed === seed)).toBe(true);
-      const mine = many.records().filter((m) => m.seed === seed).map((m) => strip(m.record));
+      const mine = many
+        .records()
+        .filter((m) => m.seed === seed)
+        .map((m) => strip(m.record));
       expect(mine).toHaveLength(3);
       expect(mine).toEqual(one.records().map((m) => strip(m.record)));
     }
     // The two seeds really differ (the test would pass vacuously if the seed were ignored).
-    const [a, b] = [3, 4].map((seed) => many.records().filter((m) => m.seed === seed).map((m) => strip(m.record)));
+    const [a, b] = [3, 4].map((seed) =>
+      many
+        .records()
+        .filter((m) => m.seed === seed)
+        .map((m) => strip(m.record)),
+    );
     expect(a).not.toEqual(b);
   });
 
@@ -187,8 +209,14 @@ describe('training loop', () => {
     h.loop.deviceLost('destroyed: test');
     await h.until('the budget after the loss', () => h.lastState()?.finished === true && h.lastState()?.generation === 2);
     expect(h.prepared).toEqual([false, true]);
-    const before = h.records().filter((m) => m.generation === 1).map((m) => m.record.iteration);
-    const after = h.records().filter((m) => m.generation === 2).map((m) => m.record);
+    const before = h
+      .records()
+      .filter((m) => m.generation === 1)
+      .map((m) => m.record.iteration);
+    const after = h
+      .records()
+      .filter((m) => m.generation === 2)
+      .map((m) => m.record);
     // The new generation replays the kept history (0 … k) and goes on from k + 1: nothing restarts at 0
     // and no completed iteration is lost (k is at least the last one the page saw, or the one before it,
     // when the loss came while that iteration's state was being kept).
@@ -217,8 +245,16 @@ describe('training loop', () => {
     ]);
     expect(checkpoints(2)[0]).toBe(lastBefore);
     // Generation 1 posted exactly the iterations up to the boundary: none was redone after the move.
-    expect(h.records().filter((m) => m.generation === 1).map((m) => m.record.iteration)).toEqual(Array.from({ length: lastBefore + 1 }, (_, i) => i));
-    const after = h.records().filter((m) => m.generation === 2).map((m) => m.record);
+    expect(
+      h
+        .records()
+        .filter((m) => m.generation === 1)
+        .map((m) => m.record.iteration),
+    ).toEqual(Array.from({ length: lastBefore + 1 }, (_, i) => i));
+    const after = h
+      .records()
+      .filter((m) => m.generation === 2)
+      .map((m) => m.record);
     const direct = new TrainingRun(methodConfig('grpo', tiny({ iters: 8, backend: 'wasm' })), cpuAdvantageEngine);
     const expected = [await direct.evaluateStart()];
     for (let i = 0; i < 8; i++) expected.push((await direct.step())!);
@@ -241,7 +277,9 @@ describe('training loop', () => {
     const bad = harness();
     bad.loop.command({ ...init(tiny({ iters: 1 }), true, 'beacon'), checkpoint: new Uint8Array(10).buffer });
     await bad.until('the budget', () => bad.lastState()?.finished === true);
-    expect(bad.messages.find((m) => m.type === 'error')).toMatchObject({ message: expect.stringMatching(/beacon: the saved state is unreadable \(truncated: 10 bytes/) });
+    expect(bad.messages.find((m) => m.type === 'error')).toMatchObject({
+      message: expect.stringMatching(/beacon: the saved state is unreadable \(truncated: 10 bytes/),
+    });
     expect(bad.records().map((m) => m.record.iteration)).toEqual([0, 1]);
   });
 
@@ -249,7 +287,12 @@ describe('training loop', () => {
     const withSeeds = (h: ReturnType<typeof harness>, checkpoint?: ArrayBuffer) =>
       h.loop.command({ ...init(tiny({ seed: 3, iters: 5 }), true, 'grpo'), extraSeeds: [null], ...(checkpoint ? { checkpoint } : {}) });
     const bySeed = (h: ReturnType<typeof harness>, generation: number) =>
-      [3, 4].map((seed) => h.records().filter((m) => m.generation === generation && m.seed === seed).map((m) => untimed(m.record)));
+      [3, 4].map((seed) =>
+        h
+          .records()
+          .filter((m) => m.generation === generation && m.seed === seed)
+          .map((m) => untimed(m.record)),
+      );
     const first = harness();
     withSeeds(first);
     await first.until('the budget', () => first.lastState()?.finished === true);
@@ -274,7 +317,9 @@ describe('training loop', () => {
     const single = harness();
     single.loop.command({ ...init(tiny({ seed: 3, iters: 1 }), true, 'grpo'), checkpoint: at2.bytes });
     await single.until('the budget', () => single.lastState()?.finished === true);
-    expect(single.messages.find((m) => m.type === 'error')).toMatchObject({ message: expect.stringMatching(/could not be continued \(the saved state holds 2 seed\(s\), this race trains 1\)/) });
+    expect(single.messages.find((m) => m.type === 'error')).toMatchObject({
+      message: expect.stringMatching(/could not be continued \(the saved state holds 2 seed\(s\), this race trains 1\)/),
+    });
   });
 
   it('GRPO ignores BEACON ablations; BEACON gets them', async () => {

@@ -125,7 +125,8 @@ export class TrainingController implements ReactiveController {
     const moved = this.methods.map((m) => this.slots.get(m)?.backend?.movedAt).filter((i): i is number => i !== undefined);
     const outcome = this.probes.outcome;
     // Said once every worker has moved: until then the badge still reports a worker on wasm.
-    if (outcome && moved.length > 0) return moved.length === this.methods.length ? movedSentence(outcome, moved) : 'moving to webgpu at the next iteration boundary…';
+    if (outcome && moved.length > 0)
+      return moved.length === this.methods.length ? movedSentence(outcome, moved) : 'moving to webgpu at the next iteration boundary…';
     if (outcome && this.probes.remembered) return 'remembered from an earlier visit on this adapter';
     return '';
   }
@@ -204,7 +205,13 @@ export class TrainingController implements ReactiveController {
    * Starts every method again from iteration 0, or from its entry in `checkpoints`; a new list of
    * methods starts new workers.
    */
-  reset(config: RaceConfig, running: boolean, methods: readonly RaceEntryName[] = this.methods, checkpoints: Checkpoints = {}, seeds: number = this.seeds.length): void {
+  reset(
+    config: RaceConfig,
+    running: boolean,
+    methods: readonly RaceEntryName[] = this.methods,
+    checkpoints: Checkpoints = {},
+    seeds: number = this.seeds.length,
+  ): void {
     this.seeds = seedList(config.seed, seeds);
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
     if (!same || config.backend === 'auto') {
@@ -225,7 +232,8 @@ export class TrainingController implements ReactiveController {
     this.schedule();
     void this.seedPriors(config, checkpoints).then(([prior, ...extraSeeds]) => {
       if (token !== this.startToken) return;
-      for (const [m, slot] of this.slots) slot.client.send({ type: 'reset', config, running, prior, ...seedsField(extraSeeds), checkpoint: checkpoints[m] ?? null, ...this.estimatorField(m) });
+      for (const [m, slot] of this.slots)
+        slot.client.send({ type: 'reset', config, running, prior, ...seedsField(extraSeeds), checkpoint: checkpoints[m] ?? null, ...this.estimatorField(m) });
     });
   }
 
@@ -244,7 +252,15 @@ export class TrainingController implements ReactiveController {
     const token = this.startToken;
     void this.seedPriors(config, checkpoint ? { [m]: checkpoint } : {}).then(([prior, ...extraSeeds]) => {
       if (token !== this.startToken) return;
-      slot.client.send({ type: 'reset', config: { ...config, backend: this.resolvedBackend(config) }, running, prior, ...seedsField(extraSeeds), checkpoint, ...this.estimatorField(m) });
+      slot.client.send({
+        type: 'reset',
+        config: { ...config, backend: this.resolvedBackend(config) },
+        running,
+        prior,
+        ...seedsField(extraSeeds),
+        checkpoint,
+        ...this.estimatorField(m),
+      });
     });
   }
 
@@ -321,7 +337,19 @@ export class TrainingController implements ReactiveController {
     for (const method of methods.slice(1)) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
     const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
-    for (const [method, slot] of this.slots) slot.client.send({ type: 'init', config: resolved, method, running, speed: this.speedNow, prior, ...seedsField(extraSeeds), wasmThreads, checkpoint: checkpoints[method] ?? null, ...this.estimatorField(method) });
+    for (const [method, slot] of this.slots)
+      slot.client.send({
+        type: 'init',
+        config: resolved,
+        method,
+        running,
+        speed: this.speedNow,
+        prior,
+        ...seedsField(extraSeeds),
+        wasmThreads,
+        checkpoint: checkpoints[method] ?? null,
+        ...this.estimatorField(method),
+      });
     this.schedule();
   }
 

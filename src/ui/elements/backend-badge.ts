@@ -156,15 +156,17 @@ export class BackendBadge extends LitElement {
         ${this.advantages === 'webgpu-kernels' ? html`<span class="kernels">WGSL kernels</span>` : nothing}
       </span>
       ${fallback ? html`<p class="reason">Fallback because ${r.fallbackReason}</p>` : nothing}
-      ${p
-        ? html`<p class="probe">
+      ${
+        p
+          ? html`<p class="probe">
             <span class="choice">${p.reason}</span><br />
             <span class="figures"
               >One training step: wasm ${ms(p.wasmMs)}, WebGPU${p.adapterName ? ` (${p.adapterName}${p.software ? ', software' : ''})` : ''}
               ${p.webgpuStoppedAfterMs !== undefined ? `> ${ms(p.webgpuStoppedAfterMs)} (stopped)` : ms(p.webgpuMs)}</span
             >
           </p>`
-        : nothing}
+          : nothing
+      }
       ${this.note ? html`<p class="note">${this.note[0].toUpperCase()}${this.note.slice(1)}</p>` : nothing}
       ${this.recovery ? html`<p class="recovery" role="alert">${this.recovery}</p>` : nothing}
     `;

@@ -50,10 +50,14 @@ export class CreditView extends LitElement {
   declare method: Method;
   /** Text of each step's action, for the readout (optional). */
   declare actions: string[];
-  private declare cursor: number;
+  declare private cursor: number;
 
   private readonly scheme = new ColorSchemeController(this);
-  private readonly resize = new ResizeController(this, () => this.renderRoot.querySelector('.scroll'), () => this.requestUpdate());
+  private readonly resize = new ResizeController(
+    this,
+    () => this.renderRoot.querySelector('.scroll'),
+    () => this.requestUpdate(),
+  );
 
   constructor() {
     super();
@@ -197,9 +201,12 @@ export class CreditView extends LitElement {
         <table>
           <thead><tr><th scope="col">step</th><th scope="col">${n.reward}</th><th scope="col">${n.run}</th><th scope="col">${n.step}</th><th scope="col">A</th><th scope="col">milestone</th></tr></thead>
           <tbody>
-            ${Array.from({ length: c.steps }, (_, t) => html`<tr>
+            ${Array.from(
+              { length: c.steps },
+              (_, t) => html`<tr>
               <td>${t + 1}</td><td>${fmt(c.shapedRewards[t])}</td><td>${fmt(c.aTraj)}</td><td>${fmt(c.aSeg[t])}</td><td>${fmt(c.advantages[t])}</td><td>${c.boundaries[t] ? '★' : ''}</td>
-            </tr>`)}
+            </tr>`,
+            )}
           </tbody>
         </table>
       </details>

@@ -78,13 +78,17 @@ export class DurableBar extends LitElement {
         <input type="file" accept=${RUN_FILE_EXTENSION} aria-label="Run file to open" @change=${this.picked} />
         <span class="status" role="status">${r.fileStatus}</span>
       </div>
-      ${resumed
-        ? html`<p class="offer">
-            Saved in this browser: ${Object.entries(resumed).map(([p, i]) => `${name(p)} at iteration ${i}`).join(', ')}.
+      ${
+        resumed
+          ? html`<p class="offer">
+            Saved in this browser: ${Object.entries(resumed)
+              .map(([p, i]) => `${name(p)} at iteration ${i}`)
+              .join(', ')}.
             <button type="button" class="primary" aria-pressed="true" @click=${() => emit(this, 'run-resume', {})}>Resume at iteration ${at}</button>
             <button type="button" @click=${() => emit(this, 'run-fresh', {})}>Start fresh</button>
           </p>`
-        : nothing}
+          : nothing
+      }
       ${r.storageNotice ? html`<p class="notice" role="status" data-storage-notice>${r.storageNotice}</p>` : nothing}
       ${r.fileError ? html`<p class="file-error" role="alert">${r.fileError}</p>` : nothing}`;
   }

@@ -35,9 +35,15 @@ export class EpisodeViewer extends LitElement {
   /** Playback speed in steps per second. */
   declare rate: number;
 
-  private readonly playback = new PlaybackController(this, () => this.dispatchEvent(new CustomEvent('episode-end', { detail: { run: this.replay?.run ?? -1 }, bubbles: true, composed: true })));
+  private readonly playback = new PlaybackController(this, () =>
+    this.dispatchEvent(new CustomEvent('episode-end', { detail: { run: this.replay?.run ?? -1 }, bubbles: true, composed: true })),
+  );
   private readonly scheme = new ColorSchemeController(this);
-  private readonly resize = new ResizeController(this, () => this.renderRoot.querySelector('.stage'), () => this.requestUpdate());
+  private readonly resize = new ResizeController(
+    this,
+    () => this.renderRoot.querySelector('.stage'),
+    () => this.requestUpdate(),
+  );
 
   constructor() {
     super();
@@ -199,13 +205,15 @@ export class EpisodeViewer extends LitElement {
     return html`
       <p class="task">Task: ${r.task}</p>
       <div class="stage">
-        ${r.frames
-          ? html`<canvas role="img" aria-label=${this.frameLabel(r, step, frame!)}></canvas>
+        ${
+          r.frames
+            ? html`<canvas role="img" aria-label=${this.frameLabel(r, step, frame!)}></canvas>
               ${frame ? this.frameLegend(frame) : nothing}`
-          : r.pages
-            ? html`<shop-view .frame=${r.pages[step]} .clicked=${r.slots[step] ?? -1} .beaconClick=${(r.recorded[step] ?? 0) > 0}
+            : r.pages
+              ? html`<shop-view .frame=${r.pages[step]} .clicked=${r.slots[step] ?? -1} .beaconClick=${(r.recorded[step] ?? 0) > 0}
                 .reached=${r.recorded.slice(0, step).filter((k) => k > 0).length} .total=${r.milestoneNames.length} .color=${this.color}></shop-view>`
-            : this.transcript(r, step)}
+              : this.transcript(r, step)
+        }
       </div>
       <div class="controls">
         <button type="button" @click=${this.togglePlay} aria-label=${this.playback.playing ? 'Pause the replay' : 'Play the replay'}>
@@ -225,12 +233,14 @@ export class EpisodeViewer extends LitElement {
       <ol class="milestones" aria-label="Milestones">
         ${r.milestoneNames.map((name, i) => this.milestone(r, step, i + 1, name))}
       </ol>
-      ${r.frames || r.pages
-        ? html`<details>
+      ${
+        r.frames || r.pages
+          ? html`<details>
             <summary>As text</summary>
             <pre>${r.observations[step]}</pre>
           </details>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 
@@ -262,10 +272,12 @@ export class EpisodeViewer extends LitElement {
   private frameLegend(f: GridFrame) {
     const furniture = new Map<string, string>();
     for (const item of f.items) if (item.kind !== 'object') furniture.set(item.label, item.label[0].toUpperCase());
-    const objects = f.items.filter((i) => i.kind === 'object').map((o) => {
-      const under = f.items.find((i) => i.kind !== 'object' && i.x === o.x && i.y === o.y);
-      return under ? `${o.label} (on the ${under.label})` : o.label;
-    });
+    const objects = f.items
+      .filter((i) => i.kind === 'object')
+      .map((o) => {
+        const under = f.items.find((i) => i.kind !== 'object' && i.x === o.x && i.y === o.y);
+        return under ? `${o.label} (on the ${under.label})` : o.label;
+      });
     return html`<p class="carrying">
       ${[...furniture].map(([label, letter]) => html`<span class="key"><b>${letter}</b> ${label}</span> `)}
       ${objects.length ? html`<span class="key"><b class="obj">●</b> ${objects.join(', ')}</span>` : nothing}

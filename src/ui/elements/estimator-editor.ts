@@ -34,7 +34,7 @@ export class EstimatorEditor extends LitElement {
   declare failure: FailureData | null;
   /** Why the share link leaves the code out (over 6 KB), or ''. */
   declare shareNote: string;
-  private declare editorReady: boolean;
+  declare private editorReady: boolean;
   private editor: CodeEditor | null = null;
 
   constructor() {

@@ -8,7 +8,16 @@ import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
 import { METRIC_DOCS, type MetricKey } from '../../page/metric-docs.ts';
 import { sharedStyles } from '../theme.ts';
 
-const CHART_METRICS: MetricKey[] = ['success', 'outcomeMix', 'sampleUtilization', 'zeroAdvantageRatio', 'contradictoryRatio', 'signalRetention', 'ccr', 'iterationsToTarget'];
+const CHART_METRICS: MetricKey[] = [
+  'success',
+  'outcomeMix',
+  'sampleUtilization',
+  'zeroAdvantageRatio',
+  'contradictoryRatio',
+  'signalRetention',
+  'ccr',
+  'iterationsToTarget',
+];
 
 export class ExplainerSection extends LitElement {
   static override properties = {

@@ -46,7 +46,7 @@ export interface ChartMarker {
   color: string;
 }
 
-export type ChartData = (ArrayLike<number | null>)[];
+export type ChartData = ArrayLike<number | null>[];
 
 export class MetricChart extends LitElement {
   static override properties = {
@@ -82,12 +82,16 @@ export class MetricChart extends LitElement {
   declare plotHeight: number;
   /** Base name of the PNG file. */
   declare filename: string;
-  private declare cursorIdx: number | null;
+  declare private cursorIdx: number | null;
 
   private plot: uPlot | null = null;
   private builtFor = '';
   private readonly scheme = new ColorSchemeController(this, () => this.destroyPlot());
-  private readonly resize = new ResizeController(this, () => this.renderRoot.querySelector('.plot'), (w) => this.resized(w));
+  private readonly resize = new ResizeController(
+    this,
+    () => this.renderRoot.querySelector('.plot'),
+    (w) => this.resized(w),
+  );
   /** Off screen the plot keeps its last drawing and `stale` notes that the data moved on since. */
   private readonly onScreen = new VisibilityController(this, (visible) => {
     if (visible) this.catchUp();
@@ -355,7 +359,15 @@ export class MetricChart extends LitElement {
       },
       axes: [
         // Iterations are whole numbers: never tick between them.
-        { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, font: '11px system-ui, sans-serif', size: 30, space: 48, incrs: X_INCREMENTS },
+        {
+          stroke: fg,
+          grid: { stroke: grid, width: 1 },
+          ticks: { stroke: grid, width: 1 },
+          font: '11px system-ui, sans-serif',
+          size: 30,
+          space: 48,
+          incrs: X_INCREMENTS,
+        },
         {
           stroke: fg,
           grid: { stroke: grid, width: 1 },
@@ -384,7 +396,9 @@ export class MetricChart extends LitElement {
       ],
       bands: this.stacked
         ? this.series.slice(1).map((s, i) => ({ series: [i + 2, i + 1] as [number, number], fill: withAlpha(resolve(s.color), 0.55) }))
-        : this.series.flatMap((s) => (s.band ? [{ series: [s.band.upper + 1, s.band.lower + 1] as [number, number], fill: withAlpha(resolve(s.color), 0.18) }] : [])),
+        : this.series.flatMap((s) =>
+            s.band ? [{ series: [s.band.upper + 1, s.band.lower + 1] as [number, number], fill: withAlpha(resolve(s.color), 0.18) }] : [],
+          ),
       hooks: {
         setCursor: [
           (u) => {

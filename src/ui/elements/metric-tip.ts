@@ -21,7 +21,7 @@ export class MetricTip extends LitElement {
   declare label: string;
   /** The explanation. */
   declare doc: string;
-  private declare open: boolean;
+  declare private open: boolean;
   private readonly tipId = `metric-tip-${nextId++}`;
   private pinned = false;
 

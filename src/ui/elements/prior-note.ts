@@ -19,7 +19,7 @@ export class PriorNote extends LitElement {
   };
 
   declare config: TrainConfig | null;
-  private declare error: string;
+  declare private error: string;
 
   constructor() {
     super();

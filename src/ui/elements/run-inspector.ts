@@ -36,10 +36,10 @@ export class RunInspector extends LitElement {
   /** The newest batch of this method (null until one arrives, or after a reset). */
   declare snapshot: BatchSnapshot | null;
   declare speed: Speed;
-  private declare shown: BatchSnapshot | null;
+  declare private shown: BatchSnapshot | null;
   /** 'auto' (a partial success if there is one) or a run index. */
-  private declare choice: 'auto' | number;
-  private declare follow: boolean;
+  declare private choice: 'auto' | number;
+  declare private follow: boolean;
 
   private replay: Replay | null = null;
   private credit: RunCredit | null = null;

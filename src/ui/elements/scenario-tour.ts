@@ -82,11 +82,13 @@ export class ScenarioTour extends LitElement {
         <button type="button" ?disabled=${n === 0} @click=${() => this.go(this.index >= n - 1 ? 0 : this.index + 1)} aria-label="Next scenario">Next ▶</button>
         ${this.compact ? nothing : html`<span class="look">Keys <kbd>1</kbd>–<kbd>${Math.min(9, n)}</kbd> load a scenario, <kbd>?</kbd> lists every shortcut.</span>`}
       </div>
-      ${s
-        ? html`<h3 data-scenario=${s.id}>${this.index + 1}. ${s.title}</h3>
+      ${
+        s
+          ? html`<h3 data-scenario=${s.id}>${this.index + 1}. ${s.title}</h3>
             <p class="narrative">${s.narrative}</p>
             <p class="look"><b>What to look at:</b> ${s.lookAt}</p>`
-        : nothing}
+          : nothing
+      }
     </section>`;
   }
 

@@ -13,7 +13,7 @@ export class SettingsAlert extends LitElement {
   };
 
   declare issues: ConfigIssue[];
-  private declare dismissed: boolean;
+  declare private dismissed: boolean;
 
   constructor() {
     super();

@@ -19,7 +19,10 @@ import './metric-tip.ts';
 /** Where each setting is shown; a setting missing here still appears, under "Other". */
 const GROUPS: { title: string; keys: readonly string[] }[] = [
   { title: 'Task', keys: ['env', 'horizon', 'seed', 'seeds', 'tasksPerIteration', 'groupSize', 'iters'] },
-  { title: 'BEACON advantage', keys: ['gamma', 'lambda', 'rMs', 'successReward', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'randomSegments', 'milestoneDropout', 'variant'] },
+  {
+    title: 'BEACON advantage',
+    keys: ['gamma', 'lambda', 'rMs', 'successReward', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'randomSegments', 'milestoneDropout', 'variant'],
+  },
   { title: 'GiGPO and critic PPO', keys: ['omega', 'gaeGamma', 'gaeLambda', 'valueCoef', 'shapedRewards'] },
   { title: 'SFT prior', keys: ['sftEpisodes', 'sftEpochs', 'sftLearningRate'] },
   { title: 'Policy and PPO', keys: ['learningRate', 'hiddenSize', 'clipRatio', 'epochs', 'minibatches', 'entropyCoef', 'klCoef', 'maxGradNorm'] },
@@ -69,7 +72,7 @@ export class SettingsForm extends LitElement {
   /** Edited settings that wait for a restart. */
   declare staged: Partial<TrainConfig>;
   declare page: PageSettings;
-  private declare errors: Record<string, string>;
+  declare private errors: Record<string, string>;
 
   constructor() {
     super();
@@ -189,13 +192,15 @@ export class SettingsForm extends LitElement {
     const stagedKeys = Object.keys(this.staged);
     const preset = this.currentPreset();
     return html`
-      ${stagedKeys.length
-        ? html`<div class="notice" role="status">
+      ${
+        stagedKeys.length
+          ? html`<div class="notice" role="status">
             <p><b>Needs a restart:</b> ${stagedKeys.join(', ')}. Both methods will start again from iteration 0.</p>
             <button class="primary" type="button" @click=${() => this.staged$('apply')}>Restart now</button>
             <button type="button" @click=${() => this.staged$('discard')}>Discard</button>
           </div>`
-        : nothing}
+          : nothing
+      }
       <div class="preset">
         <label for="preset">Ablation preset</label>
         <select id="preset" @change=${this.onPreset}>
@@ -277,7 +282,8 @@ export class SettingsForm extends LitElement {
 
   private currentPreset(): AblationName | 'none' | 'custom' {
     const effective = { ...this.config, ...this.staged };
-    const matches = (over: Partial<TrainConfig>) => PRESET_KEYS.every((k) => effective[k] === (k in over ? over[k as keyof typeof over] : (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[k]));
+    const matches = (over: Partial<TrainConfig>) =>
+      PRESET_KEYS.every((k) => effective[k] === (k in over ? over[k as keyof typeof over] : (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[k]));
     if (matches({})) return 'none';
     for (const name of Object.keys(ABLATIONS) as AblationName[]) if (matches(ABLATIONS[name])) return name;
     return 'custom';
@@ -287,7 +293,9 @@ export class SettingsForm extends LitElement {
     const name = (e.target as HTMLSelectElement).value as AblationName | 'none' | 'custom';
     if (name === 'custom') return;
     const over: Partial<TrainConfig> = name === 'none' ? {} : ABLATIONS[name];
-    const changes = Object.fromEntries(PRESET_KEYS.map((k) => [k, k in over ? over[k as keyof typeof over] : (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[k]])) as Partial<TrainConfig>;
+    const changes = Object.fromEntries(
+      PRESET_KEYS.map((k) => [k, k in over ? over[k as keyof typeof over] : (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[k]]),
+    ) as Partial<TrainConfig>;
     emit<ConfigEditDetail>(this, 'config-edit', { changes });
   };
 

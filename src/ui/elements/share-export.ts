@@ -37,7 +37,7 @@ export class ShareExport extends LitElement {
   declare config: TrainConfig | null;
   /** The backend line for the export (e.g. "webgpu (SwiftShader)"). */
   declare backend: string;
-  private declare status: string;
+  declare private status: string;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor() {

@@ -45,7 +45,11 @@ export class ShopView extends LitElement {
   declare color: string;
 
   private readonly scheme = new ColorSchemeController(this);
-  private readonly resize = new ResizeController(this, () => this.renderRoot.querySelector('canvas')?.parentElement ?? null, () => this.requestUpdate());
+  private readonly resize = new ResizeController(
+    this,
+    () => this.renderRoot.querySelector('canvas')?.parentElement ?? null,
+    () => this.requestUpdate(),
+  );
 
   constructor() {
     super();
@@ -82,7 +86,12 @@ export class ShopView extends LitElement {
   private label(): string {
     const f = this.frame;
     if (!f) return 'Shop page';
-    const where = f.page === 'search' ? 'search page' : f.page === 'results' ? `results page ${f.resultsPage} of ${f.resultsPages} for "${f.query}"` : `item page of ${f.item?.title ?? ''}`;
+    const where =
+      f.page === 'search'
+        ? 'search page'
+        : f.page === 'results'
+          ? `results page ${f.resultsPage} of ${f.resultsPages} for "${f.query}"`
+          : `item page of ${f.item?.title ?? ''}`;
     return `Shop, ${where}; ${this.reached} of ${this.total} milestones reached.`;
   }
 
@@ -139,7 +148,8 @@ export class ShopView extends LitElement {
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
-    const path = f.page === 'search' ? 'shop/search' : f.page === 'results' ? `shop/results?q=${f.query}&page=${f.resultsPage}` : `shop/item/${f.item?.code ?? ''}`;
+    const path =
+      f.page === 'search' ? 'shop/search' : f.page === 'results' ? `shop/results?q=${f.query}&page=${f.resultsPage}` : `shop/item/${f.item?.code ?? ''}`;
     fitText(ctx, path, 64, 15, w - 56 - 36 - this.total * 18);
     for (let k = 0; k < this.total; k++) {
       const x = w - 12 - (this.total - 1 - k) * 18;
