@@ -7,12 +7,12 @@
  *
  * Module map: catalog (words), config (horizons), state (arrays and slots), layout (task generation),
  * pages (mask and clicks), reward (WebShop's reward), milestones (Φ), features (policy inputs), oracle
- * (planner), text (rendering and the page snapshot). The shared per-episode bookkeeping is
- * envs/episode-book.ts.
+ * (planner), text (rendering and the page snapshot). The shape, the per-episode arrays and
+ * their bookkeeping are the shared base's (envs/base-env.ts).
  */
 import type { Rng } from '../../src/prng.ts';
-import { EpisodeBook } from '../episode-book.ts';
-import { type EnvFactory, type EnvOptions, type Horizon, type VecEnv, validateEnvOptions } from '../types.ts';
+import { BaseVecEnv } from '../base-env.ts';
+import { type EnvFactory, type EnvOptions, validateEnvOptions } from '../types.ts';
 import { HORIZON_CONFIGS, type HorizonConfig, MILESTONES_PER_LINE } from './config.ts';
 import { ACTION_DIM, OBS_DIM, writeActionFeatures, writeObs } from './features.ts';
 import { copyTask, generateTask } from './layout.ts';
@@ -23,26 +23,7 @@ import { NUM_SLOTS, ShopState } from './state.ts';
 import type { ShopFrame } from '../types.ts';
 import { describeAction, describeMilestones, describeObservation, describeTask, shopFrame } from './text.ts';
 
-export class Shop implements VecEnv {
-  readonly name = 'shop';
-  readonly horizon: Horizon;
-  readonly batchSize: number;
-  readonly obsDim = OBS_DIM;
-  readonly actionDim = ACTION_DIM;
-  readonly maxActions = NUM_SLOTS;
-  readonly maxSteps: number;
-  readonly maxMilestones: number;
-
-  readonly obs: Float32Array;
-  readonly actionFeatures: Float32Array;
-  readonly actionMask: Uint8Array;
-  readonly stateKey: Uint32Array;
-  readonly numMilestones: Uint8Array;
-  readonly milestone: Uint8Array;
-  readonly milestonesReached: Uint8Array;
-  readonly done: Uint8Array;
-  readonly success: Uint8Array;
-  readonly steps: Int32Array;
+export class Shop extends BaseVecEnv {
   /** B: WebShop's graded reward of the episode so far (mean over the order's products), in [0, 1]. */
   readonly reward: Float32Array;
   /** The trainer's outcome: the graded reward. */
@@ -51,27 +32,28 @@ export class Shop implements VecEnv {
   /** Episode state; exposed read-only for tests and tools. */
   readonly state: ShopState;
   private readonly cfg: HorizonConfig;
-  private readonly book: EpisodeBook;
 
   constructor(options: EnvOptions) {
     const { horizon, batchSize, milestoneDropout } = validateEnvOptions(options);
     const cfg = HORIZON_CONFIGS[horizon];
-    const B = batchSize;
-    this.horizon = horizon;
-    this.batchSize = B;
+    const state = new ShopState(batchSize, cfg);
+    super({
+      name: 'shop',
+      horizon,
+      batchSize,
+      milestoneDropout,
+      obsDim: OBS_DIM,
+      actionDim: ACTION_DIM,
+      maxActions: NUM_SLOTS,
+      maxSteps: cfg.maxSteps,
+      maxMilestones: cfg.lines * MILESTONES_PER_LINE,
+      progress: state.progress,
+      numMilestones: state.nMs,
+    });
     this.cfg = cfg;
-    this.maxMilestones = cfg.lines * MILESTONES_PER_LINE;
-    this.maxSteps = cfg.maxSteps;
-    this.state = new ShopState(B, cfg);
-    this.obs = new Float32Array(B * OBS_DIM);
-    this.actionFeatures = new Float32Array(B * NUM_SLOTS * ACTION_DIM);
-    this.actionMask = new Uint8Array(B * NUM_SLOTS);
-    this.stateKey = new Uint32Array(B);
-    this.numMilestones = this.state.nMs;
-    this.reward = this.state.reward;
-    this.outcome = this.state.reward;
-    this.book = new EpisodeBook(this.name, B, this.maxSteps, milestoneDropout, this.state.progress, this.state.nMs);
-    ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
+    this.state = state;
+    this.reward = state.reward;
+    this.outcome = state.reward;
   }
 
   reset(taskSeeds: ArrayLike<number>, rng: Rng): void {
