@@ -228,7 +228,13 @@ describe('workshop page', () => {
         (v) => v.grpo >= 1 && v.beacon >= 1,
         120_000,
       );
-      expect(workers(page)).toBe(2);
+      // The probe's throw-away workers (the same script) are gone once the page has closed them.
+      await waitFor(
+        'one worker per method',
+        async () => workers(page),
+        (n) => n === 2,
+        30_000,
+      );
       expect(errors).toEqual([]);
     } finally {
       await context.close();
