@@ -254,7 +254,14 @@ describe('workshop page', () => {
         ),
       ).toBe('webgpu');
       expect(await page.locator('backend-badge .probe').innerText()).toMatch(/webgpu: \d+(\.\d)?× faster than wasm/);
-      expect(await page.locator('backend-badge .note').innerText()).toMatch(/^Moved to webgpu at iteration 0: \d+(\.\d)?× faster than wasm on this adapter$/);
+      // The badge reports the backend once the first worker has moved; the note, once every worker has.
+      const note = await waitFor(
+        'every worker moved',
+        () => page.locator('backend-badge .note').innerText(),
+        (t) => !t.startsWith('Moving'),
+        60_000,
+      );
+      expect(note).toMatch(/^Moved to webgpu at iteration 0: \d+(\.\d)?× faster than wasm on this adapter$/);
     } finally {
       await context.close();
     }

@@ -1,6 +1,7 @@
 /**
  * Every race entry trains on the shop (docs/maths.md §10): each registry method and each named
- * variant (the released BEACON in both shipped configs, shaped-reward PPO), from random init on tiny
+ * variant (the released BEACON in both shipped configs, shaped-reward PPO) and your estimator (its
+ * milestone-segment starter), from random init on tiny
  * tasks, succeeds more over iterations 26–40 than over iterations 1–5, on the cpu backend; and the
  * trainer's outcome reward is the shop's graded WebShop reward.
  */
@@ -9,7 +10,12 @@ import '@tensorflow/tfjs-backend-cpu';
 import '../../cli/register-gradients.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
-import { RACE_ENTRY_NAMES, entryConfig } from '../../src/race/entries.ts';
+import { nodeEstimatorSandbox } from '../../cli/estimator-sandbox.ts';
+import { cpuAdvantageEngine } from '../../src/engine/advantage-engine.ts';
+import { createCustomAdvantageEngine } from '../../src/engine/custom-advantage-engine.ts';
+import { MILESTONE_SEGMENTS_TEMPLATE } from '../../src/estimator/templates.ts';
+import { methodSpec } from '../../src/methods/registry.ts';
+import { RACE_ENTRY_NAMES, entryConfig, raceEntry } from '../../src/race/entries.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 
 beforeAll(async () => {
@@ -48,7 +54,10 @@ describe('the shop outcome', () => {
 describe('every race entry trains on shop', () => {
   for (const name of RACE_ENTRY_NAMES) {
     it(`${name}: success over iterations 26–40 beats iterations 1–5 by 10 points`, async () => {
-      const trainer = new Trainer(entryConfig(name, SHARED));
+      // Your estimator runs a visitor's rule: here the milestone-segment starter, in the Node sandbox.
+      const visitorCode = methodSpec(raceEntry(name).method).visitorCode;
+      const engine = visitorCode ? createCustomAdvantageEngine(nodeEstimatorSandbox(MILESTONE_SEGMENTS_TEMPLATE), MILESTONE_SEGMENTS_TEMPLATE) : cpuAdvantageEngine;
+      const trainer = new Trainer(entryConfig(name, SHARED), engine);
       try {
         const success: number[] = [];
         for (let i = 0; i < 40; i++) success.push((await trainer.step()).success);
