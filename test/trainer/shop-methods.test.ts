@@ -56,7 +56,9 @@ describe('every race entry trains on shop', () => {
     it(`${name}: success over iterations 26–40 beats iterations 1–5 by 10 points`, async () => {
       // Your estimator runs a visitor's rule: here the milestone-segment starter, in the Node sandbox.
       const visitorCode = methodSpec(raceEntry(name).method).visitorCode;
-      const engine = visitorCode ? createCustomAdvantageEngine(nodeEstimatorSandbox(MILESTONE_SEGMENTS_TEMPLATE), MILESTONE_SEGMENTS_TEMPLATE) : cpuAdvantageEngine;
+      const engine = visitorCode
+        ? createCustomAdvantageEngine(nodeEstimatorSandbox(MILESTONE_SEGMENTS_TEMPLATE), MILESTONE_SEGMENTS_TEMPLATE)
+        : cpuAdvantageEngine;
       const trainer = new Trainer(entryConfig(name, SHARED), engine);
       try {
         const success: number[] = [];
