@@ -72,6 +72,19 @@ export abstract class BaseVecEnv implements VecEnv {
     ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
   }
 
+  /** `b` if it names an episode of a started batch; else an error saying what is wrong. */
+  protected checkEpisode(b: number): number {
+    if (!Number.isInteger(b) || b < 0 || b >= this.batchSize) throw new RangeError(`episode must be an integer in [0, ${this.batchSize}); got ${b}`);
+    if (!this.book.started) throw new Error(`${this.name}: call reset() first`);
+    return b;
+  }
+
+  /** `a` if it names an action slot; else a RangeError naming the range. */
+  protected checkAction(a: number): number {
+    if (!Number.isInteger(a) || a < 0 || a >= this.maxActions) throw new RangeError(`action must be an integer in [0, ${this.maxActions}); got ${a}`);
+    return a;
+  }
+
   abstract reset(taskSeeds: ArrayLike<number>, rng: Rng): void;
   abstract step(actions: Int32Array): void;
   abstract oracleActions(out: Int32Array): void;

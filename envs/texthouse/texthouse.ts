@@ -98,18 +98,11 @@ export class TextHouse extends BaseVecEnv {
   }
 
   describeAction(b: number, a: number): string {
-    if (!Number.isInteger(a) || a < 0 || a >= this.maxActions) throw new RangeError(`action must be an integer in [0, ${this.maxActions}); got ${a}`);
-    return describeAction(this.state, this.checkEpisode(b), a);
+    return describeAction(this.state, this.checkEpisode(b), this.checkAction(a));
   }
 
   describeMilestones(b: number): string[] {
     return describeMilestones(this.state, this.checkEpisode(b));
-  }
-
-  private checkEpisode(b: number): number {
-    if (!Number.isInteger(b) || b < 0 || b >= this.batchSize) throw new RangeError(`episode must be an integer in [0, ${this.batchSize}); got ${b}`);
-    if (!this.book.started) throw new Error('texthouse: call reset() first');
-    return b;
   }
 }
 
