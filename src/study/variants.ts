@@ -78,3 +78,11 @@ export function variantColor(name: VariantName): string {
 
 /** Every ablation variant's name. */
 export const ABLATION_VARIANTS: readonly VariantName[] = Object.keys(ABLATIONS) as AblationName[];
+
+/**
+ * The released BEACON as the released code ships it for an environment (docs/maths.md §4): the WebShop
+ * config on the shop (page transitions), the ALFWorld config on the household environments (object states).
+ */
+export function releasedVariantFor(env: string): VariantName {
+  return env === 'shop' ? 'beaconReleasedWebshop' : 'beaconReleased';
+}
