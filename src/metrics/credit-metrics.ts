@@ -32,6 +32,11 @@ export interface CreditMetrics {
   zeroAdvantageRatio: number;
   /** Among (group, state, action) keys seen in ≥ 2 runs, the share whose advantages take both signs. */
   contradictoryRatio: number;
+  /**
+   * The same ratio over the keys that have a sign: keys whose advantages are all |A| < 1e-6 are left out of
+   * the denominator (they can be neither consistent nor contradictory; docs/maths.md §5, §11).
+   */
+  contradictoryRatioSigned: number;
   /** Σ_keys |Σ A| / Σ_keys Σ |A| over the same keys. */
   signalRetention: number;
   /** Mean |A| of milestone steps / mean |A| of the other steps. */
@@ -98,7 +103,7 @@ interface KeyStats {
   negative: boolean;
 }
 
-function contradiction(input: CreditMetricsInput): Pick<CreditMetrics, 'contradictoryRatio' | 'signalRetention'> {
+function contradiction(input: CreditMetricsInput): Pick<CreditMetrics, 'contradictoryRatio' | 'contradictoryRatioSigned' | 'signalRetention'> {
   const { batch, advantages, stateKeys, actions } = input;
   const keys = new Map<number, KeyStats>();
   for (let g = 0; g + 1 < batch.groupOffsets.length; g++) {
@@ -121,18 +126,21 @@ function contradiction(input: CreditMetricsInput): Pick<CreditMetrics, 'contradi
     }
   }
   let shared = 0;
+  let signed = 0;
   let contradictory = 0;
   let net = 0;
   let gross = 0;
   for (const s of keys.values()) {
     if (!s.manyRuns) continue;
     shared++;
+    if (s.positive || s.negative) signed++;
     if (s.positive && s.negative) contradictory++;
     net += Math.abs(s.sum);
     gross += s.sumAbs;
   }
   return {
     contradictoryRatio: shared > 0 ? contradictory / shared : NaN,
+    contradictoryRatioSigned: signed > 0 ? contradictory / signed : NaN,
     signalRetention: gross > 0 ? net / gross : NaN,
   };
 }

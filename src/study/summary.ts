@@ -33,6 +33,7 @@ export type IterationFigures = Pick<
   | 'sampleUtilization'
   | 'zeroAdvantageRatio'
   | 'contradictoryRatio'
+  | 'contradictoryRatioSigned'
   | 'signalRetention'
   | 'ccr'
   | 'meanEpisodeLength'
@@ -49,6 +50,7 @@ const CURVE_NAMES = [
   'sampleUtilization',
   'zeroAdvantageRatio',
   'contradictoryRatio',
+  'contradictoryRatioSigned',
   'signalRetention',
   'ccr',
   'meanEpisodeLength',

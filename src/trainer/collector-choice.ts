@@ -13,7 +13,7 @@ import { GpuRolloutCollector, gpuRolloutRefusal } from './gpu-rollout.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
 
 export interface Collector {
-  collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng): Promise<Rollout>;
+  collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng?: Rng): Promise<Rollout>;
   dispose?(): void;
 }
 

@@ -158,10 +158,10 @@ export class GpuRolloutCollector {
   }
 
   /**
-   * Plays one batch to the end on the GPU. `taskSeeds` has one seed per group; `rng` draws the dropout
-   * decisions (in the environment's reset, as on the CPU) and then one word of the action key.
+   * Plays one batch to the end on the GPU. `taskSeeds` has one seed per group; `dropoutRng` draws the
+   * dropout decisions (in the environment's reset, as on the CPU) and `rng` one word of the action key.
    */
-  async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng): Promise<Rollout> {
+  async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng = rng): Promise<Rollout> {
     const { env, kernel } = this;
     const B = env.batchSize;
     const A = env.maxActions;
@@ -182,7 +182,7 @@ export class GpuRolloutCollector {
 
     const episodeSeeds = new Uint32Array(B);
     for (let b = 0; b < B; b++) episodeSeeds[b] = taskSeeds[Math.floor(b / groupSize)];
-    env.reset(episodeSeeds, rng);
+    env.reset(episodeSeeds, dropoutRng);
     const key = { seed: rng.seed, iteration: rng.nextUint32() };
     const { episodes, table } = kernel.upload(env);
     const tableBuffer = this.create(table.name, table.data.byteLength, STORAGE | COPY_DST);

@@ -94,10 +94,11 @@ export class RolloutCollector {
   }
 
   /**
-   * Plays one batch to the end. `taskSeeds` has one seed per group; `rng` draws dropout decisions and
-   * actions (in that order, deterministically).
+   * Plays one batch to the end. `taskSeeds` has one seed per group; `dropoutRng` draws the dropout
+   * decisions (the trainer's own stream, so dropout leaves the action stream as it is without dropout;
+   * docs/maths.md §6) and `rng` the actions.
    */
-  async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng): Promise<Rollout> {
+  async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng = rng): Promise<Rollout> {
     const { env, slots, actions, live } = this;
     const B = env.batchSize;
     const A = env.maxActions;
@@ -105,7 +106,7 @@ export class RolloutCollector {
     if (taskSeeds.length * groupSize !== B) throw new RangeError(`rollout needs ${B} episodes, got ${taskSeeds.length} tasks × ${groupSize}`);
     const episodeSeeds = new Uint32Array(B);
     for (let b = 0; b < B; b++) episodeSeeds[b] = taskSeeds[Math.floor(b / groupSize)];
-    env.reset(episodeSeeds, rng);
+    env.reset(episodeSeeds, dropoutRng);
     this.stepRows.fill(0); // an episode that never runs keeps id 0, a valid row to score
     const dictionary = new CandidateDictionary(actionDim);
     const actor = this.policy.actor();

@@ -72,6 +72,8 @@ export class Trainer {
   private readonly segmentRng: Rng;
   private readonly demonstrationRng: Rng;
   private readonly evaluationRng: Rng;
+  /** Milestone dropout's decisions, a stream of their own (docs/maths.md §6); null without dropout. */
+  private readonly dropoutRng: Rng | null;
   /** Critic PPO's value network, its optimiser and its minibatch stream (docs/maths.md §8). */
   private readonly critic: { net: Critic; optimizer: tf.AdamOptimizer; rng: Rng } | null = null;
   private completed = 0;
@@ -99,6 +101,8 @@ export class Trainer {
     this.segmentRng = root.fork('segments');
     this.demonstrationRng = root.fork('demonstrations');
     this.evaluationRng = root.fork('evaluation');
+    // Its own stream, so a run with dropout plays the same task and action streams as one without.
+    this.dropoutRng = config.milestoneDropout > 0 ? root.fork('dropout') : null;
     this.env = createEnv(config.env, {
       horizon: config.horizon,
       batchSize: config.tasksPerIteration * config.groupSize,
@@ -134,6 +138,7 @@ export class Trainer {
       demonstrations: this.demonstrationRng,
       evaluation: this.evaluationRng,
       ...(this.critic ? { critic: this.critic.rng } : {}),
+      ...(this.dropoutRng ? { dropout: this.dropoutRng } : {}),
     };
   }
 
@@ -205,7 +210,7 @@ export class Trainer {
     const c = this.config;
     const t0 = now();
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
-    const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng);
+    const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng, this.dropoutRng ?? this.rolloutRng);
     const t1 = now();
     const values = this.critic ? await this.values(rollout) : undefined;
     const tc = now();
@@ -238,7 +243,7 @@ export class Trainer {
     const c = this.config;
     const t0 = now();
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.evaluationRng));
-    const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.evaluationRng);
+    const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.evaluationRng, this.dropoutRng ?? this.evaluationRng);
     const t1 = now();
     const { batch, tensor, result } = await this.advantages(rollout, this.critic ? await this.values(rollout) : undefined);
     tensor.dispose();

@@ -85,6 +85,10 @@ describe('creditMetrics on the §5 worked example', () => {
     expect(m.contradictoryRatio).toBe(1 / 4);
   });
 
+  it('contradictory ratio over signed keys: the two all-zero keys of group 1 leave the denominator (1 of 2)', () => {
+    expect(m.contradictoryRatioSigned).toBe(1 / 2);
+  });
+
   it('signal retention: Σ|ΣA| / Σ Σ|A| = (0 + 2 + 0 + 0) / (1 + 2 + 0 + 0) = 2/3', () => {
     expect(m.signalRetention).toBeCloseTo(2 / 3, 15);
   });
@@ -141,6 +145,7 @@ describe('creditMetrics thresholds and undefined cases', () => {
     ];
     const m = creditMetrics(input(groups));
     expect(m.contradictoryRatio).toBeNaN();
+    expect(m.contradictoryRatioSigned).toBeNaN();
     expect(m.signalRetention).toBeNaN();
   });
 

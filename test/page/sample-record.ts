@@ -10,6 +10,7 @@ export function sampleRecord(over: Partial<IterationRecord> & Pick<IterationReco
     sampleUtilization: 0.75,
     zeroAdvantageRatio: 0.1,
     contradictoryRatio: Number.NaN,
+    contradictoryRatioSigned: Number.NaN,
     signalRetention: 0.4,
     ccr: 1.5,
     policyLoss: -0.01,
