@@ -79,6 +79,7 @@ function records(shape: Shape, seed: number): IterationFigures[] {
       sampleUtilization: shape.util ?? 0.5,
       zeroAdvantageRatio: shape.zero ?? 0.5,
       contradictoryRatio: i === 3 ? NaN : (shape.contradictory ?? 0.3) * (i < 10 ? 1 : 0.5),
+      contradictoryRatioSigned: i === 3 ? NaN : (shape.contradictory ?? 0.3) * (i < 10 ? 1.2 : 0.6),
       signalRetention: shape.retention ?? 0.3,
       ccr: 1,
       meanEpisodeLength: 20 + i,
