@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ESTIMATOR_TIMEOUT_S } from '../src/estimator/limits.ts';
 import { EtaModel } from '../src/study/eta.ts';
-import { buildMatrix, runKey, stepBudget, type RunSpec } from '../src/study/matrix.ts';
+import { buildMatrix, runKey, seedList, stepBudget, type RunSpec } from '../src/study/matrix.ts';
 import type { StudyProfile } from '../src/study/profile.ts';
 import type { RunResult } from '../src/study/summary.ts';
 import { nodeEstimatorSandbox, readEstimatorSource } from './estimator-sandbox.ts';
@@ -25,8 +25,8 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 const COMPARED = ['grpo', 'beacon'] as const;
 
 /** The custom method's runs: the profile's cells (its environments and horizons) and seeds. */
-export function estimatorSpecs(profile: Pick<StudyProfile, 'envs' | 'horizons' | 'ablationHorizon'>, seeds: number): RunSpec[] {
-  return buildMatrix({ ...profile, variants: ['custom'], ablations: [] }, seeds);
+export function estimatorSpecs(profile: Pick<StudyProfile, 'envs' | 'horizons' | 'ablationHorizon' | 'firstSeed'>, seeds: number): RunSpec[] {
+  return buildMatrix({ ...profile, variants: ['custom'], ablations: [] }, seedList(profile, seeds));
 }
 
 const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;

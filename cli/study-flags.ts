@@ -12,18 +12,22 @@ import { flagsHelp, parseFlags, UsageError } from './flags.ts';
 const FLAGS = {
   seeds: {
     kind: { type: 'int', min: 1, max: 20 },
-    doc: `seeds per cell (full study: at least 3, default ${PROFILES.full.seeds}; --quick: default ${PROFILES.quick.seeds})`,
+    doc: `seeds per cell, counted from the profile's first seed (full study: ${PROFILES.full.firstSeed}…, at least 3, default ${PROFILES.full.seeds} as pre-registered; --quick: default ${PROFILES.quick.seeds})`,
   },
   workers: { kind: { type: 'int', min: 1, max: 64 }, doc: `worker threads (default: one per core, here ${availableParallelism()})` },
   quick: { kind: 'switch', doc: `smoke run of a few minutes, written to ${PROFILES.quick.outDir}/` },
+  'shop-pilot': {
+    kind: 'switch',
+    doc: `the pre-registration's shop pilot (GRPO, seeds ${PROFILES['shop-pilot'].firstSeed}–${PROFILES['shop-pilot'].firstSeed + PROFILES['shop-pilot'].seeds - 1}), written to ${PROFILES['shop-pilot'].outDir}/`,
+  },
   fresh: { kind: 'switch', doc: 'forget the stored runs and start over' },
   'report-only': { kind: 'switch', doc: 'rewrite study.json, charts and README from the stored runs; train nothing' },
   shard: { kind: 'string', placeholder: 'I/N', doc: 'train only shard I of N (1 ≤ I ≤ N) and write shards/shard-I-of-N.json; `merge` then writes the outputs' },
   ...ESTIMATOR_FLAGS,
 } as const;
 
-export const STUDY_USAGE = `usage: npm run study -- [--seeds N] [--workers N] [--quick] [--fresh] [--report-only] [--shard I/N]
-       npm run study -- merge [--seeds N] [--quick]     (merge shards/*.json into the outputs)
+export const STUDY_USAGE = `usage: npm run study -- [--seeds N] [--workers N] [--quick | --shop-pilot] [--fresh] [--report-only] [--shard I/N]
+       npm run study -- merge [--seeds N] [--quick | --shop-pilot]     (merge shards/*.json into the outputs)
        npm run study -- --estimator FILE.js [--estimatorTimeout S] [--seeds N] [--workers N] [--quick]
                                                    (race your estimator in the study's cells and seeds)
 ${flagsHelp(FLAGS)}`;
@@ -46,16 +50,17 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
   const merge = argv[0] === 'merge';
   const { flags, help } = parseFlags(merge ? argv.slice(1) : argv, FLAGS);
   if (help) return null;
-  const profile = flags.quick ? PROFILES.quick : PROFILES.full;
+  if (flags.quick && flags['shop-pilot']) throw new UsageError('--quick and --shop-pilot cannot go together (each is a profile of its own)');
+  const profile = flags.quick ? PROFILES.quick : flags['shop-pilot'] ? PROFILES['shop-pilot'] : PROFILES.full;
   const seeds = flags.seeds ?? profile.seeds;
-  if (profile.name !== 'quick' && seeds < 3) throw new UsageError(`--seeds must be an integer in [3, 20] for the full study; got ${seeds}`);
+  if (profile.name === 'full' && seeds < 3) throw new UsageError(`--seeds must be an integer in [3, 20] for the full study; got ${seeds}`);
   if (flags.fresh && flags['report-only'])
     throw new UsageError('--fresh and --report-only cannot go together (--fresh forgets the runs --report-only would report)');
   const shard = flags.shard === undefined ? null : parseShard(flags.shard);
   if (flags.shard !== undefined && !shard) throw new UsageError(`--shard must be I/N with integers 1 ≤ I ≤ N ≤ 1000; got ${JSON.stringify(flags.shard)}`);
   if (shard && flags['report-only']) throw new UsageError('--shard and --report-only cannot go together (a shard writes no report; `merge` does)');
   if (merge && (shard || flags.fresh || flags['report-only'] || flags.workers))
-    throw new UsageError('merge takes only --seeds and --quick (it trains nothing)');
+    throw new UsageError('merge takes only --seeds, --quick and --shop-pilot (it trains nothing)');
   if (flags.estimatorTimeout !== undefined && flags.estimator === undefined) throw new UsageError('--estimatorTimeout needs --estimator FILE');
   if (flags.estimator !== undefined && (merge || shard || flags.fresh || flags['report-only']))
     throw new UsageError('--estimator races your estimator alone: it takes only --seeds, --workers, --quick and --estimatorTimeout');

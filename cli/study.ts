@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { studyFigures } from '../src/study/charts.ts';
 import { EtaModel, formatDuration } from '../src/study/eta.ts';
-import { buildMatrix, planRuns, runConfig, runKey, shardRuns, stepBudget } from '../src/study/matrix.ts';
+import { buildMatrix, planRuns, runConfig, runKey, seedList, shardRuns, stepBudget } from '../src/study/matrix.ts';
 import type { StudyProfile } from '../src/study/profile.ts';
 import { buildStudyDocument, renderReadme, studyJson, type DocumentMeta, type StudyDocument } from '../src/study/report.ts';
 import type { RunResult } from '../src/study/summary.ts';
@@ -47,7 +47,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 /** The command that reproduces a profile's study (the same for one invocation and a merge of shards). */
 function canonicalCommand(options: StudyOptions): string {
   const args = [
-    ...(options.profile.name === 'quick' ? ['--quick'] : []),
+    ...(options.profile.name === 'full' ? [] : [`--${options.profile.name}`]),
     ...(options.seeds !== options.profile.seeds ? ['--seeds', String(options.seeds)] : []),
   ];
   return `npm run study${args.length ? ` -- ${args.join(' ')}` : ''}`;
@@ -75,7 +75,7 @@ function commitOrRefuse(profile: StudyProfile, what: string): string {
 function merge(options: StudyOptions): number {
   const { profile, seeds } = options;
   const commit = commitOrRefuse(profile, 'write the merged study');
-  const specs = buildMatrix(profile, seeds);
+  const specs = buildMatrix(profile, seedList(profile, seeds));
   const shards = loadShards(profile.outDir);
   const results = mergeShards(shards, { profile: profile.name, seeds, budget: profile.budget, keys: specs.map(runKey) });
   log(`merging ${shards.length} shards (${results.size} runs) from ${profile.outDir}/shards/`);
@@ -109,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
   const { profile, shard } = options;
   const commit = commitOrRefuse(profile, options.reportOnly ? 'write the study' : 'run the study');
   if (options.fresh) clearStoredRuns(profile.outDir);
-  const specs = buildMatrix(profile, options.seeds);
+  const specs = buildMatrix(profile, seedList(profile, options.seeds));
   const eta = new EtaModel((s) => stepBudget(s, profile.budget), profile.secondsPerKiloStep);
   const mine = shard ? shardRuns(specs, shard, (s) => eta.runSeconds(s)) : specs;
   const warn = (m: string) => log(`warning: ${m}`);

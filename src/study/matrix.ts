@@ -10,7 +10,7 @@ import { createEnv, type EnvName, type Horizon } from '../../envs/index.ts';
 import { CONFIG_FIELDS, DEFAULT_CONFIG, type AblationName, type TrainConfig } from '../config.ts';
 import { methodSpec, type Method } from '../methods/registry.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
-import { variantSpec, type VariantName } from './variants.ts';
+import { releasedVariantFor, variantSpec, type VariantName } from './variants.ts';
 
 export interface RunSpec {
   env: EnvName;
@@ -38,17 +38,31 @@ export const HORIZON_ORDER: Record<Horizon, number> = { tiny: 0, short: 1, mediu
 
 export type MatrixDefinition = Pick<StudyProfile, 'envs' | 'horizons' | 'variants' | 'ablationHorizon' | 'ablations'>;
 
+/** The seeds of a profile's cells: `count` seeds from its first (study v3: 101…115). */
+export function seedList(profile: Pick<StudyProfile, 'firstSeed'>, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => profile.firstSeed + i);
+}
+
 /**
- * All runs of a profile with `seeds` seeds (1…seeds): every variant on every horizon, the ablations on
- * the ablation horizon. Longest horizons first, seed-major within a horizon: the longest runs start
- * first so that the workers finish close together, and early results spread over every cell.
+ * The variant a profile's variant name stands for in an environment: `beaconReleased` is the released
+ * code's config for that environment (the WebShop config on the shop, the ALFWorld config elsewhere), so
+ * that no run is labelled with an environment it is not in; every other name is itself.
  */
-export function buildMatrix(profile: MatrixDefinition, seeds: number): RunSpec[] {
+export function variantInEnv(variant: VariantName, env: EnvName): VariantName {
+  return variant === 'beaconReleased' ? releasedVariantFor(env) : variant;
+}
+
+/**
+ * All runs of a profile over `seeds`: every variant on every horizon, the ablations on the ablation
+ * horizon. Longest horizons first, seed-major within a horizon: the longest runs start first so that
+ * the workers finish close together, and early results spread over every cell.
+ */
+export function buildMatrix(profile: MatrixDefinition, seeds: readonly number[]): RunSpec[] {
   const specs: RunSpec[] = [];
-  for (let seed = 1; seed <= seeds; seed++) {
+  for (const seed of seeds) {
     for (const env of profile.envs) {
       for (const horizon of profile.horizons) {
-        for (const variant of profile.variants) specs.push(runSpec(env, horizon, variant, seed));
+        for (const variant of profile.variants) specs.push(runSpec(env, horizon, variantInEnv(variant, env), seed));
       }
       for (const variant of profile.ablations) specs.push(runSpec(env, profile.ablationHorizon, variant, seed));
     }
@@ -87,9 +101,18 @@ export function stepLimit(env: EnvName, horizon: Horizon): number {
   return limit;
 }
 
+/** A cell's `limitIterations`: its own where the budget has a table per cell (study v3), else the shared one. */
+export function limitIterationsOf(spec: Pick<RunSpec, 'env' | 'horizon'>, budget: StudyBudget): number {
+  const l = budget.limitIterations;
+  if (typeof l === 'number') return l;
+  const n = l[spec.env]?.[spec.horizon];
+  if (n === undefined) throw new RangeError(`the study budget has no limitIterations for ${spec.env} ${spec.horizon}`);
+  return n;
+}
+
 /** A run's env-step budget: `limitIterations` iterations whose episodes all run to the step limit. */
 export function stepBudget(spec: Pick<RunSpec, 'env' | 'horizon'>, budget: StudyBudget): number {
-  return budget.limitIterations * budget.tasksPerIteration * budget.groupSize * stepLimit(spec.env, spec.horizon);
+  return limitIterationsOf(spec, budget) * budget.tasksPerIteration * budget.groupSize * stepLimit(spec.env, spec.horizon);
 }
 
 /** True when two configs agree on every field of the config table. */

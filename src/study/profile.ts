@@ -22,20 +22,27 @@ import type { Method } from '../methods/registry.ts';
 import { ABLATION_VARIANTS, type VariantName } from './variants.ts';
 import { METHOD_NAMES } from '../methods/registry.ts';
 
+/** Per-cell `limitIterations` (study v3's pre-registered budgets). */
+export type CellLimits = Partial<Record<EnvName, Partial<Record<Horizon, number>>>>;
+
 export interface StudyBudget extends Pick<TrainConfig, 'tasksPerIteration' | 'groupSize' | 'hiddenSize'> {
-  /** Env-step budget of every run, in iterations whose episodes all run to the step limit. */
-  limitIterations: number;
+  /**
+   * Env-step budget of every run, in iterations whose episodes all run to the step limit: one number
+   * for every cell, or one per (env, horizon) (matrix.ts `limitIterationsOf`).
+   */
+  limitIterations: number | CellLimits;
   /** Most iterations a run may take (its config's `iters`). */
   maxIters: number;
 }
 
 export interface StudyProfile {
-  name: 'full' | 'quick';
+  name: 'full' | 'quick' | 'shop-pilot';
   /** One line on what this profile is for. */
   purpose: string;
   budget: StudyBudget;
-  /** Seeds 1…seeds per cell. */
+  /** Seeds per cell by default: firstSeed … firstSeed + seeds − 1 (matrix.ts `seedList`). */
   seeds: number;
+  firstSeed: number;
   envs: readonly EnvName[];
   horizons: readonly Horizon[];
   /** Variants compared on every horizon. */
@@ -55,10 +62,12 @@ export interface StudyProfile {
   notes: readonly string[];
 }
 
-/** Every registered method, then the released BEACON (the config it ships for ALFWorld) and shaped-reward PPO, the paper's other baselines. */
-const COMPARED: readonly VariantName[] = [...METHOD_NAMES, 'beaconReleased', 'ppoShaped'];
-/** On the long horizon only: the ablations, and the released BEACON with the other shipped config. */
-const LONG_ONLY: readonly VariantName[] = [...ABLATION_VARIANTS, 'beaconReleasedWebshop'];
+/**
+ * The compared variants, in every cell: every registered method but `custom` (a visitor's estimator
+ * joins with `--estimator`), the released BEACON (the released config of each environment: matrix.ts
+ * `variantInEnv`) and shaped-reward PPO, the paper's other baselines.
+ */
+const COMPARED: readonly VariantName[] = [...METHOD_NAMES.filter((m) => m !== 'custom'), 'beaconReleased', 'ppoShaped'];
 
 /**
  * Pilot measurements (bench/study-pilot.ts), seconds per 1000 env steps; see FULL_PROFILE's notes. Each
@@ -66,23 +75,55 @@ const LONG_ONLY: readonly VariantName[] = [...ABLATION_VARIANTS, 'beaconReleased
  */
 const PILOT_SECONDS_PER_KILO_STEP = Object.fromEntries(ENV_NAMES.map((env) => [env, envEntry(env).secondsPerKiloStep])) as StudyProfile['secondsPerKiloStep'];
 
+/**
+ * Study v3's budgets, fixed by docs/results/preregistration.md before any run (its machine-readable
+ * block; test/study/study.test.ts checks the two agree): where GRPO's smoothed success first reached half
+ * its final value in study v2 (the shop: in the pilot below), at least 8 iterations.
+ */
+export const PREREGISTERED_LIMIT_ITERATIONS: CellLimits = {
+  gridhouse: { short: 8, medium: 8, long: 11 },
+  texthouse: { short: 8, medium: 12, long: 19 },
+};
+
 export const FULL_PROFILE: StudyProfile = {
   name: 'full',
-  purpose: 'the study of the paper’s claims: every method, 5 seeds, both environments, three horizons',
-  budget: { tasksPerIteration: 8, groupSize: 8, hiddenSize: 64, limitIterations: 32, maxIters: 128 },
-  seeds: 5,
-  envs: ['gridhouse', 'texthouse'],
+  purpose: 'study v3, pre-registered (docs/results/preregistration.md): every method, 15 seeds, three environments, three horizons',
+  budget: { tasksPerIteration: 8, groupSize: 8, hiddenSize: 64, limitIterations: PREREGISTERED_LIMIT_ITERATIONS, maxIters: 80 },
+  seeds: 15,
+  firstSeed: 101,
+  envs: ['gridhouse', 'texthouse', 'shop'],
   horizons: ['short', 'medium', 'long'],
   variants: COMPARED,
   ablationHorizon: 'long',
-  ablations: LONG_ONLY,
+  ablations: ABLATION_VARIANTS,
   outDir: 'docs/results',
   secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
   notes: [
-    'Batch and width are the page’s defaults (8 tasks × 8 runs, width 64), where the auto SFT prior was calibrated and `npm run bench:regime` shows the paper’s regime (GRPO starts at a few percent and learns, BEACON faster).',
-    'Budget: 32 iterations’ worth of episodes at the step limit per run (gridhouse 82k / 164k / 262k env steps on short / medium / long, texthouse 61k / 82k / 102k), at most 128 iterations. Sized from pilots (`npx tsx bench/study-pilot.ts`, seed 1, 4 iterations per variant, on this 2-core machine under a load of about 7): 0.09–0.29 s per 1000 env steps by env, horizon and method; 280 runs × their budgets ≈ 91 worker-minutes, ≈ 45 min on 2 workers plus about a second of prior and start-up per run, leaving room for the 90-minute target on a loaded machine.',
-    'Nothing was tuned per method: the pilots only sized the budget, before any study v2 run, and the claim rules (src/study/claims.ts) were fixed before it too.',
+    'Batch and width are the page’s defaults (8 tasks × 8 runs, width 64), where the auto SFT prior was calibrated.',
+    'Budgets are pre-registered per (env, horizon) cell (docs/results/preregistration.md): where GRPO’s last-5 mean success first reached half its final value in study v2 (the shop: in a pilot of GRPO on seeds 901–905, `npm run study -- --shop-pilot`), rounded up to whole full-length iterations, at least 8; so the budgets sit below the ceiling, where methods can differ. A run stops at 80 iterations at most (a run whose episodes average a tenth of the step limit).',
+    'Seeds 101–115: new seeds, so no task stream of study v2, which chose the questions, informs a test.',
+    'Nothing was tuned per method: every variant trains with the same budget and shared hyperparameters; the endpoints, tests and margins were fixed in the pre-registration before any run.',
   ],
+};
+
+/**
+ * The shop's pilot (pre-registration, "Budgets"): GRPO alone on seeds 901–905, every horizon, at study
+ * v2's budget (32 full-length iterations), to size the shop's budgets by the same rule as the others.
+ */
+export const SHOP_PILOT_PROFILE: StudyProfile = {
+  name: 'shop-pilot',
+  purpose: 'the shop pilot of the pre-registration: GRPO on seeds 901–905, to size the shop’s budgets',
+  budget: { tasksPerIteration: 8, groupSize: 8, hiddenSize: 64, limitIterations: 32, maxIters: 128 },
+  seeds: 5,
+  firstSeed: 901,
+  envs: ['shop'],
+  horizons: ['short', 'medium', 'long'],
+  variants: ['grpo'],
+  ablationHorizon: 'long',
+  ablations: [],
+  outDir: 'docs/results/shop-pilot',
+  secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
+  notes: ['The pilot only sizes the shop’s budgets; it enters no claim.'],
 };
 
 /** A smoke run of a few minutes: the whole pipeline on a small matrix, written apart from the real
@@ -92,14 +133,15 @@ export const QUICK_PROFILE: StudyProfile = {
   purpose: 'smoke run of the pipeline (figures too small to judge the claims)',
   budget: { tasksPerIteration: 2, groupSize: 4, hiddenSize: 32, limitIterations: 2, maxIters: 6 },
   seeds: 2,
-  envs: ['gridhouse', 'texthouse'],
+  firstSeed: 1,
+  envs: ['gridhouse', 'texthouse', 'shop'],
   horizons: ['short', 'long'],
   variants: COMPARED,
   ablationHorizon: 'long',
-  ablations: LONG_ONLY,
+  ablations: ABLATION_VARIANTS,
   outDir: 'docs/results/quick',
   secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
   notes: ['quick profile: a smoke test of the pipeline; its budget is far too small to judge any claim'],
 };
 
-export const PROFILES = { full: FULL_PROFILE, quick: QUICK_PROFILE } as const;
+export const PROFILES = { full: FULL_PROFILE, quick: QUICK_PROFILE, 'shop-pilot': SHOP_PILOT_PROFILE } as const;

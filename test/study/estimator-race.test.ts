@@ -11,7 +11,7 @@ import { estimatorSpecs } from '../../cli/study-estimator.ts';
 import { parseStudyFlags } from '../../cli/study-flags.ts';
 import { UsageError } from '../../cli/flags.ts';
 import { GRPO_TEMPLATE } from '../../src/estimator/templates.ts';
-import { buildMatrix, runConfig } from '../../src/study/matrix.ts';
+import { buildMatrix, seedList, runConfig } from '../../src/study/matrix.ts';
 import { FULL_PROFILE, QUICK_PROFILE } from '../../src/study/profile.ts';
 import { runCli } from '../../scripts/cli.ts';
 
@@ -25,7 +25,7 @@ const file = (name: string, source: string) => {
 describe('the study race of your estimator', () => {
   it('uses the cells, seeds and configs of the built-in methods, with method custom', () => {
     for (const profile of [FULL_PROFILE, QUICK_PROFILE]) {
-      const grpo = buildMatrix(profile, 3).filter((s) => s.variant === 'grpo');
+      const grpo = buildMatrix(profile, seedList(profile, 3)).filter((s) => s.variant === 'grpo');
       const custom = estimatorSpecs(profile, 3);
       expect(custom.map((s) => [s.env, s.horizon, s.seed])).toEqual(grpo.map((s) => [s.env, s.horizon, s.seed]));
       for (const [i, s] of custom.entries()) expect(runConfig(s, profile.budget)).toEqual({ ...runConfig(grpo[i], profile.budget), method: 'custom' });

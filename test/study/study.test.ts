@@ -5,7 +5,7 @@
  * writer, the README generator and the study command's flags.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { studyFigures } from '../../src/study/charts.ts';
 import { evaluateClaims, type ClaimResult } from '../../src/study/claims.ts';
 import { EtaModel } from '../../src/study/eta.ts';
-import { buildMatrix, parseShard, planRuns, runConfig, runKey, runSpec, shardRuns, stepBudget, stepLimit } from '../../src/study/matrix.ts';
+import { buildMatrix, limitIterationsOf, parseShard, planRuns, runConfig, runKey, runSpec, seedList, shardRuns, stepBudget, stepLimit } from '../../src/study/matrix.ts';
 import { midranks, signedRankUpperTail, wilcoxonSignedRank } from '../../src/study/paired.ts';
 import { FULL_PROFILE, QUICK_PROFILE, type StudyProfile } from '../../src/study/profile.ts';
 import { buildStudyDocument, renderReadme, studyJson, type StudyDocument } from '../../src/study/report.ts';
@@ -266,14 +266,20 @@ describe('variants and the run matrix', () => {
     for (const a of Object.keys(ABLATIONS) as (keyof typeof ABLATIONS)[])
       expect(variantSpec(a)).toMatchObject({ method: 'beacon', ablation: a, overrides: ABLATIONS[a] });
     expect(new Set(VARIANT_NAMES).size).toBe(VARIANT_NAMES.length);
-    // The full profile compares every registered method.
-    for (const m of METHOD_NAMES) expect(FULL_PROFILE.variants).toContain(m);
+    // The full profile compares every registered method but a visitor's estimator (which joins with --estimator).
+    for (const m of METHOD_NAMES) if (m !== 'custom') expect(FULL_PROFILE.variants).toContain(m);
+    expect(FULL_PROFILE.variants).not.toContain('custom');
   });
 
-  it('covers envs × horizons × compared variants × seeds plus the long-only variants, with one shared budget', () => {
-    const specs = buildMatrix(FULL_PROFILE, 5);
-    expect(specs).toHaveLength(2 * (3 * FULL_PROFILE.variants.length + FULL_PROFILE.ablations.length) * 5);
-    expect(specs).toHaveLength(280);
+  it('covers envs × horizons × compared variants × seeds 101–115 plus the long-only ablations', () => {
+    const specs = buildMatrix(FULL_PROFILE, seedList(FULL_PROFILE, FULL_PROFILE.seeds));
+    expect(specs).toHaveLength(3 * (3 * FULL_PROFILE.variants.length + FULL_PROFILE.ablations.length) * 15);
+    expect(specs).toHaveLength(1215);
+    expect([...new Set(specs.map((s) => s.seed))].sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => 101 + i));
+    // The released BEACON runs the released config of its environment: WebShop's on the shop only.
+    expect(new Set(specs.filter((s) => s.variant.startsWith('beaconReleased')).map((s) => `${s.env}:${s.variant}`))).toEqual(
+      new Set(['gridhouse:beaconReleased', 'texthouse:beaconReleased', 'shop:beaconReleasedWebshop']),
+    );
     expect(new Set(specs.map(runKey)).size).toBe(specs.length);
     expect(specs.filter((s) => FULL_PROFILE.ablations.includes(s.variant)).every((s) => s.horizon === 'long')).toBe(true);
     for (const s of specs) {
@@ -301,21 +307,35 @@ describe('variants and the run matrix', () => {
           .sort(),
       );
     }
-    expect(buildMatrix(QUICK_PROFILE, 2).length).toBeLessThan(specs.length);
+    expect(buildMatrix(QUICK_PROFILE, seedList(QUICK_PROFILE, 2)).length).toBeLessThan(specs.length);
   });
 
-  it('the env-step budget is the same for every variant of a cell and scales with the step limit', () => {
+  it('the env-step budget is the same for every variant of a cell: the cell’s pre-registered iterations at the step limit', () => {
     const b = FULL_PROFILE.budget;
-    for (const env of ['gridhouse', 'texthouse'] as const)
-      for (const h of ['short', 'long'] as const) {
+    for (const env of FULL_PROFILE.envs)
+      for (const h of FULL_PROFILE.horizons) {
         const budgets = new Set(VARIANT_NAMES.map((v) => stepBudget(runSpec(env, h, v, 1), b)));
-        expect([...budgets]).toEqual([b.limitIterations * b.tasksPerIteration * b.groupSize * stepLimit(env, h)]);
+        expect([...budgets]).toEqual([limitIterationsOf({ env, horizon: h }, b) * b.tasksPerIteration * b.groupSize * stepLimit(env, h)]);
       }
     expect(stepLimit('gridhouse', 'long')).toBe(128);
+    expect(stepBudget({ env: 'gridhouse', horizon: 'long' }, b)).toBe(90112);
+    expect(stepBudget({ env: 'texthouse', horizon: 'long' }, b)).toBe(60800);
+    expect(() => stepBudget({ env: 'gridhouse', horizon: 'tiny' }, b)).toThrow(/no limitIterations for gridhouse tiny/);
+  });
+
+  it('the budgets are the pre-registration’s (its machine-readable blocks, amendments last)', () => {
+    const text = readFileSync(new URL('../../docs/results/preregistration.md', import.meta.url), 'utf8');
+    const blocks = [...text.matchAll(/```json preregistration[^\n]*\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
+    expect(blocks.length).toBeGreaterThanOrEqual(1);
+    const limits: Record<string, unknown> = {};
+    for (const b of blocks) for (const [env, v] of Object.entries(b.limitIterations ?? {})) if (typeof v === 'object') limits[env] = v;
+    expect(limits).toEqual(FULL_PROFILE.budget.limitIterations);
+    expect(blocks[0].seeds.main).toEqual([FULL_PROFILE.firstSeed, FULL_PROFILE.firstSeed + FULL_PROFILE.seeds - 1]);
+    expect(blocks[0].methods).toEqual(FULL_PROFILE.variants);
   });
 
   describe('shards', () => {
-    const specs = buildMatrix(FULL_PROFILE, 5);
+    const specs = buildMatrix(FULL_PROFILE, seedList(FULL_PROFILE, 5));
     const eta = new EtaModel((s) => stepBudget(s, FULL_PROFILE.budget), FULL_PROFILE.secondsPerKiloStep);
 
     it('every run falls in exactly one shard, and the shards are balanced', () => {
@@ -345,7 +365,7 @@ describe('variants and the run matrix', () => {
     it('skips a finished run, retrains one whose config or budget changed, ignores unreadable files', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const specs = buildMatrix({ envs: ['gridhouse'], variants: ['grpo', 'beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, 2);
+      const specs = buildMatrix({ envs: ['gridhouse'], variants: ['grpo', 'beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, [1, 2]);
       expect(specs).toHaveLength(4);
       const [first, second, third] = specs;
       const result = fakeRun('gridhouse', 'short', first.variant, first.seed, { level: 0.5 });
@@ -373,7 +393,7 @@ describe('variants and the run matrix', () => {
     it('a study v2 study.json counts as a store; a v1 document does not', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const specs = buildMatrix({ envs: ['texthouse'], variants: ['grpo', 'beacon'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'] }, 1);
+      const specs = buildMatrix({ envs: ['texthouse'], variants: ['grpo', 'beacon'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'] }, [1]);
       const runs = specs.slice(0, 2).map((s) => ({ ...fakeRun(s.env, s.horizon, s.variant, s.seed, { level: 0.4 }), envStepBudget: stepBudget(s, budget) }));
       writeFileSync(join(dir, 'study.json'), JSON.stringify({ version: 2, budget, runs }));
       const plan = planRuns(specs, loadRunsFromStudy(dir), budget);
@@ -649,7 +669,7 @@ describe('study document, shards and merge', () => {
   });
 
   it('merging the shards of a study reproduces the unsharded document', () => {
-    const specs = buildMatrix(MINI, 5).filter((s) => s.variant !== 'beaconReleasedWebshop');
+    const specs = buildMatrix(MINI, [1, 2, 3, 4, 5]).filter((s) => s.variant !== 'beaconReleasedWebshop');
     const profile = { ...MINI, ablations: MINI.ablations.filter((v) => v !== 'beaconReleasedWebshop') };
     const results = miniResults();
     expect(specs.every((s) => results.has(runKey(s)))).toBe(true);
@@ -688,7 +708,7 @@ describe('study document, shards and merge', () => {
   });
 
   it('merge refuses a missing, repeated or foreign shard', () => {
-    const specs = buildMatrix(MINI, 5);
+    const specs = buildMatrix(MINI, [1, 2, 3, 4, 5]);
     const results = miniResults();
     const part = (i: number, n: number): ShardFile => {
       const mine = shardRuns(specs, { index: i, count: n }, () => 1);
@@ -715,7 +735,7 @@ describe('study document, shards and merge', () => {
   });
 
   it('the README has every claim with its numbers, the paper-vs-ours table, the cost table and the analysis', () => {
-    const specs = buildMatrix(MINI, 5);
+    const specs = buildMatrix(MINI, [1, 2, 3, 4, 5]);
     const doc = buildStudyDocument(specs, miniResults(), meta(MINI));
     const md = renderReadme({
       study: doc,
