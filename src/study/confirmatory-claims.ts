@@ -604,6 +604,7 @@ function gainOverGigpo(cells: Cells, env: EnvName): PendingClaim {
 function describe(
   t: ClaimText,
   env: EnvName,
+  why: string | null,
   values: { seeds: number[]; xs: number[] },
   comparison: string,
   held: (m: number) => boolean,
@@ -611,6 +612,7 @@ function describe(
   ours: (m: number, ci: [number, number]) => string,
 ): ClaimRecord {
   const base = { ...baseRecord(t, env, null), rule };
+  if (why) return { ...base, untestable: why, ours: `untestable: ${why}` };
   if (values.xs.length < 2)
     return { ...base, untestable: values.xs.length === 0 ? `no ${env} long runs with the figure` : 'fewer than 2 seeds', ours: 'untestable' };
   const effect = mean(values.xs);
@@ -653,10 +655,12 @@ function familyT(cells: Cells): ClaimRecord[] {
   const out: ClaimRecord[] = [];
   for (const env of ENV_NAMES) {
     const grpo = cells.get(env, LONG, 'grpo');
+    const why = missing(cells, env, [[LONG, 'grpo']]);
     out.push(
       describe(
         T_TEXT.T1,
         env,
+        why,
         perSeed(grpo, (r) => r.run.signalRetention),
         'GRPO signal retention',
         (m) => m < 0.2,
@@ -668,6 +672,7 @@ function familyT(cells: Cells): ClaimRecord[] {
       describe(
         T_TEXT.T2,
         env,
+        why,
         perSeed(grpo, (r) => r.endpoints.contradictoryPeakSigned),
         'GRPO contradictory ratio, peak',
         (m) => m > 0.4,
@@ -676,7 +681,7 @@ function familyT(cells: Cells): ClaimRecord[] {
       ),
     );
     out.push(ccrClaim(cells, env));
-    out.push(outcomeMixClaim(env, grpo));
+    out.push(outcomeMixClaim(env, why, grpo));
   }
   return out;
 }
@@ -697,6 +702,7 @@ function ccrClaim(cells: Cells, env: EnvName): ClaimRecord {
   return describe(
     t,
     env,
+    null,
     { seeds, xs: diffs },
     'BEACON CCR − GiGPO CCR',
     (m) => m < 0,
@@ -705,7 +711,7 @@ function ccrClaim(cells: Cells, env: EnvName): ClaimRecord {
   );
 }
 
-function outcomeMixClaim(env: EnvName, grpo: readonly EndpointRun[]): ClaimRecord {
+function outcomeMixClaim(env: EnvName, why: string | null, grpo: readonly EndpointRun[]): ClaimRecord {
   const t = T_TEXT.T4;
   const rule =
     "held when the mean over seeds of GRPO's partial share (all iterations of a run) lies in [0.39, 0.47] and its full-success share is below 0.27; effect = partial share";
@@ -715,6 +721,7 @@ function outcomeMixClaim(env: EnvName, grpo: readonly EndpointRun[]): ClaimRecor
   const record = describe(
     t,
     env,
+    why,
     partial,
     'GRPO partial share',
     (m) => m >= 0.39 && m <= 0.47 && fullMean < 0.27,
@@ -790,9 +797,11 @@ function gammaOneIdentity(cells: Cells, env: EnvName): ClaimRecord {
 
 function utilisationIdentity(cells: Cells, env: EnvName): ClaimRecord {
   const values = perSeed(cells.get(env, LONG, 'beacon'), (r) => r.run.sampleUtilization);
+  const why = missing(cells, env, [[LONG, 'beacon']]);
   return describe(
     I_TEXT.I2,
     env,
+    why,
     values,
     'BEACON sample utilisation',
     (m) => m >= UTILISATION_NEAR_FULL,
