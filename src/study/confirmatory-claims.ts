@@ -613,8 +613,10 @@ function describe(
 ): ClaimRecord {
   const base = { ...baseRecord(t, env, null), rule };
   if (why) return { ...base, untestable: why, ours: `untestable: ${why}` };
-  if (values.xs.length < 2)
-    return { ...base, untestable: values.xs.length === 0 ? `no ${env} long runs with the figure` : 'fewer than 2 seeds', ours: 'untestable' };
+  if (values.xs.length < 2) {
+    const reason = values.xs.length === 0 ? `no ${env} long run records a finite ${t.endpoint}` : 'fewer than 2 seeds';
+    return { ...base, untestable: reason, ours: `untestable: ${reason}` };
+  }
   const effect = mean(values.xs);
   const ci = bootstrapMeanCI(values.xs);
   const test: PairedTestRecord = { comparison, seeds: values.seeds, diffs: values.xs, effect, ci, p: null, pAdjusted: null };
