@@ -24,6 +24,8 @@ export interface RunEndpoints {
    * left out of the denominator; null when no iteration has a key with a sign.
    */
   contradictoryPeakSigned: number | null;
+  /** Secondary endpoint: mean success of the last 5 iterations (summary.ts's `finalSuccess` uses 10). */
+  finalSuccess?: number;
 }
 
 /** Mean over seeds with its bootstrap percentile interval. */

@@ -1,0 +1,88 @@
+/**
+ * Study v3's per-run endpoints (docs/maths.md §11), from a run's curves and its cell's env-step budget:
+ * the normalised area under success against env steps, env steps to 60%, failure to start, the outcome
+ * mix and the per-iteration peak of the signed contradictory ratio. Pure: the same run gives the same
+ * figures, and nothing here reads the run's summary means, only its curves.
+ *
+ * Curves index 0 is iteration 0: the SFT prior's rollout before any update, the same for every method of
+ * a seed, so the area leaves it out; steps to 60% and failure to start use the one trailing-window
+ * definition of src/metrics/iterations-to-target.ts (TRAILING_WINDOW iterations, iteration 0 included).
+ */
+import type { RunEndpoints } from './confirmatory-types.ts';
+import { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW, type RunResult } from './summary.ts';
+
+/** How far above its iteration-0 success a run's smoothed success must rise to count as started (§11). */
+export const START_MARGIN = 0.1;
+
+/** What the endpoints read of a run. */
+export type EndpointRun = Pick<RunResult, 'key' | 'curves' | 'stopped' | 'stepsTo60'>;
+
+const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** A run's curve as numbers; a RangeError naming the run and the iteration where a value is missing. */
+function numericCurve(run: EndpointRun, name: 'success' | 'partial' | 'envSteps'): number[] {
+  const curve = run.curves[name] ?? [];
+  return curve.map((x, i) => {
+    if (!finite(x)) throw new RangeError(`run ${run.key}: curves.${name}[${i}] must be a finite number, got ${String(x)}`);
+    return x;
+  });
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+
+/**
+ * Normalised area under success against env steps (docs/maths.md §11): Σ_{i≥1} s_i·n_i over the budget
+ * B' = budget − n_0, the last iteration clipped to B'; steps a run left unused count at its last-5 mean
+ * success, or at 0 when it stopped on a non-finite loss.
+ */
+export function normalisedArea(success: readonly number[], envSteps: readonly number[], envStepBudget: number, stopped: boolean): number {
+  const n0 = envSteps[0];
+  const room = envStepBudget - n0;
+  if (!(room > 0)) throw new RangeError(`envStepBudget ${envStepBudget} must exceed iteration 0's env steps ${n0}`);
+  let used = 0;
+  let area = 0;
+  for (let i = 1; i < success.length && used < room; i++) {
+    const n = Math.min(envSteps[i] - envSteps[i - 1], room - used);
+    area += success[i] * n;
+    used += n;
+  }
+  const tailLevel = stopped ? 0 : mean(success.slice(-TRAILING_WINDOW));
+  area += tailLevel * (room - used);
+  return area / room;
+}
+
+/** The run's endpoints at its cell's env-step budget (docs/maths.md §11). */
+export function runEndpoints(run: EndpointRun, envStepBudget: number): RunEndpoints {
+  if (!(Number.isFinite(envStepBudget) && envStepBudget > 0))
+    throw new RangeError(`envStepBudget must be a positive number of env steps, got ${envStepBudget}`);
+  const success = numericCurve(run, 'success');
+  const envSteps = numericCurve(run, 'envSteps');
+  const partial = numericCurve(run, 'partial');
+  if (success.length === 0) throw new RangeError(`run ${run.key}: curves.success is empty (iteration 0 is always recorded)`);
+  if (envSteps.length !== success.length || partial.length !== success.length)
+    throw new RangeError(
+      `run ${run.key}: curves.success, curves.partial and curves.envSteps must have one value per iteration, got ${success.length}, ${partial.length}, ${envSteps.length}`,
+    );
+
+  // Steps to 60%: the one trailing-window definition; the run's stored figure must agree with its curves.
+  const iters = itersToTarget(success, TARGET_SUCCESS, TRAILING_WINDOW);
+  const stepsTo60 = iters === null ? null : envSteps[iters - 1];
+  if (stepsTo60 !== run.stepsTo60)
+    throw new RangeError(`run ${run.key}: stepsTo60 ${String(run.stepsTo60)} disagrees with its success curve, which gives ${String(stepsTo60)}`);
+  // The iteration that reaches 60% may end past the budget (the last batch overshoots it); the area
+  // counts no step past the budget, so neither does this endpoint.
+  const stepsTo60Endpoint = stepsTo60 === null ? envStepBudget : Math.min(stepsTo60, envStepBudget);
+
+  const signed = (run.curves as Record<string, (number | null)[] | undefined>).contradictoryRatioSigned;
+  const peaks = (signed ?? []).filter(finite);
+
+  return {
+    auc: normalisedArea(success, envSteps, envStepBudget, Boolean(run.stopped)),
+    stepsTo60Endpoint,
+    never60: stepsTo60 === null,
+    failedToStart: itersToTarget(success, success[0] + START_MARGIN, TRAILING_WINDOW) === null,
+    outcomeMix: { partial: mean(partial), full: mean(success) },
+    contradictoryPeakSigned: peaks.length > 0 ? Math.max(...peaks) : null,
+    finalSuccess: mean(success.slice(-TRAILING_WINDOW)),
+  };
+}
