@@ -58,14 +58,14 @@ export function clearStoredRuns(outDir: string): void {
   rmSync(runsDir(outDir), { recursive: true, force: true });
 }
 
-/** The runs of <outDir>/study.json as stored runs; an absent, unreadable or v1 file gives none. */
+/** The runs of <outDir>/study.json as stored runs; an absent or unreadable file, or one of an earlier study version, gives none. */
 export function loadRunsFromStudy(outDir: string, warn: (message: string) => void = () => {}): Map<string, StoredRun<RunResult>> {
   const file = join(outDir, 'study.json');
   const runs = new Map<string, StoredRun<RunResult>>();
   if (!existsSync(file)) return runs;
   try {
     const doc = JSON.parse(readFileSync(file, 'utf8')) as StudyDocument;
-    if (doc.version !== 2) return runs; // study v1: another budget and matrix, nothing to reuse
+    if (doc.version !== 3) return runs; // studies v1 and v2: other budgets, seeds and matrices, nothing to reuse
     for (const result of doc.runs) {
       if (!result.commit) continue;
       runs.set(result.key, { key: result.key, config: runConfig(result, doc.budget), envStepBudget: result.envStepBudget, result, commit: result.commit });

@@ -39,10 +39,15 @@ import {
   shardFileName,
 } from './study-store.ts';
 import { runAll } from './study-runner.ts';
+import { preregistrationRef } from './preregistration-ref.ts';
+import type { PreregistrationRef } from '../src/study/confirmatory-types.ts';
 import { raceEstimator } from './study-estimator.ts';
 import { EstimatorError } from '../src/estimator/failure.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The relative-gain chart divides by max(GRPO, this), so a near-zero baseline does not blow the ratio up. */
+const RELATIVE_GAIN_FLOOR = 0.05;
 
 /** The command that reproduces a profile's study (the same for one invocation and a merge of shards). */
 function canonicalCommand(options: StudyOptions): string {
@@ -58,13 +63,24 @@ function writeOutputs(profile: StudyProfile, doc: StudyDocument): void {
   const out = profile.outDir;
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'study.json'), studyJson(doc));
-  const figures = studyFigures(doc.runs, { gainFloor: doc.claimOptions.gainFloor, ablationHorizon: profile.ablationHorizon });
+  const figures = studyFigures(doc.runs, { gainFloor: RELATIVE_GAIN_FLOOR, ablationHorizon: profile.ablationHorizon });
   for (const f of figures) writeFileSync(join(out, `${f.name}.svg`), renderFigure(f.figure, f.figure.panels.length > 3 ? 2 : 3));
   const analysisFile = join(out, 'analysis.md');
   const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8') : null;
   writeFileSync(join(out, 'README.md'), renderReadme({ study: doc, figures, analysis, budgetNotes: profile.notes }));
   log(`wrote ${out}/study.json, README.md and ${figures.length} charts (${doc.runs.length} runs)`);
-  for (const c of doc.claims) log(`  claim ${String(c.id).padStart(2)}: ${c.held === null ? 'not measured' : c.held ? 'held  ' : 'FAILED'} · ${c.ours}`);
+  for (const c of doc.claims)
+    log(
+      `  ${c.kind === 'identity' ? 'identity' : 'claim'} ${c.id.padEnd(3)} ${(c.env ?? 'all').padEnd(9)} ${c.horizon ?? ''}: ${c.held === null ? `untestable (${c.untestable})` : c.held ? 'held' : 'NOT HELD'} · ${c.ours}`,
+    );
+  if (doc.preregistration && !doc.preregistration.runsAfter)
+    log(`warning: not every run's commit comes after the pre-registration (${doc.preregistration.path} at ${doc.preregistration.commit.slice(0, 12)}) and its amendments`);
+}
+
+/** The pre-registration's place in the history, checked against the commits the runs were trained at. */
+function preregistrationOf(results: Iterable<RunResult>): PreregistrationRef | null {
+  const commits = [...new Set([...results].map((r) => r.commit).filter((c): c is string => typeof c === 'string'))];
+  return preregistrationRef(process.cwd(), commits);
 }
 
 /** The commit of the clean tree, or DirtyTreeError. */
@@ -92,6 +108,7 @@ function merge(options: StudyOptions): number {
     wallSeconds: Math.max(...shards.map((s) => s.wallSeconds)),
     workers: shards.reduce((a, s) => a + s.workers, 0),
     shards: shards.length,
+    preregistration: preregistrationOf(results.values()),
   });
   writeOutputs(profile, doc);
   return 0;
@@ -173,6 +190,7 @@ async function main(argv: string[]): Promise<number> {
       wallSeconds,
       workers: options.workers,
       shards: 1,
+      preregistration: preregistrationOf(results.values()),
     };
     const previous = options.reportOnly ? readPrevious(profile) : null;
     writeOutputs(
@@ -205,7 +223,7 @@ function readPrevious(profile: StudyProfile): StudyDocument | null {
   const file = join(profile.outDir, 'study.json');
   try {
     const doc = JSON.parse(readFileSync(file, 'utf8')) as StudyDocument;
-    return doc.version === 2 ? doc : null;
+    return doc.version === 3 ? doc : null;
   } catch {
     return null;
   }

@@ -8,8 +8,11 @@
  */
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../config.ts';
-import { DEFAULT_CLAIM_OPTIONS, evaluateClaims, type ClaimOptions, type ClaimResult } from './claims.ts';
 import type { NamedFigure } from './charts.ts';
+import { ALPHA, countFailures, evaluateConfirmatoryClaims, MARGIN_AUC, MIN_EFFECT_AUC, STEPS_SHARE, summariseCells } from './confirmatory-claims.ts';
+import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CI_LEVEL } from './confirmatory-stats.ts';
+import type { CellSummary, ClaimRecord, FailureCount, PreregistrationRef, RunEndpoints } from './confirmatory-types.ts';
+import { runEndpoints } from './endpoints.ts';
 import { HORIZON_ORDER, stepBudget, type MatrixDefinition, type RunSpec } from './matrix.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
 import { FINAL_WINDOW, TARGET_SUCCESS, TRAILING_WINDOW, meanSd, medianIters, selectRuns, type RunResult } from './summary.ts';
@@ -33,10 +36,27 @@ export const DEFINITIONS: Record<string, string> = {
   cost: 'wall-time split summed over the run (ms): rollout, advantage, update, critic (critic PPO’s value network)',
   learnMsPerKiloStep: '(advantage + update + critic ms) per 1000 env steps: the compute spent learning from a sample',
   secondsPerIteration: 'the run’s iteration wall time (rollout included) per iteration',
-  'paired test':
-    'one-sided exact Wilcoxon signed-rank test on per-seed differences (zeros dropped, midranks; src/study/paired.ts); Δ is the mean difference, r the matched-pairs rank-biserial correlation',
+  auc: 'primary 1: normalised area under success against env steps, iteration 0 left out (docs/maths.md §11)',
+  stepsTo60Endpoint: 'primary 2: env steps to a last-5 mean success of 60%; the budget for a run that never got there (never60)',
+  failedToStart: `whole-seed failure: the last-${TRAILING_WINDOW} mean success never rose 0.10 above iteration 0's`,
+  outcomeMix: 'shares of partial and full successes over every sample of the run (T4)',
+  contradictoryPeakSigned: 'T2: per-iteration peak of the contradictory ratio with all-zero keys left out of its denominator',
+  'paired test': `paired by seed; effect = mean per-seed difference; CI = bootstrap percentile ${CI_LEVEL * 100}% (${BOOTSTRAP_RESAMPLES} resamples, seed ${BOOTSTRAP_SEED}); p = exact one-sided sign-flip permutation; Holm within families P and M; "beats" needs adjusted p ≤ ${ALPHA} and an effect ≥ ${MIN_EFFECT_AUC} AUC (or ${STEPS_SHARE * 100}% of the budget in env steps to 60%); "agrees" = TOST at ±${MARGIN_AUC} AUC (docs/maths.md §11)`,
   'mean ± sd': 'over seeds; sd is the sample standard deviation (n − 1)',
 };
+
+/** A run as study.json v3 records it: its figures, curves and the pre-registered endpoints. */
+export type StudyRunRecord = RunResult & RunEndpoints;
+
+/** The tests' settings, as the pre-registration fixes them. */
+export const TEST_SETTINGS = {
+  alpha: ALPHA,
+  bootstrap: { resamples: BOOTSTRAP_RESAMPLES, interval: 'percentile', level: CI_LEVEL, seed: BOOTSTRAP_SEED },
+  pValue: 'exact paired sign-flip permutation',
+  minimalEffect: { auc: MIN_EFFECT_AUC, stepsTo60: `${STEPS_SHARE} x budget` },
+  equivalenceMargin: { auc: MARGIN_AUC, stepsTo60: `${STEPS_SHARE} x budget` },
+  multiplicity: 'holm within family P and within family M; family T descriptive',
+} as const;
 
 export type SharedHyperparameters = Omit<TrainConfig, 'env' | 'horizon' | 'method' | 'seed'>;
 
@@ -60,8 +80,8 @@ export function sharedHyperparameters(budget: StudyBudget): SharedHyperparameter
 }
 
 export interface StudyDocument {
-  /** 2 since study v2 (absent in v1's document). */
-  version: 2;
+  /** 3 since study v3 (2 in v2, absent in v1's document). */
+  version: 3;
   profile: StudyProfile['name'];
   purpose: string;
   command: string;
@@ -90,9 +110,16 @@ export interface StudyDocument {
   /** The settings every run shares (before its variant's overrides). */
   hyperparameters: SharedHyperparameters;
   definitions: Record<string, string>;
-  claimOptions: ClaimOptions;
-  runs: RunResult[];
-  claims: ClaimResult[];
+  /** The pre-registration (path, commit, amendments) and whether every run came after it. */
+  preregistration: PreregistrationRef | null;
+  tests: typeof TEST_SETTINGS;
+  runs: StudyRunRecord[];
+  /** Every (env, horizon, variant) cell over its seeds, with bootstrap intervals. */
+  cells: CellSummary[];
+  /** Whole-seed failures per cell, reported apart from the means. */
+  failures: FailureCount[];
+  /** Empirical claims (families P, M, T) and identities (family I), one record per claim and environment. */
+  claims: ClaimRecord[];
 }
 
 export interface DocumentMeta {
@@ -105,22 +132,22 @@ export interface DocumentMeta {
   wallSeconds: number;
   workers: number;
   shards: number;
-}
-
-/** The claim options of a profile: the defaults, judged on its ablation horizon. */
-export function claimOptionsOf(profile: Pick<StudyProfile, 'ablationHorizon'>): ClaimOptions {
-  return { ...DEFAULT_CLAIM_OPTIONS, horizon: profile.ablationHorizon };
+  /** cli/preregistration-ref.ts, from git; null outside a repository. */
+  preregistration: PreregistrationRef | null;
 }
 
 /** The study document of `runs` (in matrix order: `specs`); pure, so shards merge to the same document. */
 export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyMap<string, RunResult>, meta: DocumentMeta): StudyDocument {
   const { profile } = meta;
-  const runs = specs.map((s) => results.get(`${s.env}-${s.horizon}-${s.variant}-s${s.seed}`)).filter((r): r is RunResult => r !== undefined);
-  const claimOptions = claimOptionsOf(profile);
+  const runs: StudyRunRecord[] = specs
+    .map((s) => results.get(`${s.env}-${s.horizon}-${s.variant}-s${s.seed}`))
+    .filter((r): r is RunResult => r !== undefined)
+    .map((r) => ({ ...r, ...runEndpoints(r, r.envStepBudget) }));
   const envStepBudgets: StudyDocument['envStepBudgets'] = {};
   for (const env of profile.envs) {
     envStepBudgets[env] = {};
-    for (const h of [...new Set([...profile.horizons, profile.ablationHorizon])]) envStepBudgets[env][h] = stepBudget({ env, horizon: h }, profile.budget);
+    for (const h of [...new Set([...profile.horizons, ...(profile.ablations.length ? [profile.ablationHorizon] : [])])])
+      envStepBudgets[env][h] = stepBudget({ env, horizon: h }, profile.budget);
   }
   const matrix: MatrixDefinition = {
     envs: profile.envs,
@@ -130,7 +157,7 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     ablations: profile.ablations,
   };
   return {
-    version: 2,
+    version: 3,
     profile: profile.name,
     purpose: profile.purpose,
     command: meta.command,
@@ -153,9 +180,12 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     }),
     hyperparameters: sharedHyperparameters(profile.budget),
     definitions: DEFINITIONS,
-    claimOptions,
+    preregistration: meta.preregistration,
+    tests: TEST_SETTINGS,
     runs,
-    claims: evaluateClaims(runs, claimOptions),
+    cells: summariseCells(runs, envStepBudgets),
+    failures: countFailures(runs, envStepBudgets),
+    claims: evaluateConfirmatoryClaims(runs, envStepBudgets),
   };
 }
 
@@ -168,7 +198,6 @@ export function studyJson(doc: StudyDocument): string {
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(0)}%`);
 const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? 'n/a' : x.toFixed(d));
 const cell = (s: string) => s.replace(/\|/g, '\\|');
-const verdict = (h: boolean | null) => (h === null ? 'not measured' : h ? '**held**' : '**failed**');
 const kilo = (x: number) => (x >= 10000 ? `${(x / 1000).toFixed(0)}k` : String(Math.round(x)));
 
 function medianOrNever(xs: (number | null)[]): string {
@@ -270,16 +299,56 @@ export interface ReadmeInput {
   budgetNotes: readonly string[];
 }
 
+const ci = (c: [number, number] | null, f: (x: number) => string) => (c ? `[${f(c[0])}, ${f(c[1])}]` : '');
+const signed = (x: number, d = 3) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`;
+const pValue = (p: number | null) => (p === null ? '—' : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+const claimVerdict = (c: ClaimRecord) => (c.held === null ? 'untestable' : c.held ? '**held**' : '**not held**');
+
+/** Effect and interval in the claim's own unit (AUC, fractions, or env steps). */
+function effectText(c: ClaimRecord): string {
+  if (c.effect === null) return '—';
+  const f = Math.abs(c.effect) >= 100 ? (x: number) => kilo(x) : (x: number) => signed(x);
+  return `${f(c.effect)} ${ci(c.ci, f)}`;
+}
+
+function claimRow(c: ClaimRecord): string {
+  const p = c.tests.length ? c.tests.map((t) => `${pValue(t.p)} (${pValue(t.pAdjusted)})`).join('; ') : '—';
+  const where = [c.env, c.horizon].filter((x) => x !== null).join(' ');
+  return `| ${c.id} | ${where || 'all'} | ${cell(c.claim)} | ${c.endpoint} | ${effectText(c)} | ${p} | ${claimVerdict(c)}${c.untestable ? `: ${cell(c.untestable)}` : ''} |`;
+}
+
+const count = (cs: readonly ClaimRecord[], held: boolean | null) => cs.filter((c) => c.held === held).length;
+
+/** Per env: AUC, steps to 60% and final success with their intervals, failures to start, by variant and horizon. */
+function cellTable(cells: readonly CellSummary[], env: EnvName): string {
+  const rows = [
+    '| horizon | method | seeds | AUC [95% CI] | env steps to 60% [95% CI] (never) | final success [95% CI] | failures to start |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const p = (x: number) => `${(100 * x).toFixed(0)}%`;
+  for (const c of cells.filter((x) => x.env === env).sort((a, b) => HORIZON_ORDER[a.horizon] - HORIZON_ORDER[b.horizon] || VARIANT_NAMES.indexOf(a.variant as VariantName) - VARIANT_NAMES.indexOf(b.variant as VariantName)))
+    rows.push(
+      `| ${c.horizon} | ${c.label} | ${c.seeds.length} | ${c.auc.mean.toFixed(3)} ${ci(c.auc.ci, (x) => x.toFixed(3))} | ${kilo(c.stepsTo60.mean)} ${ci(c.stepsTo60.ci, kilo)} (${c.never60}) | ${p(c.finalSuccess.mean)} ${ci(c.finalSuccess.ci, p)} | ${c.failures} |`,
+    );
+  return rows.join('\n');
+}
+
 export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeInput): string {
   const s = study;
-  const held = s.claims.filter((c) => c.held === true).length;
-  const failed = s.claims.filter((c) => c.held === false).length;
+  const empirical = s.claims.filter((c) => c.kind === 'empirical');
+  const identities = s.claims.filter((c) => c.kind === 'identity');
   const out: string[] = [];
   const push = (...lines: string[]) => out.push(...lines);
-  push('# Reproducing the paper’s claims in Beacon Live', '', '<!-- Generated by `npm run study` from study.json: edit analysis.md, not this file. -->', '');
+  push('# Study v3: the paper’s claims, pre-registered, in Beacon Live', '', '<!-- Generated by `npm run study` from study.json: edit analysis.md, not this file. -->', '');
   if (s.profile !== 'full') push(`> **${s.profile} profile: ${s.purpose}.** These are not the study’s results; see docs/results/README.md.`, '');
   push(`- Command: \`${s.command}\``);
   push(`- Commit: \`${s.commit}\` (a clean working tree)`);
+  if (s.preregistration) {
+    const pr = s.preregistration;
+    push(
+      `- Pre-registration: [${pr.path.replace('docs/results/', '')}](${pr.path.replace('docs/results/', '')}), committed at \`${pr.commit}\`${pr.amendments.length ? `; amendments: ${pr.amendments.map((a) => `${a.title} (\`${a.commit.slice(0, 12)}\`)`).join('; ')}` : ''}. Every run’s commit comes after it and its amendments: **${pr.runsAfter ? 'yes' : 'no'}**.`,
+    );
+  } else push('- Pre-registration: not found in the git history (the document was written outside the repository)');
   if (s.runCommits.length > 1 || (s.runCommits.length === 1 && s.runCommits[0] !== s.commit))
     push(`- Runs trained at: ${s.runCommits.map((c) => `\`${c}\``).join(', ')}`);
   push(
@@ -287,10 +356,23 @@ export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeIn
   );
   push(`- Runs: ${s.runs.length} (${s.seeds} seeds per cell), wasm backend, one worker thread per run at a time`);
   push(
-    `- Claims: ${held} held, ${failed} failed${s.claims.length - held - failed ? `, ${s.claims.length - held - failed} not measured` : ''} (of ${s.claims.length}); "held" needs the paired test (${DEFINITIONS['paired test']}) at p ≤ ${s.claimOptions.alpha} in every environment`,
+    `- Empirical claims: ${count(empirical, true)} held, ${count(empirical, false)} not held, ${count(empirical, null)} untestable (of ${empirical.length} records: one per claim and environment); identities apart (${identities.length})`,
   );
-  push('', '## Claims at a glance', '', '| # | claim | paper | ours | verdict |', '| --- | --- | --- | --- | --- |');
-  for (const c of s.claims) push(`| ${c.id} | ${cell(c.claim)} | ${cell(c.paper)} | ${cell(c.ours)} | ${verdict(c.held)} |`);
+  push('', '## Claims', '', `Tests: ${DEFINITIONS['paired test']}. Family T is descriptive: the paper’s threshold as written, on our definition (docs/results/preregistration.md).`, '');
+  push('| id | where | claim | endpoint | effect [95% CI] | p (Holm) | verdict |', '| --- | --- | --- | --- | --- | --- | --- |');
+  for (const c of empirical) push(claimRow(c));
+  push('', '### Each claim', '');
+  for (const c of empirical) push(`- **${c.id}${c.env ? ` ${c.env}` : ''}${c.horizon ? ` ${c.horizon}` : ''}** — ${claimVerdict(c)}. Paper: ${c.paper}. Ours: ${c.ours}. Rule: ${c.rule}.`);
+  push('', '## Identities (checked, not counted as claims)', '', '| id | where | identity | value | verdict |', '| --- | --- | --- | --- | --- |');
+  for (const c of identities) push(`| ${c.id} | ${c.env ?? 'all'} | ${cell(c.claim)} | ${c.effect === null ? '—' : c.effect.toExponential(2)} | ${claimVerdict(c)} |`);
+  push('', '## Whole-seed failures', '', 'Runs that never started (their last-5 mean success never rose 0.10 above iteration 0’s). Every test includes them; the cell tables show means with them, and the results view without them too.', '');
+  const failed = s.failures.filter((f) => f.failures > 0);
+  if (failed.length === 0) push('None.');
+  else {
+    push('| env | horizon | method | failures / runs |', '| --- | --- | --- | --- |');
+    for (const f of failed) push(`| ${f.env} | ${f.horizon} | ${variantLabel(f.variant as VariantName)} | ${f.failures} / ${f.runs} |`);
+  }
+  for (const env of envsOf(s.runs)) push('', `## ${env}: every cell`, '', cellTable(s.cells, env));
   push(
     '',
     '## Paper vs ours',
@@ -299,26 +381,13 @@ export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeIn
     '',
     paperTable(s.runs),
   );
-  push('', '## Each claim');
-  for (const c of s.claims) {
-    push(
-      '',
-      `### ${c.id}. ${c.claim} — ${verdict(c.held)}`,
-      '',
-      `Paper: ${c.paper}. Rule: ${c.rule}. ${c.note.charAt(0).toUpperCase()}${c.note.slice(1)}.`,
-      '',
-      '| env | ours | verdict |',
-      '| --- | --- | --- |',
-    );
-    for (const d of c.details) push(`| ${String(d.env)} | ${cell(String(d.ours))} | ${verdict(d.held as boolean | null)} |`);
-  }
   push(
     '',
     '## Cost per method',
     '',
-    `On the ${s.claimOptions.horizon} horizon, mean over seeds; the split columns are ms per 1000 env steps; "learning" is advantage + update + critic; the last column sums each method's runs over every horizon. Measured on a shared 2-core machine, so wall times carry its load.`,
+    `On the long horizon, mean over seeds; the split columns are ms per 1000 env steps; "learning" is advantage + update + critic; the last column sums each method's runs over every horizon. Measured on a shared 2-core machine, so wall times carry its load.`,
     '',
-    costTable(s.runs, s.claimOptions.horizon),
+    costTable(s.runs, 'long'),
   );
   push('', '## Every cell', '', 'Mean ± sd over seeds of each run’s figures (definitions below).', '', variantTable(s.runs));
   push('', '## Charts', '');
@@ -379,7 +448,7 @@ export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeIn
   push(
     '(A Slurm job array does the same with `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT` and `#SBATCH --array=1-N`; copy every `shards/*.json` into one checkout before merging.)',
   );
-  push('', '## What changed since study v1, and what we think explains the results', '');
+  push('', '## What it shows, what it does not, and what we think explains it', '');
   push(analysis?.trim() || '_Not written yet: analysis.md beside this file is written by hand after reading the results._', '');
   return out.join('\n');
 }

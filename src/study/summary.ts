@@ -2,7 +2,8 @@
  * From one run's iteration records to the figures the study reports, and from many runs to mean ± sd.
  *
  * Definitions (also written into study.json and the README):
- * - finalSuccess: mean success over the last FINAL_WINDOW iterations (all of them if fewer).
+ * - finalSuccess: mean success over the last FINAL_WINDOW iterations (all of them if fewer): the last 5, as the
+ *   pre-registration defines the secondary endpoint (docs/results/preregistration.md).
  * - itersTo60: iterations to TARGET_SUCCESS, as on the page (src/metrics/iterations-to-target.ts);
  *   null if the target is not reached within the budget.
  * - sampleUtilization, zeroAdvantageRatio, contradictoryRatio, signalRetention, ccr: means over the
@@ -21,7 +22,7 @@ import type { IterationRecord } from '../trainer/iteration-record.ts';
 import { runKey, type RunSpec } from './matrix.ts';
 import type { VariantName } from './variants.ts';
 
-export const FINAL_WINDOW = 10;
+export const FINAL_WINDOW = 5;
 export { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW };
 
 /** The per-iteration figures the study keeps of each record. */

@@ -27,11 +27,9 @@ import type { EnvName, Horizon } from '../../envs/index.ts';
 import { ABLATIONS, CONFIG_FIELDS } from '../../src/config.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { studyFigures } from '../../src/study/charts.ts';
-import { evaluateClaims, type ClaimResult } from '../../src/study/claims.ts';
 import { EtaModel } from '../../src/study/eta.ts';
 import { buildMatrix, limitIterationsOf, parseShard, planRuns, runConfig, runKey, runSpec, seedList, shardRuns, stepBudget, stepLimit } from '../../src/study/matrix.ts';
-import { midranks, signedRankUpperTail, wilcoxonSignedRank } from '../../src/study/paired.ts';
-import { FULL_PROFILE, QUICK_PROFILE, type StudyProfile } from '../../src/study/profile.ts';
+import { FULL_PROFILE, QUICK_PROFILE, SHOP_PILOT_PROFILE, type StudyProfile } from '../../src/study/profile.ts';
 import { buildStudyDocument, renderReadme, studyJson, type StudyDocument } from '../../src/study/report.ts';
 import {
   aggregateOnSteps,
@@ -138,68 +136,6 @@ const PAPER: Scenario = {
     stepMean: { level: 0.85 },
   },
 };
-
-/** Everything the other way round: every claim should fail. */
-const REVERSED: Scenario = {
-  short: { grpo: { level: 0.3 }, beacon: { level: 0.9 }, beaconReleased: { level: 0.9 }, ...others(0.3) },
-  medium: { grpo: { level: 0.5 }, beacon: { level: 0.5 }, beaconReleased: { level: 0.5 }, ...others(0.5) },
-  long: {
-    grpo: { level: 0.9, util: 0.8, zero: 0.1, contradictory: 0.2, retention: 0.5 },
-    beacon: { level: 0.3, util: 0.2, zero: 0.55, retention: 0.15 },
-    beaconReleased: { level: 0.95 },
-    ...others(0.8),
-    ppo: { level: 0.8 },
-    gamma1: { level: 0.5 },
-    gamma0: { level: 0.3 },
-    randomSegments: { level: 0.9 },
-    milestoneDropout: { level: 0.05 },
-    noTrajectoryTerm: { level: 0.9 },
-    stepMean: { level: 0.3 },
-  },
-};
-
-const byId = (claims: ClaimResult[]) => new Map(claims.map((c) => [c.id, c]));
-
-// ---------- the paired test ----------
-
-describe('exact paired test (Wilcoxon signed-rank, one-sided)', () => {
-  it('matches hand-computed null distributions', () => {
-    // n = 5, all positive: W+ = 15, only the all-plus assignment reaches it: 1/32.
-    expect(wilcoxonSignedRank([0.1, 0.2, 0.3, 0.4, 0.5])).toMatchObject({ n: 5, nonzero: 5, wins: 5, wPlus: 15, wMinus: 0, p: 1 / 32, rankBiserial: 1 });
-    // One loss on rank 2: W+ = 13; subsets of {1..5} with sum ≥ 13 are those whose complement sums to ≤ 2: {}, {1}, {2} → 3/32.
-    const oneLoss = wilcoxonSignedRank([1, -2, 3, 4, 5]);
-    expect(oneLoss.wPlus).toBe(13);
-    expect(oneLoss.wMinus).toBe(2);
-    expect(oneLoss.p).toBeCloseTo(3 / 32, 15);
-    expect(oneLoss.rankBiserial).toBeCloseTo(11 / 15, 15);
-    // n = 6 all positive: 1/64; with 4 seeds the best possible is 1/16 > 0.05.
-    expect(wilcoxonSignedRank([1, 2, 3, 4, 5, 6]).p).toBe(1 / 64);
-    expect(wilcoxonSignedRank([1, 2, 3, 4]).p).toBe(1 / 16);
-  });
-
-  it('drops zero differences and uses midranks for ties, exactly', () => {
-    expect(midranks([1, 1, 2])).toEqual([1.5, 1.5, 3]);
-    expect(midranks([3, 1, 2, 2])).toEqual([4, 1, 2.5, 2.5]);
-    // [0, 1, 1, 2]: the zero is dropped; ranks 1.5, 1.5, 3; W+ = 6 is only reached by all plus: 1/8.
-    expect(wilcoxonSignedRank([0, 1, 1, 2])).toMatchObject({ n: 4, nonzero: 3, ties: 1, wPlus: 6, p: 1 / 8 });
-    // [1, −1, 2]: W+ = 1.5 + 3 = 4.5; sums over sign assignments of {1.5, 1.5, 3}: 0, 1.5, 1.5, 3, 3, 4.5, 4.5, 6 → P(≥ 4.5) = 3/8.
-    expect(wilcoxonSignedRank([1, -1, 2])).toMatchObject({ wPlus: 4.5, wMinus: 1.5, p: 3 / 8 });
-    expect(signedRankUpperTail([1.5, 1.5, 3], 3)).toBe(5 / 8);
-    // Every difference zero: no evidence at all.
-    expect(wilcoxonSignedRank([0, 0, 0])).toMatchObject({ nonzero: 0, p: 1, rankBiserial: null, meanDiff: 0 });
-  });
-
-  it('is exact for n = 20 (the most seeds the study takes): the all-plus tail is 2^−20', () => {
-    const diffs = Array.from({ length: 20 }, (_, i) => i + 1);
-    expect(wilcoxonSignedRank(diffs).p).toBe(2 ** -20);
-    // W+ is symmetric about 105: P(W+ ≥ 106) = P(W+ ≤ 104) = 1 − P(W+ ≥ 105).
-    const ranks = diffs;
-    expect(signedRankUpperTail(ranks, 106) + signedRankUpperTail(ranks, 105)).toBeCloseTo(1, 12);
-    expect(signedRankUpperTail(ranks, 0)).toBe(1);
-  });
-});
-
-// ---------- aggregation ----------
 
 describe('aggregation', () => {
   it('mean ± sample sd, ignoring undefined values', () => {
@@ -331,7 +267,9 @@ describe('variants and the run matrix', () => {
     for (const b of blocks) for (const [env, v] of Object.entries(b.limitIterations ?? {})) if (typeof v === 'object') limits[env] = v;
     expect(limits).toEqual(FULL_PROFILE.budget.limitIterations);
     expect(blocks[0].seeds.main).toEqual([FULL_PROFILE.firstSeed, FULL_PROFILE.firstSeed + FULL_PROFILE.seeds - 1]);
-    expect(blocks[0].methods).toEqual(FULL_PROFILE.variants);
+    expect([...blocks[0].methods].sort()).toEqual([...FULL_PROFILE.variants].sort());
+    expect([...blocks[0].ablations.variants].sort()).toEqual([...FULL_PROFILE.ablations].sort());
+    expect(blocks[0].envs).toEqual(FULL_PROFILE.envs);
   });
 
   describe('shards', () => {
@@ -390,16 +328,18 @@ describe('variants and the run matrix', () => {
       expect(plan.todo.map(runKey)).toEqual(specs.slice(1).map(runKey));
     });
 
-    it('a study v2 study.json counts as a store; a v1 document does not', () => {
+    it('a study v3 study.json counts as a store; a v2 or v1 document does not', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
       const specs = buildMatrix({ envs: ['texthouse'], variants: ['grpo', 'beacon'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'] }, [1]);
       const runs = specs.slice(0, 2).map((s) => ({ ...fakeRun(s.env, s.horizon, s.variant, s.seed, { level: 0.4 }), envStepBudget: stepBudget(s, budget) }));
-      writeFileSync(join(dir, 'study.json'), JSON.stringify({ version: 2, budget, runs }));
+      writeFileSync(join(dir, 'study.json'), JSON.stringify({ version: 3, budget, runs }));
       const plan = planRuns(specs, loadRunsFromStudy(dir), budget);
       expect(plan.done.map((d) => d.key)).toEqual(runs.map((r) => r.key));
       expect(plan.todo.map(runKey)).toEqual([runKey(specs[2])]);
       writeFileSync(join(dir, 'study.json'), JSON.stringify({ budget, runs }));
+      expect(loadRunsFromStudy(dir).size).toBe(0);
+      writeFileSync(join(dir, 'study.json'), JSON.stringify({ version: 2, budget, runs }));
       expect(loadRunsFromStudy(dir).size).toBe(0);
     });
   });
@@ -420,77 +360,6 @@ describe('variants and the run matrix', () => {
 });
 
 // ---------- claims ----------
-
-describe('claims', () => {
-  it('all fifteen hold on paper-like synthetic results (5 seeds)', () => {
-    const claims = evaluateClaims(build(PAPER));
-    expect(claims.map((c) => c.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
-    for (const c of claims) expect({ id: c.id, held: c.held, ours: c.ours }).toEqual({ id: c.id, held: true, ours: expect.any(String) });
-    const c1 = byId(claims).get(1)!;
-    expect(c1.ours).toContain('5/5 seeds ahead');
-    expect(c1.ours).toContain('p = 0.031');
-    expect(c1.details[0].test).toMatchObject({ p: 1 / 32, wins: 5, beats: true });
-  });
-
-  it('every one fails on reversed synthetic results', () => {
-    const claims = evaluateClaims(build(REVERSED));
-    for (const c of claims) expect({ id: c.id, held: c.held }).toEqual({ id: c.id, held: false });
-    for (const c of claims) expect(c.note).toMatch(/gridhouse, texthouse/);
-  });
-
-  it('a claim holds only if it holds in every environment', () => {
-    const claims = evaluateClaims([...build(PAPER, 5, ['gridhouse']), ...build(REVERSED, 5, ['texthouse'])]);
-    for (const c of claims) {
-      expect(c.held).toBe(false);
-      expect(c.details.map((d) => [d.env, d.held])).toEqual([
-        ['gridhouse', true],
-        ['texthouse', false],
-      ]);
-    }
-  });
-
-  it('paired claims are not measured with fewer than 5 seeds, or without the runs they need', () => {
-    const claims = byId(evaluateClaims(build(PAPER, 4)));
-    for (const id of [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) expect(claims.get(id)!.held, `claim ${id}`).toBeNull();
-    expect(claims.get(5)!.held).toBe(true); // an identity, not a test
-    const noSft = byId(evaluateClaims(build(PAPER).filter((r) => r.variant !== 'sft')));
-    expect(noSft.get(14)!.held).toBeNull();
-    expect(noSft.get(14)!.note).toMatch(/^not measured/);
-    expect(noSft.get(1)!.held).toBe(true);
-  });
-
-  it('one seed against, or a lead within the minimum gain, is no win', () => {
-    const runs = build(PAPER);
-    const i = runs.findIndex((r) => r.variant === 'beacon' && r.horizon === 'long' && r.env === 'texthouse' && r.seed === 3);
-    runs[i] = { ...runs[i], finalSuccess: 0.1 };
-    const c1 = byId(evaluateClaims(runs)).get(1)!;
-    expect(c1.held).toBe(false);
-    expect(c1.details[1].test).toMatchObject({ wins: 4, losses: 1 });
-    const close: Scenario = { ...PAPER, long: { ...PAPER.long, beacon: { ...PAPER.long!.beacon!, level: 0.33 } } };
-    expect(byId(evaluateClaims(build(close))).get(1)!.held).toBe(false); // +3 points on every seed: p = 1/32 but below 5 points
-  });
-
-  it('claim 5 compares the gamma1 and GRPO curves seed by seed', () => {
-    const runs = build(PAPER);
-    const i = runs.findIndex((r) => r.variant === 'gamma1' && r.env === 'texthouse' && r.seed === 2);
-    const success = [...runs[i].curves.success];
-    success[17] = success[17]! + 1 / 64;
-    runs[i] = { ...runs[i], curves: { ...runs[i].curves, success } };
-    const c5 = byId(evaluateClaims(runs)).get(5)!;
-    expect(c5.held).toBe(false);
-    expect(c5.ours).toContain('texthouse: 4/5 seeds identical');
-  });
-
-  it('claim 15 fails when the released variant takes another place among the methods', () => {
-    const scenario: Scenario = { ...PAPER, long: { ...PAPER.long, beaconReleased: { level: 0.2 } } };
-    const c15 = byId(evaluateClaims(build(scenario))).get(15)!;
-    expect(c15.held).toBe(false);
-    expect(c15.ours).toContain('against paper: GRPO <'); // BEACON beats GRPO
-    expect(c15.ours).toContain('against released: GRPO >'); // GRPO beats the released variant
-  });
-});
-
-// ---------- SVG ----------
 
 /** A strict-enough well-formedness check: balanced tags, quoted attributes, escaped text, one root. */
 function checkWellFormed(svg: string): void {
@@ -659,6 +528,7 @@ const meta = (profile: StudyProfile, over: Partial<Parameters<typeof buildStudyD
   wallSeconds: 3000,
   workers: 2,
   shards: 1,
+  preregistration: null,
   ...over,
 });
 
@@ -704,7 +574,14 @@ describe('study document, shards and merge', () => {
     const strip = (d: StudyDocument) => ({ ...d, startedAt: '', finishedAt: '', wallSeconds: 0, workers: 0, shards: 0 });
     expect(studyJson(strip(doc))).toBe(studyJson(strip(whole)));
     expect(doc.runs.map((r) => r.key)).toEqual(specs.map(runKey));
-    expect(doc.claims.every((c) => c.held === true)).toBe(true);
+    expect(doc.version).toBe(3);
+    // Every run records its endpoints beside its curves; every cell is summarised.
+    for (const r of doc.runs) expect(r.auc).toBeGreaterThanOrEqual(0);
+    expect(doc.cells).toHaveLength(new Set(specs.map((s) => `${s.env}|${s.horizon}|${s.variant}`)).size);
+    // The mini profile has no shop: its claims say so instead of failing.
+    const shop = doc.claims.filter((c) => c.env === 'shop');
+    expect(shop.length).toBeGreaterThan(0);
+    expect(shop.every((c) => c.held === null && typeof c.untestable === 'string')).toBe(true);
   });
 
   it('merge refuses a missing, repeated or foreign shard', () => {
@@ -734,9 +611,10 @@ describe('study document, shards and merge', () => {
     expect(() => mergeShards([], expected)).toThrow(/no shard files/);
   });
 
-  it('the README has every claim with its numbers, the paper-vs-ours table, the cost table and the analysis', () => {
+  it('the README has every claim with its numbers, the cell tables, the paper-vs-ours table, the cost table and the analysis', () => {
     const specs = buildMatrix(MINI, [1, 2, 3, 4, 5]);
-    const doc = buildStudyDocument(specs, miniResults(), meta(MINI));
+    const preregistration = { path: 'docs/results/preregistration.md', commit: 'a'.repeat(40), amendments: [{ title: 'Amendment 1', commit: 'b'.repeat(40) }], runsAfter: true };
+    const doc = buildStudyDocument(specs, miniResults(), meta(MINI, { preregistration }));
     const md = renderReadme({
       study: doc,
       figures: studyFigures(doc.runs, { gainFloor: 0.05, ablationHorizon: 'long' }),
@@ -744,17 +622,19 @@ describe('study document, shards and merge', () => {
       budgetNotes: ['measured 1 s/it'],
     });
     expect(md).toContain(`Commit: \`${'c'.repeat(40)}\` (a clean working tree)`);
-    expect(md).toContain('Claims: 15 held, 0 failed (of 15)');
-    for (const c of doc.claims) expect(md).toContain(`| ${c.id} | ${c.claim.replace(/\|/g, '\\|')} | ${c.paper} |`);
+    expect(md).toContain(`committed at \`${'a'.repeat(40)}\`; amendments: Amendment 1 (\`bbbbbbbbbbbb\`)`);
+    expect(md).toContain('comes after it and its amendments: **yes**');
+    const empirical = doc.claims.filter((c) => c.kind === 'empirical');
+    const n = (h: boolean | null) => empirical.filter((c) => c.held === h).length;
+    expect(md).toContain(`Empirical claims: ${n(true)} held, ${n(false)} not held, ${n(null)} untestable (of ${empirical.length} records`);
+    for (const c of empirical) expect(md).toContain(`| ${c.id} | ${[c.env, c.horizon].filter((x) => x !== null).join(' ') || 'all'} | ${c.claim.replace(/\|/g, '\\|')} | ${c.endpoint} |`);
+    expect(md).toContain('## Identities (checked, not counted as claims)');
+    expect(md).toContain('## gridhouse: every cell');
+    expect(md).toMatch(/\| long \| BEACON \| 5 \| [\d.]+ \[[\d.]+, [\d.]+\] \|/);
     expect(md).toContain('## Paper vs ours');
-    expect(md).toContain(
-      '| method | paper: ALFWorld all | paper: ALFWorld long | gridhouse short | gridhouse medium | gridhouse long | texthouse short | texthouse medium | texthouse long |',
-    );
     expect(md).toMatch(/\| BEACON \| 91\.4 \| 92\.9 \| [\d.]+ ± [\d.]+ \|/);
     for (const v of COMPARED) expect(md).toContain(`| ${variantLabel(v)} |`);
     expect(md).toContain('## Cost per method');
-    expect(md).toMatch(/\| gridhouse \| PPO \(critic\) \| 30 \| 3000 \| [\d.]+ \| 100 \| 10\.0 \| 100 \| 300 \| 410 \|/);
-    expect(md).toContain('p = 0.031');
     expect(md).toContain('npm run study -- --shard {}/4');
     expect(md).toContain('npm run study -- merge');
     expect(md).toContain('Because of X.');
@@ -790,7 +670,9 @@ describe('study flags', () => {
   });
 
   it('accepts the defaults, --quick with fewer seeds, shards, merge and --help', () => {
-    expect(parseStudyFlags([])).toMatchObject({ merge: false, profile: FULL_PROFILE, seeds: 5, fresh: false, reportOnly: false, shard: null });
+    expect(parseStudyFlags([])).toMatchObject({ merge: false, profile: FULL_PROFILE, seeds: 15, fresh: false, reportOnly: false, shard: null });
+    expect(parseStudyFlags(['--shop-pilot'])).toMatchObject({ profile: SHOP_PILOT_PROFILE, seeds: 5 });
+    expect(() => parseStudyFlags(['--shop-pilot', '--quick'])).toThrow(/--quick and --shop-pilot cannot go together/);
     expect(parseStudyFlags(['--quick', '--seeds=1', '--workers', '3'])).toMatchObject({ profile: QUICK_PROFILE, seeds: 1, workers: 3 });
     expect(parseStudyFlags(['--shard', '2/8', '--workers', '1'])).toMatchObject({ shard: { index: 2, count: 8 } });
     expect(parseStudyFlags(['merge', '--quick'])).toMatchObject({ merge: true, profile: QUICK_PROFILE });

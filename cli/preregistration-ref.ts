@@ -1,0 +1,37 @@
+/**
+ * Where study v3's pre-registration lives in the history: the commit that added it, the commits that
+ * amended it (dated sections, docs/results/preregistration.md), and whether every run was trained after
+ * all of them (a run's commit must descend from each; a run before the pre-registration is not admissible).
+ */
+import { execFileSync } from 'node:child_process';
+import type { PreregistrationRef } from '../src/study/confirmatory-types.ts';
+
+export const PREREGISTRATION_PATH = 'docs/results/preregistration.md';
+
+/** Null outside a git repository or when the file was never committed. */
+export function preregistrationRef(cwd: string, runCommits: readonly string[], path = PREREGISTRATION_PATH): PreregistrationRef | null {
+  const git = (args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  let history: { commit: string; title: string }[];
+  try {
+    // Oldest first: the first commit is the pre-registration, the later ones its amendments.
+    history = git(['log', '--reverse', '--format=%H %s', '--', path])
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => ({ commit: l.slice(0, 40), title: l.slice(41) }));
+  } catch {
+    return null;
+  }
+  if (history.length === 0) return null;
+  const [first, ...amendments] = history;
+  const descends = (ancestor: string, commit: string) => {
+    if (ancestor === commit) return false;
+    try {
+      execFileSync('git', ['merge-base', '--is-ancestor', ancestor, commit], { cwd, stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const runsAfter = runCommits.length > 0 && runCommits.every((c) => history.every((h) => descends(h.commit, c)));
+  return { path, commit: first.commit, amendments, runsAfter };
+}
