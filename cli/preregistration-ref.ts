@@ -10,6 +10,7 @@ export const PREREGISTRATION_PATH = 'docs/results/preregistration.md';
 
 /** Null outside a git repository or when the file was never committed. */
 export function preregistrationRef(cwd: string, runCommits: readonly string[], path = PREREGISTRATION_PATH): PreregistrationRef | null {
+  // runCommits: one entry per run (repeats allowed), so that an amendment can say how many runs came after it.
   const git = (args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   let history: { commit: string; title: string }[];
   try {
@@ -32,6 +33,15 @@ export function preregistrationRef(cwd: string, runCommits: readonly string[], p
       return false;
     }
   };
-  const runsAfter = runCommits.length > 0 && runCommits.every((c) => history.every((h) => descends(h.commit, c)));
-  return { path, commit: first.commit, amendments, runsAfter };
+  const distinct = [...new Set(runCommits)];
+  const after = (ancestor: string) => {
+    const ok = new Set(distinct.filter((c) => descends(ancestor, c)));
+    return runCommits.filter((c) => ok.has(c)).length;
+  };
+  return {
+    path,
+    commit: first.commit,
+    amendments: amendments.map((a) => ({ ...a, runsAfterIt: after(a.commit) })),
+    runsAfter: runCommits.length > 0 && after(first.commit) === runCommits.length,
+  };
 }

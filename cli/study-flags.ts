@@ -4,6 +4,7 @@
  * `merge` (first argument) merges the shard files of a sharded study into the study's outputs.
  */
 import { availableParallelism } from 'node:os';
+import type { EnvName } from '../envs/index.ts';
 import { parseShard, type Shard } from '../src/study/matrix.ts';
 import { PROFILES, type StudyProfile } from '../src/study/profile.ts';
 import { ESTIMATOR_FLAGS } from './estimator-flags.ts';
@@ -22,6 +23,11 @@ const FLAGS = {
   },
   fresh: { kind: 'switch', doc: 'forget the stored runs and start over' },
   'report-only': { kind: 'switch', doc: 'rewrite study.json, charts and README from the stored runs; train nothing' },
+  envs: {
+    kind: 'string',
+    placeholder: 'A,B',
+    doc: "train only these environments' runs of the matrix (stored under runs/ for a later invocation; writes no study.json)",
+  },
   shard: { kind: 'string', placeholder: 'I/N', doc: 'train only shard I of N (1 ≤ I ≤ N) and write shards/shard-I-of-N.json; `merge` then writes the outputs' },
   ...ESTIMATOR_FLAGS,
 } as const;
@@ -41,6 +47,8 @@ export interface StudyOptions {
   fresh: boolean;
   reportOnly: boolean;
   shard: Shard | null;
+  /** `--envs`: train only these environments' runs (and write no document); null for all. */
+  envs: EnvName[] | null;
   /** `--estimator`: race the visitor's estimator in the profile's cells (nothing of the study is written). */
   estimator: { path: string; timeoutS?: number } | null;
 }
@@ -64,6 +72,9 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
   if (flags.estimatorTimeout !== undefined && flags.estimator === undefined) throw new UsageError('--estimatorTimeout needs --estimator FILE');
   if (flags.estimator !== undefined && (merge || shard || flags.fresh || flags['report-only']))
     throw new UsageError('--estimator races your estimator alone: it takes only --seeds, --workers, --quick and --estimatorTimeout');
+  const envs = flags.envs === undefined ? null : parseEnvList(flags.envs, profile);
+  if (envs && (merge || shard || flags['report-only'] || flags.estimator !== undefined))
+    throw new UsageError('--envs trains part of the matrix: it goes with --seeds, --workers, --fresh and a profile only');
   const estimator =
     flags.estimator === undefined ? null : { path: flags.estimator, ...(flags.estimatorTimeout === undefined ? {} : { timeoutS: flags.estimatorTimeout }) };
   return {
@@ -74,6 +85,15 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
     fresh: flags.fresh === true,
     reportOnly: flags['report-only'] === true,
     shard,
+    envs,
     estimator,
   };
+}
+
+function parseEnvList(text: string, profile: StudyProfile): EnvName[] {
+  const names = text.split(',').map((x) => x.trim());
+  for (const n of names)
+    if (!profile.envs.includes(n as EnvName))
+      throw new UsageError(`--envs must list environments of the ${profile.name} profile (${profile.envs.join(', ')}); got ${JSON.stringify(n)}`);
+  return names as EnvName[];
 }

@@ -74,12 +74,12 @@ function writeOutputs(profile: StudyProfile, doc: StudyDocument): void {
       `  ${c.kind === 'identity' ? 'identity' : 'claim'} ${c.id.padEnd(3)} ${(c.env ?? 'all').padEnd(9)} ${c.horizon ?? ''}: ${c.held === null ? `untestable (${c.untestable})` : c.held ? 'held' : 'NOT HELD'} · ${c.ours}`,
     );
   if (doc.preregistration && !doc.preregistration.runsAfter)
-    log(`warning: not every run's commit comes after the pre-registration (${doc.preregistration.path} at ${doc.preregistration.commit.slice(0, 12)}) and its amendments`);
+    log(`warning: not every run's commit comes after the pre-registration (${doc.preregistration.path} at ${doc.preregistration.commit.slice(0, 12)})`);
 }
 
 /** The pre-registration's place in the history, checked against the commits the runs were trained at. */
 function preregistrationOf(results: Iterable<RunResult>): PreregistrationRef | null {
-  const commits = [...new Set([...results].map((r) => r.commit).filter((c): c is string => typeof c === 'string'))];
+  const commits = [...results].map((r) => r.commit).filter((c): c is string => typeof c === 'string');
   return preregistrationRef(process.cwd(), commits);
 }
 
@@ -128,7 +128,8 @@ async function main(argv: string[]): Promise<number> {
   if (options.fresh) clearStoredRuns(profile.outDir);
   const specs = buildMatrix(profile, seedList(profile, options.seeds));
   const eta = new EtaModel((s) => stepBudget(s, profile.budget), profile.secondsPerKiloStep);
-  const mine = shard ? shardRuns(specs, shard, (s) => eta.runSeconds(s)) : specs;
+  const part = options.envs ? specs.filter((s) => options.envs?.includes(s.env)) : specs;
+  const mine = shard ? shardRuns(part, shard, (s) => eta.runSeconds(s)) : part;
   const warn = (m: string) => log(`warning: ${m}`);
   // Runs in runs/ first; the committed study.json fills in what runs/ lacks.
   const stored = new Map([...(options.fresh ? [] : loadRunsFromStudy(profile.outDir, warn)), ...loadStoredRuns(profile.outDir, warn)]);
@@ -161,7 +162,9 @@ async function main(argv: string[]): Promise<number> {
 
   const finishedAt = new Date();
   const wallSeconds = (finishedAt.getTime() - startedAt.getTime()) / 1000;
-  if (shard) {
+  if (options.envs) {
+    log(`trained the runs of ${options.envs.join(', ')} (stored in ${profile.outDir}/runs/); run without --envs to write study.json`);
+  } else if (shard) {
     const runs = mine.map((s) => results.get(runKey(s))).filter((r): r is RunResult => r !== undefined);
     const file = saveShard(profile.outDir, {
       profile: profile.name,

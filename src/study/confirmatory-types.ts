@@ -116,8 +116,11 @@ export interface FailureCount {
 export interface PreregistrationRef {
   path: string;
   commit: string;
-  /** Amendments (dated sections) with the commit that added each. */
-  amendments: { title: string; commit: string }[];
+  /**
+   * Amendments (dated sections) with the commit that added each and how many runs were trained after it
+   * (an amendment that sets the shop's budgets must come before every shop run).
+   */
+  amendments: { title: string; commit: string; runsAfterIt: number }[];
   /** True when every run's commit descends from `commit` (checked with git when the document is written). */
   runsAfter: boolean;
 }

@@ -28,7 +28,19 @@ import { ABLATIONS, CONFIG_FIELDS } from '../../src/config.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { studyFigures } from '../../src/study/charts.ts';
 import { EtaModel } from '../../src/study/eta.ts';
-import { buildMatrix, limitIterationsOf, parseShard, planRuns, runConfig, runKey, runSpec, seedList, shardRuns, stepBudget, stepLimit } from '../../src/study/matrix.ts';
+import {
+  buildMatrix,
+  limitIterationsOf,
+  parseShard,
+  planRuns,
+  runConfig,
+  runKey,
+  runSpec,
+  seedList,
+  shardRuns,
+  stepBudget,
+  stepLimit,
+} from '../../src/study/matrix.ts';
 import { FULL_PROFILE, QUICK_PROFILE, SHOP_PILOT_PROFILE, type StudyProfile } from '../../src/study/profile.ts';
 import { buildStudyDocument, renderReadme, studyJson, type StudyDocument } from '../../src/study/report.ts';
 import {
@@ -613,7 +625,12 @@ describe('study document, shards and merge', () => {
 
   it('the README has every claim with its numbers, the cell tables, the paper-vs-ours table, the cost table and the analysis', () => {
     const specs = buildMatrix(MINI, [1, 2, 3, 4, 5]);
-    const preregistration = { path: 'docs/results/preregistration.md', commit: 'a'.repeat(40), amendments: [{ title: 'Amendment 1', commit: 'b'.repeat(40) }], runsAfter: true };
+    const preregistration = {
+      path: 'docs/results/preregistration.md',
+      commit: 'a'.repeat(40),
+      amendments: [{ title: 'Amendment 1', commit: 'b'.repeat(40), runsAfterIt: 7 }],
+      runsAfter: true,
+    };
     const doc = buildStudyDocument(specs, miniResults(), meta(MINI, { preregistration }));
     const md = renderReadme({
       study: doc,
@@ -622,12 +639,15 @@ describe('study document, shards and merge', () => {
       budgetNotes: ['measured 1 s/it'],
     });
     expect(md).toContain(`Commit: \`${'c'.repeat(40)}\` (a clean working tree)`);
-    expect(md).toContain(`committed at \`${'a'.repeat(40)}\`; amendments: Amendment 1 (\`bbbbbbbbbbbb\`)`);
-    expect(md).toContain('comes after it and its amendments: **yes**');
+    expect(md).toContain(`committed at \`${'a'.repeat(40)}\`; amendments: Amendment 1 (\`bbbbbbbbbbbb\`, 7 of ${doc.runs.length} runs after it)`);
+    expect(md).toContain('comes after the pre-registration: **yes**');
     const empirical = doc.claims.filter((c) => c.kind === 'empirical');
     const n = (h: boolean | null) => empirical.filter((c) => c.held === h).length;
     expect(md).toContain(`Empirical claims: ${n(true)} held, ${n(false)} not held, ${n(null)} untestable (of ${empirical.length} records`);
-    for (const c of empirical) expect(md).toContain(`| ${c.id} | ${[c.env, c.horizon].filter((x) => x !== null).join(' ') || 'all'} | ${c.claim.replace(/\|/g, '\\|')} | ${c.endpoint} |`);
+    for (const c of empirical)
+      expect(md).toContain(
+        `| ${c.id} | ${[c.env, c.horizon].filter((x) => x !== null).join(' ') || 'all'} | ${c.claim.replace(/\|/g, '\\|')} | ${c.endpoint} |`,
+      );
     expect(md).toContain('## Identities (checked, not counted as claims)');
     expect(md).toContain('## gridhouse: every cell');
     expect(md).toMatch(/\| long \| BEACON \| 5 \| [\d.]+ \[[\d.]+, [\d.]+\] \|/);
