@@ -288,6 +288,35 @@ describe('evaluateConfirmatoryClaims', () => {
   });
 });
 
+describe('contrasts across horizons and environments', () => {
+  it('holds M6 (the trajectory term matters more in a household env than in the shop) and M9 (BEACON gains more than GiGPO with the horizon)', () => {
+    const runs: RunResult[] = [];
+    const cells: [EnvName, Horizon, VariantName, number][] = [
+      ['gridhouse', 'long', 'grpo', 0],
+      ['gridhouse', 'long', 'beacon', 0.3],
+      ['gridhouse', 'long', 'noTrajectoryTerm', 0.1],
+      ['gridhouse', 'long', 'gigpo', 0.1],
+      ['gridhouse', 'short', 'grpo', 0],
+      ['gridhouse', 'short', 'beacon', 0.05],
+      ['gridhouse', 'short', 'gigpo', 0.05],
+      ['shop', 'long', 'beacon', 0.1],
+      ['shop', 'long', 'noTrajectoryTerm', 0.08],
+    ];
+    for (const [env, horizon, variant, lift] of cells) for (const seed of SEEDS) runs.push(matrixRun(env, horizon, variant, seed, lift, 0.01));
+    const claims = evaluateConfirmatoryClaims(runs, {});
+    const m6 = find(claims, 'M6', 'gridhouse');
+    expect(m6.held).toBe(true);
+    expect(m6.effect).toBeCloseTo(0.2 - 0.02, 1);
+    expect(m6.ours).toMatch(/BEACON − no trajectory term \+0\.2\d AUC in gridhouse, \+0\.0\d in shop/);
+    expect(find(claims, 'M6', 'texthouse').untestable).toBe('no texthouse runs');
+    const m9 = find(claims, 'M9', 'gridhouse');
+    expect(m9.held).toBe(true);
+    expect(m9.effect).toBeCloseTo(0.2, 1);
+    // The shop's BEACON beats GRPO claim has no GRPO there: untestable, naming the missing cell.
+    expect(find(claims, 'P1', 'shop').untestable).toBe('no shop long runs of GRPO');
+  });
+});
+
 describe('summariseCells and countFailures', () => {
   it('summarises each cell with intervals, failures apart, and a mean curve over runs of different lengths', () => {
     const stuck = (seed: number) => run({ success: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2] }, 'texthouse', 'long', 'sft', seed);
