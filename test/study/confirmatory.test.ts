@@ -285,6 +285,14 @@ describe('evaluateConfirmatoryClaims', () => {
     const few = runs.filter((r) => !(r.env === 'gridhouse' && r.variant === 'beacon' && r.seed > 101));
     const p1 = find(evaluateConfirmatoryClaims(few, BUDGETS), 'P1', 'gridhouse');
     expect(p1).toMatchObject({ held: null, untestable: 'fewer than 2 paired seeds' });
+    // More seeds than the exact test enumerates: untestable, not a crash.
+    const many = [
+      ...runs,
+      ...[116, 117, 118, 119, 120, 121].flatMap((seed) =>
+        (['beacon', 'grpo'] as const).map((v) => matrixRun('gridhouse', 'long', v, seed, v === 'beacon' ? 0.3 : 0, 0.01)),
+      ),
+    ];
+    expect(find(evaluateConfirmatoryClaims(many, BUDGETS), 'P1', 'gridhouse').untestable).toMatch(/21 paired seeds: .* at most 20/);
   });
 });
 
