@@ -87,7 +87,8 @@ class Cells {
     const fixed = this.budgets[env]?.[horizon];
     if (finite(fixed)) return fixed;
     const recorded = (cellRuns ?? this.anyRuns(env, horizon)).map((r) => r.envStepBudget);
-    return Math.max(...recorded);
+    // NaN when the cell did not run (its claims are then untestable).
+    return recorded.length > 0 ? Math.max(...recorded) : Number.NaN;
   }
 
   private anyRuns(env: EnvName, horizon: Horizon): StudyRun[] {
@@ -351,7 +352,8 @@ function singleComparison(cells: Cells, t: ClaimText, env: EnvName, c: Compariso
 }
 
 function ruleText(kind: 'beats' | 'agrees', e: Endpoint, threshold: number, budget: number | null): string {
-  const amount = e === 'auc' ? `${f2(threshold)} AUC` : `${Math.round(threshold * 100)}% of the budget (${steps(threshold * (budget ?? 0))} env steps)`;
+  const share = `${Math.round(threshold * 100)}% of the budget`;
+  const amount = e === 'auc' ? `${f2(threshold)} AUC` : finite(budget) ? `${share} (${steps(threshold * budget)} env steps)` : share;
   return kind === 'beats'
     ? `beats: one-sided exact sign-flip p ≤ ${ALPHA} after Holm within the family, and effect ≥ ${amount}`
     : `agrees: TOST p ≤ ${ALPHA} after Holm within the family, margin ±${amount}`;

@@ -235,6 +235,7 @@ describe('evaluateConfirmatoryClaims', () => {
       expect(shop.held).toBeNull();
       expect(shop.untestable).toBe('no shop runs');
       expect(shop.tests).toEqual([]);
+      expect(shop.rule).not.toMatch(/NaN|Infinity|∞/);
     }
     expect(find(claims, 'M1', 'gridhouse').untestable).toBe('no gridhouse long runs of GiGPO');
     expect(find(claims, 'M6', 'gridhouse').untestable).toMatch(/no gridhouse long runs of no trajectory term|no shop runs/);
