@@ -344,6 +344,11 @@ describe('summariseCells and countFailures', () => {
     expect(cell.curve.success[7]).toBeCloseTo(0.9, 12);
     expect(cell.curve.envSteps[7]).toBe(8000);
     expect(cell.curve.success[1]).toBeCloseTo((0.2 + 0.3 + 0.3) / 3, 12);
+    // Where every run has the iteration, the band is the bootstrap interval of that iteration's values.
+    expect([cell.curve.low[1], cell.curve.high[1]]).toEqual(bootstrapMeanCI(runs.map((r) => r.curves.success[1] as number)));
+    // Where one run is left, the band shrinks to its value.
+    expect(cell.curve.low[7]).toBeCloseTo(0.9, 12);
+    expect(cell.curve.high[7]).toBeCloseTo(0.9, 12);
     expect(countFailures(runs)).toEqual([{ env: 'texthouse', horizon: 'long', variant: 'sft', failures: 1, runs: 3 }]);
   });
 });
