@@ -10,7 +10,7 @@
  * run's stored summary means never enter a test except T1, T3 and I2, which are run means by definition.
  */
 import { ENV_NAMES, type EnvName, type Horizon } from '../../envs/index.ts';
-import { bootstrapMeanCI, holmAdjust, signFlipP, tostP } from './confirmatory-stats.ts';
+import { bootstrapMeanCI, holmAdjust, MAX_SIGN_FLIP_PAIRS, signFlipP, tostP } from './confirmatory-stats.ts';
 import type { CellSummary, ClaimFamily, ClaimRecord, FailureCount, MeanWithInterval, PairedTestRecord, RunEndpoints } from './confirmatory-types.ts';
 import { runEndpoints } from './endpoints.ts';
 import { HORIZON_ORDER } from './matrix.ts';
@@ -87,7 +87,8 @@ class Cells {
     const fixed = this.budgets[env]?.[horizon];
     if (finite(fixed)) return fixed;
     const recorded = (cellRuns ?? this.anyRuns(env, horizon)).map((r) => r.envStepBudget);
-    return Math.max(...recorded);
+    // NaN when the cell did not run (its claims are then untestable).
+    return recorded.length > 0 ? Math.max(...recorded) : Number.NaN;
   }
 
   private anyRuns(env: EnvName, horizon: Horizon): StudyRun[] {
@@ -228,6 +229,13 @@ function combineBySeed(x: Paired, y: Paired): Paired {
 
 // ——— Claim construction ———
 
+/** Why n paired seeds cannot be tested exactly, or null when they can. */
+function pairCountProblem(n: number): string | null {
+  if (n < 2) return 'fewer than 2 paired seeds';
+  if (n > MAX_SIGN_FLIP_PAIRS) return `${n} paired seeds: the exact sign-flip test enumerates 2^n patterns, at most ${MAX_SIGN_FLIP_PAIRS} seeds`;
+  return null;
+}
+
 /** A test before Holm: its kind decides the verdict once the family is adjusted. */
 interface PendingTest {
   record: PairedTestRecord;
@@ -331,7 +339,8 @@ function singleComparison(cells: Cells, t: ClaimText, env: EnvName, c: Compariso
   const bRuns = cells.get(env, c.horizon, c.b);
   // Steps to 60%: fewer is better, so the difference is b − a (positive when a gets there sooner).
   const paired = e === 'auc' ? pairBySeed(aRuns, bRuns, (r) => r.endpoints.auc) : pairBySeed(bRuns, aRuns, (r) => r.endpoints.stepsTo60Endpoint);
-  if (paired.diffs.length < 2) return untestable(t, env, horizon, 'fewer than 2 paired seeds', ruleOf());
+  const tooFew = pairCountProblem(paired.diffs.length);
+  if (tooFew) return untestable(t, env, horizon, tooFew, ruleOf());
   const la = labelOf(c.a);
   const lb = labelOf(c.b);
   const fmt = e === 'auc' ? f2 : steps;
@@ -343,7 +352,8 @@ function singleComparison(cells: Cells, t: ClaimText, env: EnvName, c: Compariso
 }
 
 function ruleText(kind: 'beats' | 'agrees', e: Endpoint, threshold: number, budget: number | null): string {
-  const amount = e === 'auc' ? `${f2(threshold)} AUC` : `${Math.round(threshold * 100)}% of the budget (${steps(threshold * (budget ?? 0))} env steps)`;
+  const share = `${Math.round(threshold * 100)}% of the budget`;
+  const amount = e === 'auc' ? `${f2(threshold)} AUC` : finite(budget) ? `${share} (${steps(threshold * budget)} env steps)` : share;
   return kind === 'beats'
     ? `beats: one-sided exact sign-flip p ≤ ${ALPHA} after Holm within the family, and effect ≥ ${amount}`
     : `agrees: TOST p ≤ ${ALPHA} after Holm within the family, margin ±${amount}`;
@@ -365,7 +375,8 @@ function contrastClaim(
     if (why) return untestable(t, env, null, why, rule);
   }
   const paired = build();
-  if (paired.diffs.length < 2) return untestable(t, env, null, 'fewer than 2 paired seeds', rule);
+  const tooFew = pairCountProblem(paired.diffs.length);
+  if (tooFew) return untestable(t, env, null, tooFew, rule);
   return { record: { ...baseRecord(t, env, null), rule }, tests: [pendingTest(comparison, paired, 'beats', MIN_EFFECT_AUC, f2)], planned: 1, lead: lead() };
 }
 
@@ -548,7 +559,8 @@ function randomSegments(cells: Cells, env: EnvName): PendingClaim {
   if (why) return untestable(t, env, null, why, rule, 2);
   const equivalence = aucDiff(cells, env, LONG, 'randomSegments', 'grpo');
   const beats = aucDiff(cells, env, LONG, 'beacon', 'randomSegments');
-  if (equivalence.diffs.length < 2 || beats.diffs.length < 2) return untestable(t, env, null, 'fewer than 2 paired seeds', rule, 2);
+  const tooFew = pairCountProblem(equivalence.diffs.length) ?? pairCountProblem(beats.diffs.length);
+  if (tooFew) return untestable(t, env, null, tooFew, rule, 2);
   const lead = `random segments ${f2(cellMean(cells.get(env, LONG, 'randomSegments'), 'auc'))}, GRPO ${f2(cellMean(cells.get(env, LONG, 'grpo'), 'auc'))}, BEACON ${f2(cellMean(cells.get(env, LONG, 'beacon'), 'auc'))} AUC (long)`;
   return {
     record: { ...baseRecord(t, env, null), rule },

@@ -235,6 +235,7 @@ describe('evaluateConfirmatoryClaims', () => {
       expect(shop.held).toBeNull();
       expect(shop.untestable).toBe('no shop runs');
       expect(shop.tests).toEqual([]);
+      expect(shop.rule).not.toMatch(/NaN|Infinity|∞/);
     }
     expect(find(claims, 'M1', 'gridhouse').untestable).toBe('no gridhouse long runs of GiGPO');
     expect(find(claims, 'M6', 'gridhouse').untestable).toMatch(/no gridhouse long runs of no trajectory term|no shop runs/);
@@ -285,6 +286,43 @@ describe('evaluateConfirmatoryClaims', () => {
     const few = runs.filter((r) => !(r.env === 'gridhouse' && r.variant === 'beacon' && r.seed > 101));
     const p1 = find(evaluateConfirmatoryClaims(few, BUDGETS), 'P1', 'gridhouse');
     expect(p1).toMatchObject({ held: null, untestable: 'fewer than 2 paired seeds' });
+    // More seeds than the exact test enumerates: untestable, not a crash.
+    const many = [
+      ...runs,
+      ...[116, 117, 118, 119, 120, 121].flatMap((seed) =>
+        (['beacon', 'grpo'] as const).map((v) => matrixRun('gridhouse', 'long', v, seed, v === 'beacon' ? 0.3 : 0, 0.01)),
+      ),
+    ];
+    expect(find(evaluateConfirmatoryClaims(many, BUDGETS), 'P1', 'gridhouse').untestable).toMatch(/21 paired seeds: .* at most 20/);
+  });
+});
+
+describe('contrasts across horizons and environments', () => {
+  it('holds M6 (the trajectory term matters more in a household env than in the shop) and M9 (BEACON gains more than GiGPO with the horizon)', () => {
+    const runs: RunResult[] = [];
+    const cells: [EnvName, Horizon, VariantName, number][] = [
+      ['gridhouse', 'long', 'grpo', 0],
+      ['gridhouse', 'long', 'beacon', 0.3],
+      ['gridhouse', 'long', 'noTrajectoryTerm', 0.1],
+      ['gridhouse', 'long', 'gigpo', 0.1],
+      ['gridhouse', 'short', 'grpo', 0],
+      ['gridhouse', 'short', 'beacon', 0.05],
+      ['gridhouse', 'short', 'gigpo', 0.05],
+      ['shop', 'long', 'beacon', 0.1],
+      ['shop', 'long', 'noTrajectoryTerm', 0.08],
+    ];
+    for (const [env, horizon, variant, lift] of cells) for (const seed of SEEDS) runs.push(matrixRun(env, horizon, variant, seed, lift, 0.01));
+    const claims = evaluateConfirmatoryClaims(runs, {});
+    const m6 = find(claims, 'M6', 'gridhouse');
+    expect(m6.held).toBe(true);
+    expect(m6.effect).toBeCloseTo(0.2 - 0.02, 1);
+    expect(m6.ours).toMatch(/BEACON − no trajectory term \+0\.2\d AUC in gridhouse, \+0\.0\d in shop/);
+    expect(find(claims, 'M6', 'texthouse').untestable).toBe('no texthouse runs');
+    const m9 = find(claims, 'M9', 'gridhouse');
+    expect(m9.held).toBe(true);
+    expect(m9.effect).toBeCloseTo(0.2, 1);
+    // The shop's BEACON beats GRPO claim has no GRPO there: untestable, naming the missing cell.
+    expect(find(claims, 'P1', 'shop').untestable).toBe('no shop long runs of GRPO');
   });
 });
 
@@ -306,6 +344,11 @@ describe('summariseCells and countFailures', () => {
     expect(cell.curve.success[7]).toBeCloseTo(0.9, 12);
     expect(cell.curve.envSteps[7]).toBe(8000);
     expect(cell.curve.success[1]).toBeCloseTo((0.2 + 0.3 + 0.3) / 3, 12);
+    // Where every run has the iteration, the band is the bootstrap interval of that iteration's values.
+    expect([cell.curve.low[1], cell.curve.high[1]]).toEqual(bootstrapMeanCI(runs.map((r) => r.curves.success[1] as number)));
+    // Where one run is left, the band shrinks to its value.
+    expect(cell.curve.low[7]).toBeCloseTo(0.9, 12);
+    expect(cell.curve.high[7]).toBeCloseTo(0.9, 12);
     expect(countFailures(runs)).toEqual([{ env: 'texthouse', horizon: 'long', variant: 'sft', failures: 1, runs: 3 }]);
   });
 });
