@@ -34,6 +34,7 @@ function records(c: Curve): IterationFigures[] {
     sampleUtilization: 0.97,
     zeroAdvantageRatio: 0.1,
     contradictoryRatio: 0.2,
+    contradictoryRatioSigned: Number.NaN,
     signalRetention: 0.15,
     ccr: 1,
     meanEpisodeLength: 10,
