@@ -83,6 +83,8 @@ const PILOT_SECONDS_PER_KILO_STEP = Object.fromEntries(ENV_NAMES.map((env) => [e
 export const PREREGISTERED_LIMIT_ITERATIONS: CellLimits = {
   gridhouse: { short: 8, medium: 8, long: 11 },
   texthouse: { short: 8, medium: 12, long: 19 },
+  // Amendment 1 (the shop pilot, `npm run study -- --shop-pilot`).
+  shop: { short: 11, medium: 27, long: 23 },
 };
 
 export const FULL_PROFILE: StudyProfile = {
