@@ -550,7 +550,9 @@ describe('study document, shards and merge', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('merging the shards of a study reproduces the unsharded document', () => {
+  // Building a document bootstraps every cell and claim (10,000 resamples each): seconds on an idle
+  // machine, minutes on a loaded one.
+  it('merging the shards of a study reproduces the unsharded document', { timeout: 600_000 }, () => {
     const specs = buildMatrix(MINI, [1, 2, 3, 4, 5]).filter((s) => s.variant !== 'beaconReleasedWebshop');
     const profile = { ...MINI, ablations: MINI.ablations.filter((v) => v !== 'beaconReleasedWebshop') };
     const results = miniResults();
@@ -623,7 +625,7 @@ describe('study document, shards and merge', () => {
     expect(() => mergeShards([], expected)).toThrow(/no shard files/);
   });
 
-  it('the README has every claim with its numbers, the cell tables, the paper-vs-ours table, the cost table and the analysis', () => {
+  it('the README has every claim with its numbers, the cell tables, the paper-vs-ours table, the cost table and the analysis', { timeout: 600_000 }, () => {
     const specs = buildMatrix(MINI, [1, 2, 3, 4, 5]);
     const preregistration = {
       path: 'docs/results/preregistration.md',
