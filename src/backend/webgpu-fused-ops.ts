@@ -6,9 +6,9 @@
  *
  * - `tanhGrad(dy, y)` = dy · (1 − y²), the derivative of a tanh layer through its output (one program
  *   instead of square, sub and mul);
- * - `globalNorm(tensors)` = √(Σ_i Σ_j t_ij²), the global gradient norm that clipping divides by
- *   (docs/maths.md §4's update clips gradients by it): one program instead of a square and a sum per
- *   tensor, an addN and a sqrt.
+ * - `globalNorm(tensors)` = √(Σ_i Σ_j t_ij²), the global gradient norm by which the PPO update of
+ *   docs/maths.md §4 clips its gradients (src/trainer/gradients.ts): one program instead of a square and
+ *   a sum per tensor, an addN and a sqrt.
  *
  * Used on webgpu only; cpu and wasm keep the stock ops, and their records.
  */
