@@ -1,8 +1,9 @@
 /**
  * Adam with global-norm gradient clipping in fewer WebGPU dispatches: the same update as tfjs's
  * AdamOptimizer after `applyClippedGradients` (src/trainer/gradients.ts), up to float rounding, with the
- * clipping scale and Adam's element-wise work fused into three small programs per variable (new first
- * moment, new second moment, new value) instead of about fifteen stock ops.
+ * global norm in one program over every gradient (webgpu-fused-ops.ts), and the clipping scale and
+ * Adam's element-wise work fused into three small programs per variable (new first moment, new second
+ * moment, new value) instead of about fifteen stock ops.
  *
  * The optimiser keeps tfjs's own state (its moment variables, β1^t and β2^t, the step count), so a
  * checkpoint's optimiser part (src/trainer/state-parts.ts adamPart) saves and restores it unchanged and a
@@ -10,6 +11,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
+import { globalNorm } from './webgpu-fused-ops.ts';
 import { getWebGpuBackend } from './webgpu-interop.ts';
 
 type Output = 'firstMoment' | 'secondMoment' | 'value';
@@ -29,13 +31,13 @@ class AdamStepProgram implements WebGPUProgram {
   readonly dispatch: [number, number, number];
   readonly workgroupSize: [number, number, number] = [64, 1, 1];
   readonly size = true;
-  readonly uniforms = 'beta1 : f32, beta2 : f32, learningRate : f32, epsilon : f32,';
+  readonly uniforms = 'beta1 : f32, beta2 : f32, learningRate : f32, epsilon : f32, maxGradNorm : f32,';
 
   constructor(
     private readonly output: Output,
     length: number,
   ) {
-    this.variableNames = output === 'value' ? ['param', 'first', 'second', 'accBeta1', 'accBeta2'] : ['moment', 'grad', 'clipScale'];
+    this.variableNames = output === 'value' ? ['param', 'first', 'second', 'accBeta1', 'accBeta2'] : ['moment', 'grad', 'gradNorm'];
     this.outputShape = [length];
     this.shaderKey = `beaconAdam_${output}`;
     this.dispatchLayout = webgpu_util.flatDispatchLayout(this.outputShape);
@@ -43,9 +45,11 @@ class AdamStepProgram implements WebGPUProgram {
   }
 
   getUserCode(): string {
+    // The clipping scale min(1, maxGradNorm / (‖g‖ + 1e-6)), in the order of ops of applyClippedGradients.
+    const g = 'let g = grad[index] * min(1.0, uniforms.maxGradNorm / (gradNorm[0] + 1e-6));';
     const body = {
-      firstMoment: 'let g = grad[index] * clipScale[0];\n          result[index] = moment[index] * uniforms.beta1 + g * (1.0 - uniforms.beta1);',
-      secondMoment: 'let g = grad[index] * clipScale[0];\n          result[index] = moment[index] * uniforms.beta2 + (g * g) * (1.0 - uniforms.beta2);',
+      firstMoment: `${g}\n          result[index] = moment[index] * uniforms.beta1 + g * (1.0 - uniforms.beta1);`,
+      secondMoment: `${g}\n          result[index] = moment[index] * uniforms.beta2 + (g * g) * (1.0 - uniforms.beta2);`,
       value:
         'let m = first[index] / (1.0 - accBeta1[0]);\n          let v = second[index] / (1.0 - accBeta2[0]);\n' +
         '          result[index] = (m / (sqrt(v) + uniforms.epsilon)) * (-uniforms.learningRate) + param[index];',
@@ -84,9 +88,8 @@ export class WebGpuAdam extends tf.AdamOptimizer {
    */
   applyClippedGradients(grads: tf.NamedTensorMap, maxGradNorm: number): tf.Scalar {
     const names = Object.keys(grads);
-    const gradNorm = tf.sqrt(tf.addN(names.map((n) => tf.sum(tf.square(grads[n]))))) as tf.Scalar;
-    const scale = tf.minimum(1, tf.div(maxGradNorm, tf.add(gradNorm, 1e-6)));
-    this.fusedStep(names, grads, scale);
+    const gradNorm = globalNorm(names.map((n) => grads[n]));
+    this.fusedStep(names, grads, gradNorm, maxGradNorm);
     return gradNorm;
   }
 
@@ -96,10 +99,11 @@ export class WebGpuAdam extends tf.AdamOptimizer {
       super.applyGradients(variableGradients);
       return;
     }
-    tf.tidy(() => this.fusedStep(Object.keys(variableGradients), variableGradients, tf.scalar(1)));
+    // A norm of 0 under a bound of 1 gives a clipping scale of min(1, 1 / 1e-6) = 1 exactly.
+    tf.tidy(() => this.fusedStep(Object.keys(variableGradients), variableGradients, tf.scalar(0), 1));
   }
 
-  private fusedStep(names: string[], grads: tf.NamedTensorMap, scale: tf.Tensor): void {
+  private fusedStep(names: string[], grads: tf.NamedTensorMap, gradNorm: tf.Tensor, maxGradNorm: number): void {
     const self = this as unknown as AdamInternals;
     const backend = getWebGpuBackend();
     const uniforms = [
@@ -107,6 +111,7 @@ export class WebGpuAdam extends tf.AdamOptimizer {
       { type: 'float32', data: [self.beta2] },
       { type: 'float32', data: [self.learningRate] },
       { type: 'float32', data: [self.epsilon] },
+      { type: 'float32', data: [maxGradNorm] },
     ];
     const run = (output: Output, inputs: tf.Tensor[], shape: number[]): tf.Tensor => {
       const info = backend.runWebGPUProgram(new AdamStepProgram(output, inputs[0].size), inputs, 'float32', uniforms);
@@ -121,8 +126,8 @@ export class WebGpuAdam extends tf.AdamOptimizer {
         if (grad == null) return;
         const first = self.accumulatedFirstMoment[i]!.variable;
         const second = self.accumulatedSecondMoment[i]!.variable;
-        const newFirst = run('firstMoment', [first, grad, scale], value.shape);
-        const newSecond = run('secondMoment', [second, grad, scale], value.shape);
+        const newFirst = run('firstMoment', [first, grad, gradNorm], value.shape);
+        const newSecond = run('secondMoment', [second, grad, gradNorm], value.shape);
         const newValue = run('value', [value, newFirst, newSecond, self.accBeta1, self.accBeta2], value.shape);
         first.assign(newFirst);
         second.assign(newSecond);

@@ -10,9 +10,15 @@
  *   the same function, rounded differently (absolute error ~1e-7);
  * - a column sum (the bias gradient) is ~4× slower than the product 1ᵀ · dz.
  *
+ * On webgpu none of that holds and each op is a dispatch (the cost there), so the layer takes the
+ * fewest ops instead (`fewestDispatches`): tanh itself after a fused matMul + bias, transposes folded
+ * into the matMuls' flags, the bias gradient as a column sum, and tanh's derivative in one program
+ * (src/backend/webgpu-fused-ops.ts). The same function and gradient, rounded differently.
+ *
  * `a` may be a constant input (observations, candidate features): then its gradient is not computed.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { tanhGrad } from '../backend/webgpu-fused-ops.ts';
 
 export type Activation = 'linear' | 'tanh';
 
@@ -26,6 +32,7 @@ export function dense(a: tf.Tensor2D, w: tf.Tensor2D, bias: tf.Tensor1D | null =
   const { activation = 'linear', aIsConstant = false } = options;
   if (activation === 'tanh' && !bias) throw new RangeError('a tanh layer needs a bias');
   const inputs: tf.Tensor[] = [...(aIsConstant ? [] : [a]), w, ...(bias ? [bias] : [])];
+  if (tf.getBackend() === 'webgpu') return fewestDispatches(a, bias, activation, aIsConstant, inputs);
   const op = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const save = args[inputs.length] as tf.GradSaveFunc;
     const x = aIsConstant ? a : (args[0] as tf.Tensor2D);
@@ -69,4 +76,30 @@ export interface LayerConstants {
 /** The forward arithmetic of a linear layer. */
 export function linearLayer(x: tf.Tensor2D, weight: tf.Tensor2D, bias: tf.Tensor1D | null): tf.Tensor2D {
   return (bias ? tf.fused.matMul({ a: x, b: weight, bias }) : tf.matMul(x, weight)) as tf.Tensor2D;
+}
+
+/** `dense` on webgpu: the same layer and gradient in the fewest dispatches (see the module's note). */
+function fewestDispatches(a: tf.Tensor2D, bias: tf.Tensor1D | null, activation: Activation, aIsConstant: boolean, inputs: tf.Tensor[]): tf.Tensor2D {
+  const op = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const save = args[inputs.length] as tf.GradSaveFunc;
+    const x = aIsConstant ? a : (args[0] as tf.Tensor2D);
+    const weight = args[aIsConstant ? 0 : 1] as tf.Tensor2D;
+    const b = bias ? (args[inputs.length - 1] as tf.Tensor1D) : null;
+    const z = linearLayer(x, weight, b);
+    const y = activation === 'tanh' ? tf.tanh(z) : z;
+    save([x, weight, y]);
+    return {
+      value: y,
+      gradFunc: (dy: tf.Tensor | tf.Tensor[], saved: tf.Tensor[]) => {
+        const [sx, sw, sy] = saved as tf.Tensor2D[];
+        const dz = (activation === 'tanh' ? tanhGrad(dy as tf.Tensor, sy) : dy) as tf.Tensor2D;
+        const grads: tf.Tensor[] = [];
+        if (!aIsConstant) grads.push(tf.matMul(dz, sw, false, true));
+        grads.push(tf.matMul(sx, dz, true, false));
+        if (bias) grads.push(tf.sum(dz, 0));
+        return grads;
+      },
+    };
+  });
+  return op(...inputs) as tf.Tensor2D;
 }

@@ -57,7 +57,8 @@ describe('fused WebGPU Adam', () => {
     const tensors = tf.memory().numTensors;
     const fused = await steps(new WebGpuAdam(0.01), `fused-${maxGradNorm}`, maxGradNorm);
     expect(tf.memory().numTensors).toBe(tensors);
-    expect(fused.norms).toEqual(stock.norms); // the same ops compute the norm
+    // One program sums the squares in another order than the stock ops: equal within float rounding.
+    fused.norms.forEach((n, i) => expect(Math.abs(n - stock.norms[i])).toBeLessThanOrEqual(1e-6 * stock.norms[i]));
     if (maxGradNorm < 1) expect(Math.min(...stock.norms)).toBeGreaterThan(maxGradNorm); // clipping in play
     stock.weights.forEach((w, i) => w.forEach((x, j) => expect(Math.abs(fused.weights[i][j] - x)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(x)))));
     expect(fused.dispatches).toBeLessThan(stock.dispatches / 2);
