@@ -9,6 +9,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEnv } from '../../envs/index.ts';
+import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
+import { readShaderSources } from '../../src/gpu/shaders-node.ts';
+import { Policy } from '../../src/policy/policy.ts';
+import { Rng } from '../../src/prng.ts';
+import { rolloutPath } from '../../src/trainer/collector-choice.ts';
 import { HORIZONS, type Horizon } from '../../envs/types.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import {
@@ -91,5 +96,16 @@ describe('shop-step kernel on WebGPU (Dawn) against the TypeScript shop', () => 
       sabotage: 'actions',
     });
     expect(run.mismatch).toMatch(/step 1: episode 0: /);
+  });
+
+  it('GRPO, BEACON and GiGPO on the shop take the GPU rollout on webgpu at the page defaults', () => {
+    const env = createEnv('shop', { horizon: 'long', batchSize: 64 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 64 }, new Rng(1));
+    try {
+      for (const method of ['grpo', 'beacon', 'gigpo'])
+        expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', method, readShaderSources)), method).toEqual({ path: 'gpu', reason: 'webgpu' });
+    } finally {
+      policy.dispose();
+    }
   });
 });
