@@ -504,7 +504,7 @@ fn writeObs(b: u32) {
   obs[off + O_LIMIT] = f32(limit) / 100.0;
   let line = ep(E_LINE);
   obs[off + O_LINE + line] = 1.0;
-  // Progress may lag the line (a purchase that meets every constraint moves on even when Φ has not fired).
+  // Signed, as on the CPU: progress below this line's first milestone marks none done.
   let done = i32(ep(E_PROGRESS)) - i32(line * MILESTONES_PER_LINE);
   for (var k = 0; k < done && k < i32(MILESTONES_PER_LINE); k++) {
     obs[off + O_DONE + u32(k)] = 1.0;
