@@ -1,5 +1,5 @@
 /**
- * `npm run bench:gpu [-- --cases gridhouse,texthouse,gridhouse-4096,texthouse-4096 --measure N --json]
+ * `npm run bench:gpu [-- --cases gridhouse,texthouse,shop,gridhouse-4096,texthouse-4096 --measure N --json]
  *   [--name value …]`: what one training iteration asks of the WebGPU API, counted by wrapping the API
  * itself (src/backend/webgpu-call-counter.ts), on tfjs's webgpu backend in Node (Dawn).
  *
@@ -8,7 +8,7 @@
  * overhead from a stated cost model (gpu-cost-model.ts), labelled as an estimate. The counts do not
  * depend on the adapter; the seconds do (SwiftShader runs the kernels on the CPU).
  *
- * Cases: `gridhouse` and `texthouse` are the page defaults (long horizon, 8 × 8 runs, width 64,
+ * Cases: `gridhouse`, `texthouse` and `shop` are the page defaults (long horizon, 8 × 8 runs, width 64,
  * BEACON) in each environment; the `-4096` cases use 64 × 64 = 4,096 runs. Setting flags apply to every
  * case before the case's own changes. The first iteration (the SFT prior, shader compilation) is run
  * and left out; `--measure` iterations follow it.
@@ -23,10 +23,12 @@ import { COST_MODEL, estimateRealGpuSeconds, type GpuEstimate } from './gpu-cost
 const CASES: Record<string, Partial<TrainConfig>> = {
   gridhouse: { env: 'gridhouse' },
   texthouse: { env: 'texthouse' },
+  shop: { env: 'shop' },
   'gridhouse-4096': { env: 'gridhouse', tasksPerIteration: 64, groupSize: 64 },
   'texthouse-4096': { env: 'texthouse', tasksPerIteration: 64, groupSize: 64 },
+  'shop-4096': { env: 'shop', tasksPerIteration: 64, groupSize: 64 },
 };
-const DEFAULT_CASES = 'gridhouse,texthouse,gridhouse-4096,texthouse-4096';
+const DEFAULT_CASES = 'gridhouse,texthouse,shop,gridhouse-4096,texthouse-4096';
 
 const base: TrainConfig = { ...DEFAULT_CONFIG, backend: 'webgpu' };
 const FLAGS = {

@@ -5,10 +5,12 @@
  * gpu-rollout.ts) knows nothing else of the environment.
  */
 import type { GridHouse } from '../../envs/gridhouse/gridhouse.ts';
+import type { Shop } from '../../envs/shop/shop.ts';
 import type { TextHouse } from '../../envs/texthouse/texthouse.ts';
 import type { VecEnv } from '../../envs/types.ts';
 import { EPISODE_OFFSET, EPISODE_WORDS, GRIDHOUSE_STEP, packGridHouseEpisodes, packGridHouseLayouts, usedLayoutSlots } from './gridhouse-step.ts';
 import type { KernelSpec } from './kernel.ts';
+import { packShopEpisodes, packShopTasks, SHOP_EPISODE_OFFSET, SHOP_EPISODE_WORDS, SHOP_STEP } from './shop-step.ts';
 import { packTextHouseEpisodes, packZobristTables, TEXT_EPISODE_OFFSET, TEXT_EPISODE_WORDS, TEXTHOUSE_STEP } from './texthouse-step.ts';
 
 /** Word offsets of the fields every environment's episode record has. */
@@ -20,6 +22,8 @@ export interface EpisodeRecordFields {
   milestonesReached: number;
   numMilestones: number;
   stateKey: number;
+  /** The graded outcome (f32 bits), for an environment whose reward is graded (envs/types.ts `outcome`). */
+  outcome?: number;
 }
 
 /** What a GPU rollout needs of one environment kernel. */
@@ -78,7 +82,38 @@ const texthouse: GpuEnvKernel = {
   },
 };
 
-const GPU_ENVS: Readonly<Record<string, GpuEnvKernel>> = { gridhouse, texthouse };
+const shop: GpuEnvKernel = {
+  spec: SHOP_STEP,
+  recordWords: SHOP_EPISODE_WORDS,
+  fields: {
+    done: SHOP_EPISODE_OFFSET.DONE,
+    success: SHOP_EPISODE_OFFSET.SUCCESS,
+    steps: SHOP_EPISODE_OFFSET.STEPS,
+    milestone: SHOP_EPISODE_OFFSET.MILESTONE,
+    milestonesReached: SHOP_EPISODE_OFFSET.MILESTONES_REACHED,
+    numMilestones: SHOP_EPISODE_OFFSET.NMS,
+    stateKey: SHOP_EPISODE_OFFSET.STATE_KEY,
+    outcome: SHOP_EPISODE_OFFSET.REWARD,
+  },
+  upload(env) {
+    const s = env as Shop;
+    return { episodes: packShopEpisodes(s.state, s.droppedMilestones), table: { name: 'tasks', data: packShopTasks(s.state) } };
+  },
+  params(env, applyActions) {
+    const s = (env as Shop).state;
+    return {
+      numEpisodes: env.batchSize,
+      maxSteps: env.maxSteps,
+      numQueries: s.Q,
+      numResults: s.R,
+      numProducts: s.P,
+      listingOptions: s.listingOptions ? 1 : 0,
+      applyActions,
+    };
+  },
+};
+
+const GPU_ENVS: Readonly<Record<string, GpuEnvKernel>> = { gridhouse, texthouse, shop };
 
 /** The GPU kernel of `env`, or null when the environment has none. */
 export function gpuEnvKernel(env: VecEnv): GpuEnvKernel | null {

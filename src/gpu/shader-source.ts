@@ -16,6 +16,7 @@ export const KERNEL_NAMES = [
   'sample-actions',
   'gridhouse-step',
   'texthouse-step',
+  'shop-step',
   'policy-logits',
 ] as const;
 export type KernelName = (typeof KERNEL_NAMES)[number];

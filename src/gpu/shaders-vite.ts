@@ -8,6 +8,7 @@ import groupReduce from '../../shaders/group-reduce.wgsl?raw';
 import policyLogits from '../../shaders/policy-logits.wgsl?raw';
 import sampleActions from '../../shaders/sample-actions.wgsl?raw';
 import segmentScan from '../../shaders/segment-scan.wgsl?raw';
+import shopStep from '../../shaders/shop-step.wgsl?raw';
 import stepGroupReduce from '../../shaders/step-group-reduce.wgsl?raw';
 import stepReturns from '../../shaders/step-returns.wgsl?raw';
 import texthouseStep from '../../shaders/texthouse-step.wgsl?raw';
@@ -22,5 +23,6 @@ export const VITE_SHADERS: ShaderSources = {
   'sample-actions': sampleActions,
   'gridhouse-step': gridhouseStep,
   'texthouse-step': texthouseStep,
+  'shop-step': shopStep,
   'policy-logits': policyLogits,
 };

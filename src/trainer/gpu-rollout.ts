@@ -303,6 +303,8 @@ export class GpuRolloutCollector {
       success: Uint8Array.from({ length: B }, (_, b) => rec.episodes[last + b * W + fields.success]),
       milestonesReached: Uint8Array.from({ length: B }, (_, b) => rec.episodes[last + b * W + fields.milestonesReached]),
       numMilestones: Uint8Array.from({ length: B }, (_, b) => rec.episodes[last + b * W + fields.numMilestones]),
+      // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10), kept as f32 bits in the record.
+      ...(fields.outcome !== undefined ? { outcome: Float32Array.from({ length: B }, (_, b) => f32Bits(rec.episodes[last + b * W + fields.outcome!])) } : {}),
       obs: new Float32Array(S * obsDim),
       candidateRows: new Int32Array(S * A),
       mask: new Uint8Array(S * A),
@@ -349,4 +351,11 @@ export class GpuRolloutCollector {
     );
     this.runners = null;
   }
+}
+
+const bitsView = new DataView(new ArrayBuffer(4));
+/** The float32 whose bits are the u32 `word`. */
+function f32Bits(word: number): number {
+  bitsView.setUint32(0, word, true);
+  return bitsView.getFloat32(0, true);
 }

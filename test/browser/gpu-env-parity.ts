@@ -1,6 +1,6 @@
 /**
  * Runs in Chromium (served by the Vite dev server, test/e2e/gpu-env-parity.test.ts): the lockstep
- * parity check of both WGSL environments (test/support/gpu-env-lockstep.ts) on the browser's own
+ * parity check of the three WGSL environments (test/support/gpu-env-lockstep.ts) on the browser's own
  * WebGPU adapter, with the shaders as the page bundles them. The outcome lands on
  * `window.gpuEnvParity` for the test to read.
  */
@@ -14,6 +14,11 @@ const CASES: LockstepCase[] = [
   { env: 'gridhouse', horizon: 'short', milestoneDropout: 0, groups: 6, groupSize: 2, seed: 32 },
   { env: 'texthouse', horizon: 'long', milestoneDropout: 0.4, groups: 6, groupSize: 2, seed: 33 },
   { env: 'texthouse', horizon: 'medium', milestoneDropout: 0, groups: 6, groupSize: 2, seed: 34 },
+  { env: 'shop', horizon: 'long', milestoneDropout: 0.4, groups: 6, groupSize: 2, seed: 35 },
+  { env: 'shop', horizon: 'short', milestoneDropout: 0, groups: 6, groupSize: 2, seed: 36 },
+  // Deliberate faults: the harness must report a mismatch on this adapter too.
+  { env: 'shop', horizon: 'long', milestoneDropout: 0, groups: 4, groupSize: 2, seed: 37, sabotage: 'layout' },
+  { env: 'shop', horizon: 'long', milestoneDropout: 0, groups: 4, groupSize: 2, seed: 38, sabotage: 'actions' },
 ];
 
 async function main(): Promise<Outcome> {

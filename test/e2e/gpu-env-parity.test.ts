@@ -2,8 +2,9 @@
  * The WGSL environments against their TypeScript twins in headless Chromium (system Chromium through
  * playwright-core, SwiftShader WebGPU adapter): test/browser/gpu-env-parity.ts runs the lockstep check
  * of test/support/gpu-env-lockstep.ts on the browser's adapter, served by the Vite dev server (the
- * shaders inlined by Vite, as the page gets them). Both environments, a long horizon with milestone
- * dropout and a shorter one without. A missing Chromium or adapter fails with what to install.
+ * shaders inlined by Vite, as the page gets them). Every environment, a long horizon with milestone
+ * dropout and a shorter one without; the shop's graded outcome bit for bit, and two deliberate faults
+ * that must be caught. A missing Chromium or adapter fails with what to install.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,14 +33,24 @@ describe('WGSL environments in Chromium', () => {
     expect(errors).toEqual([]);
     if ('error' in (outcome as object)) expect.fail(`in Chromium: ${(outcome as { error: string }).error}`);
     const { results } = outcome as {
-      results: { case: { env: string; milestoneDropout: number }; mismatch: string | null; milestones: number; successes: number; dropped: number }[];
+      results: {
+        case: { env: string; milestoneDropout: number; sabotage?: string };
+        mismatch: string | null;
+        milestones: number;
+        successes: number;
+        dropped: number;
+        partialOutcomes: number;
+      }[];
     };
-    expect(results).toHaveLength(4);
-    for (const r of results) {
+    expect(results).toHaveLength(8);
+    expect(results.map((r) => r.case.env)).toEqual(['gridhouse', 'gridhouse', 'texthouse', 'texthouse', 'shop', 'shop', 'shop', 'shop']);
+    for (const r of results.filter((x) => x.case.sabotage)) expect(r.mismatch, `${r.case.sabotage} fault caught`).toMatch(/episode 0: /);
+    for (const r of results.filter((x) => !x.case.sabotage)) {
       if (r.mismatch) expect.fail(`in Chromium: ${r.mismatch}`);
       expect(r.milestones, `${r.case.env}: milestones reported`).toBeGreaterThan(0);
       expect(r.successes, `${r.case.env}: successes`).toBeGreaterThan(0);
       if (r.case.milestoneDropout > 0) expect(r.dropped, `${r.case.env}: milestones dropped`).toBeGreaterThan(0);
+      if (r.case.env === 'shop') expect(r.partialOutcomes, 'shop: purchases graded below 1').toBeGreaterThan(0);
     }
     await page.close();
   }, 300_000);

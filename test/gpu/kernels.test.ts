@@ -22,6 +22,7 @@ import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.
 import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
 import { STEP_RETURNS } from '../../src/gpu/step-returns.ts';
 import { TEXTHOUSE_STEP } from '../../src/gpu/texthouse-step.ts';
+import { SHOP_STEP } from '../../src/gpu/shop-step.ts';
 import { KERNEL_NAMES } from '../../src/gpu/shader-source.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
@@ -43,6 +44,7 @@ const SPECS: KernelSpec<string, string>[] = [
   SAMPLE_ACTIONS,
   GRIDHOUSE_STEP,
   TEXTHOUSE_STEP,
+  SHOP_STEP,
   POLICY_LOGITS,
 ];
 

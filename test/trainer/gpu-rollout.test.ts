@@ -125,6 +125,8 @@ async function replay(rollout: Rollout, makeEnv: () => VecEnv, rngAtStart: Rng, 
       env.milestonesReached[b],
       env.numMilestones[b],
     ]);
+    // A graded environment's outcome (the shop's reward) comes back bit for bit; the others have none.
+    expect(rollout.outcome?.[b], `run ${b}: graded outcome`).toBe(env.outcome?.[b]);
   }
   return nearBoundary;
 }
@@ -134,9 +136,10 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     await useWebGpuBackend();
   });
 
-  const cases: [string, 'gridhouse' | 'texthouse', 'short' | 'medium', number][] = [
+  const cases: [string, 'gridhouse' | 'texthouse' | 'shop', 'short' | 'medium', number][] = [
     ['gridhouse short, dropout 0.3', 'gridhouse', 'short', 0.3],
     ['texthouse medium, dropout 0.3', 'texthouse', 'medium', 0.3],
+    ['shop medium, dropout 0.3', 'shop', 'medium', 0.3],
   ];
 
   it.each(cases)('%s: every run replays on the CPU and every draw is the CPU twin’s', async (_, envName, horizon, milestoneDropout) => {
