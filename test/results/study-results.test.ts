@@ -78,7 +78,15 @@ describe('cells', () => {
   });
 
   it('charts the main methods with the released variant that belongs to the environment, never the ablations', () => {
-    expect(chartCells(fixture.cells, 'shop', 'long').map((c) => c.variant)).toEqual(['grpo', 'beacon', 'beaconReleasedWebshop', 'gigpo', 'ppo', 'ppoShaped', 'sft']);
+    expect(chartCells(fixture.cells, 'shop', 'long').map((c) => c.variant)).toEqual([
+      'grpo',
+      'beacon',
+      'beaconReleasedWebshop',
+      'gigpo',
+      'ppo',
+      'ppoShaped',
+      'sft',
+    ]);
     expect(chartCells(fixture.cells, 'gridhouse', 'long').map((c) => c.variant)).not.toContain('gamma1');
     expect(chartCells(fixture.cells, 'gridhouse', 'long').map((c) => c.variant)).toContain('beaconReleased');
   });
@@ -107,7 +115,10 @@ describe('preregistered rules', () => {
 
   it('says what is wrong with a block it cannot read', () => {
     expect(() => preregisteredRules('# no block')).toThrow(/no ```json preregistration block/);
-    const bad = preregistration.replace('"minimalEffect": { "auc": 0.03, "stepsTo60": "0.10 x budget" }', '"minimalEffect": { "auc": 0.03, "stepsTo60": "a tenth" }');
+    const bad = preregistration.replace(
+      '"minimalEffect": { "auc": 0.03, "stepsTo60": "0.10 x budget" }',
+      '"minimalEffect": { "auc": 0.03, "stepsTo60": "a tenth" }',
+    );
     expect(bad).not.toBe(preregistration);
     expect(() => preregisteredRules(bad)).toThrow(/tests.minimalEffect.stepsTo60 must be a number or "<fraction> x budget"; got "a tenth"/);
   });

@@ -119,6 +119,8 @@ export class ResultsApp extends LitElement {
       section {
         margin-top: 22px;
         display: grid;
+        /* minmax(0, …): a wide table scrolls inside its own box instead of widening the page. */
+        grid-template-columns: minmax(0, 1fr);
         gap: 12px;
       }
       h2 {
@@ -184,6 +186,7 @@ export class ResultsApp extends LitElement {
       }
       .claims {
         display: grid;
+        grid-template-columns: minmax(0, 1fr);
         gap: 10px;
       }
       code {

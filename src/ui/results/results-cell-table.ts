@@ -7,6 +7,7 @@
 import { LitElement, css, html } from 'lit';
 import type { CellSummary } from '../../study/confirmatory-types.ts';
 import { interval, percent, steps } from '../../results/format.ts';
+import { isVariant, variantColor } from '../../study/variants.ts';
 import { methodColorVar, sharedStyles } from '../theme.ts';
 
 export class ResultsCellTable extends LitElement {
@@ -125,7 +126,7 @@ export class ResultsCellTable extends LitElement {
   private row(c: CellSummary) {
     const n = c.finalSuccess.n;
     return html`<tr data-variant=${c.variant} data-horizon=${c.horizon}>
-      <th scope="row"><span class="dot" style="background: var(${methodColorVar(c.variant)}, var(--fg-muted))"></span>${c.label}</th>
+      <th scope="row"><span class="dot" style="background: var(${methodColorVar(c.variant)}, ${isVariant(c.variant) ? variantColor(c.variant) : 'var(--fg-muted)'})"></span>${c.label}</th>
       <td>${percent(c.auc.mean)} <span class="ci">${interval(c.auc.ci, (x) => percent(x))}</span></td>
       <td>${steps(c.stepsTo60.mean)} <span class="ci">${interval(c.stepsTo60.ci, steps)}</span></td>
       <td>${c.never60} / ${n}</td>

@@ -67,9 +67,11 @@ export class ResultsClaim extends LitElement {
         border: 1px solid;
         white-space: nowrap;
       }
+      /* The text in --fg: the data green is too light for small text on white. */
       .verdict[data-verdict='held'] {
-        color: var(--ok);
+        color: var(--fg);
         border-color: var(--ok);
+        background: rgb(0 158 115 / 0.14);
       }
       .verdict[data-verdict='not held'] {
         color: var(--danger);
@@ -136,6 +138,7 @@ export class ResultsClaim extends LitElement {
       td {
         padding: 3px 8px;
         text-align: right;
+        white-space: nowrap;
         border-top: 1px solid var(--border);
       }
       th:first-child,
@@ -214,7 +217,7 @@ export class ResultsClaim extends LitElement {
   }
 
   private testsTable(c: ClaimRecord) {
-    return html`<div class="scroll">
+    return html`<div class="scroll" tabindex="0" role="region" aria-label="${c.id} (${claimScope(c)}): paired tests (scrolls sideways)">
       <table>
         <caption class="visually-hidden">
           ${c.id} (${claimScope(c)}): the paired tests
