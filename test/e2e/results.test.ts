@@ -5,7 +5,8 @@
  *   reason, the identities apart from the claims, one chart per (env, horizon);
  * - at a phone's width nothing overflows sideways and axe-core finds no serious or critical violation;
  * - a version 2 document shows the version alert, a failed fetch says what failed;
- * - the main page's header links to it, and it links back.
+ * - the main page's header links to it, and it links back;
+ * - after one visit it reloads with no network: the service worker serves the page and study.json.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -131,6 +132,34 @@ describe('results page', () => {
       await context.close();
     }
   }, 60_000);
+
+  it('after one visit, reloads with no network: the page and its study.json come from the service worker', async () => {
+    const { page, context, errors } = await openPage(site.browser, `${site.server.url}results.html`, '', { serviceWorkers: 'allow' });
+    try {
+      await waitFor(
+        'the service worker and its precache',
+        () =>
+          page.evaluate(
+            'navigator.serviceWorker.getRegistration().then(async (r) => [r?.active?.state ?? "none", (await caches.keys()).length].join())',
+          ) as Promise<string>,
+        (s) => s === 'activated,1',
+        60_000,
+      );
+      await context.setOffline(true);
+      const served = site.server.requests.length;
+      await page.reload({ timeout: 60_000 });
+      // The built study.json is whatever docs/results/study.json holds (version 2 until study v3 runs): the
+      // page shows its figures or the version alert, never a failed fetch, and never the main page.
+      await page.locator('results-app [data-summary], results-app [role="alert"]').first().waitFor({ timeout: 30_000 });
+      expect(await page.locator('beacon-live-app').count()).toBe(0);
+      const alert = await page.locator('results-app [role="alert"]').allTextContents();
+      expect(alert.join(' ')).not.toMatch(/Could not load/);
+      expect(site.server.requests.slice(served).filter((path) => !path.endsWith('/sw.js'))).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 
   it('the main page links to it, and it links back', async () => {
     const { page, context } = await openPage(site.browser, site.server.url, 'backend=cpu', { serviceWorkers: 'block' });
