@@ -5,6 +5,7 @@
  *   reason, the identities apart from the claims, one chart per (env, horizon);
  * - at a phone's width nothing overflows sideways and axe-core finds no serious or critical violation;
  * - a version 2 document shows the version alert, a failed fetch says what failed;
+ * - `present=1` is the main page's presenter mode (large text, for a projector); a bad value is an alert;
  * - the main page's header links to it, and it links back;
  * - after one visit it reloads with no network: the service worker serves the page and study.json.
  */
@@ -25,8 +26,8 @@ async function serveStudy(page: Page, body: string, status = 200): Promise<void>
 }
 
 /** Opens the results page with study.json answered by `body`; the page's own load is then awaited. */
-async function openResults(body: string, options: { status?: number; width?: number } = {}) {
-  const opened = await openPage(site.browser, `${site.server.url}results.html`, '', { width: options.width, serviceWorkers: 'block' });
+async function openResults(body: string, options: { status?: number; width?: number; query?: string } = {}) {
+  const opened = await openPage(site.browser, `${site.server.url}results.html`, options.query ?? '', { width: options.width, serviceWorkers: 'block' });
   await serveStudy(opened.page, body, options.status);
   await opened.page.reload();
   return opened;
@@ -121,6 +122,28 @@ describe('results page', () => {
       await context.close();
     }
   }, 60_000);
+
+  it('present=1 is the main page’s presenter mode; a bad value is named in an alert and not applied', async () => {
+    const present = await openResults(FIXTURE, { query: 'present=1' });
+    try {
+      await present.page.locator('results-app [data-summary]').waitFor({ timeout: 30_000 });
+      expect(
+        await present.page.evaluate(() => [document.documentElement.classList.contains('present'), getComputedStyle(document.documentElement).fontSize]),
+      ).toEqual([true, '25px']);
+      expect(await present.page.locator('results-app a[data-back]').getAttribute('href')).toBe('./?present=1');
+    } finally {
+      await present.context.close();
+    }
+    const bad = await openResults(FIXTURE, { query: 'present=yes' });
+    try {
+      const alert = bad.page.locator('results-app [role="alert"][data-url-issues]');
+      await alert.waitFor({ timeout: 30_000 });
+      expect(await alert.textContent()).toMatch(/present must be true or false; got "yes"/);
+      expect(await bad.page.evaluate(() => document.documentElement.classList.contains('present'))).toBe(false);
+    } finally {
+      await bad.context.close();
+    }
+  }, 90_000);
 
   it('a failed fetch says what failed', async () => {
     const { page, context } = await openResults('not found', { status: 404 });

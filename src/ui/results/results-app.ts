@@ -13,12 +13,13 @@
  *
  * A document of another version, or a failed fetch, is one `role="alert"` message saying what failed.
  */
-import { LitElement, css, html } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import preregistrationMarkdown from '../../../docs/results/preregistration.md?raw';
 import { budgetOf, cellEnvs, cellHorizons, chartCells, envRows } from '../../results/cell-tables.ts';
 import { claimGroups, identities, verdictCounts } from '../../results/claim-groups.ts';
 import { shortCommit, steps } from '../../results/format.ts';
 import { effectReference, type PreregisteredRules, preregisteredRules } from '../../results/preregistered-rules.ts';
+import { type ResultsView, resultsView } from '../../results/results-url.ts';
 import { readStudy, type StudyResults } from '../../results/study-document.ts';
 import type { CellSummary, ClaimRecord } from '../../study/confirmatory-types.ts';
 import { methodColorVar, sharedStyles } from '../theme.ts';
@@ -40,10 +41,13 @@ export class ResultsApp extends LitElement {
 
   declare private loaded: Loaded;
   private readonly rules: PreregisteredRules | null;
+  /** `?present=1`: the main page's presenter mode (large text), and messages for bad parameters. */
+  private readonly view: ResultsView;
 
   constructor() {
     super();
     this.loaded = { state: 'loading' };
+    this.view = resultsView(location.search);
     // The pre-registration is part of the build; its rules only draw reference lines, so a file without
     // them still shows every figure.
     let rules: PreregisteredRules | null = null;
@@ -57,6 +61,8 @@ export class ResultsApp extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // index.html's tokens (shared by results.html) scale every rem size up in presenter mode.
+    document.documentElement.classList.toggle('present', this.view.present);
     void this.load();
   }
 
@@ -199,8 +205,9 @@ export class ResultsApp extends LitElement {
   override render() {
     return html`<header class="top">
         <h1>Beacon <span>Live</span>: the study's results</h1>
-        <a href="./" data-back>← Back to the live training</a>
+        <a href=${this.view.present ? './?present=1' : './'} data-back>← Back to the live training</a>
       </header>
+      ${this.view.issues.length ? html`<div class="alert" role="alert" data-url-issues>${this.view.issues.map((i) => html`<p>${i}</p>`)}</div>` : nothing}
       <main>${this.body()}</main>`;
   }
 
