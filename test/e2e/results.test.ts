@@ -4,6 +4,7 @@
  * - every environment's table, the verdict counts of the fixture's empirical claims, an untestable claim's
  *   reason, the identities apart from the claims, one chart per (env, horizon);
  * - at a phone's width nothing overflows sideways and axe-core finds no serious or critical violation;
+ * - a document of the full study's size renders from its cells alone, and passes axe dark and wide;
  * - a version 2 document shows the version alert, a failed fetch says what failed;
  * - `present=1` is the main page's presenter mode (large text, for a projector); a bad value is an alert;
  * - the main page's header links to it, and it links back;
@@ -103,6 +104,26 @@ describe('results page', () => {
       await page.locator('results-app [data-summary]').waitFor({ timeout: 30_000 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, 'the page scrolls sideways by this many pixels').toBeLessThanOrEqual(0);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('a full-size document (1,200 runs with curves) renders from its cells alone; dark, 1920 wide: no serious or critical axe violation', async () => {
+    const curve = Array.from({ length: 20 }, (_, i) => i / 20);
+    const runs = Array.from({ length: 1200 }, (_, i) => ({
+      key: `run-${i}`,
+      seed: 101 + (i % 15),
+      curves: { success: curve, envSteps: curve.map((x) => x * 9e4) },
+    }));
+    const big = JSON.stringify({ ...study, runs });
+    const { page, context, errors } = await openResults(big, { width: 1920 });
+    try {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.locator('results-app [data-summary]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('results-cell-table tbody tr[data-variant]').count()).toBe(study.cells.length);
       expect(await axeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
