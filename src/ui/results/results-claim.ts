@@ -174,10 +174,16 @@ export class ResultsClaim extends LitElement {
         <span class="verdict" data-verdict=${v}>${v}</span>
       </header>
       ${c.untestable ? html`<p class="reason" data-untestable>Untestable: ${c.untestable}</p>` : nothing}
-      ${c.ci && c.effect !== null ? this.intervalDrawing(c.effect, c.ci, measured) : nothing}
+      ${c.ci && c.effect !== null && !measured ? this.intervalDrawing(c.effect, c.ci) : nothing}
       <dl>
         <dt>${measured ? 'Measured' : 'Effect'}</dt>
-        <dd>${effect(c.endpoint, c.effect, !measured)} <span class="muted">95% CI ${interval(c.ci, (x) => effect(c.endpoint, x, !measured))}</span></dd>
+        <dd>
+          ${
+            c.effect === null
+              ? html`none: not tested`
+              : html`${effect(c.endpoint, c.effect, !measured)} <span class="muted">95% CI ${interval(c.ci, (x) => effect(c.endpoint, x, !measured))}</span>`
+          }
+        </dd>
         <dt>Endpoint</dt>
         <dd>${c.endpoint}</dd>
         <dt>Ours</dt>
@@ -191,22 +197,25 @@ export class ResultsClaim extends LitElement {
     </article>`;
   }
 
-  /** The interval on a line with zero and the reference(s) marked; the label says the same in words. */
-  private intervalDrawing(mid: number, ci: [number, number], measured: boolean) {
+  /**
+   * A paired effect's interval on a line with zero and the reference(s) marked; the label says the same
+   * in words. (Family T and identities are measured values, not differences: their figures are enough.)
+   */
+  private intervalDrawing(mid: number, ci: [number, number]) {
     const c = this.claim!;
-    const ref = measured ? null : this.reference;
-    const marks = [ci[0], ci[1], mid, ...(measured ? [] : [0]), ...(ref ? [ref.value, ...(ref.kind === 'equivalence margin' ? [-ref.value] : [])] : [])];
+    const ref = this.reference;
+    const refs = ref ? (ref.kind === 'equivalence margin' ? [-ref.value, ref.value] : [ref.value]) : [];
+    const marks = [ci[0], ci[1], mid, 0, ...refs];
     let lo = Math.min(...marks);
     let hi = Math.max(...marks);
     const pad = (hi - lo || Math.abs(hi) || 1) * 0.1;
     lo -= pad;
     hi += pad;
     const x = (v: number) => PAD + ((v - lo) / (hi - lo)) * (W - 2 * PAD);
-    const fmt = (v: number) => effect(c.endpoint, v, !measured);
-    const refs = ref ? (ref.kind === 'equivalence margin' ? [-ref.value, ref.value] : [ref.value]) : [];
-    const label = `95% CI ${interval(ci, fmt)}, effect ${fmt(mid)}${measured ? '' : ', against zero'}${ref ? ` and the ${ref.kind} ${ref.kind === 'equivalence margin' ? '±' : ''}${fmt(ref.value).replace(/^\+/, '')}` : ''}`;
+    const fmt = (v: number) => effect(c.endpoint, v);
+    const label = `95% CI ${interval(ci, fmt)}, effect ${fmt(mid)}, against zero${ref ? ` and the ${ref.kind} ${ref.kind === 'equivalence margin' ? '±' : ''}${fmt(ref.value).replace(/^\+/, '')}` : ''}`;
     return html`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label=${label} data-interval>
-      ${measured ? nothing : svg`<line class="zero" x1=${x(0)} x2=${x(0)} y1="4" y2=${H - 14}></line><text class="label" x=${x(0)} y=${H - 3} text-anchor="middle">0</text>`}
+      <line class="zero" x1=${x(0)} x2=${x(0)} y1="4" y2=${H - 14}></line><text class="label" x=${x(0)} y=${H - 3} text-anchor="middle">0</text>
       ${refs.map(
         (r) =>
           svg`<line class="ref" x1=${x(r)} x2=${x(r)} y1="4" y2=${H - 14}></line><text class="label" x=${x(r)} y=${H - 3} text-anchor="middle">${fmt(r)}</text>`,
