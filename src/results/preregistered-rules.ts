@@ -52,24 +52,25 @@ export interface EffectReference {
 }
 
 /**
- * The reference line of a paired claim (families P and M): the equivalence margin when its rule is a
- * TOST ("agrees with"), else the minimal effect; in steps to 60% a fraction of the budget of the cell
- * judged (the long horizon for per-environment claims). None for family T and identities (measured
- * values, not differences) or endpoints the pre-registration gives no threshold for.
+ * The reference lines of a paired claim (families P and M), from the decisions its rule names: "beats:"
+ * (one-sided, at least the minimal effect) and "agrees:" (TOST within the margin); a claim of both (M4)
+ * gets both. In steps to 60% the amount is a fraction of the budget of the cell judged (the long
+ * horizon for per-environment claims). None for family T and identities (measured values, not
+ * differences), for a rule that names neither decision, or for an endpoint without a threshold.
  */
-export function effectReference(
+export function effectReferences(
   claim: Pick<ClaimRecord, 'family' | 'kind' | 'endpoint' | 'rule' | 'env' | 'horizon'>,
   rules: PreregisteredRules,
   budgetOf: (env: string, horizon: string) => number | undefined,
-): EffectReference | null {
-  if (claim.kind !== 'empirical' || (claim.family !== 'P' && claim.family !== 'M')) return null;
-  const equivalence = /TOST|equivalen/i.test(claim.rule);
-  const set = equivalence ? rules.equivalenceMargin : rules.minimalEffect;
-  const kind = equivalence ? 'equivalence margin' : 'minimal effect';
-  if (claim.endpoint === 'auc') return { kind, value: set.auc };
-  if (claim.endpoint === 'stepsTo60' && claim.env) {
+): EffectReference[] {
+  if (claim.kind !== 'empirical' || (claim.family !== 'P' && claim.family !== 'M')) return [];
+  const kinds: { kind: EffectReference['kind']; set: PreregisteredRules['minimalEffect'] }[] = [];
+  if (/\bbeats:/.test(claim.rule)) kinds.push({ kind: 'minimal effect', set: rules.minimalEffect });
+  if (/\bagrees:/.test(claim.rule)) kinds.push({ kind: 'equivalence margin', set: rules.equivalenceMargin });
+  return kinds.flatMap(({ kind, set }): EffectReference[] => {
+    if (claim.endpoint === 'auc') return [{ kind, value: set.auc }];
+    if (claim.endpoint !== 'stepsTo60' || !claim.env) return [];
     const budget = budgetOf(claim.env, claim.horizon ?? 'long');
-    return budget === undefined ? null : { kind, value: set.stepsTo60Fraction * budget };
-  }
-  return null;
+    return budget === undefined ? [] : [{ kind, value: set.stepsTo60Fraction * budget }];
+  });
 }

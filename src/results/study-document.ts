@@ -20,7 +20,8 @@ export interface StudyResults {
   runCommits: string[];
   /** Every (env, horizon)'s env-step budget. */
   envStepBudgets: Record<string, Partial<Record<Horizon, number>>>;
-  preregistration: PreregistrationRef;
+  /** Null when the study was written outside a git repository (no commit to record). */
+  preregistration: PreregistrationRef | null;
   cells: CellSummary[];
   claims: ClaimRecord[];
   failures: FailureCount[];
@@ -43,7 +44,8 @@ export function readStudy(json: unknown): StudyReading {
   for (const field of ['cells', 'claims', 'failures', 'runCommits'] as const) {
     if (!Array.isArray(json[field])) return { ok: false, message: `study.json version ${RESULTS_VERSION} has no "${field}" list.` };
   }
-  if (!isObject(json.preregistration)) return { ok: false, message: `study.json version ${RESULTS_VERSION} has no "preregistration" object.` };
+  if (json.preregistration !== null && !isObject(json.preregistration))
+    return { ok: false, message: `study.json version ${RESULTS_VERSION} has no "preregistration" object (or null).` };
   if (!isObject(json.envStepBudgets)) return { ok: false, message: `study.json version ${RESULTS_VERSION} has no "envStepBudgets" object.` };
   if (typeof json.commit !== 'string') return { ok: false, message: `study.json version ${RESULTS_VERSION} has no "commit" string.` };
   return { ok: true, study: json as unknown as StudyResults };

@@ -166,6 +166,17 @@ describe('results page', () => {
     }
   }, 90_000);
 
+  it('a document written outside git (no pre-registration recorded) says so and still shows its figures', async () => {
+    const { page, context } = await openResults(JSON.stringify({ ...study, preregistration: null }));
+    try {
+      await page.locator('results-app [data-summary]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('results-app section[aria-labelledby="about"]').textContent()).toMatch(/No pre-registration is recorded/);
+      expect(await page.locator('results-cell-table').count()).toBe(3);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it('a failed fetch says what failed', async () => {
     const { page, context } = await openResults('not found', { status: 404 });
     try {

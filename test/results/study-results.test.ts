@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { budgetOf, cellEnvs, cellHorizons, chartCells, envFailures, envRows } from '../../src/results/cell-tables.ts';
 import { claimGroups, identities, verdictCounts } from '../../src/results/claim-groups.ts';
-import { effectReference, preregisteredRules } from '../../src/results/preregistered-rules.ts';
+import { effectReferences, preregisteredRules } from '../../src/results/preregistered-rules.ts';
 import { readStudy, type StudyResults } from '../../src/results/study-document.ts';
 import type { ClaimRecord } from '../../src/study/confirmatory-types.ts';
 
@@ -30,7 +30,12 @@ describe('readStudy', () => {
   it('refuses a version 3 document missing a field the page reads, naming it', () => {
     const { claims: _claims, ...rest } = fixture;
     expect(readStudy(rest)).toEqual({ ok: false, message: 'study.json version 3 has no "claims" list.' });
-    expect(readStudy({ ...fixture, preregistration: null })).toEqual({ ok: false, message: 'study.json version 3 has no "preregistration" object.' });
+    expect(readStudy({ ...fixture, preregistration: 'docs/results/preregistration.md' })).toEqual({
+      ok: false,
+      message: 'study.json version 3 has no "preregistration" object (or null).',
+    });
+    // Written outside a git repository, the study records no pre-registration: still a document to show.
+    expect(readStudy({ ...fixture, preregistration: null }).ok).toBe(true);
   });
 });
 
@@ -123,13 +128,19 @@ describe('preregistered rules', () => {
     expect(() => preregisteredRules(bad)).toThrow(/tests.minimalEffect.stepsTo60 must be a number or "<fraction> x budget"; got "a tenth"/);
   });
 
-  it('draws a beats-claim against its minimal effect, an agrees-claim against its margin, steps as a fraction of the budget', () => {
+  it('draws a beats-claim against its minimal effect, an agrees-claim against its margin, a claim of both against both', () => {
     const budget = (env: string, horizon: string) => budgetOf(fixture.envStepBudgets, fixture.cells, env, horizon);
     const byId = (id: string, env: string) => fixture.claims.find((c) => c.id === id && c.env === env)!;
-    expect(effectReference(byId('P1', 'gridhouse'), rules, budget)).toEqual({ kind: 'minimal effect', value: 0.03 });
-    expect(effectReference(byId('M8', 'gridhouse'), rules, budget)).toEqual({ kind: 'equivalence margin', value: 0.05 });
-    expect(effectReference(byId('P2', 'gridhouse'), rules, budget)).toEqual({ kind: 'minimal effect', value: 0.1 * 90112 });
-    expect(effectReference(byId('T1', 'texthouse'), rules, budget)).toBeNull();
-    expect(effectReference(byId('I1', 'gridhouse'), rules, budget)).toBeNull();
+    expect(effectReferences(byId('P1', 'gridhouse'), rules, budget)).toEqual([{ kind: 'minimal effect', value: 0.03 }]);
+    expect(effectReferences(byId('M8', 'gridhouse'), rules, budget)).toEqual([{ kind: 'equivalence margin', value: 0.05 }]);
+    expect(effectReferences(byId('M4', 'gridhouse'), rules, budget)).toEqual([
+      { kind: 'minimal effect', value: 0.03 },
+      { kind: 'equivalence margin', value: 0.05 },
+    ]);
+    // Steps to 60%: a fraction of the judged cell's budget (the long horizon of a per-environment claim).
+    expect(effectReferences(byId('P2', 'gridhouse'), rules, budget)).toEqual([{ kind: 'minimal effect', value: 0.1 * 90112 }]);
+    expect(effectReferences({ ...byId('P1', 'gridhouse'), rule: 'a rule naming no decision' }, rules, budget)).toEqual([]);
+    expect(effectReferences(byId('T1', 'texthouse'), rules, budget)).toEqual([]);
+    expect(effectReferences(byId('I1', 'gridhouse'), rules, budget)).toEqual([]);
   });
 });

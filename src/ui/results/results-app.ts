@@ -18,10 +18,10 @@ import preregistrationMarkdown from '../../../docs/results/preregistration.md?ra
 import { budgetOf, cellEnvs, cellHorizons, chartCells, envRows } from '../../results/cell-tables.ts';
 import { claimGroups, identities, verdictCounts } from '../../results/claim-groups.ts';
 import { shortCommit, steps } from '../../results/format.ts';
-import { effectReference, type PreregisteredRules, preregisteredRules } from '../../results/preregistered-rules.ts';
+import { effectReferences, type PreregisteredRules, preregisteredRules } from '../../results/preregistered-rules.ts';
 import { type ResultsView, resultsView } from '../../results/results-url.ts';
 import { readStudy, type StudyResults } from '../../results/study-document.ts';
-import type { CellSummary, ClaimRecord } from '../../study/confirmatory-types.ts';
+import type { CellSummary, ClaimRecord, PreregistrationRef } from '../../study/confirmatory-types.ts';
 import { methodColorVar, sharedStyles } from '../theme.ts';
 import { CURVE_DASHES } from './results-curve-chart.ts';
 import './results-cell-table.ts';
@@ -244,33 +244,44 @@ export class ResultsApp extends LitElement {
   private about(study: StudyResults) {
     const pre = study.preregistration;
     const counts = verdictCounts(study.claims);
+    const runCommits = study.runCommits.map((c) => shortCommit(c)).join(', ');
     return html`<section aria-labelledby="about">
       <h2 id="about">The study</h2>
       <p>${study.purpose}</p>
-      <p>
+      ${pre ? this.preregistration(pre, runCommits) : html`<p><b>No pre-registration is recorded</b>: the document was written outside a git repository.</p>`}
+      <p>The document was written at <code title=${study.commit}>${shortCommit(study.commit)}</code>.</p>
+      <p class="summary" data-summary data-held=${counts.held} data-not-held=${counts['not held']} data-untestable=${counts.untestable}>
+        Of <b>${counts.total}</b> empirical claim records (one per claim and environment), <b>${counts.held}</b> held, <b>${counts['not held']}</b> did not
+        hold and <b>${counts.untestable}</b> could not be tested here. Identities are shown apart and not counted.
+      </p>
+    </section>`;
+  }
+
+  private preregistration(pre: PreregistrationRef, runCommits: string) {
+    return html`<p>
         Pre-registered in <code>${pre.path}</code> at commit <code title=${pre.commit}>${shortCommit(pre.commit)}</code>, before any run.
         ${
           pre.runsAfter
-            ? html`Every run's commit comes after it (${study.runCommits.map((c) => shortCommit(c)).join(', ')}).`
-            : html`<b>Not every run's commit comes after it</b> (${study.runCommits.map((c) => shortCommit(c)).join(', ')}): those results are not confirmatory.`
+            ? html`Every run's commit comes after it (${runCommits}).`
+            : html`<b>Not every run's commit comes after it</b> (${runCommits}): those results are not confirmatory.`
         }
-        The document was written at <code title=${study.commit}>${shortCommit(study.commit)}</code>.
       </p>
       ${
         pre.amendments.length
           ? html`<div>
             <p>Amendments (each dated in the pre-registration, with its reason):</p>
             <ul>
-              ${pre.amendments.map((a) => html`<li>${a.title} (<code title=${a.commit}>${shortCommit(a.commit)}</code>)</li>`)}
+              ${pre.amendments.map((a) => {
+                // Documents since the amendments' run counts carry how many runs came after each one.
+                const after = (a as { runsAfterIt?: unknown }).runsAfterIt;
+                return html`<li>
+                  ${a.title} (<code title=${a.commit}>${shortCommit(a.commit)}</code>${typeof after === 'number' ? `; ${after} runs after it` : ''})
+                </li>`;
+              })}
             </ul>
           </div>`
           : html`<p>No amendments.</p>`
-      }
-      <p class="summary" data-summary data-held=${counts.held} data-not-held=${counts['not held']} data-untestable=${counts.untestable}>
-        Of <b>${counts.total}</b> empirical claim records (one per claim and environment), <b>${counts.held}</b> held, <b>${counts['not held']}</b> did not
-        hold and <b>${counts.untestable}</b> could not be tested here. Identities are shown apart and not counted.
-      </p>
-    </section>`;
+      }`;
   }
 
   private budgets(study: StudyResults, envs: string[]) {
@@ -331,7 +342,7 @@ export class ResultsApp extends LitElement {
 
   private claims(study: StudyResults) {
     const budget = (env: string, horizon: string) => budgetOf(study.envStepBudgets, study.cells, env, horizon);
-    const card = (c: ClaimRecord) => html`<results-claim .claim=${c} .reference=${this.rules ? effectReference(c, this.rules, budget) : null}></results-claim>`;
+    const card = (c: ClaimRecord) => html`<results-claim .claim=${c} .references=${this.rules ? effectReferences(c, this.rules, budget) : []}></results-claim>`;
     const ids = identities(study.claims);
     return html`<section aria-labelledby="claims">
         <h2 id="claims">Claims</h2>

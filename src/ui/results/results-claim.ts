@@ -19,17 +19,17 @@ const PAD = 12;
 export class ResultsClaim extends LitElement {
   static override properties = {
     claim: { attribute: false },
-    reference: { attribute: false },
+    references: { attribute: false },
   };
 
   declare claim: ClaimRecord | null;
-  /** What the interval is judged against beside zero; null: no line (descriptive values, identities). */
-  declare reference: EffectReference | null;
+  /** What the interval is judged against beside zero (src/results/preregistered-rules.ts `effectReferences`). */
+  declare references: EffectReference[];
 
   constructor() {
     super();
     this.claim = null;
-    this.reference = null;
+    this.references = [];
   }
 
   static override styles = [
@@ -203,8 +203,7 @@ export class ResultsClaim extends LitElement {
    */
   private intervalDrawing(mid: number, ci: [number, number]) {
     const c = this.claim!;
-    const ref = this.reference;
-    const refs = ref ? (ref.kind === 'equivalence margin' ? [-ref.value, ref.value] : [ref.value]) : [];
+    const refs = this.references.flatMap((r) => (r.kind === 'equivalence margin' ? [-r.value, r.value] : [r.value]));
     const marks = [ci[0], ci[1], mid, 0, ...refs];
     let lo = Math.min(...marks);
     let hi = Math.max(...marks);
@@ -213,7 +212,8 @@ export class ResultsClaim extends LitElement {
     hi += pad;
     const x = (v: number) => PAD + ((v - lo) / (hi - lo)) * (W - 2 * PAD);
     const fmt = (v: number) => effect(c.endpoint, v);
-    const label = `95% CI ${interval(ci, fmt)}, effect ${fmt(mid)}, against zero${ref ? ` and the ${ref.kind} ${ref.kind === 'equivalence margin' ? '±' : ''}${fmt(ref.value).replace(/^\+/, '')}` : ''}`;
+    const against = this.references.map((r) => ` and the ${r.kind} ${r.kind === 'equivalence margin' ? '±' : ''}${fmt(r.value).replace(/^\+/, '')}`).join('');
+    const label = `95% CI ${interval(ci, fmt)}, effect ${fmt(mid)}, against zero${against}`;
     return html`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label=${label} data-interval>
       <line class="zero" x1=${x(0)} x2=${x(0)} y1="4" y2=${H - 14}></line><text class="label" x=${x(0)} y=${H - 3} text-anchor="middle">0</text>
       ${refs.map(
