@@ -79,9 +79,13 @@ export class ResultsCurveChart extends LitElement {
     `,
   ];
 
+  /** The x axis ends at the cell's budget (every method's), else at the furthest point drawn. */
+  private get xMax(): number {
+    return this.budget > 0 ? this.budget : Math.max(1, ...this.cells.flatMap((c) => c.curve.envSteps));
+  }
+
   private x(steps: number): number {
-    const max = this.budget > 0 ? this.budget : Math.max(1, ...this.cells.flatMap((c) => c.curve.envSteps));
-    return PAD.left + (Math.min(steps, max) / max) * (W - PAD.left - PAD.right);
+    return PAD.left + (Math.min(steps, this.xMax) / this.xMax) * (W - PAD.left - PAD.right);
   }
 
   private y(success: number): number {
@@ -99,8 +103,7 @@ export class ResultsCurveChart extends LitElement {
 
   override render() {
     if (!this.cells.length) return html`<p class="muted">${this.heading}: no curves in this cell.</p>`;
-    const max = this.budget > 0 ? this.budget : Math.max(...this.cells.flatMap((c) => c.curve.envSteps));
-    const xTicks = [0, max / 2, max];
+    const xTicks = [0, this.xMax / 2, this.xMax];
     const line = (xs: number[], ys: number[]) => xs.map((x, i) => `${i ? 'L' : 'M'}${this.x(x).toFixed(1)},${this.y(ys[i]).toFixed(1)}`).join('');
     return html`<figure>
       <figcaption>${this.heading}</figcaption>
