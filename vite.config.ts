@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { resultsPagePlugin } from './scripts/results-page-plugin.ts';
 
 /**
  * Cross-origin isolation (SharedArrayBuffer, hence the wasm backend's threads). The dev and preview
@@ -75,11 +76,15 @@ export default defineConfig(({ command }) => ({
   // Only a build has a service worker (the dev server serves sources that change on every edit). Not
   // import.meta.env.PROD: that follows NODE_ENV, which test runners set to "test" for builds as well.
   define: { __SERVICE_WORKER__: JSON.stringify(command === 'build') },
-  plugins: [wasmThreadsPlugin(), offlinePlugin()],
+  plugins: [wasmThreadsPlugin(), resultsPagePlugin(), offlinePlugin()],
   build: {
     target: 'es2022',
     // tfjs alone is well over Vite's 500 kB warning threshold; the warning would only be noise.
     chunkSizeWarningLimit: 4096,
+    // Two pages: the live training and the study's results (scripts/results-page-plugin.ts).
+    rolldownOptions: {
+      input: { main: fileURLToPath(new URL('index.html', import.meta.url)), results: fileURLToPath(new URL('results.html', import.meta.url)) },
+    },
   },
   // The training worker is a module worker that loads backends on demand (dynamic imports), which
   // needs ES output: the default iife format cannot code-split.

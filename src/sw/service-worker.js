@@ -46,10 +46,17 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    // The page itself: the network first (a new build is picked up at once), the cached copy offline.
+    // A page (index.html, results.html): the network first (a new build is picked up at once), its cached
+    // copy offline, and the main page for any other address.
     event.respondWith(
       fetch(request)
-        .catch(() => caches.open(CACHE).then((cache) => cache.match(new URL('index.html', self.registration.scope).href)))
+        .catch(() =>
+          caches
+            .open(CACHE)
+            .then((cache) =>
+              cache.match(request, { ignoreSearch: true }).then((hit) => hit || cache.match(new URL('index.html', self.registration.scope).href)),
+            ),
+        )
         .then(isolated),
     );
     return;

@@ -36,7 +36,7 @@ export function pageHeader(parts: PageParts, withLede: boolean): TemplateResult 
       <h1>Beacon <span>Live</span></h1>
       ${withLede ? html`<p>${parts.lede}</p>` : nothing}
     </div>
-    <div class="top-actions">${parts.badge}${parts.presentButton}</div>
+    <div class="top-actions">${parts.badge}${parts.presentButton}<a class="results-link" href="./results.html">Results</a></div>
   </header>`;
 }
 
@@ -86,6 +86,12 @@ export const pageFrameStyles = css`
   }
   backend-badge {
     max-width: min(100%, 460px);
+  }
+  /* The study's results page (results.html). */
+  .results-link {
+    color: var(--accent);
+    font-size: 0.9rem;
+    font-weight: 550;
   }
   settings-alert,
   .errors {

@@ -1,0 +1,51 @@
+/**
+ * What the results page (results.html, src/results-main.ts) needs from Vite, beside its entry:
+ *
+ * - `study.json` (docs/results/study.json, written by `npm run study`) served by the dev server and
+ *   copied into the build, at the site's root, so the page fetches it at the relative URL `./study.json`
+ *   under any base path. In a build it is emitted before the offline plugin lists the bundle, so the
+ *   service worker precaches it with the page.
+ * - The page's colour and font tokens: the main page's `<style>` (index.html) is copied into
+ *   results.html where it says `<!-- page-tokens -->`, so both pages share one set, light and dark.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Plugin } from 'vite';
+
+const STUDY_JSON = new URL('../docs/results/study.json', import.meta.url);
+const INDEX_HTML = new URL('../index.html', import.meta.url);
+const TOKENS_MARK = '<!-- page-tokens -->';
+
+/** The first `<style>` element of the main page, the tokens included. */
+function pageTokens(): string {
+  const m = /<style>[\s\S]*?<\/style>/.exec(readFileSync(INDEX_HTML, 'utf8'));
+  if (!m) throw new Error('index.html has no <style> element to share with results.html');
+  return m[0];
+}
+
+export function resultsPagePlugin(): Plugin {
+  return {
+    name: 'beacon-live:results-page',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (!new URL(req.url ?? '/', 'http://x').pathname.endsWith('/study.json')) return next();
+        if (!existsSync(STUDY_JSON)) {
+          res.statusCode = 404;
+          res.end('docs/results/study.json does not exist: run npm run study');
+          return;
+        }
+        res.setHeader('content-type', 'application/json');
+        res.end(readFileSync(STUDY_JSON));
+      });
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      handler(html) {
+        return html.includes(TOKENS_MARK) ? html.replace(TOKENS_MARK, pageTokens()) : html;
+      },
+    },
+    generateBundle() {
+      if (!existsSync(STUDY_JSON)) this.error('docs/results/study.json does not exist: run npm run study before building the results page');
+      this.emitFile({ type: 'asset', fileName: 'study.json', source: readFileSync(STUDY_JSON) });
+    },
+  };
+}
