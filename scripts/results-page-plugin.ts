@@ -4,7 +4,9 @@
  * - `study.json` (docs/results/study.json, written by `npm run study`) served by the dev server and
  *   copied into the build, at the site's root, so the page fetches it at the relative URL `./study.json`
  *   under any base path. In a build it is emitted before the offline plugin lists the bundle, so the
- *   service worker precaches it with the page.
+ *   service worker precaches it with the page. The copy leaves out `runs` (every run's curves, most of
+ *   the file's megabytes): the view reads only the summaries (cells, claims, failures), and every visitor's
+ *   first visit precaches it.
  * - The page's colour and font tokens: the main page's `<style>` (index.html) is copied into
  *   results.html where it says `<!-- page-tokens -->`, so both pages share one set, light and dark.
  */
@@ -22,6 +24,12 @@ function pageTokens(): string {
   return m[0];
 }
 
+/** docs/results/study.json without its runs (the view's copy). */
+function studyForThePage(): string {
+  const { runs: _runs, ...summary } = JSON.parse(readFileSync(STUDY_JSON, 'utf8')) as { runs?: unknown };
+  return JSON.stringify(summary);
+}
+
 export function resultsPagePlugin(): Plugin {
   return {
     name: 'beacon-live:results-page',
@@ -34,7 +42,7 @@ export function resultsPagePlugin(): Plugin {
           return;
         }
         res.setHeader('content-type', 'application/json');
-        res.end(readFileSync(STUDY_JSON));
+        res.end(studyForThePage());
       });
     },
     transformIndexHtml: {
@@ -45,7 +53,7 @@ export function resultsPagePlugin(): Plugin {
     },
     generateBundle() {
       if (!existsSync(STUDY_JSON)) this.error('docs/results/study.json does not exist: run npm run study before building the results page');
-      this.emitFile({ type: 'asset', fileName: 'study.json', source: readFileSync(STUDY_JSON) });
+      this.emitFile({ type: 'asset', fileName: 'study.json', source: studyForThePage() });
     },
   };
 }

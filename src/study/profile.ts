@@ -102,7 +102,7 @@ export const FULL_PROFILE: StudyProfile = {
   secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
   notes: [
     'Batch and width are the page’s defaults (8 tasks × 8 runs, width 64), where the auto SFT prior was calibrated.',
-    'Budgets are pre-registered per (env, horizon) cell (docs/results/preregistration.md): where GRPO’s last-5 mean success first reached half its final value in study v2 (the shop: in a pilot of GRPO on seeds 901–905, `npm run study -- --shop-pilot`), rounded up to whole full-length iterations, at least 8; so the budgets sit below the ceiling, where methods can differ. A run stops at 80 iterations at most (a run whose episodes average a tenth of the step limit).',
+    'Budgets are pre-registered per (env, horizon) cell (docs/results/preregistration.md): where GRPO’s last-5 mean success first reached half its final value in study v2 (the shop: in a pilot of GRPO on seeds 901–905, `npm run study -- --shop-pilot`), rounded up to whole full-length iterations, at least 8; so the budgets sit below the ceiling, where methods can differ. A run stops at 80 iterations at most: one whose episodes are short (under limitIterations / 80 of the step limit on average, e.g. under 29% of it on shop long tasks, where a policy that buys early ends its episodes fast) stops before its budget, and its AUC counts the steps it did not use at its last-5 mean success (docs/maths.md §11).',
     'Seeds 101–115: new seeds, so no task stream of study v2, which chose the questions, informs a test.',
     'Nothing was tuned per method: every variant trains with the same budget and shared hyperparameters; the endpoints, tests and margins were fixed in the pre-registration before any run.',
   ],
