@@ -45,7 +45,7 @@ describe('the study race of your estimator', () => {
   it('races the GRPO starter in the quick cells, and exits 2 with the message of an estimator that fails', async () => {
     const ok = await runCli('cli/study.ts', ['--quick', '--seeds', '1', '--workers', '1', '--estimator', file('grpo.js', GRPO_TEMPLATE)]);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/4 runs \(gridhouse, texthouse × short, long × seeds 1–1\)/);
+    expect(ok.stdout).toMatch(/6 runs \(gridhouse, texthouse, shop × short, long × seeds 1–1\)/);
     expect(ok.stdout).toMatch(/^\| gridhouse \| short \| \d+% · 60% at /m);
     expect(ok.stdout).toMatch(/^wrote docs\/results\/quick\/estimators\/[0-9a-f]{12}\.json$/m);
     const bad = await runCli('cli/study.ts', [
