@@ -1,7 +1,7 @@
 /**
  * Where study v3's pre-registration lives in the history: the commit that added it, the commits that
  * amended it (dated sections, docs/results/preregistration.md), and whether every run was trained after
- * all of them (a run's commit must descend from each; a run before the pre-registration is not admissible).
+ * it (a run's commit is it or descends from it; a run before the pre-registration is not admissible).
  */
 import { execFileSync } from 'node:child_process';
 import type { PreregistrationRef } from '../src/study/confirmatory-types.ts';
@@ -24,8 +24,9 @@ export function preregistrationRef(cwd: string, runCommits: readonly string[], p
   }
   if (history.length === 0) return null;
   const [first, ...amendments] = history;
+  // A run at the commit that added a section came after it (committed, then run), as does any later one.
   const descends = (ancestor: string, commit: string) => {
-    if (ancestor === commit) return false;
+    if (ancestor === commit) return true;
     try {
       execFileSync('git', ['merge-base', '--is-ancestor', ancestor, commit], { cwd, stdio: 'ignore' });
       return true;
