@@ -72,6 +72,11 @@ export abstract class BaseVecEnv implements VecEnv {
     ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
   }
 
+  /** B: each episode's milestone-dropout bits, drawn at reset (bit k hides milestone k + 1); a GPU rollout uploads them. */
+  get droppedMilestones(): Uint8Array {
+    return this.book.dropped;
+  }
+
   /** `b` if it names an episode of a started batch; else an error saying what is wrong. */
   protected checkEpisode(b: number): number {
     if (!Number.isInteger(b) || b < 0 || b >= this.batchSize) throw new RangeError(`episode must be an integer in [0, ${this.batchSize}); got ${b}`);

@@ -83,11 +83,6 @@ class GridHouse extends BaseVecEnv {
     }
   }
 
-  /** B: each episode's milestone-dropout bits, drawn at reset (bit k hides milestone k + 1); a GPU rollout uploads them. */
-  get droppedMilestones(): Uint8Array {
-    return this.book.dropped;
-  }
-
   oracleActions(out: Int32Array): void {
     for (let b = 0; b < this.batchSize; b++) out[b] = this.done[b] ? 0 : oracleAction(this.state, this.actionMask, b);
   }

@@ -96,11 +96,6 @@ export class Shop extends BaseVecEnv {
     writeObs(s, this.obs, b);
   }
 
-  /** B: each episode's milestone-dropout bits, drawn at reset (bit k hides milestone k + 1); a GPU rollout uploads them. */
-  get droppedMilestones(): Uint8Array {
-    return this.book.dropped;
-  }
-
   oracleActions(out: Int32Array): void {
     for (let b = 0; b < this.batchSize; b++) if (!this.done[b]) out[b] = oracleAction(this.state, b);
   }

@@ -1,34 +1,22 @@
 /**
- * Study v3's cell summaries, whole-seed failures and claims, exactly as docs/results/preregistration.md
+ * Study v3's claims, exactly as docs/results/preregistration.md
  * fixes them (definitions in docs/maths.md §11): every effect is a mean of per-seed paired differences
  * with its bootstrap interval and exact sign-flip p; Holm–Bonferroni within family P and within family
  * M; family T (the paper's thresholds) is descriptive; identities (family I) are checked, never counted
  * as held claims. A claim whose cells did not run is untestable with the reason, never failed, and
  * nothing here throws on a missing cell.
  *
- * Endpoints are recomputed from each run's curves (src/study/endpoints.ts) at the cell's budget, so a
- * run's stored summary means never enter a test except T1, T3 and I2, which are run means by definition.
+ * The cells (study-cells.ts) hold each run's endpoints, computed from its curves at the cell's budget, so
+ * a run's stored summary means never enter a test except T1, T3 and I2, which are run means by definition.
  */
 import { ENV_NAMES, type EnvName, type Horizon } from '../../envs/index.ts';
 import { bootstrapMeanCI, holmAdjust, MAX_SIGN_FLIP_PAIRS, signFlipP, tostP } from './confirmatory-stats.ts';
-import type { CellSummary, ClaimFamily, ClaimRecord, FailureCount, MeanWithInterval, PairedTestRecord, RunEndpoints } from './confirmatory-types.ts';
-import { runEndpoints } from './endpoints.ts';
+import type { ClaimFamily, ClaimRecord, PairedTestRecord } from './confirmatory-types.ts';
 import { HORIZON_ORDER } from './matrix.ts';
-import type { RunResult } from './summary.ts';
-import { releasedVariantFor, VARIANT_NAMES, variantLabel, type VariantName } from './variants.ts';
-
-/** What the claims read of a run. */
-export type StudyRun = Pick<
-  RunResult,
-  'key' | 'env' | 'horizon' | 'variant' | 'seed' | 'curves' | 'stopped' | 'stepsTo60' | 'envStepBudget' | 'signalRetention' | 'ccr' | 'sampleUtilization'
->;
-
-/** The pre-registered env-step budget per cell; a cell absent here uses the largest budget its runs recorded. */
-export type CellBudgets = Partial<Record<EnvName, Partial<Record<Horizon, number>>>>;
+import { labelOf, type EndpointRun, type StudyCells } from './study-cells.ts';
+import { releasedVariantFor, type VariantName } from './variants.ts';
 
 export const ALPHA = 0.05;
-/** Resamples of the per-iteration bootstrap band of a cell's mean curve (a chart, not a test). */
-export const CURVE_BAND_RESAMPLES = 1000;
 export const MIN_EFFECT_AUC = 0.03;
 export const MARGIN_AUC = 0.05;
 /** Minimal effect and equivalence margin in env steps to 60%, as a share of the cell's budget. */
@@ -52,139 +40,6 @@ const steps = (x: number) => Math.round(x).toLocaleString('en-US');
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const pFmt = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
 const ciFmt = (ci: [number, number], fmt: (x: number) => string) => `[${fmt(ci[0])}, ${fmt(ci[1])}]`;
-
-// ——— Runs, cells and endpoints ———
-
-interface EndpointRun {
-  run: StudyRun;
-  endpoints: RunEndpoints & { finalSuccess: number };
-}
-
-class Cells {
-  private readonly byCell = new Map<string, EndpointRun[]>();
-
-  constructor(
-    runs: readonly StudyRun[],
-    private readonly budgets: CellBudgets,
-  ) {
-    const grouped = new Map<string, StudyRun[]>();
-    for (const run of runs) {
-      const key = Cells.key(run.env, run.horizon, run.variant);
-      grouped.set(key, [...(grouped.get(key) ?? []), run]);
-    }
-    for (const [key, cellRuns] of grouped) {
-      const budget = this.budget(cellRuns[0].env, cellRuns[0].horizon, cellRuns);
-      const withEndpoints = cellRuns
-        .map((run) => ({ run, endpoints: runEndpoints(run, budget) as RunEndpoints & { finalSuccess: number } }))
-        .sort((a, b) => a.run.seed - b.run.seed);
-      this.byCell.set(key, withEndpoints);
-    }
-  }
-
-  static key(env: string, horizon: string, variant: string): string {
-    return `${env}|${horizon}|${variant}`;
-  }
-
-  budget(env: EnvName, horizon: Horizon, cellRuns?: readonly StudyRun[]): number {
-    const fixed = this.budgets[env]?.[horizon];
-    if (finite(fixed)) return fixed;
-    const recorded = (cellRuns ?? this.anyRuns(env, horizon)).map((r) => r.envStepBudget);
-    // NaN when the cell did not run (its claims are then untestable).
-    return recorded.length > 0 ? Math.max(...recorded) : Number.NaN;
-  }
-
-  private anyRuns(env: EnvName, horizon: Horizon): StudyRun[] {
-    return [...this.byCell.entries()].filter(([k]) => k.startsWith(`${env}|${horizon}|`)).flatMap(([, rs]) => rs.map((r) => r.run));
-  }
-
-  get(env: EnvName, horizon: Horizon, variant: VariantName): EndpointRun[] {
-    return this.byCell.get(Cells.key(env, horizon, variant)) ?? [];
-  }
-
-  /** Every cell present, in table order: environments, horizons, variants. */
-  list(): { env: EnvName; horizon: Horizon; variant: VariantName; runs: EndpointRun[] }[] {
-    const out = [...this.byCell.values()].map((runs) => ({ env: runs[0].run.env, horizon: runs[0].run.horizon, variant: runs[0].run.variant, runs }));
-    const variantOrder = (v: string) => {
-      const i = VARIANT_NAMES.indexOf(v as VariantName);
-      return i < 0 ? VARIANT_NAMES.length : i;
-    };
-    return out.sort(
-      (a, b) =>
-        ENV_NAMES.indexOf(a.env) - ENV_NAMES.indexOf(b.env) ||
-        HORIZON_ORDER[a.horizon] - HORIZON_ORDER[b.horizon] ||
-        variantOrder(a.variant) - variantOrder(b.variant) ||
-        a.variant.localeCompare(b.variant),
-    );
-  }
-}
-
-function meanWithInterval(xs: readonly number[]): MeanWithInterval {
-  return xs.length === 0 ? { mean: Number.NaN, ci: [Number.NaN, Number.NaN], n: 0 } : { mean: mean(xs), ci: bootstrapMeanCI(xs), n: xs.length };
-}
-
-/** Mean success curve over a cell's runs: each iteration averaged over the runs that have it. */
-function meanCurve(runs: readonly EndpointRun[]): CellSummary['curve'] {
-  const curve: CellSummary['curve'] = { envSteps: [], success: [], low: [], high: [] };
-  const length = Math.max(0, ...runs.map((r) => r.run.curves.success.length));
-  for (let i = 0; i < length; i++) {
-    const present = runs.filter((r) => finite(r.run.curves.success[i]) && finite(r.run.curves.envSteps[i]));
-    if (present.length === 0) continue;
-    const success = present.map((r) => r.run.curves.success[i] as number);
-    // The band is drawn, not tested: 1,000 resamples per iteration keep a 1,200-run document quick to write.
-    const [low, high] = bootstrapMeanCI(success, { resamples: CURVE_BAND_RESAMPLES });
-    curve.envSteps.push(mean(present.map((r) => r.run.curves.envSteps[i] as number)));
-    curve.success.push(mean(success));
-    curve.low.push(low);
-    curve.high.push(high);
-  }
-  return curve;
-}
-
-/**
- * One summary per (env, horizon, variant) present in `runs`: the endpoints' means over seeds with
- * bootstrap intervals, the runs that never reached 60%, whole-seed failures and the means without
- * them, and the mean success curve with a per-iteration bootstrap band.
- */
-export function summariseCells(runs: readonly StudyRun[], budgets: CellBudgets): CellSummary[] {
-  const cells = new Cells(runs, budgets);
-  return cells.list().map(({ env, horizon, variant, runs: cellRuns }) => {
-    const kept = cellRuns.filter((r) => !r.endpoints.failedToStart);
-    return {
-      env,
-      horizon,
-      variant,
-      label: labelOf(variant),
-      envStepBudget: cells.budget(env, horizon),
-      seeds: cellRuns.map((r) => r.run.seed),
-      auc: meanWithInterval(cellRuns.map((r) => r.endpoints.auc)),
-      stepsTo60: meanWithInterval(cellRuns.map((r) => r.endpoints.stepsTo60Endpoint)),
-      never60: cellRuns.filter((r) => r.endpoints.never60).length,
-      finalSuccess: meanWithInterval(cellRuns.map((r) => r.endpoints.finalSuccess)),
-      failures: cellRuns.length - kept.length,
-      withoutFailures: {
-        auc: kept.length > 0 ? mean(kept.map((r) => r.endpoints.auc)) : null,
-        finalSuccess: kept.length > 0 ? mean(kept.map((r) => r.endpoints.finalSuccess)) : null,
-        n: kept.length,
-      },
-      curve: meanCurve(cellRuns),
-    };
-  });
-}
-
-/** Whole-seed failures (runs that never start, docs/maths.md §11) per cell, in table order. */
-export function countFailures(runs: readonly StudyRun[], budgets: CellBudgets = {}): FailureCount[] {
-  return new Cells(runs, budgets).list().map(({ env, horizon, variant, runs: cellRuns }) => ({
-    env,
-    horizon,
-    variant,
-    failures: cellRuns.filter((r) => r.endpoints.failedToStart).length,
-    runs: cellRuns.length,
-  }));
-}
-
-function labelOf(variant: string): string {
-  return (VARIANT_NAMES as readonly string[]).includes(variant) ? variantLabel(variant as VariantName) : variant;
-}
 
 // ——— Paired differences ———
 
@@ -291,13 +146,13 @@ function untestable(t: ClaimText, env: EnvName | null, horizon: Horizon | null, 
 }
 
 /** Why a comparison of these cells cannot be tested, or null when it can. */
-function missing(cells: Cells, env: EnvName, needs: readonly [Horizon, VariantName][]): string | null {
+function missing(cells: StudyCells, env: EnvName, needs: readonly [Horizon, VariantName][]): string | null {
   if (!cellsHaveEnv(cells, env)) return `no ${env} runs`;
   for (const [h, v] of needs) if (cells.get(env, h, v).length === 0) return `no ${env} ${h} runs of ${labelOf(v)}`;
   return null;
 }
 
-function cellsHaveEnv(cells: Cells, env: EnvName): boolean {
+function cellsHaveEnv(cells: StudyCells, env: EnvName): boolean {
   return cells.list().some((c) => c.env === env);
 }
 
@@ -328,7 +183,7 @@ interface Comparison {
 }
 
 /** A claim on one paired comparison per environment (P1, P2, P4, M1, M2, M3, M5, M7, M8). */
-function singleComparison(cells: Cells, t: ClaimText, env: EnvName, c: Comparison, kind: 'beats' | 'agrees', e: Endpoint, perCell: boolean): PendingClaim {
+function singleComparison(cells: StudyCells, t: ClaimText, env: EnvName, c: Comparison, kind: 'beats' | 'agrees', e: Endpoint, perCell: boolean): PendingClaim {
   const horizon = perCell ? c.horizon : null;
   const budget = () => cells.budget(env, c.horizon);
   const threshold = e === 'auc' ? (kind === 'beats' ? MIN_EFFECT_AUC : MARGIN_AUC) : STEPS_SHARE;
@@ -367,7 +222,7 @@ function contrastClaim(
   t: ClaimText,
   env: EnvName,
   needs: [EnvName, Horizon, VariantName][],
-  cells: Cells,
+  cells: StudyCells,
   build: () => Paired,
   comparison: string,
   lead: () => string,
@@ -497,7 +352,7 @@ const M_TEXT = {
   },
 } satisfies Record<string, ClaimText>;
 
-function familyP(cells: Cells): PendingClaim[] {
+function familyP(cells: StudyCells): PendingClaim[] {
   const out: PendingClaim[] = [];
   for (const env of ENV_NAMES) {
     out.push(singleComparison(cells, P_TEXT.P1, env, { a: 'beacon', b: 'grpo', horizon: LONG }, 'beats', 'auc', false));
@@ -508,10 +363,10 @@ function familyP(cells: Cells): PendingClaim[] {
   return out;
 }
 
-const aucDiff = (cells: Cells, env: EnvName, h: Horizon, a: VariantName, b: VariantName) =>
+const aucDiff = (cells: StudyCells, env: EnvName, h: Horizon, a: VariantName, b: VariantName) =>
   pairBySeed(cells.get(env, h, a), cells.get(env, h, b), (r) => r.endpoints.auc);
 
-function gainGrows(cells: Cells, env: EnvName): PendingClaim {
+function gainGrows(cells: StudyCells, env: EnvName): PendingClaim {
   const long = () => aucDiff(cells, env, LONG, 'beacon', 'grpo');
   const short = () => aucDiff(cells, env, SHORT, 'beacon', 'grpo');
   const needs: [EnvName, Horizon, VariantName][] = [
@@ -524,7 +379,7 @@ function gainGrows(cells: Cells, env: EnvName): PendingClaim {
   return contrastClaim(P_TEXT.P3, env, needs, cells, () => pairByIndex(long(), short()), '(BEACON − GRPO) long − (BEACON − GRPO) short', lead);
 }
 
-function familyM(cells: Cells): PendingClaim[] {
+function familyM(cells: StudyCells): PendingClaim[] {
   const out: PendingClaim[] = [];
   for (const env of ENV_NAMES) {
     out.push(singleComparison(cells, M_TEXT.M1, env, { a: 'beacon', b: 'gigpo', horizon: LONG }, 'beats', 'auc', false));
@@ -542,7 +397,7 @@ function familyM(cells: Cells): PendingClaim[] {
 }
 
 /** M8 is per cell: the pre-registered horizons, plus any other horizon that ran. */
-function horizonsOf(cells: Cells, env: EnvName): Horizon[] {
+function horizonsOf(cells: StudyCells, env: EnvName): Horizon[] {
   const ran = cells
     .list()
     .filter((c) => c.env === env)
@@ -551,7 +406,7 @@ function horizonsOf(cells: Cells, env: EnvName): Horizon[] {
   return [...all].sort((a, b) => HORIZON_ORDER[a] - HORIZON_ORDER[b]);
 }
 
-function randomSegments(cells: Cells, env: EnvName): PendingClaim {
+function randomSegments(cells: StudyCells, env: EnvName): PendingClaim {
   const t = M_TEXT.M4;
   const rule = `${ruleText('agrees', 'auc', MARGIN_AUC, null)} for random segments vs GRPO; ${ruleText('beats', 'auc', MIN_EFFECT_AUC, null)} for BEACON vs random segments; both must hold`;
   const why = missing(cells, env, [
@@ -576,7 +431,7 @@ function randomSegments(cells: Cells, env: EnvName): PendingClaim {
   };
 }
 
-function trajectoryTerm(cells: Cells, env: EnvName): PendingClaim {
+function trajectoryTerm(cells: StudyCells, env: EnvName): PendingClaim {
   const household = () => aucDiff(cells, env, LONG, 'beacon', 'noTrajectoryTerm');
   const shop = () => aucDiff(cells, 'shop', LONG, 'beacon', 'noTrajectoryTerm');
   const needs: [EnvName, Horizon, VariantName][] = [
@@ -597,7 +452,7 @@ function trajectoryTerm(cells: Cells, env: EnvName): PendingClaim {
   );
 }
 
-function gainOverGigpo(cells: Cells, env: EnvName): PendingClaim {
+function gainOverGigpo(cells: StudyCells, env: EnvName): PendingClaim {
   const grows = (v: VariantName) => combineBySeed(aucDiff(cells, env, LONG, v, 'grpo'), aucDiff(cells, env, SHORT, v, 'grpo'));
   const needs: [EnvName, Horizon, VariantName][] = [LONG, SHORT].flatMap((h) =>
     (['beacon', 'gigpo', 'grpo'] as VariantName[]).map((v): [EnvName, Horizon, VariantName] => [env, h, v]),
@@ -668,7 +523,7 @@ const T_TEXT = {
   },
 } satisfies Record<string, ClaimText>;
 
-function familyT(cells: Cells): ClaimRecord[] {
+function familyT(cells: StudyCells): ClaimRecord[] {
   const out: ClaimRecord[] = [];
   for (const env of ENV_NAMES) {
     const grpo = cells.get(env, LONG, 'grpo');
@@ -703,7 +558,7 @@ function familyT(cells: Cells): ClaimRecord[] {
   return out;
 }
 
-function ccrClaim(cells: Cells, env: EnvName): ClaimRecord {
+function ccrClaim(cells: StudyCells, env: EnvName): ClaimRecord {
   const t = T_TEXT.T3;
   const rule = "held when the mean over seeds of BEACON's run-mean CCR (docs/maths.md §5) is below GiGPO's; effect = BEACON − GiGPO, paired by seed";
   const why = missing(cells, env, [
@@ -774,7 +629,7 @@ const I_TEXT = {
   },
 } satisfies Record<string, ClaimText>;
 
-function gammaOneIdentity(cells: Cells, env: EnvName): ClaimRecord {
+function gammaOneIdentity(cells: StudyCells, env: EnvName): ClaimRecord {
   const t = I_TEXT.I1;
   const rule = `held when, on every paired seed, the γ = 1 run has as many iterations as GRPO's, the same env steps, and success within ${IDENTITY_TOLERANCE} at every iteration; effect = the largest |difference| of the success curves`;
   const why = missing(cells, env, [
@@ -812,7 +667,7 @@ function gammaOneIdentity(cells: Cells, env: EnvName): ClaimRecord {
   };
 }
 
-function utilisationIdentity(cells: Cells, env: EnvName): ClaimRecord {
+function utilisationIdentity(cells: StudyCells, env: EnvName): ClaimRecord {
   const values = perSeed(cells.get(env, LONG, 'beacon'), (r) => r.run.sampleUtilization);
   const why = missing(cells, env, [[LONG, 'beacon']]);
   return describe(
@@ -831,8 +686,7 @@ function utilisationIdentity(cells: Cells, env: EnvName): ClaimRecord {
  * Every claim of the pre-registration, one record per claim and environment (per cell for M8): family P
  * and M with Holm within each, family T descriptive, identities I1 and I2.
  */
-export function evaluateConfirmatoryClaims(runs: readonly StudyRun[], budgets: CellBudgets): ClaimRecord[] {
-  const cells = new Cells(runs, budgets);
+export function evaluateConfirmatoryClaims(cells: StudyCells): ClaimRecord[] {
   const p = familyP(cells);
   const m = familyM(cells);
   adjustFamily(p);

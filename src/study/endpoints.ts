@@ -9,7 +9,7 @@
  * definition of src/metrics/iterations-to-target.ts (TRAILING_WINDOW iterations, iteration 0 included).
  */
 import type { RunEndpoints } from './confirmatory-types.ts';
-import { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW, type RunResult } from './summary.ts';
+import { finalSuccess, itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW, type RunResult } from './summary.ts';
 
 /** How far above its iteration-0 success a run's smoothed success must rise to count as started (§11). */
 export const START_MARGIN = 0.1;
@@ -46,7 +46,7 @@ export function normalisedArea(success: readonly number[], envSteps: readonly nu
     area += success[i] * n;
     used += n;
   }
-  const tailLevel = stopped ? 0 : mean(success.slice(-TRAILING_WINDOW));
+  const tailLevel = stopped ? 0 : finalSuccess(success);
   area += tailLevel * (room - used);
   return area / room;
 }
@@ -73,8 +73,8 @@ export function runEndpoints(run: EndpointRun, envStepBudget: number): RunEndpoi
   // counts no step past the budget, so neither does this endpoint.
   const stepsTo60Endpoint = stepsTo60 === null ? envStepBudget : Math.min(stepsTo60, envStepBudget);
 
-  const signed = (run.curves as Record<string, (number | null)[] | undefined>).contradictoryRatioSigned;
-  const peaks = (signed ?? []).filter(finite);
+  // Runs stored before the signed ratio existed have no such curve.
+  const peaks = (run.curves.contradictoryRatioSigned ?? []).filter(finite);
 
   return {
     auc: normalisedArea(success, envSteps, envStepBudget, Boolean(run.stopped)),
@@ -83,6 +83,6 @@ export function runEndpoints(run: EndpointRun, envStepBudget: number): RunEndpoi
     failedToStart: itersToTarget(success, success[0] + START_MARGIN, TRAILING_WINDOW) === null,
     outcomeMix: { partial: mean(partial), full: mean(success) },
     contradictoryPeakSigned: peaks.length > 0 ? Math.max(...peaks) : null,
-    finalSuccess: mean(success.slice(-TRAILING_WINDOW)),
+    finalSuccess: finalSuccess(success),
   };
 }

@@ -1,22 +1,17 @@
 /**
- * The study's outputs as data and text: the study.json document (built by one pure function from the
- * runs, so a merge of shards gives the same document as one unsharded invocation) and the README
- * generated from it.
- *
- * The README's generated text only states figures and the fixed rules; what we think explains a result
- * is written by hand, after reading the results, in analysis.md beside it, and included verbatim.
+ * The study's document, study.json, built by one pure function from the runs, so a merge of shards gives
+ * the same document as one unsharded invocation; readme.ts writes the README from it.
  */
-import type { EnvName, Horizon } from '../../envs/index.ts';
+import type { Horizon } from '../../envs/index.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../config.ts';
-import type { NamedFigure } from './charts.ts';
-import { ALPHA, countFailures, evaluateConfirmatoryClaims, MARGIN_AUC, MIN_EFFECT_AUC, STEPS_SHARE, summariseCells } from './confirmatory-claims.ts';
+import { ALPHA, evaluateConfirmatoryClaims, MARGIN_AUC, MIN_EFFECT_AUC, STEPS_SHARE } from './confirmatory-claims.ts';
+import { countFailures, StudyCells, summariseCells } from './study-cells.ts';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CI_LEVEL } from './confirmatory-stats.ts';
 import type { CellSummary, ClaimRecord, FailureCount, PreregistrationRef, RunEndpoints } from './confirmatory-types.ts';
-import { runEndpoints } from './endpoints.ts';
-import { HORIZON_ORDER, stepBudget, type MatrixDefinition, type RunSpec } from './matrix.ts';
+import { stepBudget, type MatrixDefinition, type RunSpec } from './matrix.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
-import { FINAL_WINDOW, TARGET_SUCCESS, TRAILING_WINDOW, meanSd, medianIters, selectRuns, type RunResult } from './summary.ts';
-import { VARIANT_NAMES, variantLabel, variantSpec, type VariantName } from './variants.ts';
+import { FINAL_WINDOW, TARGET_SUCCESS, TRAILING_WINDOW, type RunResult } from './summary.ts';
+import { variantSpec, type VariantName } from './variants.ts';
 
 export const DEFINITIONS: Record<string, string> = {
   finalSuccess: `mean success rate over the last ${FINAL_WINDOW} iterations of the run (the iterations that spend the end of its env-step budget)`,
@@ -139,16 +134,16 @@ export interface DocumentMeta {
 /** The study document of `runs` (in matrix order: `specs`); pure, so shards merge to the same document. */
 export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyMap<string, RunResult>, meta: DocumentMeta): StudyDocument {
   const { profile } = meta;
-  const runs: StudyRunRecord[] = specs
-    .map((s) => results.get(`${s.env}-${s.horizon}-${s.variant}-s${s.seed}`))
-    .filter((r): r is RunResult => r !== undefined)
-    .map((r) => ({ ...r, ...runEndpoints(r, r.envStepBudget) }));
   const envStepBudgets: StudyDocument['envStepBudgets'] = {};
   for (const env of profile.envs) {
     envStepBudgets[env] = {};
     for (const h of [...new Set([...profile.horizons, ...(profile.ablations.length ? [profile.ablationHorizon] : [])])])
       envStepBudgets[env][h] = stepBudget({ env, horizon: h }, profile.budget);
   }
+  const found = specs.map((s) => results.get(`${s.env}-${s.horizon}-${s.variant}-s${s.seed}`)).filter((r): r is RunResult => r !== undefined);
+  // Every run's endpoints are computed once, in the cells that the summaries and the claims read.
+  const cells = new StudyCells(found, envStepBudgets);
+  const runs: StudyRunRecord[] = found.map((r) => ({ ...r, ...cells.endpointsOf(r) }));
   const matrix: MatrixDefinition = {
     envs: profile.envs,
     horizons: profile.horizons,
@@ -183,9 +178,9 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     preregistration: meta.preregistration,
     tests: TEST_SETTINGS,
     runs,
-    cells: summariseCells(runs, envStepBudgets),
-    failures: countFailures(runs, envStepBudgets),
-    claims: evaluateConfirmatoryClaims(runs, envStepBudgets),
+    cells: summariseCells(cells),
+    failures: countFailures(cells),
+    claims: evaluateConfirmatoryClaims(cells),
   };
 }
 
@@ -193,289 +188,4 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
 export function studyJson(doc: StudyDocument): string {
   const text = JSON.stringify(doc, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 1);
   return `${text.replace(/\[\n[\s\d.eE+\-,null]*\]/g, (m) => m.replace(/\s+/g, ''))}\n`;
-}
-
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(0)}%`);
-const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? 'n/a' : x.toFixed(d));
-const cell = (s: string) => s.replace(/\|/g, '\\|');
-const kilo = (x: number) => (x >= 10000 ? `${(x / 1000).toFixed(0)}k` : String(Math.round(x)));
-
-function medianOrNever(xs: (number | null)[]): string {
-  const m = medianIters(xs);
-  return m === null ? 'n/a' : Number.isFinite(m) ? String(m) : 'never';
-}
-
-const envsOf = (runs: readonly RunResult[]) => [...new Set(runs.map((r) => r.env))].sort() as EnvName[];
-const horizonsOf = (runs: readonly RunResult[]) =>
-  [...new Set(runs.filter((r) => r.ablation === null).map((r) => r.horizon))].sort((a, b) => HORIZON_ORDER[a] - HORIZON_ORDER[b]);
-
-/** The paper's ALFWorld figures for the methods it reports (BEACON.md §6), by variant. */
-const PAPER_FIGURES: Partial<Record<VariantName, { all: string; long: string }>> = {
-  grpo: { all: '72.8', long: '53.5' },
-  beacon: { all: '91.4', long: '92.9' },
-  sft: { all: '43', long: '—' },
-  gamma1: { all: '71.8', long: '—' },
-  gamma0: { all: '81.2', long: '—' },
-  randomSegments: { all: '74.2', long: '—' },
-  milestoneDropout: { all: '82.8', long: '—' },
-  noTrajectoryTerm: { all: '23.4', long: '—' },
-};
-
-/** "Paper vs ours", laid out like the paper's main table: methods × horizons, both environments. */
-function paperTable(runs: readonly RunResult[]): string {
-  const envs = envsOf(runs);
-  const horizons = horizonsOf(runs);
-  const cols = envs.flatMap((env) => horizons.map((h) => `${env} ${h}`));
-  const rows = [`| method | paper: ALFWorld all | paper: ALFWorld long | ${cols.join(' | ')} |`, `| --- | --- | --- | ${cols.map(() => '---').join(' | ')} |`];
-  for (const v of VARIANT_NAMES.filter((n) =>
-    runs.some((r) => r.variant === n && r.ablation === null && horizons.includes(r.horizon) && runs.some((q) => q.variant === n && q.horizon !== 'long')),
-  )) {
-    const paper = PAPER_FIGURES[v];
-    const ours = envs.flatMap((env) =>
-      horizons.map((h) => {
-        const s = meanSd(selectRuns(runs, { env, horizon: h, variant: v }).map((r) => r.finalSuccess));
-        return s.mean === null ? '—' : `${(100 * s.mean).toFixed(1)} ± ${(100 * (s.sd ?? 0)).toFixed(1)}`;
-      }),
-    );
-    rows.push(`| ${variantLabel(v)} | ${paper?.all ?? '—'} | ${paper?.long ?? '—'} | ${ours.join(' | ')} |`);
-  }
-  return rows.join('\n');
-}
-
-/** Per-method cost on the ablation horizon, and the whole matrix's worker time per method. */
-function costTable(runs: readonly RunResult[], horizon: Horizon): string {
-  const rows = [
-    '| env | method | iterations | env steps used | s / iteration | rollout | advantage | update | critic | learning | worker time, all horizons |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  ];
-  for (const env of envsOf(runs)) {
-    for (const v of VARIANT_NAMES.filter((n) => variantSpec(n).ablation === null && selectRuns(runs, { env, horizon, variant: n }).length > 0)) {
-      const sel = selectRuns(runs, { env, horizon, variant: v });
-      const m = (f: (r: RunResult) => number | null) => meanSd(sel.map(f)).mean;
-      const perKilo = (k: 'rollout' | 'advantage' | 'update' | 'critic') => m((r) => (r.cost && r.envSteps ? (r.cost[k] / r.envSteps) * 1000 : null));
-      const all = selectRuns(runs, { env, variant: v }).reduce((a, r) => a + r.seconds, 0);
-      rows.push(
-        `| ${env} | ${variantLabel(v)} | ${num(
-          m((r) => r.iterations),
-          0,
-        )} | ${kilo(m((r) => r.envSteps) ?? 0)} | ${num(m((r) => r.secondsPerIteration))} | ${num(perKilo('rollout'), 0)} | ${num(perKilo('advantage'), 1)} | ${num(perKilo('update'), 0)} | ${num(perKilo('critic'), 0)} | ${num(
-          m((r) => r.learnMsPerKiloStep),
-          0,
-        )} | ${(all / 60).toFixed(1)} min |`,
-      );
-    }
-  }
-  return rows.join('\n');
-}
-
-function variantTable(runs: readonly RunResult[]): string {
-  const rows: string[] = [
-    '| env | horizon | variant | seeds | start | final success | iters to 60% (median) | steps used | utilisation | zero-advantage | contradictory (peak) | signal retention | CCR |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  ];
-  const keys = new Map<string, RunResult>();
-  for (const r of runs) keys.set(`${r.env}|${r.horizon}|${r.variant}`, r);
-  const sorted = [...keys.values()].sort(
-    (a, b) =>
-      a.env.localeCompare(b.env) || HORIZON_ORDER[a.horizon] - HORIZON_ORDER[b.horizon] || VARIANT_NAMES.indexOf(a.variant) - VARIANT_NAMES.indexOf(b.variant),
-  );
-  for (const k of sorted) {
-    const sel = selectRuns(runs, { env: k.env, horizon: k.horizon, variant: k.variant });
-    const m = (f: (r: RunResult) => number | null) => meanSd(sel.map(f));
-    const fs = m((r) => r.finalSuccess);
-    rows.push(
-      `| ${k.env} | ${k.horizon} | ${variantLabel(k.variant)} | ${sel.length} | ${pct(m((r) => r.start?.success ?? null).mean)} | ${pct(fs.mean)} ± ${pct(fs.sd)} | ${medianOrNever(sel.map((r) => r.itersTo60))} | ${kilo(m((r) => r.envSteps).mean ?? 0)} | ${pct(m((r) => r.sampleUtilization).mean)} | ${pct(m((r) => r.zeroAdvantageRatio).mean)} | ${pct(m((r) => r.contradictoryRatio).mean)} (${pct(m((r) => r.contradictoryPeak).mean)}) | ${pct(m((r) => r.signalRetention).mean)} | ${num(m((r) => r.ccr).mean)} |`,
-    );
-  }
-  return rows.join('\n');
-}
-
-export interface ReadmeInput {
-  study: StudyDocument;
-  figures: readonly NamedFigure[];
-  /** Hand-written analysis (analysis.md), or null if not written yet. */
-  analysis: string | null;
-  /** How the budget was chosen, one line each (profile.ts documents the same). */
-  budgetNotes: readonly string[];
-}
-
-const ci = (c: [number, number] | null, f: (x: number) => string) => (c ? `[${f(c[0])}, ${f(c[1])}]` : '');
-const signed = (x: number, d = 3) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`;
-const pValue = (p: number | null) => (p === null ? '—' : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
-const claimVerdict = (c: ClaimRecord) => (c.held === null ? 'untestable' : c.held ? '**held**' : '**not held**');
-
-/** Effect and interval in the claim's own unit (AUC, fractions, or env steps). */
-function effectText(c: ClaimRecord): string {
-  if (c.effect === null) return '—';
-  const f = Math.abs(c.effect) >= 100 ? (x: number) => kilo(x) : (x: number) => signed(x);
-  return `${f(c.effect)} ${ci(c.ci, f)}`;
-}
-
-function claimRow(c: ClaimRecord): string {
-  const p = c.tests.length ? c.tests.map((t) => `${pValue(t.p)} (${pValue(t.pAdjusted)})`).join('; ') : '—';
-  const where = [c.env, c.horizon].filter((x) => x !== null).join(' ');
-  return `| ${c.id} | ${where || 'all'} | ${cell(c.claim)} | ${c.endpoint} | ${effectText(c)} | ${p} | ${claimVerdict(c)}${c.untestable ? `: ${cell(c.untestable)}` : ''} |`;
-}
-
-const count = (cs: readonly ClaimRecord[], held: boolean | null) => cs.filter((c) => c.held === held).length;
-
-/** Per env: AUC, steps to 60% and final success with their intervals, failures to start, by variant and horizon. */
-function cellTable(cells: readonly CellSummary[], env: EnvName): string {
-  const rows = [
-    '| horizon | method | seeds | AUC [95% CI] | env steps to 60% [95% CI] (never) | final success [95% CI] | failures to start |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-  ];
-  const p = (x: number) => `${(100 * x).toFixed(0)}%`;
-  for (const c of cells
-    .filter((x) => x.env === env)
-    .sort(
-      (a, b) =>
-        HORIZON_ORDER[a.horizon] - HORIZON_ORDER[b.horizon] ||
-        VARIANT_NAMES.indexOf(a.variant as VariantName) - VARIANT_NAMES.indexOf(b.variant as VariantName),
-    ))
-    rows.push(
-      `| ${c.horizon} | ${c.label} | ${c.seeds.length} | ${c.auc.mean.toFixed(3)} ${ci(c.auc.ci, (x) => x.toFixed(3))} | ${kilo(c.stepsTo60.mean)} ${ci(c.stepsTo60.ci, kilo)} (${c.never60}) | ${p(c.finalSuccess.mean)} ${ci(c.finalSuccess.ci, p)} | ${c.failures} |`,
-    );
-  return rows.join('\n');
-}
-
-export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeInput): string {
-  const s = study;
-  const empirical = s.claims.filter((c) => c.kind === 'empirical');
-  const identities = s.claims.filter((c) => c.kind === 'identity');
-  const out: string[] = [];
-  const push = (...lines: string[]) => out.push(...lines);
-  push(
-    '# Study v3: the paper’s claims, pre-registered, in Beacon Live',
-    '',
-    '<!-- Generated by `npm run study` from study.json: edit analysis.md, not this file. -->',
-    '',
-  );
-  if (s.profile !== 'full') push(`> **${s.profile} profile: ${s.purpose}.** These are not the study’s results; see docs/results/README.md.`, '');
-  push(`- Command: \`${s.command}\``);
-  push(`- Commit: \`${s.commit}\` (a clean working tree)`);
-  if (s.preregistration) {
-    const pr = s.preregistration;
-    push(
-      `- Pre-registration: [${pr.path.replace('docs/results/', '')}](${pr.path.replace('docs/results/', '')}), committed at \`${pr.commit}\`${pr.amendments.length ? `; amendments: ${pr.amendments.map((a) => `${a.title} (\`${a.commit.slice(0, 12)}\`, ${a.runsAfterIt} of ${s.runs.length} runs after it)`).join('; ')}` : ''}. Every run’s commit comes after the pre-registration: **${pr.runsAfter ? 'yes' : 'no'}**.`,
-    );
-  } else push('- Pre-registration: not found in the git history (the document was written outside the repository)');
-  if (s.runCommits.length > 1 || (s.runCommits.length === 1 && s.runCommits[0] !== s.commit))
-    push(`- Runs trained at: ${s.runCommits.map((c) => `\`${c}\``).join(', ')}`);
-  push(
-    `- Finished: ${s.finishedAt}; ${s.shards > 1 ? `${s.shards} shards, the longest` : 'this invocation'} ${(s.wallSeconds / 60).toFixed(1)} min wall with ${s.workers} workers; all runs together ${(s.runSeconds / 60).toFixed(1)} min of worker time`,
-  );
-  push(`- Runs: ${s.runs.length} (${s.seeds} seeds per cell), wasm backend, one worker thread per run at a time`);
-  push(
-    `- Empirical claims: ${count(empirical, true)} held, ${count(empirical, false)} not held, ${count(empirical, null)} untestable (of ${empirical.length} records: one per claim and environment); identities apart (${identities.length})`,
-  );
-  push(
-    '',
-    '## Claims',
-    '',
-    `Tests: ${DEFINITIONS['paired test']}. Family T is descriptive: the paper’s threshold as written, on our definition (docs/results/preregistration.md).`,
-    '',
-  );
-  push('| id | where | claim | endpoint | effect [95% CI] | p (Holm) | verdict |', '| --- | --- | --- | --- | --- | --- | --- |');
-  for (const c of empirical) push(claimRow(c));
-  push('', '### Each claim', '');
-  for (const c of empirical)
-    push(
-      `- **${c.id}${c.env ? ` ${c.env}` : ''}${c.horizon ? ` ${c.horizon}` : ''}** — ${claimVerdict(c)}. Paper: ${c.paper}. Ours: ${c.ours}. Rule: ${c.rule}.`,
-    );
-  push('', '## Identities (checked, not counted as claims)', '', '| id | where | identity | value | verdict |', '| --- | --- | --- | --- | --- |');
-  for (const c of identities)
-    push(`| ${c.id} | ${c.env ?? 'all'} | ${cell(c.claim)} | ${c.effect === null ? '—' : c.effect.toExponential(2)} | ${claimVerdict(c)} |`);
-  push(
-    '',
-    '## Whole-seed failures',
-    '',
-    'Runs that never started (their last-5 mean success never rose 0.10 above iteration 0’s). Every test includes them; the cell tables show means with them, and the results view without them too.',
-    '',
-  );
-  const failed = s.failures.filter((f) => f.failures > 0);
-  if (failed.length === 0) push('None.');
-  else {
-    push('| env | horizon | method | failures / runs |', '| --- | --- | --- | --- |');
-    for (const f of failed) push(`| ${f.env} | ${f.horizon} | ${variantLabel(f.variant as VariantName)} | ${f.failures} / ${f.runs} |`);
-  }
-  for (const env of envsOf(s.runs)) push('', `## ${env}: every cell`, '', cellTable(s.cells, env));
-  push(
-    '',
-    '## Paper vs ours',
-    '',
-    `Final success (%, mean ± sd over ${s.seeds} seeds) at the same env-step budget. The paper's columns are its ALFWorld figures (Qwen 1.5B; "long": its long-task split), where BEACON.md gives one.`,
-    '',
-    paperTable(s.runs),
-  );
-  push(
-    '',
-    '## Cost per method',
-    '',
-    `On the long horizon, mean over seeds; the split columns are ms per 1000 env steps; "learning" is advantage + update + critic; the last column sums each method's runs over every horizon. Measured on a shared 2-core machine, so wall times carry its load.`,
-    '',
-    costTable(s.runs, 'long'),
-  );
-  push('', '## Every cell', '', 'Mean ± sd over seeds of each run’s figures (definitions below).', '', variantTable(s.runs));
-  push('', '## Charts', '');
-  for (const f of figures) push(`![${f.caption}](${f.name}.svg)`, '');
-  push('## Budget and settings', '');
-  push(
-    `Every run has the same env-step budget in its (env, horizon) cell and the same shared hyperparameters; a variant differs from its method only by its overrides (src/study/variants.ts), and an ablation is BEACON plus one override (src/config.ts \`ABLATIONS\`). Every method of a seed starts from the same SFT prior (\`sftEpisodes: auto\`) and sees the same task stream.`,
-    '',
-  );
-  push(
-    '| env | ' + Object.keys(Object.values(s.envStepBudgets)[0] ?? {}).join(' | ') + ' |',
-    '| --- | ' +
-      Object.keys(Object.values(s.envStepBudgets)[0] ?? {})
-        .map(() => '---')
-        .join(' | ') +
-      ' |',
-  );
-  for (const [env, b] of Object.entries(s.envStepBudgets))
-    push(
-      `| ${env} env-step budget | ${Object.values(b)
-        .map((x) => String(x))
-        .join(' | ')} |`,
-    );
-  push('', '| variant | method | overrides |', '| --- | --- | --- |');
-  for (const v of s.variants)
-    push(
-      `| ${v.label} | ${v.method} | ${
-        Object.keys(v.overrides).length
-          ? cell(
-              Object.entries(v.overrides)
-                .map(([k, x]) => `${k} = ${String(x)}`)
-                .join(', '),
-            )
-          : '—'
-      } |`,
-    );
-  push('', '| setting | value |', '| --- | --- |');
-  for (const [k, v] of Object.entries(s.budget)) push(`| ${k} | ${v} (study budget) |`);
-  for (const [k, v] of Object.entries(s.hyperparameters)) if (!(k in s.budget)) push(`| ${k} | ${String(v)} |`);
-  if (budgetNotes.length) {
-    push('');
-    for (const n of budgetNotes) push(`- ${n}`);
-  }
-  push('', '## Definitions', '');
-  for (const [k, v] of Object.entries(s.definitions)) push(`- **${k}**: ${v}`);
-  push('', '## Running it', '');
-  push(
-    '`npm run study` trains every run of the matrix on one machine (resumable: finished runs are kept under `runs/`). The same study spreads over many machines as an array job: each task trains one shard and writes `shards/shard-I-of-N.json`; `npm run study -- merge` checks that the shards cover every run exactly once and writes this document, exactly as one invocation would. With GNU parallel, four shards of one worker each:',
-    '',
-  );
-  push(
-    '```sh',
-    `parallel --jobs 4 --halt now,fail=1 npm run study -- --shard {}/4 --workers 1${s.profile === 'quick' ? ' --quick' : ''} ::: 1 2 3 4`,
-    `npm run study -- merge${s.profile === 'quick' ? ' --quick' : ''}`,
-    '```',
-    '',
-  );
-  push(
-    '(A Slurm job array does the same with `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT` and `#SBATCH --array=1-N`; copy every `shards/*.json` into one checkout before merging.)',
-  );
-  push('', '## What it shows, what it does not, and what we think explains it', '');
-  push(analysis?.trim() || '_Not written yet: analysis.md beside this file is written by hand after reading the results._', '');
-  return out.join('\n');
 }

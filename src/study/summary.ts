@@ -22,7 +22,7 @@ import type { IterationRecord } from '../trainer/iteration-record.ts';
 import { runKey, type RunSpec } from './matrix.ts';
 import type { VariantName } from './variants.ts';
 
-export const FINAL_WINDOW = 5;
+export const FINAL_WINDOW = TRAILING_WINDOW;
 export { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW };
 
 /** The per-iteration figures the study keeps of each record. */

@@ -290,6 +290,8 @@ export class GpuRolloutCollector {
     const T = env.maxSteps;
     const { obsDim, actionDim } = env;
     const last = T * B * W;
+    // The same words read as float32 (a graded outcome is stored as its f32 bits in the record).
+    const episodeFloats = new Float32Array(rec.episodes.buffer, rec.episodes.byteOffset, rec.episodes.length);
     const steps = Int32Array.from({ length: B }, (_, b) => rec.episodes[last + b * W + fields.steps]);
     const runOffsets = new Int32Array(B + 1);
     for (let b = 0; b < B; b++) runOffsets[b + 1] = runOffsets[b] + steps[b];
@@ -304,7 +306,7 @@ export class GpuRolloutCollector {
       milestonesReached: Uint8Array.from({ length: B }, (_, b) => rec.episodes[last + b * W + fields.milestonesReached]),
       numMilestones: Uint8Array.from({ length: B }, (_, b) => rec.episodes[last + b * W + fields.numMilestones]),
       // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10), kept as f32 bits in the record.
-      ...(fields.outcome !== undefined ? { outcome: Float32Array.from({ length: B }, (_, b) => f32Bits(rec.episodes[last + b * W + fields.outcome!])) } : {}),
+      ...(fields.outcome !== undefined ? { outcome: Float32Array.from({ length: B }, (_, b) => episodeFloats[last + b * W + fields.outcome!]) } : {}),
       obs: new Float32Array(S * obsDim),
       candidateRows: new Int32Array(S * A),
       mask: new Uint8Array(S * A),
@@ -351,11 +353,4 @@ export class GpuRolloutCollector {
     );
     this.runners = null;
   }
-}
-
-const bitsView = new DataView(new ArrayBuffer(4));
-/** The float32 whose bits are the u32 `word`. */
-function f32Bits(word: number): number {
-  bitsView.setUint32(0, word, true);
-  return bitsView.getFloat32(0, true);
 }

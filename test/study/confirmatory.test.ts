@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import { Rng } from '../../src/prng.ts';
-import { countFailures, evaluateConfirmatoryClaims, summariseCells, type CellBudgets } from '../../src/study/confirmatory-claims.ts';
+import { evaluateConfirmatoryClaims } from '../../src/study/confirmatory-claims.ts';
+import { countFailures, StudyCells, summariseCells, type CellBudgets } from '../../src/study/study-cells.ts';
 import { bootstrapMeanCI, holmAdjust, signFlipP, tostP } from '../../src/study/confirmatory-stats.ts';
 import type { ClaimRecord } from '../../src/study/confirmatory-types.ts';
 import { normalisedArea, runEndpoints } from '../../src/study/endpoints.ts';
@@ -193,7 +194,7 @@ const find = (claims: ClaimRecord[], id: string, env: EnvName, horizon: Horizon 
 
 describe('evaluateConfirmatoryClaims', () => {
   const runs = matrix();
-  const claims = evaluateConfirmatoryClaims(runs, BUDGETS);
+  const claims = evaluateConfirmatoryClaims(new StudyCells(runs, BUDGETS));
 
   it('holds P1 where BEACON clearly wins and not where it ties, with the numbers in the sentence', () => {
     const win = find(claims, 'P1', 'gridhouse');
@@ -267,7 +268,7 @@ describe('evaluateConfirmatoryClaims', () => {
         ? { ...r, curves: { ...r.curves, success: r.curves.success.map((s, i) => (i === 4 ? (s as number) + 1e-6 : s)) } }
         : r,
     );
-    const again = find(evaluateConfirmatoryClaims(drifted, BUDGETS), 'I1', 'gridhouse');
+    const again = find(evaluateConfirmatoryClaims(new StudyCells(drifted, BUDGETS)), 'I1', 'gridhouse');
     expect(again.held).toBe(false);
     expect(again.effect).toBeCloseTo(1e-6, 9);
   });
@@ -285,7 +286,7 @@ describe('evaluateConfirmatoryClaims', () => {
 
   it('needs at least 2 paired seeds', () => {
     const few = runs.filter((r) => !(r.env === 'gridhouse' && r.variant === 'beacon' && r.seed > 101));
-    const p1 = find(evaluateConfirmatoryClaims(few, BUDGETS), 'P1', 'gridhouse');
+    const p1 = find(evaluateConfirmatoryClaims(new StudyCells(few, BUDGETS)), 'P1', 'gridhouse');
     expect(p1).toMatchObject({ held: null, untestable: 'fewer than 2 paired seeds' });
     // More seeds than the exact test enumerates: untestable, not a crash.
     const many = [
@@ -294,7 +295,7 @@ describe('evaluateConfirmatoryClaims', () => {
         (['beacon', 'grpo'] as const).map((v) => matrixRun('gridhouse', 'long', v, seed, v === 'beacon' ? 0.3 : 0, 0.01)),
       ),
     ];
-    expect(find(evaluateConfirmatoryClaims(many, BUDGETS), 'P1', 'gridhouse').untestable).toMatch(/21 paired seeds: .* at most 20/);
+    expect(find(evaluateConfirmatoryClaims(new StudyCells(many, BUDGETS)), 'P1', 'gridhouse').untestable).toMatch(/21 paired seeds: .* at most 20/);
   });
 });
 
@@ -313,7 +314,7 @@ describe('contrasts across horizons and environments', () => {
       ['shop', 'long', 'noTrajectoryTerm', 0.08],
     ];
     for (const [env, horizon, variant, lift] of cells) for (const seed of SEEDS) runs.push(matrixRun(env, horizon, variant, seed, lift, 0.01));
-    const claims = evaluateConfirmatoryClaims(runs, {});
+    const claims = evaluateConfirmatoryClaims(new StudyCells(runs, {}));
     const m6 = find(claims, 'M6', 'gridhouse');
     expect(m6.held).toBe(true);
     expect(m6.effect).toBeCloseTo(0.2 - 0.02, 1);
@@ -333,7 +334,7 @@ describe('summariseCells and countFailures', () => {
     const moving = (seed: number, n: number) =>
       run({ success: Array.from({ length: n }, (_, i) => Math.min(1, 0.2 + 0.1 * i)) }, 'texthouse', 'long', 'sft', seed);
     const runs = [stuck(101), moving(102, 8), moving(103, 6)];
-    const [cell] = summariseCells(runs, { texthouse: { long: 10_000 } });
+    const [cell] = summariseCells(new StudyCells(runs, { texthouse: { long: 10_000 } }));
     expect(cell).toMatchObject({ env: 'texthouse', horizon: 'long', variant: 'sft', envStepBudget: 10_000, seeds: [101, 102, 103], failures: 1 });
     expect(cell.withoutFailures.n).toBe(2);
     expect(cell.auc.n).toBe(3);
@@ -350,6 +351,6 @@ describe('summariseCells and countFailures', () => {
     // Where one run is left, the band shrinks to its value.
     expect(cell.curve.low[7]).toBeCloseTo(0.9, 12);
     expect(cell.curve.high[7]).toBeCloseTo(0.9, 12);
-    expect(countFailures(runs)).toEqual([{ env: 'texthouse', horizon: 'long', variant: 'sft', failures: 1, runs: 3 }]);
+    expect(countFailures(new StudyCells(runs, {}))).toEqual([{ env: 'texthouse', horizon: 'long', variant: 'sft', failures: 1, runs: 3 }]);
   });
 });

@@ -42,7 +42,8 @@ import {
   stepLimit,
 } from '../../src/study/matrix.ts';
 import { FULL_PROFILE, QUICK_PROFILE, SHOP_PILOT_PROFILE, type StudyProfile } from '../../src/study/profile.ts';
-import { buildStudyDocument, renderReadme, studyJson, type StudyDocument } from '../../src/study/report.ts';
+import { buildStudyDocument, studyJson, type StudyDocument } from '../../src/study/report.ts';
+import { renderReadme } from '../../src/study/readme.ts';
 import {
   aggregateOnSteps,
   curveOnSteps,
