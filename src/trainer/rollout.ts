@@ -78,6 +78,7 @@ export class RolloutCollector {
   private readonly laidOut: [StepBuffers | null, StepBuffers | null] = [null, null];
   private turn = 0;
   private readonly actions: Int32Array;
+  private readonly chosenLogProbs: Float32Array;
   private readonly pick: Int32Array;
   private readonly stepRows: Int32Array;
   private readonly live: Uint8Array;
@@ -88,6 +89,7 @@ export class RolloutCollector {
   ) {
     this.slots = new StepBuffers(env);
     this.actions = new Int32Array(env.batchSize);
+    this.chosenLogProbs = new Float32Array(env.batchSize);
     this.pick = new Int32Array(env.batchSize * env.maxActions);
     this.stepRows = new Int32Array(env.batchSize * env.maxActions);
     this.live = new Uint8Array(env.batchSize);
@@ -99,26 +101,18 @@ export class RolloutCollector {
    * docs/maths.md §6) and `rng` the actions.
    */
   async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng = rng): Promise<Rollout> {
-    const { env, slots, actions, live } = this;
+    const { env, actions, chosenLogProbs } = this;
     const B = env.batchSize;
     const A = env.maxActions;
-    const { obsDim, actionDim, maxSteps } = env;
-    if (taskSeeds.length * groupSize !== B) throw new RangeError(`rollout needs ${B} episodes, got ${taskSeeds.length} tasks × ${groupSize}`);
-    const episodeSeeds = new Uint32Array(B);
-    for (let b = 0; b < B; b++) episodeSeeds[b] = taskSeeds[Math.floor(b / groupSize)];
-    env.reset(episodeSeeds, dropoutRng);
-    this.stepRows.fill(0); // an episode that never runs keeps id 0, a valid row to score
-    const dictionary = new CandidateDictionary(actionDim);
+    const episodeSeeds = resetEpisodes(env, taskSeeds, groupSize, dropoutRng);
     const actor = this.policy.actor();
     try {
-      while (!allDone(env.done)) {
-        // Finished episodes' candidates are not recorded: they need no ids (their logits go unused).
-        dictionary.addRows(env.actionFeatures, this.stepRows, (row) => env.done[Math.floor(row / A)] === 1);
+      return await this.play(taskSeeds, groupSize, episodeSeeds, async (_t, dictionary) => {
         // The tensors below may alias env's arrays (the cpu backend keeps them): they die before env.step.
         const logProbs = tf.tidy(() =>
           tf.logSoftmax(
             actor.logits(
-              tf.tensor2d(env.obs, [B, obsDim]),
+              tf.tensor2d(env.obs, [B, env.obsDim]),
               dictionary,
               tf.tensor1d(pickIndices(this.stepRows, A, dictionary.count, null, this.pick), 'int32'),
               tf.tensor2d(env.actionMask, [B, A], 'bool'),
@@ -128,26 +122,76 @@ export class RolloutCollector {
         const lp = (await logProbs.data()) as Float32Array;
         logProbs.dispose();
         for (let b = 0; b < B; b++) {
-          live[b] = env.done[b] ? 0 : 1;
-          if (!live[b]) continue;
-          const slot = b * maxSteps + env.steps[b];
+          if (env.done[b]) continue;
           const a = sampleAction(lp, b * A, A, env.actionMask, rng);
           actions[b] = a;
-          slots.obs.set(env.obs.subarray(b * obsDim, (b + 1) * obsDim), slot * obsDim);
-          slots.candidateRows.set(this.stepRows.subarray(b * A, (b + 1) * A), slot * A);
-          slots.mask.set(env.actionMask.subarray(b * A, (b + 1) * A), slot * A);
-          slots.actions[slot] = a;
-          slots.logProbs[slot] = lp[b * A + a];
-          slots.stateKeys[slot] = env.stateKey[b];
+          chosenLogProbs[b] = lp[b * A + a];
         }
-        env.step(actions);
-        for (let b = 0; b < B; b++) {
-          // The batch takes 0/1 flags (Φ fired or not); the env reports the milestone's task-order index.
-          if (live[b]) slots.milestones[b * maxSteps + env.steps[b] - 1] = env.milestone[b] > 0 ? 1 : 0;
-        }
-      }
+      });
     } finally {
       actor.dispose();
+    }
+  }
+
+  /**
+   * Plays the batch again from the state `resetEpisodes` left it in, taking each live episode's action at
+   * its step t from `recorded` (step-major: [t · B + b]), with its log-probability; the GPU rollout
+   * (gpu-rollout.ts) acts on the GPU and lays its batch out here. A recorded action that is out of range
+   * or not admissible here means the GPU's environment left the CPU's: that throws, naming the run and
+   * step.
+   */
+  replay(taskSeeds: Uint32Array, groupSize: number, episodeSeeds: Uint32Array, recorded: { actions: Int32Array; logProbs: Float32Array }): Promise<Rollout> {
+    const { env, actions, chosenLogProbs } = this;
+    const B = env.batchSize;
+    const A = env.maxActions;
+    return this.play(taskSeeds, groupSize, episodeSeeds, (t) => {
+      for (let b = 0; b < B; b++) {
+        if (env.done[b]) continue;
+        const a = recorded.actions[t * B + b];
+        if (!(a >= 0 && a < A && env.actionMask[b * A + a]))
+          throw new ReplayMismatchError(`run ${b}, step ${t}: action ${a} is not one of the ${A} candidates admissible in the TypeScript environment`);
+        actions[b] = a;
+        chosenLogProbs[b] = recorded.logProbs[t * B + b];
+      }
+    });
+  }
+
+  /**
+   * The loop both paths share: at each step, number the live episodes' candidate rows, let `choose` fill
+   * `actions` and `chosenLogProbs` for every live episode, record the step, and step the environment.
+   */
+  private async play(
+    taskSeeds: Uint32Array,
+    groupSize: number,
+    episodeSeeds: Uint32Array,
+    choose: (t: number, dictionary: CandidateDictionary) => Promise<void> | void,
+  ): Promise<Rollout> {
+    const { env, slots, actions, chosenLogProbs, live } = this;
+    const B = env.batchSize;
+    const A = env.maxActions;
+    const { obsDim, maxSteps } = env;
+    this.stepRows.fill(0); // an episode that never runs keeps id 0, a valid row to score
+    const dictionary = new CandidateDictionary(env.actionDim);
+    for (let t = 0; !allDone(env.done); t++) {
+      // Finished episodes' candidates are not recorded: they need no ids (their logits go unused).
+      dictionary.addRows(env.actionFeatures, this.stepRows, (row) => env.done[Math.floor(row / A)] === 1);
+      await choose(t, dictionary);
+      for (let b = 0; b < B; b++) {
+        live[b] = env.done[b] ? 0 : 1;
+        if (!live[b]) continue;
+        const slot = b * maxSteps + env.steps[b];
+        slots.obs.set(env.obs.subarray(b * obsDim, (b + 1) * obsDim), slot * obsDim);
+        slots.candidateRows.set(this.stepRows.subarray(b * A, (b + 1) * A), slot * A);
+        slots.mask.set(env.actionMask.subarray(b * A, (b + 1) * A), slot * A);
+        slots.actions[slot] = actions[b];
+        slots.logProbs[slot] = chosenLogProbs[b];
+        slots.stateKeys[slot] = env.stateKey[b];
+      }
+      env.step(actions);
+      for (let b = 0; b < B; b++) {
+        // The batch takes 0/1 flags (Φ fired or not); the env reports the milestone's task-order index.
+        if (live[b]) slots.milestones[b * maxSteps + env.steps[b] - 1] = env.milestone[b] > 0 ? 1 : 0;
+      }
     }
     return this.layOut(taskSeeds, groupSize, episodeSeeds, dictionary.rows());
   }
@@ -197,6 +241,22 @@ export class RolloutCollector {
     }
     return out;
   }
+}
+
+/** A recorded action the TypeScript environment cannot take: the recording environment diverged. */
+export class ReplayMismatchError extends Error {}
+
+/**
+ * Resets `env` for one batch: group g's G runs all play task `taskSeeds[g]`. Returns the per-run seeds.
+ * `dropoutRng` draws the milestone-dropout decisions (docs/maths.md §6).
+ */
+export function resetEpisodes(env: VecEnv, taskSeeds: Uint32Array, groupSize: number, dropoutRng: Rng): Uint32Array {
+  const B = env.batchSize;
+  if (taskSeeds.length * groupSize !== B) throw new RangeError(`rollout needs ${B} episodes, got ${taskSeeds.length} tasks × ${groupSize}`);
+  const episodeSeeds = new Uint32Array(B);
+  for (let b = 0; b < B; b++) episodeSeeds[b] = taskSeeds[Math.floor(b / groupSize)];
+  env.reset(episodeSeeds, dropoutRng);
+  return episodeSeeds;
 }
 
 function allDone(done: Uint8Array): boolean {

@@ -1,9 +1,10 @@
 /**
- * The GPU rollout (src/trainer/gpu-rollout.ts) on Dawn: every run replays exactly in the TypeScript
- * environment (states, masks, milestones, outcomes, features within rounding), every action is the
- * CPU twin's draw from Philox at (stream seed, rollout key, run, step) under `Policy.logits`, the same
- * seed gives the same rollout, and a step costs three dispatches and the rollout one read-back, counted
- * by wrapping the WebGPU API itself (and the whole rollout goes in one submit).
+ * The GPU rollout (src/trainer/gpu-rollout.ts) on Dawn: its batch is laid out run by run as the
+ * TypeScript environment plays the GPU's actions (states, masks, milestones, outcomes), every action is
+ * the CPU twin's draw from Philox at (stream seed, rollout key, run, step) under `Policy.logits`, the
+ * same seed gives the same rollout, a step costs three dispatches and the rollout one small read-back,
+ * counted by wrapping the WebGPU API itself (and the whole rollout goes in one submit), and a WGSL
+ * environment that leaves the TypeScript one is caught on the rollout it happens in.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
 import { getWebGpuDevice } from '../../src/backend/webgpu-interop.ts';
+import { GpuKernelError } from '../../src/gpu/kernel.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { rolloutPath } from '../../src/trainer/collector-choice.ts';
@@ -197,10 +199,31 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     }
     const device = getWebGpuDevice();
     expect(gpuRolloutRefusal(env, 1024, device)).toBe("hiddenSize 1024 is over the GPU acting pass's 512");
+    // The largest batch the settings allow rolls out on the GPU too: only actions and final records come back.
     const wide = createEnv('gridhouse', { horizon: 'long', batchSize: 4096 });
-    expect(gpuRolloutRefusal(wide, 64, device)).toMatch(
-      /^the GPU rollout's records \(\d+ bytes\) are over (the adapter's maxBufferSize \(\d+ bytes\)|its budget of 268435456 bytes)$/,
-    );
+    expect(gpuRolloutRefusal(wide, 64, device)).toBeNull();
+  });
+
+  // Two deliberate faults in the WGSL GridHouse: one counts a milestone twice, one ends episodes a step early.
+  const faults: [string, string, string][] = [
+    ['a milestone counted twice', 'setEp(E_MILESTONES_REACHED, ep(E_MILESTONES_REACHED) + 1u);', 'setEp(E_MILESTONES_REACHED, ep(E_MILESTONES_REACHED) + 2u);'],
+    ['episodes ended a step early', 'if (steps >= params.maxSteps) {', 'if (steps + 1u >= params.maxSteps) {'],
+  ];
+
+  it.each(faults)('a WGSL environment that leaves the TypeScript one is caught (%s)', async (_, from, to) => {
+    const source = VITE_SHADERS['gridhouse-step'];
+    expect(source, 'the fault must change the kernel').toContain(from);
+    const env = createEnv('gridhouse', { horizon: 'short', batchSize: 16 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
+    const collector = new GpuRolloutCollector(env, policy, { ...VITE_SHADERS, 'gridhouse-step': source.replace(from, to) });
+    try {
+      const failure = await collector.collect(Uint32Array.of(1, 2, 3, 4), 4, new Rng(7)).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(GpuKernelError);
+      expect((failure as Error).message).toMatch(/the GPU environment left the TypeScript one: run \d+/);
+    } finally {
+      collector.dispose();
+      policy.dispose();
+    }
   });
 
   it('the same seed gives the same rollout; another seed another one; no GPU buffer or tensor left behind', async () => {

@@ -1,7 +1,7 @@
 /**
  * The largest batch the settings allow, 64 × 64 = 4,096 runs per iteration, trains on webgpu (Dawn in
- * Node), kept as fast as it can be with a tiny horizon and width: every run is played and the update is
- * finite.
+ * Node), rolled out on the GPU, kept as fast as it can be with a tiny horizon and width: every run is
+ * played and the update is finite.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { MAX_RUNS_PER_ITERATION } from '../../src/setting-limits.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
+import { rolloutPath } from '../../src/trainer/collector-choice.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -36,8 +37,10 @@ describe('4,096 runs per iteration on webgpu', () => {
     };
     expect(config.tasksPerIteration * config.groupSize).toBe(MAX_RUNS_PER_ITERATION);
     const tensorsBefore = tf.memory().numTensors;
-    const run = new TrainingRun(config, createAdvantageEngine('webgpu', 'beacon', readShaderSources));
+    const engine = createAdvantageEngine('webgpu', 'beacon', readShaderSources);
+    const run = new TrainingRun(config, engine);
     try {
+      expect(rolloutPath(run.trainer.env, run.trainer.policy, engine)).toEqual({ path: 'gpu', reason: 'webgpu' });
       await run.run((record) => {
         expect(Number.isFinite(record.policyLoss) && Number.isFinite(record.gradNorm)).toBe(true);
         expect(record.envSteps).toBeGreaterThanOrEqual(MAX_RUNS_PER_ITERATION); // every run takes a step at least
