@@ -6,6 +6,7 @@
 import type { TrainConfig } from '../src/config.ts';
 import { createCustomAdvantageEngine, savedEstimatorSource } from '../src/engine/custom-advantage-engine.ts';
 import type { AdvantageEngine } from '../src/engine/engine.ts';
+import type { ShaderSources } from '../src/gpu/shader-source.ts';
 import type { TrainerState } from '../src/trainer/trainer.ts';
 import { methodSpec } from '../src/methods/registry.ts';
 import { nodeEstimatorSandbox, readEstimatorSource } from './estimator-sandbox.ts';
@@ -44,8 +45,11 @@ export function estimatorSource(
   return source;
 }
 
-/** The custom method's engine for `source` with its module loaded (a failure to load throws an EstimatorError). */
-export async function customEngine(source: string, flags: EstimatorFlagValues): Promise<AdvantageEngine> {
+/**
+ * The custom method's engine for `source` with its module loaded (a failure to load throws an
+ * EstimatorError). `shaders`: the WGSL sources on webgpu, for the GPU rollout.
+ */
+export async function customEngine(source: string, flags: EstimatorFlagValues, shaders?: ShaderSources): Promise<AdvantageEngine> {
   const sandbox = nodeEstimatorSandbox(source, flags.estimatorTimeout);
   try {
     await sandbox.load();
@@ -53,5 +57,5 @@ export async function customEngine(source: string, flags: EstimatorFlagValues): 
     sandbox.dispose();
     throw e;
   }
-  return createCustomAdvantageEngine(sandbox, source);
+  return createCustomAdvantageEngine(sandbox, source, shaders);
 }

@@ -24,6 +24,7 @@ import { TrainingRun, type RunState } from '../src/trainer/run.ts';
 import { StateError } from '../src/trainer/state-parts.ts';
 import { readCheckpointFile, writeCheckpointFile } from './checkpoint-file.ts';
 import { customEngine, estimatorSource } from './custom-method.ts';
+import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import { EstimatorError } from '../src/estimator/failure.ts';
 import { flagsHelp, parseFlags, runCommand, UsageError } from './flags.ts';
 import { initNodeBackend } from './node-backend.ts';
@@ -74,7 +75,8 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.write(`backend: ${backend.describe}\n`);
   // The custom method's sandbox loads the visitor's module before anything is written, so a module
   // that does not load, or has no default export, stops the command at once (exit 2).
-  const engine = source === null ? backend.advantageEngine(config.method) : await customEngine(source, flags);
+  const engine =
+    source === null ? backend.advantageEngine(config.method) : await customEngine(source, flags, backend.name === 'webgpu' ? readShaderSources() : undefined);
   const run = new TrainingRun(config, engine);
   let signal: keyof typeof SIGNAL_EXIT | null = null;
   const onSignal = (name: keyof typeof SIGNAL_EXIT) => {

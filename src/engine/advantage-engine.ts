@@ -31,8 +31,10 @@ export function advantageEngineName(backend: BackendName, method: string): Advan
 /**
  * A fresh engine for one trainer of `method` on `backend`: the method's WGSL kernels on webgpu (they
  * read tfjs's buffers in place), its CPU reference elsewhere. `shaders` supplies the WGSL sources
- * (read from disk in Node, bundled by Vite in the page).
+ * (read from disk in Node, bundled by Vite in the page). On webgpu a method without kernels of its own
+ * still carries the sources, so that its rollout runs on the GPU (src/trainer/collector-choice.ts).
  */
 export function createAdvantageEngine(backend: BackendName, method: string, shaders: () => ShaderSources): AdvantageEngine {
-  return advantageEngineName(backend, method) === 'webgpu-kernels' ? createGpuAdvantageEngine(shaders(), methodSpec(method)) : cpuAdvantageEngine;
+  if (advantageEngineName(backend, method) === 'webgpu-kernels') return createGpuAdvantageEngine(shaders(), methodSpec(method));
+  return backend === 'webgpu' ? { ...cpuAdvantageEngine, shaders: shaders() } : cpuAdvantageEngine;
 }

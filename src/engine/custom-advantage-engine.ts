@@ -9,6 +9,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { estimatorSettings } from '../estimator/custom-settings.ts';
 import type { EstimatorRunner } from '../estimator/sandbox-host.ts';
+import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { AdvantageEngine } from './engine.ts';
 import { ESTIMATOR_PART, savedEstimatorSource } from '../estimator/saved-source.ts';
 import { StateError, type StatePart } from '../state/state-part.ts';
@@ -32,10 +33,15 @@ function estimatorPart(source: string): StatePart {
   };
 }
 
-/** An engine over `runner`, which runs `source`; disposing the engine disposes the runner (its worker). */
-export function createCustomAdvantageEngine(runner: EstimatorRunner, source: string): AdvantageEngine {
+/**
+ * An engine over `runner`, which runs `source`; disposing the engine disposes the runner (its worker).
+ * `shaders`: the WGSL sources on the webgpu backend, so that the rollout runs on the GPU
+ * (src/trainer/collector-choice.ts); the visitor's estimator itself always runs on the CPU.
+ */
+export function createCustomAdvantageEngine(runner: EstimatorRunner, source: string, shaders?: ShaderSources): AdvantageEngine {
   return {
     name: 'cpu',
+    ...(shaders ? { shaders } : {}),
     parts: { [ESTIMATOR_PART]: estimatorPart(source) },
     async compute(batch, settings) {
       const advantages = await runner.estimate(batch, estimatorSettings(settings));

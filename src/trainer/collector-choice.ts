@@ -1,7 +1,8 @@
 /**
  * Which rollout a trainer runs: on the GPU (gpu-rollout.ts) when tfjs runs on webgpu, the advantage
- * engine carries the WGSL sources and the environment and width fit the GPU path; otherwise the CPU
- * sampled rollout (rollout.ts), whose records on cpu/wasm are the golden ones.
+ * engine carries the WGSL sources (every engine made for webgpu does, whether its advantages run on the
+ * kernels or on the CPU) and the environment and width fit the GPU path; otherwise the CPU sampled
+ * rollout (rollout.ts), whose records on cpu/wasm are the golden ones.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { VecEnv } from '../../envs/types.ts';
@@ -22,7 +23,7 @@ export type RolloutPath = 'gpu' | 'cpu';
 /** The rollout path a trainer of `env` and `policy` takes with `engine` on the current backend, and why. */
 export function rolloutPath(env: VecEnv, policy: Policy, engine: AdvantageEngine): { path: RolloutPath; reason: string } {
   if (tf.getBackend() !== 'webgpu') return { path: 'cpu', reason: `the backend is ${tf.getBackend()}` };
-  if (!engine.shaders) return { path: 'cpu', reason: 'the advantage engine runs on the CPU for this method' };
+  if (!engine.shaders) return { path: 'cpu', reason: 'the advantage engine carries no WGSL sources' };
   const refusal = gpuRolloutRefusal(env, policy.shape.hiddenSize, getWebGpuDevice());
   return refusal ? { path: 'cpu', reason: refusal } : { path: 'gpu', reason: 'webgpu' };
 }

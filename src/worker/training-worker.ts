@@ -13,6 +13,7 @@ import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { TrainingLoop } from './training-loop.ts';
 import { WorkerBackend } from './worker-backend.ts';
 import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
+import type { ShaderSources } from '../gpu/shader-source.ts';
 import { initBackend, setWasmThreads } from '../backend/browser.ts';
 import { advantageEngineName, createAdvantageEngine } from '../engine/advantage-engine.ts';
 import { probeBackend } from './backend-probe.ts';
@@ -83,13 +84,13 @@ const loop: TrainingLoop = new TrainingLoop({
       lostReason = null;
       moving = false;
     }
-    if (methodSpec(method).visitorCode) return customEngine(estimator);
+    if (methodSpec(method).visitorCode) return customEngine(estimator, report.backend === 'webgpu' ? VITE_SHADERS : undefined);
     return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
 });
 
 /** The custom method's engine: the visitor's estimator in a nested sandbox worker, its module loaded first. */
-async function customEngine(estimator: EstimatorCode | null | undefined): Promise<AdvantageEngine> {
+async function customEngine(estimator: EstimatorCode | null | undefined, shaders: ShaderSources | undefined): Promise<AdvantageEngine> {
   if (!estimator)
     throw new EstimatorError({
       kind: 'load',
@@ -102,7 +103,7 @@ async function customEngine(estimator: EstimatorCode | null | undefined): Promis
     sandbox.dispose();
     throw e;
   }
-  return createCustomAdvantageEngine(sandbox, estimator.source);
+  return createCustomAdvantageEngine(sandbox, estimator.source, shaders);
 }
 
 /**

@@ -190,9 +190,12 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 8 }, new Rng(1));
     try {
       expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'beacon', readShaderSources)).path).toBe('gpu');
-      expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', 'ppo', readShaderSources))).toEqual({
+      // Methods whose advantages run on the CPU (critic PPO, SFT) still roll out on the GPU on webgpu.
+      for (const method of ['ppo', 'sft'] as const)
+        expect(rolloutPath(env, policy, createAdvantageEngine('webgpu', method, readShaderSources)).path).toBe('gpu');
+      expect(rolloutPath(env, policy, { ...createAdvantageEngine('webgpu', 'ppo', readShaderSources), shaders: undefined })).toEqual({
         path: 'cpu',
-        reason: 'the advantage engine runs on the CPU for this method',
+        reason: 'the advantage engine carries no WGSL sources',
       });
     } finally {
       policy.dispose();
