@@ -46,6 +46,7 @@ const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
 const WORKGROUP = 64;
+
 /** Bytes of what one rollout of `env` brings back: step-major actions and log-probabilities, final episode records. */
 function recordSizes(env: VecEnv, recordWords: number) {
   const steps = env.maxSteps * env.batchSize;

@@ -6,7 +6,8 @@
  * (candidate-table.ts) and each distinct row is embedded once, when a step first offers it. Actions are
  * sampled on the CPU from the run's seeded Rng (not tf.multinomial), so the same seed gives the same runs
  * on every deterministic backend. Steps are recorded per episode slot, then laid out run by run in the
- * offset-indexed layout the advantage estimators take (src/advantages/types.ts).
+ * offset-indexed layout the advantage estimators take (src/advantages/types.ts). The same loop replays
+ * actions chosen elsewhere (`replay`): the GPU rollout's (gpu-rollout.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { VecEnv } from '../../envs/types.ts';
