@@ -12,12 +12,16 @@ import { callsBetween, installWebGpuCallCounter, type WebGpuCallCounter } from '
 import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import type { AdvantageEngine } from '../../src/engine/engine.ts';
+import { batchToTensors, GpuAdvantageEstimator } from '../../src/gpu/advantage-estimator.ts';
 import { keepForLater, liveKeptBuffers, pendingRead, readTogether, tensorRead } from '../../src/gpu/pending-read.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { rolloutPath } from '../../src/trainer/collector-choice.ts';
 import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { NonFiniteLossError } from '../../src/trainer/ppo.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
+import { methodSpec } from '../../src/methods/registry.ts';
+import { makeBatch } from '../support/batches.ts';
 import { useWebGpuBackend, type WebGpuTestContext } from '../support/webgpu.ts';
 
 let gpu: WebGpuTestContext;
@@ -87,6 +91,55 @@ describe('one read-back at the end of a webgpu iteration', () => {
       expect(liveKeptBuffers()).toBe(0);
     } finally {
       source.destroy();
+    }
+  });
+
+  it("deferred details outlive the advantages tensor and the next call's use of the kernels' buffers", async () => {
+    const estimator = new GpuAdvantageEstimator(readShaderSources());
+    const settings = { ...DEFAULT_ADVANTAGE_SETTINGS, method: 'beacon' };
+    const switches = methodSpec('beacon').switches!;
+    const first = makeBatch([
+      [
+        { reward: 1, milestones: [0, 1, 0, 1] },
+        { reward: 0, milestones: [1, 0] },
+      ],
+    ]);
+    const second = makeBatch([
+      [
+        { reward: 0, milestones: [1, 1, 1, 1, 1] },
+        { reward: 1, milestones: [0, 0, 0] },
+      ],
+    ]);
+    const tensors = tf.memory().numTensors;
+    try {
+      const run = async (batch: typeof first, details: true | 'deferred') => {
+        const inputs = batchToTensors(batch);
+        try {
+          return await estimator.compute(inputs, settings, switches, { details });
+        } finally {
+          tf.dispose(Object.values(inputs));
+        }
+      };
+      const a = await run(first, 'deferred');
+      expect(a.details).toBeUndefined();
+      a.advantages.dispose(); // its output buffer may now be lent again
+      const b = await run(second, true); // same scratch buffers, same output buffer
+      b.advantages.dispose();
+      const before = counter.read();
+      const [deferred] = await readTogether([a.pendingDetails!]);
+      expect(callsBetween(before, counter.read()).readBacks).toBe(1);
+      const reference = methodSpec('beacon').estimate(first, settings);
+      for (const key of ['advantages', 'trajectoryAdvantages', 'segmentAdvantages', 'shapedRewards'] as const) {
+        expect(deferred[key].length, key).toBe(reference[key].length);
+        deferred[key].forEach((x, i) =>
+          expect(Math.abs(x - reference[key][i]), `${key}[${i}]`).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(reference[key][i]))),
+        );
+      }
+      expect(b.details!.advantages.length).toBe(second.milestones.length);
+      expect(liveKeptBuffers()).toBe(0);
+      expect(tf.memory().numTensors).toBe(tensors);
+    } finally {
+      estimator.dispose();
     }
   });
 
