@@ -3,9 +3,9 @@
  *
  * A map for reading is a GPU → CPU round trip that stalls the caller until the queue has drained, so a
  * webgpu iteration makes as few as it can: the advantage details (A, A_traj, A_seg, r_t, or GiGPO's
- * parts) and the PPO statistics are both needed only for the metrics, after the update, so they are
- * read together at the end of the iteration (src/trainer/iteration-read-back.ts), one staging buffer
- * and one `mapAsync`.
+ * parts) and the PPO statistics are needed only after the update (the metrics, the page's snapshot, the
+ * check for a non-finite loss), so they are read together at the end of the iteration
+ * (src/trainer/iteration-read-back.ts), one staging buffer and one `mapAsync`.
  *
  * A `PendingRead` names float32 values in GPU buffers and how to turn them into a result. Its sources
  * must hold those values until it is read: `keepForLater` copies them (GPU-side, no read-back) into a

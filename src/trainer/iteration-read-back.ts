@@ -56,8 +56,7 @@ async function readStats(stats: PendingPpoStats): Promise<PpoStats> {
   return stats.settle(values);
 }
 
-/** Frees whatever of an iteration is still pending (an error ended it before `readIteration`). */
-export function releaseIteration(details: IterationDetails, stats?: UpdateStats): void {
+/** Frees the details if they are still on the GPU (an error ended the iteration before `readIteration`). */
+export function releaseIteration(details: IterationDetails): void {
   if (isPendingDetails(details)) details.release();
-  if (stats && isPendingStats(stats)) stats.abandon();
 }
