@@ -5,6 +5,7 @@
  */
 import type * as tf from '@tensorflow/tfjs-core';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
+import type { PendingRead } from '../gpu/pending-read.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { StatePart } from '../state/state-part.ts';
 
@@ -14,11 +15,24 @@ export interface ComputedAdvantages {
   result: AdvantageResult;
 }
 
+/** The advantages with their CPU copies still on the GPU, for the iteration's one read-back. */
+export interface DeferredAdvantages {
+  /** Per-step A as a float32 tensor [S]; the caller disposes it. */
+  tensor: tf.Tensor1D;
+  /** A, A_traj, A_seg and r_t (or GiGPO's parts), kept on the GPU; the caller reads (`readTogether`) or releases it. */
+  details: PendingRead<AdvantageResult>;
+}
+
 export type AdvantageEngineName = 'cpu' | 'webgpu-kernels';
 
 export interface AdvantageEngine {
   readonly name: AdvantageEngineName;
   compute(batch: AdvantageBatch, settings: AdvantageSettings): Promise<ComputedAdvantages>;
+  /**
+   * As `compute`, with the CPU copies left on the GPU, on an engine whose details live there (the WGSL
+   * kernels): the trainer reads them with the PPO statistics, one read-back per iteration.
+   */
+  computeDeferred?(batch: AdvantageBatch, settings: AdvantageSettings): Promise<DeferredAdvantages>;
   /** The WGSL sources, on an engine that runs on the webgpu backend: the trainer's GPU rollout uses them too (gpu-rollout.ts). */
   readonly shaders?: ShaderSources;
   /** State the engine adds to the trainer's checkpoints (the custom method's code), by part name. */

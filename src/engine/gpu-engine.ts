@@ -2,7 +2,8 @@
  * The trainer's `AdvantageEngine` on the WGSL kernels (use it when tfjs runs on webgpu; on wasm/cpu
  * use `cpuAdvantageEngine`). It uploads the CPU batch as tensors, runs the kernels, and returns the
  * zero-copy advantages tensor for the loss plus CPU copies of A, A_traj, A_seg and r_t for the
- * metrics (one read-back per iteration).
+ * metrics: read back at once by `compute`, or kept on the GPU by `computeDeferred` for the iteration's
+ * one read-back, which the trainer shares with the PPO statistics (src/trainer/iteration-read-back.ts).
  *
  * Which kernels run is the method's choice: its spec's `gpu` picks one of the paths offered here
  * (`GpuPaths`, src/methods/method.ts), the dual-scale kernels with its switches (docs/maths.md §4) or
@@ -12,10 +13,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { buildStepGroupIndex, type GigpoResult, type GigpoSettings } from '../advantages/gigpo.ts';
 import type { AdvantageBatch, AdvantageSettings, EstimatorSwitches } from '../advantages/types.ts';
-import type { AdvantageEngine, ComputedAdvantages } from './engine.ts';
+import type { AdvantageEngine, ComputedAdvantages, DeferredAdvantages } from './engine.ts';
 import { gigpoAsAdvantages, gigpoSettingsOf, requireStateKeys } from '../methods/gigpo.ts';
 import type { GpuPaths, MethodSpec } from '../methods/method.ts';
 import { batchToTensors, GpuAdvantageEstimator } from '../gpu/advantage-estimator.ts';
+import { mapRead } from '../gpu/pending-read.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 
 /** GiGPO's advantages: the loss's tensor (the caller disposes it) and the CPU copies for metrics. */
@@ -29,31 +31,52 @@ export interface GpuAdvantageEngine extends AdvantageEngine {
   computeGigpo(batch: AdvantageBatch, stateKeys: ArrayLike<number>, settings: GigpoSettings): Promise<ComputedGigpo>;
 }
 
+/** Details read back now (`compute`) or kept on the GPU for the iteration's read-back (`computeDeferred`). */
+type DetailsMode = true | 'deferred';
+
+/** What a path returns: `result` when the details were read now, `pending` when they were kept. */
+interface PathOutput {
+  tensor: tf.Tensor1D;
+  result?: ComputedAdvantages['result'];
+  pending?: DeferredAdvantages['details'];
+}
+
 /** A GPU path: how one iteration's advantages are computed on the kernels. */
-type GpuPath = (
-  engine: GpuAdvantageEngine,
-  estimator: () => GpuAdvantageEstimator,
-  batch: AdvantageBatch,
-  settings: AdvantageSettings,
-) => Promise<ComputedAdvantages>;
+type GpuPath = (estimator: () => GpuAdvantageEstimator, batch: AdvantageBatch, settings: AdvantageSettings, mode: DetailsMode) => Promise<PathOutput>;
 
 /** The kernel paths a method's `gpu` picks from. */
 const PATHS: GpuPaths<GpuPath> = {
-  dualScale: (switches: EstimatorSwitches) => async (_engine, estimator, batch, settings) => {
+  dualScale: (switches: EstimatorSwitches) => async (estimator, batch, settings, mode) => {
     const e = estimator();
     const inputs = batchToTensors(batch);
     try {
-      const { advantages, details } = await e.compute(inputs, settings, switches, { details: true });
-      return { tensor: advantages, result: details! };
+      const { advantages, details, pendingDetails } = await e.compute(inputs, settings, switches, { details: mode });
+      return { tensor: advantages, result: details, pending: pendingDetails };
     } finally {
       tf.dispose(Object.values(inputs));
     }
   },
-  anchorStates: () => async (engine, _estimator, batch, settings) => {
-    const { tensor, result } = await engine.computeGigpo(batch, requireStateKeys(batch), gigpoSettingsOf(settings));
-    return { tensor, result: gigpoAsAdvantages(result) };
+  anchorStates: () => async (estimator, batch, settings, mode) => {
+    const { advantages, details, pendingDetails } = await gigpo(estimator, batch, requireStateKeys(batch), gigpoSettingsOf(settings), mode);
+    return {
+      tensor: advantages,
+      result: details && gigpoAsAdvantages(details),
+      pending: pendingDetails && mapRead(pendingDetails, gigpoAsAdvantages),
+    };
   },
 };
+
+/** GiGPO on the kernels, the step-group index built on the CPU from the state keys. */
+async function gigpo(estimator: () => GpuAdvantageEstimator, batch: AdvantageBatch, stateKeys: ArrayLike<number>, settings: GigpoSettings, mode: DetailsMode) {
+  const index = buildStepGroupIndex(batch, stateKeys); // checks the keys before anything is uploaded
+  const e = estimator();
+  const inputs = batchToTensors(batch);
+  try {
+    return await e.computeGigpo(inputs, index, settings, { details: mode });
+  } finally {
+    tf.dispose(Object.values(inputs));
+  }
+}
 
 /** Whether `method` has a GPU path at all (else it runs on the CPU reference everywhere). */
 export const hasGpuPath = (method: MethodSpec): boolean => method.gpu !== null;
@@ -78,17 +101,17 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
   const engine: GpuAdvantageEngine = {
     name: 'webgpu-kernels',
     shaders,
-    compute: (batch, settings) => path(engine, current, batch, settings),
+    async compute(batch, settings) {
+      const { tensor, result } = await path(current, batch, settings, true);
+      return { tensor, result: result! }; // details: true reads them
+    },
+    async computeDeferred(batch, settings) {
+      const { tensor, pending } = await path(current, batch, settings, 'deferred');
+      return { tensor, details: pending! }; // details: 'deferred' keeps them
+    },
     async computeGigpo(batch, stateKeys, settings) {
-      const index = buildStepGroupIndex(batch, stateKeys); // checks the keys before anything is uploaded
-      const e = current();
-      const inputs = batchToTensors(batch);
-      try {
-        const { advantages, details } = await e.computeGigpo(inputs, index, settings, { details: true });
-        return { tensor: advantages, result: details! };
-      } finally {
-        tf.dispose(Object.values(inputs));
-      }
+      const { advantages, details } = await gigpo(current, batch, stateKeys, settings, true);
+      return { tensor: advantages, result: details! };
     },
     dispose() {
       estimator?.dispose();

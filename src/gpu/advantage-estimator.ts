@@ -32,6 +32,7 @@ import { GpuBufferPool } from './buffer-pool.ts';
 import { COMBINE_ADVANTAGES, combineWorkgroups } from './combine-advantages.ts';
 import { GROUP_REDUCE, normalizeCode, rowWeightedCode, segmentBaselineCode, segmentNormalizeCode } from './group-reduce.ts';
 import { KernelRunner } from './kernel.ts';
+import { keepForLater, type PendingRead, pendingRead, readTogether } from './pending-read.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN, segmentScanWorkgroups } from './segment-scan.ts';
 import type { ShaderSources } from './shader-source.ts';
 import { STEP_GROUP_REDUCE, stepGroupWorkgroups } from './step-group-reduce.ts';
@@ -50,8 +51,12 @@ export interface AdvantageTensors {
 }
 
 export interface GpuAdvantageOptions {
-  /** Also read back A, A_traj, A_seg and r_t to the CPU (for metrics, the CLI and tests). */
-  details?: boolean;
+  /**
+   * `true`: also read back A, A_traj, A_seg and r_t to the CPU now (for the CLI and tests), one
+   * read-back of its own. `'deferred'`: keep a copy of them on the GPU and return it as a pending read
+   * (`pendingDetails`), for the iteration's one joint read-back (pending-read.ts).
+   */
+  details?: boolean | 'deferred';
 }
 
 export interface GpuAdvantages {
@@ -60,15 +65,19 @@ export interface GpuAdvantages {
    * the buffer is reused once the tensor (and every tensor sharing its data) is disposed.
    */
   advantages: tf.Tensor1D;
-  /** With `details`: float32 values widened to the reference's Float64Array shape. */
+  /** With `details: true`: float32 values widened to the reference's Float64Array shape. */
   details?: AdvantageResult;
+  /** With `details: 'deferred'`: the same, still on the GPU; the caller reads or releases it. */
+  pendingDetails?: PendingRead<AdvantageResult>;
 }
 
 export interface GpuGigpoAdvantages {
   /** Per-step A = A_E + ω · A_S, float32 [numSteps], owned as in GpuAdvantages. */
   advantages: tf.Tensor1D;
-  /** With `details`: the CPU reference's GigpoResult shape (float32 values widened). */
+  /** With `details: true`: the CPU reference's GigpoResult shape (float32 values widened). */
   details?: GigpoResult;
+  /** With `details: 'deferred'`: the same, still on the GPU; the caller reads or releases it. */
+  pendingDetails?: PendingRead<GigpoResult>;
 }
 
 export interface GpuAdvantageEstimatorOptions {
@@ -145,6 +154,7 @@ export class GpuAdvantageEstimator {
     let output: GPUBuffer | undefined;
     let advantages: tf.Tensor1D | undefined;
     let details: Promise<AdvantageResult> | undefined;
+    let pendingDetails: PendingRead<AdvantageResult> | undefined;
     let errors: Promise<void>[];
     try {
       for (const t of [batch.groupOffsets, batch.runOffsets, batch.milestones, batch.rewards]) views.push(readTensorToGpu(t));
@@ -191,14 +201,18 @@ export class GpuAdvantageEstimator {
           combineWorkgroups(numSteps, wg),
         ),
       ];
-      if (options.details) {
-        details = this.readBack([
+      const parts = pendingRead(
+        this.device,
+        [
           [output, numSteps],
           [trajectoryAdvantages, numRuns],
           [segmentAdvantages, numSteps],
           [shapedRewards, numSteps],
-        ]);
-      }
+        ],
+        ([a, aTraj, aSeg, r]) => ({ advantages: widen(a), trajectoryAdvantages: widen(aTraj), segmentAdvantages: widen(aSeg), shapedRewards: widen(r) }),
+      );
+      if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'advantage details');
+      else if (options.details) details = readTogether([parts]).then(([r]) => r);
       advantages = tf.tensor({ buffer: output, zeroCopy: true }, [numSteps], 'float32') as tf.Tensor1D;
       const { dataId } = advantages;
       this.pool.lend(output, () => this.backend.refCount(dataId) === 0);
@@ -211,9 +225,11 @@ export class GpuAdvantageEstimator {
     const result = advantages!; // the try block above either assigned it or threw
     try {
       await Promise.all(errors);
+      if (pendingDetails) return { advantages: result, pendingDetails };
       return details ? { advantages: result, details: await details } : { advantages: result };
     } catch (e) {
       result.dispose();
+      pendingDetails?.release();
       await details?.catch(() => undefined);
       throw e;
     }
@@ -235,7 +251,8 @@ export class GpuAdvantageEstimator {
     const views: GpuView[] = [];
     let output: GPUBuffer | undefined;
     let advantages: tf.Tensor1D | undefined;
-    let details: Promise<Float64Array[]> | undefined;
+    let details: Promise<GigpoResult> | undefined;
+    let pendingDetails: PendingRead<GigpoResult> | undefined;
     let errors: Promise<void>[];
     try {
       for (const t of [batch.groupOffsets, batch.runOffsets, batch.rewards]) views.push(readTensorToGpu(t));
@@ -284,14 +301,25 @@ export class GpuAdvantageEstimator {
           stepGroupWorkgroups(index.numStepGroups, wg),
         ),
       ];
-      if (options.details) {
-        details = this.readParts([
+      const coverage = anchorCoverage(index);
+      const parts = pendingRead(
+        this.device,
+        [
           [output, numSteps],
           [episodeAdvantages, numRuns],
           [stepAdvantages, numSteps],
           [stepReturns, numSteps],
-        ]);
-      }
+        ],
+        ([a, aE, aS, returns]): GigpoResult => ({
+          advantages: widen(a),
+          episodeAdvantages: widen(aE),
+          stepAdvantages: widen(aS),
+          stepReturns: widen(returns),
+          anchorCoverage: coverage,
+        }),
+      );
+      if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'GiGPO details');
+      else if (options.details) details = readTogether([parts]).then(([r]) => r);
       advantages = tf.tensor({ buffer: output, zeroCopy: true }, [numSteps], 'float32') as tf.Tensor1D;
       const { dataId } = advantages;
       this.pool.lend(output, () => this.backend.refCount(dataId) === 0);
@@ -303,60 +331,14 @@ export class GpuAdvantageEstimator {
     const result = advantages!;
     try {
       await Promise.all(errors);
-      if (!details) return { advantages: result };
-      const [a, aE, aS, returns] = await details;
-      return {
-        advantages: result,
-        details: { advantages: a, episodeAdvantages: aE, stepAdvantages: aS, stepReturns: returns, anchorCoverage: anchorCoverage(index) },
-      };
+      if (pendingDetails) return { advantages: result, pendingDetails };
+      return details ? { advantages: result, details: await details } : { advantages: result };
     } catch (e) {
       result.dispose();
+      pendingDetails?.release();
       await details?.catch(() => undefined);
       throw e;
     }
-  }
-
-  /** The BEACON/GRPO read-back: A, A_traj, A_seg, r_t. */
-  private readBack(parts: [GPUBuffer, number][]): Promise<AdvantageResult> {
-    return this.readParts(parts).then(([advantages, trajectoryAdvantages, segmentAdvantages, shapedRewards]) => ({
-      advantages,
-      trajectoryAdvantages,
-      segmentAdvantages,
-      shapedRewards,
-    }));
-  }
-
-  /** Copies the given buffers' leading elements into one staging buffer, submits, maps it, widens. */
-  private readParts(parts: [GPUBuffer, number][]): Promise<Float64Array[]> {
-    const total = parts.reduce((n, [, count]) => n + count, 0);
-    const staging = this.device.createBuffer({
-      label: 'advantages read-back',
-      size: total * 4,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
-    const encoder = this.device.createCommandEncoder({ label: 'advantages read-back' });
-    let offset = 0;
-    for (const [buffer, count] of parts) {
-      encoder.copyBufferToBuffer(buffer, 0, staging, offset * 4, count * 4);
-      offset += count;
-    }
-    this.device.queue.submit([encoder.finish()]);
-    return staging.mapAsync(GPUMapMode.READ).then(
-      () => {
-        const all = new Float32Array(staging.getMappedRange().slice(0));
-        staging.destroy();
-        let from = 0;
-        return parts.map(([, count]) => {
-          const part = Float64Array.from(all.subarray(from, from + count));
-          from += count;
-          return part;
-        });
-      },
-      (e: unknown) => {
-        staging.destroy();
-        throw e;
-      },
-    );
   }
 
   /** Frees every GPU buffer; advantage tensors still alive become invalid, so dispose them first. */
@@ -374,6 +356,9 @@ export class GpuAdvantageEstimator {
     );
   }
 }
+
+/** A float32 part of a read-back widened to the reference's Float64Array. */
+const widen = (values: Float32Array): Float64Array => Float64Array.from(values);
 
 function createRunners(device: GPUDevice, shaders: ShaderSources, workgroupSize: number) {
   return Promise.all([

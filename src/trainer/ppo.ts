@@ -7,7 +7,8 @@
  *   loss    = pgLoss − entropyCoef · mean(H) + klCoef · approxKl
  *
  * Epochs × minibatches over the batch's steps, Adam, global-norm gradient clipping. Every tensor made
- * here is disposed here; statistics are read back once per update. The entry point must have registered
+ * here is disposed here; statistics are read back once per update (`ppoUpdate`), or handed over as a
+ * tensor for the caller to read with other values in one read-back (`ppoUpdateDeferred`). The entry point must have registered
  * tfjs's gradients (cli/register-gradients.ts in Node, src/backend in the page).
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -60,23 +61,75 @@ export interface PpoStats {
 
 export class NonFiniteLossError extends Error {}
 
+/** An update whose statistics have not been read yet (`ppoUpdateDeferred`); settle or abandon it once. */
+export interface PendingPpoStats {
+  /** [policyLoss, entropy, approxKl, clipFraction, gradNorm], the minibatches' mean, float32 [5]; owned here. */
+  readonly tensor: tf.Tensor1D;
+  /**
+   * The statistics from `tensor`'s values, read by the caller. Not finite: the weights from before the
+   * update are restored and NonFiniteLossError thrown. Frees the tensor and the weights' snapshot.
+   */
+  settle(values: ArrayLike<number>): PpoStats;
+  /** Frees the tensor and the snapshot, weights left as updated (an error elsewhere ended the iteration). */
+  abandon(): void;
+}
+
 export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): Promise<PpoStats> {
+  const pending = ppoUpdateDeferred(policy, optimizer, batch, settings, rng);
+  let values: ArrayLike<number>;
+  try {
+    values = await pending.tensor.data();
+  } catch (e) {
+    pending.abandon();
+    throw e;
+  }
+  return pending.settle(values);
+}
+
+/**
+ * The update, every minibatch's work queued, its statistics left on the device: the caller reads
+ * `tensor` (on webgpu with the iteration's other values, src/trainer/iteration-read-back.ts) and settles.
+ */
+export function ppoUpdateDeferred(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): PendingPpoStats {
   const stats: tf.Tensor[] = []; // one [5] vector per minibatch
   const before = policy.snapshot();
-  for (const { indices } of minibatchOrder(batch.actions.length, settings.epochs, settings.minibatches, rng)) {
-    stats.push(minibatchStep(policy, optimizer, batch, indices, settings));
+  let mean: tf.Tensor1D;
+  try {
+    for (const { indices } of minibatchOrder(batch.actions.length, settings.epochs, settings.minibatches, rng)) {
+      stats.push(minibatchStep(policy, optimizer, batch, indices, settings));
+    }
+    mean = tf.tidy(() => tf.mean(tf.stack(stats), 0) as tf.Tensor1D);
+  } catch (e) {
+    tf.dispose(before);
+    throw e;
+  } finally {
+    tf.dispose(stats);
   }
-  const mean = tf.tidy(() => tf.mean(tf.stack(stats), 0));
-  const [policyLoss, entropy, approxKl, clipFraction, gradNorm] = Array.from(await mean.data());
-  tf.dispose([...stats, mean]);
-  if (![policyLoss, entropy, approxKl, gradNorm].every(Number.isFinite)) {
-    policy.restore(before); // leave the last good weights
-    throw new NonFiniteLossError(
-      `non-finite loss (policyLoss=${policyLoss}, entropy=${entropy}, approxKl=${approxKl}, gradNorm=${gradNorm}); weights restored to before this update`,
-    );
-  }
-  tf.dispose(before);
-  return { policyLoss, entropy, approxKl, clipFraction, gradNorm };
+  let open = true;
+  const close = () => {
+    if (!open) throw new Error('PendingPpoStats: settled or abandoned twice');
+    open = false;
+    mean.dispose();
+  };
+  return {
+    tensor: mean,
+    settle(values) {
+      close();
+      const [policyLoss, entropy, approxKl, clipFraction, gradNorm] = Array.from(values);
+      if (![policyLoss, entropy, approxKl, gradNorm].every(Number.isFinite)) {
+        policy.restore(before); // leave the last good weights
+        throw new NonFiniteLossError(
+          `non-finite loss (policyLoss=${policyLoss}, entropy=${entropy}, approxKl=${approxKl}, gradNorm=${gradNorm}); weights restored to before this update`,
+        );
+      }
+      tf.dispose(before);
+      return { policyLoss, entropy, approxKl, clipFraction, gradNorm };
+    },
+    abandon() {
+      close();
+      tf.dispose(before);
+    },
+  };
 }
 
 /** One gradient step; returns [pgLoss, entropy, approxKl, clipFraction, gradNorm] as a tensor. */

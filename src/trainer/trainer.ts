@@ -28,7 +28,8 @@ import { createCollector, type Collector } from './collector-choice.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import { MinibatchRows, ppoUpdate, type PpoStats } from './ppo.ts';
+import { type IterationDetails, isPendingDetails, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
+import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, type PpoStats } from './ppo.ts';
 import type { Rollout } from './rollout.ts';
 import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
@@ -214,14 +215,23 @@ export class Trainer {
     const t1 = now();
     const values = this.critic ? await this.values(rollout) : undefined;
     const tc = now();
-    const { batch, tensor: advantages, result } = await this.advantages(rollout, values);
+    // Without a critic (whose update needs r_t first) the details may wait on the GPU for the iteration's
+    // one read-back, with the PPO statistics (iteration-read-back.ts).
+    const { batch, tensor: advantages, details } = await this.advantages(rollout, values, !this.critic);
     const t2 = now();
     // The method's learner picks the policy update; each update takes the advantages tensor over and disposes it.
-    const update = methodSpec(c.method).learner.policyUpdate({
-      clippedSurrogate: () => this.reinforce(rollout, advantages),
+    const update = methodSpec(c.method).learner.policyUpdate<() => Promise<UpdateStats>>({
+      clippedSurrogate: () => this.reinforce(rollout, advantages, isPendingDetails(details)),
       behaviourCloning: () => this.clone(rollout.actions.length, advantages),
     });
-    const stats = await update();
+    let pending: UpdateStats;
+    try {
+      pending = await update();
+    } catch (e) {
+      releaseIteration(details);
+      throw e;
+    }
+    const { result, stats } = await readIteration(details, pending);
     const t3 = now();
     const valueLoss = this.critic
       ? await criticUpdate(this.critic.net, this.critic.optimizer, rollout.obs, result.shapedRewards, c, this.critic.rng)
@@ -245,7 +255,7 @@ export class Trainer {
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.evaluationRng));
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.evaluationRng, this.dropoutRng ?? this.evaluationRng);
     const t1 = now();
-    const { batch, tensor, result } = await this.advantages(rollout, this.critic ? await this.values(rollout) : undefined);
+    const { batch, tensor, details: result } = await this.advantages(rollout, this.critic ? await this.values(rollout) : undefined, false);
     tensor.dispose();
     const t2 = now();
     const none = { policyLoss: NaN, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
@@ -260,8 +270,21 @@ export class Trainer {
     return out;
   }
 
-  /** The method's advantages of a rollout (milestones re-drawn first under random segmentation). */
-  private async advantages(rollout: Rollout, values?: Float32Array) {
+  /**
+   * The method's advantages of a rollout (milestones re-drawn first under random segmentation). With
+   * `defer` and an engine that can, their CPU copies stay on the GPU for the iteration's read-back.
+   */
+  private async advantages(
+    rollout: Rollout,
+    values: Float32Array | undefined,
+    defer: false,
+  ): Promise<{ batch: AdvantageBatch; tensor: tf.Tensor1D; details: AdvantageResult }>;
+  private async advantages(
+    rollout: Rollout,
+    values: Float32Array | undefined,
+    defer: boolean,
+  ): Promise<{ batch: AdvantageBatch; tensor: tf.Tensor1D; details: IterationDetails }>;
+  private async advantages(rollout: Rollout, values: Float32Array | undefined, defer: boolean) {
     const c = this.config;
     // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10) scales the success reward.
     const rewards = rollout.outcome
@@ -279,14 +302,22 @@ export class Trainer {
       milestonesReached: rollout.milestonesReached,
       numMilestones: rollout.numMilestones,
     };
+    if (defer && this.engine.computeDeferred) {
+      const { tensor, details } = await this.engine.computeDeferred(batch, advantageSettings(c));
+      return { batch, tensor, details };
+    }
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
-    return { batch, tensor, result };
+    return { batch, tensor, details: result };
   }
 
-  /** PPO on the rollout's per-step advantages (the batch takes `advantages` over). */
-  private async reinforce(rollout: Rollout, advantages: tf.Tensor1D): Promise<PpoStats> {
+  /**
+   * PPO on the rollout's per-step advantages (the batch takes `advantages` over). With `defer` the
+   * statistics are left pending, to be read with the advantage details (iteration-read-back.ts).
+   */
+  private async reinforce(rollout: Rollout, advantages: tf.Tensor1D, defer = false): Promise<UpdateStats> {
     const batch = toPpoBatch(rollout, this.env, advantages, this.minibatchRows);
     try {
+      if (defer) return ppoUpdateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);
       return await ppoUpdate(this.policy, this.optimizer, batch, this.config, this.updateRng);
     } finally {
       disposePpoBatch(batch);
