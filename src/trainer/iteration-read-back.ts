@@ -9,7 +9,7 @@
  */
 import type { AdvantageResult } from '../advantages/types.ts';
 import { type PendingRead, readTogether, tensorRead } from '../gpu/pending-read.ts';
-import type { PendingPpoStats, PpoStats } from './ppo.ts';
+import { type PendingPpoStats, type PpoStats, readPpoStats } from './ppo.ts';
 
 /** An iteration's advantage details: on the CPU, or still on the GPU. */
 export type IterationDetails = AdvantageResult | PendingRead<AdvantageResult>;
@@ -30,7 +30,7 @@ export async function readIteration(details: IterationDetails, stats: UpdateStat
     return { result: isPendingDetails(details) ? (await readTogether([details]))[0] : details, stats };
   }
   if (!isPendingDetails(details)) {
-    return { result: details, stats: await readStats(stats) };
+    return { result: details, stats: await readPpoStats(stats) };
   }
   let values: Float32Array;
   let result: AdvantageResult;
@@ -42,18 +42,6 @@ export async function readIteration(details: IterationDetails, stats: UpdateStat
     throw e;
   }
   return { result, stats: stats.settle(values) };
-}
-
-/** Pending statistics read through tfjs (details already on the CPU: nothing to share a read-back with). */
-async function readStats(stats: PendingPpoStats): Promise<PpoStats> {
-  let values: ArrayLike<number>;
-  try {
-    values = await stats.tensor.data();
-  } catch (e) {
-    stats.abandon();
-    throw e;
-  }
-  return stats.settle(values);
 }
 
 /** Frees the details if they are still on the GPU (an error ended the iteration before `readIteration`). */

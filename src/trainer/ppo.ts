@@ -75,7 +75,11 @@ export interface PendingPpoStats {
 }
 
 export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): Promise<PpoStats> {
-  const pending = ppoUpdateDeferred(policy, optimizer, batch, settings, rng);
+  return readPpoStats(ppoUpdateDeferred(policy, optimizer, batch, settings, rng));
+}
+
+/** Pending statistics read through tfjs and settled (abandoned if the read fails). */
+export async function readPpoStats(pending: PendingPpoStats): Promise<PpoStats> {
   let values: ArrayLike<number>;
   try {
     values = await pending.tensor.data();
