@@ -6,14 +6,15 @@
  * On wasm the same settings pass for seeds 1–5 (success past 40% by iteration 3–5; measured with the
  * trainer, 2026-12-01). Webgpu samples from its own counter-based generator, so its runs differ from
  * wasm's draw for draw; what must hold is the learning, not the trajectory. Measured on SwiftShader
- * (2026-12-01): seed 3 passes 40% at iteration 4 (0.47) and reaches 0.95 at iteration 8, with 952
- * dispatches and 3 read-backs per steady iteration. One seed, one test: on SwiftShader an iteration at
- * the page defaults takes 15–170 s depending on the machine's load (22 minutes in all under a load of
- * 15–24 on 2 cores), hence the hour's limit.
+ * (2026-12-02): seed 3 passes 40% at iteration 4 (0.47) and reaches 0.95 at iteration 8, with 952
+ * dispatches and 2 read-backs per steady iteration (230 s in all under a load of 5–6 on 2 cores). One
+ * seed, one test: on SwiftShader an iteration at the page defaults takes 15–170 s depending on the
+ * machine's load (22 minutes in all under a load of 15–24), hence the hour's limit.
  *
  * The test also checks that the run really is the GPU path, through the WebGPU API itself: the
- * collector is the GPU rollout, and each iteration makes at most 4 buffer read-backs and at most 1,000
- * compute dispatches (the per-iteration targets of the GPU path at page defaults).
+ * collector is the GPU rollout, and each iteration makes at most 1,000 compute dispatches (the GPU
+ * path's target at page defaults) and at most 2 buffer read-backs (the rollout's, and the one at the
+ * end of the iteration for the metrics: src/trainer/iteration-read-back.ts; the target is 4).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../cli/register-gradients.ts';
@@ -53,7 +54,7 @@ describe('BEACON learns on webgpu at the page defaults', () => {
         expect(record, run.halted ?? 'no record').not.toBeNull();
         successes.push(record!.success);
         console.log(`iteration ${i}: success ${record!.success.toFixed(3)}, ${calls.dispatches} dispatches, ${calls.readBacks} read-backs`);
-        expect(calls.readBacks).toBeLessThanOrEqual(4);
+        expect(calls.readBacks).toBeLessThanOrEqual(2);
         expect(calls.dispatches).toBeLessThanOrEqual(1000);
       }
     } finally {
