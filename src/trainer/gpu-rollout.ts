@@ -107,6 +107,8 @@ export class GpuRolloutCollector {
   private staging: GPUBuffer | null = null;
   /** Live GPU buffers this collector owns (tests check that it does not grow). */
   liveBuffers = 0;
+  /** Seconds the last rollout's replay on the CPU took (bench/rollout-gpu.ts prints it). */
+  lastReplaySeconds = 0;
 
   constructor(
     private readonly env: VecEnv,
@@ -269,8 +271,10 @@ export class GpuRolloutCollector {
   ): Promise<Rollout> {
     const { recordWords: W, fields } = this.kernel;
     let rollout: Rollout;
+    const t0 = performance.now();
     try {
       rollout = await this.replayer.replay(taskSeeds, groupSize, episodeSeeds, recorded);
+      this.lastReplaySeconds = (performance.now() - t0) / 1000;
     } catch (e) {
       if (e instanceof ReplayMismatchError) throw new GpuKernelError('gpu rollout', `the GPU environment left the TypeScript one: ${e.message}`);
       throw e;
