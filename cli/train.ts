@@ -25,6 +25,7 @@ import { StateError } from '../src/trainer/state-parts.ts';
 import { readCheckpointFile, writeCheckpointFile } from './checkpoint-file.ts';
 import { customEngine, estimatorSource } from './custom-method.ts';
 import { readShaderSources } from '../src/gpu/shaders-node.ts';
+import { rolloutShaders } from '../src/engine/advantage-engine.ts';
 import { EstimatorError } from '../src/estimator/failure.ts';
 import { flagsHelp, parseFlags, runCommand, UsageError } from './flags.ts';
 import { initNodeBackend } from './node-backend.ts';
@@ -75,8 +76,7 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.write(`backend: ${backend.describe}\n`);
   // The custom method's sandbox loads the visitor's module before anything is written, so a module
   // that does not load, or has no default export, stops the command at once (exit 2).
-  const engine =
-    source === null ? backend.advantageEngine(config.method) : await customEngine(source, flags, backend.name === 'webgpu' ? readShaderSources() : undefined);
+  const engine = source === null ? backend.advantageEngine(config.method) : await customEngine(source, flags, rolloutShaders(backend.name, readShaderSources));
   const run = new TrainingRun(config, engine);
   let signal: keyof typeof SIGNAL_EXIT | null = null;
   const onSignal = (name: keyof typeof SIGNAL_EXIT) => {

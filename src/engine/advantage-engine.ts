@@ -36,5 +36,14 @@ export function advantageEngineName(backend: BackendName, method: string): Advan
  */
 export function createAdvantageEngine(backend: BackendName, method: string, shaders: () => ShaderSources): AdvantageEngine {
   if (advantageEngineName(backend, method) === 'webgpu-kernels') return createGpuAdvantageEngine(shaders(), methodSpec(method));
-  return backend === 'webgpu' ? { ...cpuAdvantageEngine, shaders: shaders() } : cpuAdvantageEngine;
+  const rollout = rolloutShaders(backend, shaders);
+  return rollout ? { ...cpuAdvantageEngine, shaders: rollout } : cpuAdvantageEngine;
+}
+
+/**
+ * The WGSL sources an engine whose advantages run on the CPU carries on `backend`, for the GPU rollout
+ * (src/trainer/collector-choice.ts): all of them on webgpu, none elsewhere.
+ */
+export function rolloutShaders(backend: BackendName, shaders: () => ShaderSources): ShaderSources | undefined {
+  return backend === 'webgpu' ? shaders() : undefined;
 }

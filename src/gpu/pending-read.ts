@@ -75,11 +75,7 @@ export function keepForLater<T>(read: PendingRead<T>, label: string): PendingRea
   keptBuffers++;
   try {
     const encoder = device.createCommandEncoder({ label: `${label} (kept for the read-back)` });
-    let offset = 0;
-    for (const [buffer, count] of sources) {
-      if (count > 0) encoder.copyBufferToBuffer(buffer, 0, kept, offset * 4, count * 4);
-      offset += count;
-    }
+    copyInOrder(encoder, sources, kept);
     device.queue.submit([encoder.finish()]);
   } catch (e) {
     kept.destroy();
@@ -129,13 +125,11 @@ export async function readTogether<T extends unknown[]>(reads: { [K in keyof T]:
     const total = counts.reduce((a, b) => a + b, 0);
     staging = device.createBuffer({ label: 'iteration read-back', size: Math.max(4, total * 4), usage: MAP_READ | COPY_DST });
     const encoder = device.createCommandEncoder({ label: 'iteration read-back' });
-    let offset = 0;
-    for (const r of list) {
-      for (const [buffer, count] of r.sources) {
-        if (count > 0) encoder.copyBufferToBuffer(buffer, 0, staging, offset * 4, count * 4);
-        offset += count;
-      }
-    }
+    copyInOrder(
+      encoder,
+      list.flatMap((r) => r.sources),
+      staging,
+    );
     device.queue.submit([encoder.finish()]);
     await staging.mapAsync(MAP_READ);
     const all = new Float32Array(staging.getMappedRange().slice(0, total * 4));
@@ -145,6 +139,15 @@ export async function readTogether<T extends unknown[]>(reads: { [K in keyof T]:
   } finally {
     staging?.destroy();
     for (const r of list) r.release();
+  }
+}
+
+/** Encodes copies of every source's values into `target`, one after another from its start. */
+function copyInOrder(encoder: GPUCommandEncoder, sources: readonly ReadSource[], target: GPUBuffer): void {
+  let offset = 0;
+  for (const [buffer, count] of sources) {
+    if (count > 0) encoder.copyBufferToBuffer(buffer, 0, target, offset * 4, count * 4);
+    offset += count;
   }
 }
 

@@ -28,7 +28,7 @@ import { createCollector, type Collector } from './collector-choice.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import { type IterationDetails, isPendingDetails, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
+import { isPendingDetails, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
 import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, type PpoStats } from './ppo.ts';
 import type { Rollout } from './rollout.ts';
 import { priorEpisodes } from './prior-size.ts';
@@ -215,9 +215,14 @@ export class Trainer {
     const t1 = now();
     const values = this.critic ? await this.values(rollout) : undefined;
     const tc = now();
+    const batch = this.advantageBatch(rollout, values);
+    const settings = advantageSettings(c);
     // Without a critic (whose update needs r_t first) the details may wait on the GPU for the iteration's
     // one read-back, with the PPO statistics (iteration-read-back.ts).
-    const { batch, tensor: advantages, details } = await this.advantages(rollout, values, !this.critic);
+    const { tensor: advantages, details } =
+      !this.critic && this.engine.computeDeferred
+        ? await this.engine.computeDeferred(batch, settings)
+        : await this.engine.compute(batch, settings).then(({ tensor, result }) => ({ tensor, details: result }));
     const t2 = now();
     // The method's learner picks the policy update; each update takes the advantages tensor over and disposes it.
     const update = methodSpec(c.method).learner.policyUpdate<() => Promise<UpdateStats>>({
@@ -255,7 +260,8 @@ export class Trainer {
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.evaluationRng));
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.evaluationRng, this.dropoutRng ?? this.evaluationRng);
     const t1 = now();
-    const { batch, tensor, details: result } = await this.advantages(rollout, this.critic ? await this.values(rollout) : undefined, false);
+    const batch = this.advantageBatch(rollout, this.critic ? await this.values(rollout) : undefined);
+    const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
     tensor.dispose();
     const t2 = now();
     const none = { policyLoss: NaN, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
@@ -270,28 +276,15 @@ export class Trainer {
     return out;
   }
 
-  /**
-   * The method's advantages of a rollout (milestones re-drawn first under random segmentation). With
-   * `defer` and an engine that can, their CPU copies stay on the GPU for the iteration's read-back.
-   */
-  private async advantages(
-    rollout: Rollout,
-    values: Float32Array | undefined,
-    defer: false,
-  ): Promise<{ batch: AdvantageBatch; tensor: tf.Tensor1D; details: AdvantageResult }>;
-  private async advantages(
-    rollout: Rollout,
-    values: Float32Array | undefined,
-    defer: boolean,
-  ): Promise<{ batch: AdvantageBatch; tensor: tf.Tensor1D; details: IterationDetails }>;
-  private async advantages(rollout: Rollout, values: Float32Array | undefined, defer: boolean) {
+  /** The batch the advantages take from a rollout (milestones re-drawn first under random segmentation). */
+  private advantageBatch(rollout: Rollout, values: Float32Array | undefined): AdvantageBatch {
     const c = this.config;
     // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10) scales the success reward.
     const rewards = rollout.outcome
       ? Float64Array.from(rollout.outcome, (r) => r * c.successReward)
       : Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
     const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
-    const batch: AdvantageBatch = {
+    return {
       groupOffsets: rollout.groupOffsets,
       runOffsets: rollout.runOffsets,
       milestones,
@@ -302,12 +295,6 @@ export class Trainer {
       milestonesReached: rollout.milestonesReached,
       numMilestones: rollout.numMilestones,
     };
-    if (defer && this.engine.computeDeferred) {
-      const { tensor, details } = await this.engine.computeDeferred(batch, advantageSettings(c));
-      return { batch, tensor, details };
-    }
-    const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
-    return { batch, tensor, details: result };
   }
 
   /**

@@ -15,7 +15,7 @@ import { WorkerBackend } from './worker-backend.ts';
 import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import { initBackend, setWasmThreads } from '../backend/browser.ts';
-import { advantageEngineName, createAdvantageEngine } from '../engine/advantage-engine.ts';
+import { advantageEngineName, createAdvantageEngine, rolloutShaders } from '../engine/advantage-engine.ts';
 import { probeBackend } from './backend-probe.ts';
 import type { RaceConfig } from '../config.ts';
 import type { Method } from '../methods/registry.ts';
@@ -84,7 +84,11 @@ const loop: TrainingLoop = new TrainingLoop({
       lostReason = null;
       moving = false;
     }
-    if (methodSpec(method).visitorCode) return customEngine(estimator, report.backend === 'webgpu' ? VITE_SHADERS : undefined);
+    if (methodSpec(method).visitorCode)
+      return customEngine(
+        estimator,
+        rolloutShaders(report.backend, () => VITE_SHADERS),
+      );
     return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
 });
