@@ -68,7 +68,7 @@ function writeOutputs(profile: StudyProfile, doc: StudyDocument): void {
   for (const f of figures) writeFileSync(join(out, `${f.name}.svg`), renderFigure(f.figure, f.figure.panels.length > 3 ? 2 : 3));
   const analysisFile = join(out, 'analysis.md');
   const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8') : null;
-  writeFileSync(join(out, 'README.md'), renderReadme({ study: doc, figures, analysis, budgetNotes: profile.notes }));
+  writeFileSync(join(out, 'README.md'), renderReadme({ study: doc, figures, analysis, budgetNotes: profile.notes, dir: out }));
   log(`wrote ${out}/study.json, README.md and ${figures.length} charts (${doc.runs.length} runs)`);
   for (const c of doc.claims)
     log(

@@ -113,6 +113,20 @@ export interface ReadmeInput {
   analysis: string | null;
   /** How the budget was chosen, one line each (profile.ts documents the same). */
   budgetNotes: readonly string[];
+  /** The folder the README is written to, from the repository root (the profile's outDir): its links are relative to it. */
+  dir: string;
+}
+
+/**
+ * `path` (from the repository root) as a relative link from a file in `dir`: docs/results/preregistration.md
+ * is preregistration.md from docs/results and ../preregistration.md from docs/results/shop-pilot.
+ */
+export function linkFrom(dir: string, path: string): string {
+  const from = dir.split('/').filter((p) => p !== '' && p !== '.');
+  const to = path.split('/').filter((p) => p !== '' && p !== '.');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  return [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
 }
 
 const ci = (c: [number, number] | null, f: (x: number) => string) => (c ? `[${f(c[0])}, ${f(c[1])}]` : '');
@@ -155,7 +169,7 @@ function cellTable(cells: readonly CellSummary[], env: EnvName): string {
   return rows.join('\n');
 }
 
-export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeInput): string {
+export function renderReadme({ study, figures, analysis, budgetNotes, dir }: ReadmeInput): string {
   const s = study;
   const empirical = s.claims.filter((c) => c.kind === 'empirical');
   const identities = s.claims.filter((c) => c.kind === 'identity');
@@ -173,7 +187,7 @@ export function renderReadme({ study, figures, analysis, budgetNotes }: ReadmeIn
   if (s.preregistration) {
     const pr = s.preregistration;
     push(
-      `- Pre-registration: [${pr.path.replace('docs/results/', '')}](${pr.path.replace('docs/results/', '')}), committed at \`${pr.commit}\`${pr.amendments.length ? `; amendments: ${pr.amendments.map((a) => `${a.title} (\`${a.commit.slice(0, 12)}\`, ${a.runsAfterIt} of ${s.runs.length} runs after it)`).join('; ')}` : ''}. Every run’s commit comes after the pre-registration: **${pr.runsAfter ? 'yes' : 'no'}**.`,
+      `- Pre-registration: [${linkFrom(dir, pr.path)}](${linkFrom(dir, pr.path)}), committed at \`${pr.commit}\`${pr.amendments.length ? `; amendments: ${pr.amendments.map((a) => `${a.title} (\`${a.commit.slice(0, 12)}\`, ${a.runsAfterIt} of ${s.runs.length} runs after it)`).join('; ')}` : ''}. Every run’s commit comes after the pre-registration: **${pr.runsAfter ? 'yes' : 'no'}**.`,
     );
   } else push('- Pre-registration: not found in the git history (the document was written outside the repository)');
   if (s.runCommits.length > 1 || (s.runCommits.length === 1 && s.runCommits[0] !== s.commit))

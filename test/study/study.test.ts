@@ -640,10 +640,12 @@ describe('study document, shards and merge', () => {
       figures: studyFigures(doc.runs, { gainFloor: 0.05, ablationHorizon: 'long' }),
       analysis: 'Because of X.',
       budgetNotes: ['measured 1 s/it'],
+      dir: 'docs/results',
     });
     expect(md).toContain(`Commit: \`${'c'.repeat(40)}\` (a clean working tree)`);
     expect(md).toContain(`committed at \`${'a'.repeat(40)}\`; amendments: Amendment 1 (\`bbbbbbbbbbbb\`, 7 of ${doc.runs.length} runs after it)`);
     expect(md).toContain('comes after the pre-registration: **yes**');
+    expect(md).toContain('- Pre-registration: [preregistration.md](preregistration.md), committed');
     const empirical = doc.claims.filter((c) => c.kind === 'empirical');
     const n = (h: boolean | null) => empirical.filter((c) => c.held === h).length;
     expect(md).toContain(`Empirical claims: ${n(true)} held, ${n(false)} not held, ${n(null)} untestable (of ${empirical.length} records`);
