@@ -13,7 +13,7 @@ import { resultsPagePlugin } from './scripts/results-page-plugin.ts';
 
 /**
  * Cross-origin isolation (SharedArrayBuffer, hence the wasm backend's threads). The dev and preview
- * servers send these headers; on a static host, send them too (README) or rely on the service worker,
+ * servers send these headers; on a static host, send them too (docs/page.md, "wasm threads") or rely on the service worker,
  * which adds them to what it serves.
  */
 const ISOLATION_HEADERS = {

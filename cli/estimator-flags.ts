@@ -8,7 +8,7 @@ import type { FlagTable } from './flags.ts';
 export const ESTIMATOR_FLAGS = {
   estimator: {
     kind: 'string',
-    doc: 'your own estimator: an ES module whose default export is estimate(batch, settings) (README, "Your own estimator"); with --method custom',
+    doc: 'your own estimator: an ES module whose default export is estimate(batch, settings) (docs/estimator.md); with --method custom',
   },
   estimatorTimeout: {
     kind: { type: 'number', min: 0, max: 3600, minExclusive: true },

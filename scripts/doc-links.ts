@@ -29,23 +29,27 @@ export function documentedFiles(root: string): string[] {
   return files;
 }
 
-/** The text with fenced code blocks and inline code spans blanked out (links in code are not links). */
-function withoutCode(markdown: string): string {
-  const lines = markdown.split('\n');
+/** The lines of a Markdown text with the lines of fenced code blocks (``` or ~~~) blanked out. */
+function linesOutsideFences(markdown: string): string[] {
   let fence: string | null = null;
-  return lines
-    .map((line) => {
-      const open = /^\s*(```+|~~~+)/.exec(line);
-      if (fence !== null) {
-        if (open && open[1][0] === fence[0] && open[1].length >= fence.length) fence = null;
-        return '';
-      }
-      if (open) {
-        fence = open[1];
-        return '';
-      }
-      return line.replace(/(`+)[^`]*?\1/g, '');
-    })
+  return markdown.split('\n').map((line) => {
+    const marker = /^\s*(```+|~~~+)/.exec(line)?.[1];
+    if (fence !== null) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = null;
+      return '';
+    }
+    if (marker) {
+      fence = marker;
+      return '';
+    }
+    return line;
+  });
+}
+
+/** The text without code (links in code are not links): fenced blocks and inline code spans blanked out. */
+function withoutCode(markdown: string): string {
+  return linesOutsideFences(markdown)
+    .map((line) => line.replace(/(`+)[^`]*?\1/g, ''))
     .join('\n');
 }
 
@@ -68,17 +72,7 @@ export function markdownLinks(markdown: string): string[] {
 export function headingSlugs(markdown: string): Set<string> {
   const slugs = new Set<string>();
   const seen = new Map<string, number>();
-  let fence: string | null = null;
-  for (const line of markdown.split('\n')) {
-    const open = /^\s*(```+|~~~+)/.exec(line);
-    if (fence !== null) {
-      if (open && open[1][0] === fence[0] && open[1].length >= fence.length) fence = null;
-      continue;
-    }
-    if (open) {
-      fence = open[1];
-      continue;
-    }
+  for (const line of linesOutsideFences(markdown)) {
     const heading = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading) {
       const rendered = heading[1]
@@ -102,18 +96,26 @@ export function headingSlugs(markdown: string): Set<string> {
  * The broken links of one Markdown text at `file` (a path relative to `root`, with '/'). `read` gives a
  * file's text or null when it does not exist; `exists` says whether a path (file or folder) exists.
  */
-export function brokenLinks(
-  file: string,
-  markdown: string,
-  fs: { exists: (path: string) => boolean; read: (path: string) => string | null },
-): BrokenLink[] {
+export function brokenLinks(file: string, markdown: string, fs: { exists: (path: string) => boolean; read: (path: string) => string | null }): BrokenLink[] {
   const broken: BrokenLink[] = [];
   for (const link of markdownLinks(markdown)) {
     if (link === '' || /^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//')) continue;
     const hash = link.indexOf('#');
-    const pathPart = decodeURI(hash < 0 ? link : link.slice(0, hash));
-    const anchor = hash < 0 ? null : decodeURIComponent(link.slice(hash + 1));
-    const target = pathPart === '' ? file : normalize(join(dirname(file), pathPart)).split(sep).join('/');
+    let pathPart: string;
+    let anchor: string | null;
+    try {
+      pathPart = decodeURI(hash < 0 ? link : link.slice(0, hash));
+      anchor = hash < 0 ? null : decodeURIComponent(link.slice(hash + 1));
+    } catch {
+      broken.push({ file, link, reason: 'is not a valid URL (a stray %)' });
+      continue;
+    }
+    const target =
+      pathPart === ''
+        ? file
+        : normalize(join(dirname(file), pathPart))
+            .split(sep)
+            .join('/');
     if (pathPart.startsWith('/') || target === '..' || target.startsWith('../')) {
       broken.push({ file, link, reason: 'points outside the repository' });
       continue;

@@ -1,6 +1,6 @@
 /**
  * `npm run train` as a real process: same seed ⇒ identical JSON lines on wasm (timings aside), the
- * record fields the JSON lines promise (README), --out, and exit code 2 with a message naming a bad flag.
+ * record fields the JSON lines promise (docs/cli.md), --out, and exit code 2 with a message naming a bad flag.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

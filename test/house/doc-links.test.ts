@@ -27,7 +27,7 @@ describe('doc links', () => {
     expect(broken.map((b) => `${b.file}: (${b.link}) ${b.reason}`)).toEqual([]);
   });
 
-  it("slugs headings as GitHub does: punctuation dropped, spaces to hyphens, repeats numbered", () => {
+  it('slugs headings as GitHub does: punctuation dropped, spaces to hyphens, repeats numbered', () => {
     const slugs = headingSlugs(
       [
         '# Beacon Live',
@@ -71,7 +71,7 @@ describe('doc links', () => {
       '# Top',
       '## Section two',
       '[fine](b.md#the-end) [fine too](#section-two) [folder](../src) [image](picture.png)',
-      '[gone](preregistration.md) [bad anchor](b.md#no-such-heading) [self](#nope) [out](../../shared/x.md)',
+      '[gone](preregistration.md) [bad anchor](b.md#no-such-heading) [self](#nope) [out](../../shared/x.md) [stray](b%zz.md)',
     ].join('\n');
     const tree = fakeTree({ 'docs/a.md': a, 'docs/b.md': '# B\n\n## The end\n' });
     expect(brokenLinks('docs/a.md', a, tree)).toEqual([
@@ -79,6 +79,7 @@ describe('doc links', () => {
       { file: 'docs/a.md', link: 'b.md#no-such-heading', reason: 'docs/b.md has no heading with the anchor #no-such-heading' },
       { file: 'docs/a.md', link: '#nope', reason: 'docs/a.md has no heading with the anchor #nope' },
       { file: 'docs/a.md', link: '../../shared/x.md', reason: 'points outside the repository' },
+      { file: 'docs/a.md', link: 'b%zz.md', reason: 'is not a valid URL (a stray %)' },
     ]);
   });
 });
