@@ -337,6 +337,11 @@ export class ResultsApp extends LitElement {
       <div class="charts">
         ${charted.map(({ h, cells }) => html`<results-curve-chart .cells=${cells} .budget=${budgets[h] ?? 0} heading="${env}, ${h}"></results-curve-chart>`)}
       </div>
+      <p class="muted" data-curve-note>
+        Each point is the mean over all of a cell's seeds on a common env-step grid. A run that spent its budget in fewer iterations, or stopped, is
+        carried to the budget the way the AUC counts it (at its last-5 success, 0 if it stopped), so a curve's last point is the cell's mean at the
+        budget. Each chart's description, and study.json's <code>curve.observed</code>, give how many runs took each step themselves.
+      </p>
     </section>`;
   }
 

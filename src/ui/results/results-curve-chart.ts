@@ -1,6 +1,7 @@
 /**
- * <results-curve-chart>: one (env, horizon) cell of the study, the mean success over seeds of each main
- * method against the env steps it used, with its bootstrap 95% band (src/study/confirmatory-types.ts,
+ * <results-curve-chart>: one (env, horizon) cell of the study, the mean success over all seeds of each
+ * main method on the cell's env-step grid (every run carried to the budget as the AUC counts it), with
+ * its bootstrap 95% band (src/study/confirmatory-types.ts,
  * `CellSummary.curve`). An SVG: it scales with the page (phone to projector), follows the colour scheme
  * through the theme's custom properties, and needs no lifecycle. Its text alternative is a summary in
  * its label and the cell table beside it, which holds every figure.
@@ -96,7 +97,9 @@ export class ResultsCurveChart extends LitElement {
   private summary(): string {
     const ends = this.cells.map((c) => {
       const i = c.curve.success.length - 1;
-      return `${c.label} ${percent(c.curve.success[i])} [${percent(c.curve.low[i])}, ${percent(c.curve.high[i])}] at ${steps(c.curve.envSteps[i])} env steps`;
+      const observed = c.curve.observed?.[i];
+      const behind = observed === undefined ? '' : `, ${observed} of ${c.seeds.length} runs still going there, the rest carried at their last-5 success`;
+      return `${c.label} ${percent(c.curve.success[i])} [${percent(c.curve.low[i])}, ${percent(c.curve.high[i])}] at ${steps(c.curve.envSteps[i])} env steps${behind}`;
     });
     return `${this.heading}: mean success against env steps with 95% bands. At the end: ${ends.join('; ')}. The table gives every figure.`;
   }
