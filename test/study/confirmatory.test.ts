@@ -351,7 +351,12 @@ describe('summariseCells and countFailures', () => {
     const k = cell.curve.envSteps.indexOf(2000);
     expect(cell.curve.success[k]).toBeCloseTo((0.2 + 0.3 + 0.3) / 3, 12);
     expect(cell.curve.observed?.[k]).toBe(3);
-    expect([cell.curve.low[k], cell.curve.high[k]]).toEqual(bootstrapMeanCI(runs.map((r) => r.curves.success[1] as number), { resamples: 1000 }));
+    expect([cell.curve.low[k], cell.curve.high[k]]).toEqual(
+      bootstrapMeanCI(
+        runs.map((r) => r.curves.success[1] as number),
+        { resamples: 1000 },
+      ),
+    );
     expect(countFailures(new StudyCells(runs, {}))).toEqual([{ env: 'texthouse', horizon: 'long', variant: 'sft', failures: 1, runs: 3 }]);
   });
 });
