@@ -7,6 +7,7 @@
  */
 import type { Horizon } from '../../envs/types.ts';
 import type { CellSummary, ClaimRecord, FailureCount, PreregistrationRef } from '../study/confirmatory-types.ts';
+import type { AucReadings, EqualUpdatesCell } from '../study/readings.ts';
 
 /** The study.json version this page renders. */
 export const RESULTS_VERSION = 3;
@@ -25,6 +26,9 @@ export interface StudyResults {
   cells: CellSummary[];
   claims: ClaimRecord[];
   failures: FailureCount[];
+  /** Absent from documents written before these readings (src/study/readings.ts). */
+  aucReadings?: AucReadings;
+  equalUpdates?: EqualUpdatesCell[];
 }
 
 export type StudyReading = { ok: true; study: StudyResults } | { ok: false; message: string };

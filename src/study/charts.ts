@@ -3,7 +3,9 @@
  *
  * Runs train to an env-step budget, so the runs of one cell have different iteration counts: curves
  * are drawn against environment steps (thousands), averaged over seeds on a common step grid
- * (summary.ts `aggregateOnSteps`).
+ * (summary.ts `aggregateOnSteps`), every run carried to the budget the way the AUC counts it: a run
+ * that spent its steps in fewer iterations, or stopped, still counts at every point, so the last point
+ * is the cell's mean at the budget and not the mean of the runs still going (docs/maths.md §11).
  *
  * - success-<env>: success vs env steps, every compared method per horizon, mean ± 1 sd over seeds;
  * - ablations-<env>: the same on the ablation horizon for the ablations, with GRPO and BEACON;
@@ -14,26 +16,22 @@
  */
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import type { Figure, LineSeries } from './svg.ts';
-import { aggregateOnSteps, meanSd, selectRuns, type CurveName, type RunResult } from './summary.ts';
+import { aggregateOnSteps, meanSd, selectRuns, stepGrid, type CurveName, type RunResult } from './summary.ts';
 import { VARIANT_NAMES, variantColor, variantLabel, variantSpec, type VariantName } from './variants.ts';
 
-/** Points of the env-step grid a curve is averaged on. */
-const GRID_POINTS = 60;
+/** The env-step grid of a set of runs: the common grid up to the largest budget among them. */
+const runsGrid = (runs: readonly RunResult[]) => stepGrid(Math.max(1, ...runs.map((r) => r.envStepBudget ?? r.envSteps ?? 0)));
 
-function stepGrid(runs: readonly RunResult[]): number[] {
-  const budget = Math.max(1, ...runs.map((r) => r.envStepBudget ?? r.envSteps ?? 0));
-  return Array.from({ length: GRID_POINTS }, (_, k) => Math.round(((k + 1) / GRID_POINTS) * budget));
-}
-
-function bandSeries(runs: readonly RunResult[], variant: VariantName, curve: CurveName = 'success', grid = stepGrid(runs)): LineSeries | null {
+/** A method's mean curve on the grid, every run carried to the budget as the AUC counts it (summary.ts). */
+function bandSeries(runs: readonly RunResult[], variant: VariantName, curve: CurveName = 'success', grid = runsGrid(runs)): LineSeries | null {
   if (runs.length === 0) return null;
-  const agg = aggregateOnSteps(runs, curve, grid);
+  const agg = aggregateOnSteps(runs, curve, grid, { carry: true });
   return { label: variantLabel(variant), color: variantColor(variant), x: grid.map((s) => s / 1000), mean: agg.mean, sd: agg.sd };
 }
 
 const seedsNote = (runs: readonly RunResult[]) => {
   const seeds = new Set(runs.map((r) => r.seed)).size;
-  return `line: mean over ${seeds} seed${seeds === 1 ? '' : 's'} of the success of the iteration that took each env step; shaded band: ± 1 sd over seeds`;
+  return `line: mean over all ${seeds} seed${seeds === 1 ? '' : 's'} of the success of the iteration that took each env step, a run past its last step counted at its last-5 success (0 if it stopped), as the AUC counts it; shaded band: ± 1 sd over seeds`;
 };
 
 export interface NamedFigure {
@@ -62,7 +60,7 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
         subtitle: seedsNote(runs),
         panels: horizons.map((h) => {
           const sel = selectRuns(runs, { env, horizon: h });
-          const grid = stepGrid(sel);
+          const grid = runsGrid(sel);
           return {
             kind: 'line',
             title: `${h} horizon`,
@@ -80,7 +78,7 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
     const ablations = present(env, H, (v) => !isCompared(v));
     if (ablations.length > 0) {
       const sel = selectRuns(runs, { env, horizon: H });
-      const grid = stepGrid(sel);
+      const grid = runsGrid(sel);
       const panel = (title: string, names: readonly string[]) => ({
         kind: 'line' as const,
         title,
@@ -110,11 +108,11 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
       caption: `${env}: outcome mix (full success / partial success / complete failure) over training on the ${H} horizon, every method`,
       figure: {
         title: `${env}: outcome mix over training, ${H} horizon`,
-        subtitle: 'mean share of runs per iteration-at-step over seeds',
+        subtitle: 'mean share of runs per iteration-at-step over all seeds, a run past its last step counted at its last-5 mix',
         panels: present(env, H, isCompared).map((v) => {
           const sel = selectRuns(runs, { env, horizon: H, variant: v });
-          const grid = stepGrid(sel);
-          const mean = (c: CurveName) => aggregateOnSteps(sel, c, grid).mean.map((x) => x ?? 0);
+          const grid = runsGrid(sel);
+          const mean = (c: CurveName) => aggregateOnSteps(sel, c, grid, { carry: true }).mean.map((x) => x ?? 0);
           return {
             kind: 'stack' as const,
             title: variantLabel(v),

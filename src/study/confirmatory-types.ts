@@ -52,8 +52,13 @@ export interface CellSummary {
   /** Whole-seed failures (runs that never start) and the means without them. */
   failures: number;
   withoutFailures: { auc: number | null; finalSuccess: number | null; n: number };
-  /** Mean success curve over seeds against mean cumulative env steps, with a bootstrap 95% band per iteration. */
-  curve: { envSteps: number[]; success: number[]; low: number[]; high: number[] };
+  /**
+   * Mean success curve over every seed of the cell on a common env-step grid ending at the budget, each
+   * run carried past its last iteration the way the AUC counts it (docs/maths.md §11), with a bootstrap
+   * 95% band per point; `observed` counts the runs that took each point's step themselves (the rest are
+   * carried). Documents written before the grid have no `observed` and average per iteration.
+   */
+  curve: { envSteps: number[]; success: number[]; low: number[]; high: number[]; observed?: number[] };
 }
 
 /** One paired test inside a claim (one env, or one cell for per-cell claims). */

@@ -36,6 +36,13 @@ const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / xs.lengt
  * success, or at 0 when it stopped on a non-finite loss.
  */
 export function normalisedArea(success: readonly number[], envSteps: readonly number[], envStepBudget: number, stopped: boolean): number {
+  const { area, used, room } = areaWithinBudget(success, envSteps, envStepBudget);
+  const tailLevel = stopped ? 0 : finalSuccess(success);
+  return (area + tailLevel * (room - used)) / room;
+}
+
+/** Σ_{i≥1} s_i·n_i over the steps after iteration 0's, up to the budget, the last iteration clipped. */
+function areaWithinBudget(success: readonly number[], envSteps: readonly number[], envStepBudget: number): { area: number; used: number; room: number } {
   const n0 = envSteps[0];
   const room = envStepBudget - n0;
   if (!(room > 0)) throw new RangeError(`envStepBudget ${envStepBudget} must exceed iteration 0's env steps ${n0}`);
@@ -46,13 +53,26 @@ export function normalisedArea(success: readonly number[], envSteps: readonly nu
     area += success[i] * n;
     used += n;
   }
-  const tailLevel = stopped ? 0 : finalSuccess(success);
-  area += tailLevel * (room - used);
-  return area / room;
+  return { area, used, room };
 }
 
-/** The run's endpoints at its cell's env-step budget (docs/maths.md §11). */
-export function runEndpoints(run: EndpointRun, envStepBudget: number): RunEndpoints {
+/**
+ * The two readings of primary 1 (docs/maths.md §11, "The AUC as written and as coded"): `asCoded` is
+ * `normalisedArea`, which the claims use; `asWritten` is the pre-registration's sentence read literally.
+ */
+export type AucDefinition = 'asCoded' | 'asWritten';
+
+/**
+ * The AUC as the pre-registration's sentence reads: Σ_{i≥1} s_i·n_i over the whole budget B, iteration 0
+ * left out of the sum but not of the denominator, no step counted past the budget, and steps a run left
+ * unused counted at 0 (no tail).
+ */
+export function normalisedAreaAsWritten(success: readonly number[], envSteps: readonly number[], envStepBudget: number): number {
+  return areaWithinBudget(success, envSteps, envStepBudget).area / envStepBudget;
+}
+
+/** The run's endpoints at its cell's env-step budget (docs/maths.md §11); `auc` under the given reading. */
+export function runEndpoints(run: EndpointRun, envStepBudget: number, auc: AucDefinition = 'asCoded'): RunEndpoints {
   if (!(Number.isFinite(envStepBudget) && envStepBudget > 0))
     throw new RangeError(`envStepBudget must be a positive number of env steps, got ${envStepBudget}`);
   const success = numericCurve(run, 'success');
@@ -77,7 +97,7 @@ export function runEndpoints(run: EndpointRun, envStepBudget: number): RunEndpoi
   const peaks = (run.curves.contradictoryRatioSigned ?? []).filter(finite);
 
   return {
-    auc: normalisedArea(success, envSteps, envStepBudget, Boolean(run.stopped)),
+    auc: auc === 'asCoded' ? normalisedArea(success, envSteps, envStepBudget, Boolean(run.stopped)) : normalisedAreaAsWritten(success, envSteps, envStepBudget),
     stepsTo60Endpoint,
     never60: stepsTo60 === null,
     failedToStart: itersToTarget(success, success[0] + START_MARGIN, TRAILING_WINDOW) === null,

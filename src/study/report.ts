@@ -5,6 +5,7 @@
 import type { Horizon } from '../../envs/index.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../config.ts';
 import { ALPHA, evaluateConfirmatoryClaims, MARGIN_AUC, MIN_EFFECT_AUC, STEPS_SHARE } from './confirmatory-claims.ts';
+import { aucReadings, equalUpdates, type AucReadings, type EqualUpdatesCell } from './readings.ts';
 import { countFailures, StudyCells, summariseCells } from './study-cells.ts';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CI_LEVEL } from './confirmatory-stats.ts';
 import type { CellSummary, ClaimRecord, FailureCount, PreregistrationRef, RunEndpoints } from './confirmatory-types.ts';
@@ -115,6 +116,10 @@ export interface StudyDocument {
   failures: FailureCount[];
   /** Empirical claims (families P, M, T) and identities (family I), one record per claim and environment. */
   claims: ClaimRecord[];
+  /** Every AUC claim under the AUC as coded (the claims above) and as the pre-registration reads (readings.ts). */
+  aucReadings: AucReadings;
+  /** Success against iterations (PPO updates) on the ablation horizon's cells: equal env steps are not equal updates. */
+  equalUpdates: EqualUpdatesCell[];
 }
 
 export interface DocumentMeta {
@@ -151,6 +156,8 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     ablationHorizon: profile.ablationHorizon,
     ablations: profile.ablations,
   };
+  const claims = evaluateConfirmatoryClaims(cells);
+  const shared = sharedHyperparameters(profile.budget);
   return {
     version: 3,
     profile: profile.name,
@@ -173,14 +180,16 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
       const v = variantSpec(name);
       return { name, label: v.label, method: v.method, overrides: v.overrides, ablation: v.ablation };
     }),
-    hyperparameters: sharedHyperparameters(profile.budget),
+    hyperparameters: shared,
     definitions: DEFINITIONS,
     preregistration: meta.preregistration,
     tests: TEST_SETTINGS,
     runs,
     cells: summariseCells(cells),
     failures: countFailures(cells),
-    claims: evaluateConfirmatoryClaims(cells),
+    claims,
+    aucReadings: aucReadings(found, envStepBudgets, claims),
+    equalUpdates: equalUpdates(cells, profile.ablationHorizon, shared.epochs * shared.minibatches),
   };
 }
 

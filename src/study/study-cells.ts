@@ -7,9 +7,9 @@
 import { ENV_NAMES, type EnvName, type Horizon } from '../../envs/index.ts';
 import { bootstrapMeanCI } from './confirmatory-stats.ts';
 import type { CellSummary, FailureCount, MeanWithInterval, RunEndpoints } from './confirmatory-types.ts';
-import { runEndpoints } from './endpoints.ts';
+import { runEndpoints, type AucDefinition } from './endpoints.ts';
 import { HORIZON_ORDER } from './matrix.ts';
-import type { RunResult } from './summary.ts';
+import { carriedCurveOnSteps, stepGrid, type RunResult } from './summary.ts';
 import { VARIANT_NAMES, variantLabel, type VariantName } from './variants.ts';
 
 /** What the claims read of a run. */
@@ -21,7 +21,7 @@ export type StudyRun = Pick<
 /** The pre-registered env-step budget per cell; a cell absent here uses the largest budget its runs recorded. */
 export type CellBudgets = Partial<Record<EnvName, Partial<Record<Horizon, number>>>>;
 
-/** Resamples of the per-iteration bootstrap band of a cell's mean curve (a chart, not a test). */
+/** Resamples of the per-point bootstrap band of a cell's mean curve (a chart, not a test). */
 export const CURVE_BAND_RESAMPLES = 1000;
 
 const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
@@ -36,9 +36,11 @@ export class StudyCells {
   private readonly byCell = new Map<string, EndpointRun[]>();
   private readonly byRun = new Map<string, RunEndpoints>();
 
+  /** `auc` picks the reading of primary 1 the endpoints use (endpoints.ts); the claims use 'asCoded'. */
   constructor(
     runs: readonly StudyRun[],
     private readonly budgets: CellBudgets,
+    readonly auc: AucDefinition = 'asCoded',
   ) {
     const grouped = new Map<string, StudyRun[]>();
     for (const run of runs) {
@@ -50,7 +52,7 @@ export class StudyCells {
     for (const [key, cellRuns] of grouped) {
       const budget = this.budget(cellRuns[0].env, cellRuns[0].horizon, cellRuns);
       const withEndpoints = cellRuns
-        .map((run) => ({ run, endpoints: runEndpoints(run, budget) as RunEndpoints & { finalSuccess: number } }))
+        .map((run) => ({ run, endpoints: runEndpoints(run, budget, auc) as RunEndpoints & { finalSuccess: number } }))
         .sort((a, b) => a.run.seed - b.run.seed);
       for (const r of withEndpoints) this.byRun.set(r.run.key, r.endpoints);
       this.byCell.set(key, withEndpoints);
@@ -105,28 +107,36 @@ function meanWithInterval(xs: readonly number[]): MeanWithInterval {
   return xs.length === 0 ? { mean: Number.NaN, ci: [Number.NaN, Number.NaN], n: 0 } : { mean: mean(xs), ci: bootstrapMeanCI(xs), n: xs.length };
 }
 
-/** Mean success curve over a cell's runs: each iteration averaged over the runs that have it. */
-function meanCurve(runs: readonly EndpointRun[]): CellSummary['curve'] {
-  const curve: CellSummary['curve'] = { envSteps: [], success: [], low: [], high: [] };
-  const length = Math.max(0, ...runs.map((r) => r.run.curves.success.length));
-  for (let i = 0; i < length; i++) {
-    const present = runs.filter((r) => finite(r.run.curves.success[i]) && finite(r.run.curves.envSteps[i]));
-    if (present.length === 0) continue;
-    const success = present.map((r) => r.run.curves.success[i] as number);
-    // The band is drawn, not tested: 1,000 resamples per iteration keep a 1,200-run document quick to write.
+/**
+ * Mean success curve over a cell's runs on the cell's common env-step grid (summary.ts `stepGrid`),
+ * every run carried to the budget the way the AUC counts it (summary.ts `carriedCurveOnSteps`), so the
+ * last point is the mean over all the cell's runs at the budget; `observed` counts, per point, the runs
+ * that took that step themselves.
+ */
+function meanCurve(runs: readonly EndpointRun[], envStepBudget: number): CellSummary['curve'] {
+  const observed: number[] = [];
+  const curve: CellSummary['curve'] = { envSteps: [], success: [], low: [], high: [], observed };
+  if (runs.length === 0 || !(envStepBudget > 0)) return curve;
+  const grid = stepGrid(envStepBudget);
+  const placed = runs.map((r) => carriedCurveOnSteps(r.run, 'success', grid));
+  grid.forEach((step, k) => {
+    const success = placed.map((p) => p.values[k]).filter(finite);
+    if (success.length === 0) return;
+    // The band is drawn, not tested: 1,000 resamples per point keep a 1,200-run document quick to write.
     const [low, high] = bootstrapMeanCI(success, { resamples: CURVE_BAND_RESAMPLES });
-    curve.envSteps.push(mean(present.map((r) => r.run.curves.envSteps[i] as number)));
+    curve.envSteps.push(step);
     curve.success.push(mean(success));
     curve.low.push(low);
     curve.high.push(high);
-  }
+    observed.push(placed.filter((p) => p.observed[k]).length);
+  });
   return curve;
 }
 
 /**
  * One summary per (env, horizon, variant) present in `runs`: the endpoints' means over seeds with
  * bootstrap intervals, the runs that never reached 60%, whole-seed failures and the means without
- * them, and the mean success curve with a per-iteration bootstrap band.
+ * them, and the mean success curve on the budget's env-step grid with a per-point bootstrap band.
  */
 export function summariseCells(cells: StudyCells): CellSummary[] {
   return cells.list().map(({ env, horizon, variant, runs: cellRuns }) => {
@@ -148,7 +158,7 @@ export function summariseCells(cells: StudyCells): CellSummary[] {
         finalSuccess: kept.length > 0 ? mean(kept.map((r) => r.endpoints.finalSuccess)) : null,
         n: kept.length,
       },
-      curve: meanCurve(cellRuns),
+      curve: meanCurve(cellRuns, cells.budget(env, horizon)),
     };
   });
 }

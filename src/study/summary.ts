@@ -210,40 +210,85 @@ export function summarizeRun(spec: RunSpec, records: readonly IterationFigures[]
   };
 }
 
+/** Points of the env-step grid a cell's curves are averaged on (charts and study.json's cell curves). */
+export const STEP_GRID_POINTS = 60;
+
+/** The common env-step grid of a cell: STEP_GRID_POINTS equal steps, the last one at the budget. */
+export function stepGrid(envStepBudget: number): number[] {
+  const budget = Math.max(1, envStepBudget);
+  return Array.from({ length: STEP_GRID_POINTS }, (_, k) => Math.round(((k + 1) / STEP_GRID_POINTS) * budget));
+}
+
 /**
  * A curve on an env-step grid: the value at step s is the figure of the iteration during which the
  * run's s-th step was taken (null past the steps the run used). Runs of one cell have different
  * iteration counts under an env-step budget, so their curves are averaged on this grid.
  */
 export function curveOnSteps(run: Pick<RunResult, 'curves'>, name: CurveName, grid: readonly number[]): (number | null)[] {
+  return placeOnSteps(run, name, grid).values;
+}
+
+/** Each grid step's value from the iteration that took it, and whether the step lies past the run's last. */
+function placeOnSteps(run: Pick<RunResult, 'curves'>, name: CurveName, grid: readonly number[]): { values: (number | null)[]; past: boolean[] } {
   const steps = run.curves.envSteps;
-  const values = run.curves[name];
-  const out: (number | null)[] = [];
+  const curve = run.curves[name];
+  const values: (number | null)[] = [];
+  const past: boolean[] = [];
   let i = 0;
   for (const s of grid) {
     while (i < steps.length && (steps[i] ?? Infinity) < s) i++;
-    out.push(i < steps.length ? (values[i] ?? null) : null);
+    values.push(i < steps.length ? (curve[i] ?? null) : null);
+    past.push(i >= steps.length);
   }
-  return out;
+  return { values, past };
 }
 
-/** Per-grid-point mean ± sd of one curve over runs, on an env-step grid (curveOnSteps). */
-export function aggregateOnSteps(
-  runs: readonly Pick<RunResult, 'curves'>[],
+/**
+ * A curve on an env-step grid with the run carried to the end of the grid the way the AUC counts the
+ * steps it left unused (docs/maths.md §11): at the mean of its last 5 iterations, or at 0 when it
+ * stopped on a non-finite loss (as a complete failure on the failure curve). A run whose episodes end sooner runs more iterations within the same
+ * budget; without this, a cell's late points would average only the runs still going (the learners'
+ * peers drop out first or last depending on the method, and the mean flatters whoever remains).
+ * `observed[k]` says whether the run itself took grid step k.
+ */
+export function carriedCurveOnSteps(
+  run: Pick<RunResult, 'curves' | 'stopped'>,
   name: CurveName,
   grid: readonly number[],
-): { mean: (number | null)[]; sd: (number | null)[]; n: number[] } {
-  const curves = runs.map((r) => curveOnSteps(r, name, grid));
+): { values: (number | null)[]; observed: boolean[] } {
+  const { values, past } = placeOnSteps(run, name, grid);
+  const tail = run.stopped ? (name === 'failure' ? 1 : 0) : finalSuccess(run.curves[name].filter(finite));
+  return { values: values.map((v, k) => (past[k] ? tail : v)), observed: past.map((p) => !p) };
+}
+
+/**
+ * Per-grid-point mean ± sd of one curve over runs, on an env-step grid (curveOnSteps); `n` counts the
+ * runs behind each point. With `carry`, every run counts at every point (carriedCurveOnSteps) and
+ * `observed` counts the runs that took that step themselves.
+ */
+export function aggregateOnSteps(
+  runs: readonly Pick<RunResult, 'curves' | 'stopped'>[],
+  name: CurveName,
+  grid: readonly number[],
+  options: { carry?: boolean } = {},
+): { mean: (number | null)[]; sd: (number | null)[]; n: number[]; observed: number[] } {
+  const placed = runs.map((r) => {
+    if (options.carry) return carriedCurveOnSteps(r, name, grid);
+    const values = curveOnSteps(r, name, grid);
+    return { values, observed: values.map((v) => v !== null) };
+  });
   const mean: (number | null)[] = [];
   const sd: (number | null)[] = [];
   const n: number[] = [];
+  const observed: number[] = [];
   grid.forEach((_, k) => {
-    const s = meanSd(curves.map((c) => c[k]));
+    const s = meanSd(placed.map((c) => c.values[k]));
     mean.push(s.mean);
     sd.push(s.sd);
     n.push(s.n);
+    observed.push(placed.filter((c) => c.observed[k]).length);
   });
-  return { mean, sd, n };
+  return { mean, sd, n, observed };
 }
 
 /** Median of itersTo60 values with never-reached (null) runs counted as +∞; null for no runs. */

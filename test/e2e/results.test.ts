@@ -86,9 +86,17 @@ describe('results page', () => {
 
       // One chart per (env, horizon), each with a curve per main method and a text alternative.
       const cellsCharted = new Set(study.cells.map((c) => `${c.env}/${c.horizon}`)).size;
-      expect(await page.locator('results-curve-chart svg[role="img"]').count()).toBe(cellsCharted);
-      expect(await page.locator('results-curve-chart svg path[data-variant="beacon"]').count()).toBe(cellsCharted);
-      expect(await page.locator('results-curve-chart svg').first().getAttribute('aria-label')).toMatch(/BEACON \d+\.\d%/);
+      const envCharts = page.locator('[data-env-section] results-curve-chart');
+      expect(await envCharts.locator('svg[role="img"]').count()).toBe(cellsCharted);
+      expect(await envCharts.locator('svg path[data-variant="beacon"]').count()).toBe(cellsCharted);
+      expect(await envCharts.locator('svg').first().getAttribute('aria-label')).toMatch(/BEACON \d+\.\d%/);
+      // The two readings: every AUC claim under both, and one chart at equal updates per long cell.
+      const readings = study.aucReadings!;
+      expect(await page.locator('[data-auc-readings] tbody tr').count()).toBe(readings.claims.length);
+      expect(Number(await page.locator('[data-auc-readings] [data-differing]').getAttribute('data-differing'))).toBe(
+        readings.claims.filter((c) => c.differs).length,
+      );
+      expect(await page.locator('[data-equal-updates] results-curve-chart svg[role="img"]').count()).toBe(study.equalUpdates!.length);
       // Claim intervals are drawn against zero and a reference.
       expect(await page.locator('results-claim svg[data-interval]').count()).toBeGreaterThan(0);
 

@@ -329,7 +329,7 @@ describe('contrasts across horizons and environments', () => {
 });
 
 describe('summariseCells and countFailures', () => {
-  it('summarises each cell with intervals, failures apart, and a mean curve over runs of different lengths', () => {
+  it('summarises each cell with intervals, failures apart, and a mean curve over every run carried to the budget', () => {
     const stuck = (seed: number) => run({ success: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2] }, 'texthouse', 'long', 'sft', seed);
     const moving = (seed: number, n: number) =>
       run({ success: Array.from({ length: n }, (_, i) => Math.min(1, 0.2 + 0.1 * i)) }, 'texthouse', 'long', 'sft', seed);
@@ -341,16 +341,22 @@ describe('summariseCells and countFailures', () => {
     expect(cell.auc.ci[0]).toBeLessThanOrEqual(cell.auc.mean);
     expect(cell.auc.ci[1]).toBeGreaterThanOrEqual(cell.auc.mean);
     expect(cell.never60).toBe(2);
-    // Iterations 6 and 7 exist only for seed 102.
-    expect(cell.curve.success).toHaveLength(8);
-    expect(cell.curve.success[7]).toBeCloseTo(0.9, 12);
-    expect(cell.curve.envSteps[7]).toBe(8000);
-    expect(cell.curve.success[1]).toBeCloseTo((0.2 + 0.3 + 0.3) / 3, 12);
-    // Where every run has the iteration, the band is the bootstrap interval of that iteration's values.
-    expect([cell.curve.low[1], cell.curve.high[1]]).toEqual(bootstrapMeanCI(runs.map((r) => r.curves.success[1] as number)));
-    // Where one run is left, the band shrinks to its value.
-    expect(cell.curve.low[7]).toBeCloseTo(0.9, 12);
-    expect(cell.curve.high[7]).toBeCloseTo(0.9, 12);
+    // The curve lies on the budget's grid; every run counts at every point, carried past its last
+    // iteration at its last-5 success: at the budget 0.2 (seed 101), 0.7 (102), 0.5 (103).
+    expect(cell.curve.envSteps).toHaveLength(60);
+    expect(cell.curve.envSteps.at(-1)).toBe(10_000);
+    expect(cell.curve.success.at(-1)).toBeCloseTo((0.2 + 0.7 + 0.5) / 3, 12);
+    expect(cell.curve.observed?.at(-1)).toBe(0);
+    // Step 2,000 is iteration 1 of every run.
+    const k = cell.curve.envSteps.indexOf(2000);
+    expect(cell.curve.success[k]).toBeCloseTo((0.2 + 0.3 + 0.3) / 3, 12);
+    expect(cell.curve.observed?.[k]).toBe(3);
+    expect([cell.curve.low[k], cell.curve.high[k]]).toEqual(
+      bootstrapMeanCI(
+        runs.map((r) => r.curves.success[1] as number),
+        { resamples: 1000 },
+      ),
+    );
     expect(countFailures(new StudyCells(runs, {}))).toEqual([{ env: 'texthouse', horizon: 'long', variant: 'sft', failures: 1, runs: 3 }]);
   });
 });

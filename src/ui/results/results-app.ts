@@ -9,6 +9,7 @@
  * - the env-step budget of each (env, horizon);
  * - per environment, the cells table and one chart per horizon of the main methods with their 95% bands;
  * - the claims by family, each with its verdict, effect and interval; the identities apart;
+ * - the AUC as written against as coded, and success at equal updates (results-readings.ts);
  * - whole-seed failures apart from the means.
  *
  * A document of another version, or a failed fetch, is one `role="alert"` message saying what failed.
@@ -28,6 +29,7 @@ import './results-cell-table.ts';
 import './results-claim.ts';
 import './results-curve-chart.ts';
 import './results-failures.ts';
+import './results-readings.ts';
 
 type Loaded = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; study: StudyResults };
 
@@ -218,6 +220,10 @@ export class ResultsApp extends LitElement {
     const study = l.study;
     const envs = cellEnvs(study.cells);
     return html`${this.toc(envs)} ${this.about(study)} ${this.budgets(study, envs)} ${envs.map((env) => this.envSection(study, env))} ${this.claims(study)}
+      <section aria-labelledby="readings">
+        <h2 id="readings">Two readings the plan left open</h2>
+        <results-readings .readings=${study.aucReadings} .equalUpdates=${study.equalUpdates}></results-readings>
+      </section>
       <section aria-labelledby="failures">
         <h2 id="failures">Whole-seed failures</h2>
         <p>
@@ -236,6 +242,7 @@ export class ResultsApp extends LitElement {
         ${envs.map((e) => html`<li><a href="#env-${e}">${e}</a></li>`)}
         <li><a href="#claims">Claims</a></li>
         <li><a href="#identities">Identities</a></li>
+        <li><a href="#readings">Readings</a></li>
         <li><a href="#failures">Failures</a></li>
       </ul>
     </nav>`;
@@ -337,6 +344,11 @@ export class ResultsApp extends LitElement {
       <div class="charts">
         ${charted.map(({ h, cells }) => html`<results-curve-chart .cells=${cells} .budget=${budgets[h] ?? 0} heading="${env}, ${h}"></results-curve-chart>`)}
       </div>
+      <p class="muted" data-curve-note>
+        Each point is the mean over all of a cell's seeds on a common env-step grid. A run that spent its budget in fewer iterations, or stopped, is
+        carried to the budget the way the AUC counts it (at its last-5 success, 0 if it stopped), so a curve's last point is the cell's mean at the
+        budget. Each chart's description, and study.json's <code>curve.observed</code>, give how many runs took each step themselves.
+      </p>
     </section>`;
   }
 

@@ -1,6 +1,7 @@
 /**
- * <results-curve-chart>: one (env, horizon) cell of the study, the mean success over seeds of each main
- * method against the env steps it used, with its bootstrap 95% band (src/study/confirmatory-types.ts,
+ * <results-curve-chart>: one (env, horizon) cell of the study, the mean success over all seeds of each
+ * main method on the cell's env-step grid (every run carried to the budget as the AUC counts it), with
+ * its bootstrap 95% band (src/study/confirmatory-types.ts,
  * `CellSummary.curve`). An SVG: it scales with the page (phone to projector), follows the colour scheme
  * through the theme's custom properties, and needs no lifecycle. Its text alternative is a summary in
  * its label and the cell table beside it, which holds every figure.
@@ -23,15 +24,21 @@ function compactSteps(x: number): string {
   return x >= 1000 ? `${Math.round(x / 100) / 10}k` : String(Math.round(x));
 }
 
+/** What one curve needs: a cell summary, or any series of the same shape (its runs optional). */
+export type CurveSeries = Pick<CellSummary, 'variant' | 'label' | 'curve'> & { seeds?: number[] };
+
 export class ResultsCurveChart extends LitElement {
   static override properties = {
     cells: { attribute: false },
     budget: { type: Number },
     heading: { type: String },
+    xLabel: { type: String },
   };
 
   /** The cells drawn, one curve each, in legend order (src/results/cell-tables.ts `chartCells`). */
-  declare cells: CellSummary[];
+  declare cells: CurveSeries[];
+  /** What the x axis counts. */
+  declare xLabel: string;
   /** The cell's env-step budget: the x axis ends there. */
   declare budget: number;
   declare heading: string;
@@ -41,6 +48,7 @@ export class ResultsCurveChart extends LitElement {
     this.cells = [];
     this.budget = 0;
     this.heading = '';
+    this.xLabel = 'env steps';
   }
 
   static override styles = [
@@ -96,9 +104,12 @@ export class ResultsCurveChart extends LitElement {
   private summary(): string {
     const ends = this.cells.map((c) => {
       const i = c.curve.success.length - 1;
-      return `${c.label} ${percent(c.curve.success[i])} [${percent(c.curve.low[i])}, ${percent(c.curve.high[i])}] at ${steps(c.curve.envSteps[i])} env steps`;
+      const observed = c.curve.observed?.[i];
+      const behind =
+        observed === undefined || !c.seeds ? '' : `, ${observed} of ${c.seeds.length} runs still going there, the rest carried at their last-5 success`;
+      return `${c.label} ${percent(c.curve.success[i])} [${percent(c.curve.low[i])}, ${percent(c.curve.high[i])}] at ${steps(c.curve.envSteps[i])} ${this.xLabel}${behind}`;
     });
-    return `${this.heading}: mean success against env steps with 95% bands. At the end: ${ends.join('; ')}. The table gives every figure.`;
+    return `${this.heading}: mean success against ${this.xLabel}. At the end: ${ends.join('; ')}. The table gives every figure.`;
   }
 
   override render() {
@@ -114,7 +125,7 @@ export class ResultsCurveChart extends LitElement {
         )}
         <line class="target" x1=${PAD.left} x2=${W - PAD.right} y1=${this.y(0.6)} y2=${this.y(0.6)}></line>
         ${xTicks.map((t) => svg`<text class="axis" x=${this.x(t)} y=${H - PAD.bottom + 16} text-anchor="middle">${compactSteps(t)}</text>`)}
-        <text class="axis" x=${(PAD.left + W - PAD.right) / 2} y=${H - 4} text-anchor="middle">env steps</text>
+        <text class="axis" x=${(PAD.left + W - PAD.right) / 2} y=${H - 4} text-anchor="middle">${this.xLabel}</text>
         ${this.cells.map((c) => {
           const { envSteps: xs, low, high } = c.curve;
           const band = `${line(xs, high)}${[...xs]
