@@ -6,6 +6,7 @@
  */
 import type { GridFrame } from '../../../envs/index.ts';
 import { withAlpha } from '../theme.ts';
+import { fitCanvas, roundRect, star } from './canvas.ts';
 
 /**
  * Paints `frames[step]` with `cell` CSS pixels per map cell, the path through `frames` up to it, and a
@@ -23,20 +24,7 @@ export function paintGridFrame(
   c: (property: string, fallback: string) => string,
 ): void {
   const frame = frames[step];
-  const dpr = devicePixelRatio || 1;
-  const w = cell * frame.width;
-  const h = cell * frame.height;
-  // Resizing a canvas reallocates its backing store: do it only when the size changes, not every step.
-  const [pw, ph] = [Math.round(w * dpr), Math.round(h * dpr)];
-  if (canvas.width !== pw || canvas.height !== ph) {
-    canvas.style.width = `${w}px`;
-    canvas.style.height = `${h}px`;
-    canvas.width = pw;
-    canvas.height = ph;
-  }
-  const ctx = canvas.getContext('2d')!;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, w, h);
+  const ctx = fitCanvas(canvas, cell * frame.width, cell * frame.height);
   const colors = {
     wall: c('--wall', '#3a3f4b'),
     floor: c('--floor', '#f3f1ea'),
@@ -129,11 +117,6 @@ export function paintGridFrame(
   ctx.stroke();
 }
 
-function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
-  ctx.beginPath();
-  ctx.roundRect(x, y, w, h, r);
-}
-
 function padlock(ctx: CanvasRenderingContext2D, cx: number, cy: number, cell: number, color: string): void {
   const w = cell * 0.36;
   const h = cell * 0.26;
@@ -144,22 +127,4 @@ function padlock(ctx: CanvasRenderingContext2D, cx: number, cy: number, cell: nu
   ctx.arc(cx, cy - h * 0.35, w * 0.3, Math.PI, 0);
   ctx.stroke();
   ctx.fillRect(cx - w / 2, cy - h * 0.3, w, h);
-}
-
-function star(ctx: CanvasRenderingContext2D, x: number, y: number, r: number, color: string): void {
-  ctx.beginPath();
-  for (let i = 0; i < 10; i++) {
-    const rad = i % 2 === 0 ? r : r * 0.45;
-    const ang = -Math.PI / 2 + (i * Math.PI) / 5;
-    const px = x + rad * Math.cos(ang);
-    const py = y + rad * Math.sin(ang);
-    if (i === 0) ctx.moveTo(px, py);
-    else ctx.lineTo(px, py);
-  }
-  ctx.closePath();
-  ctx.fillStyle = color;
-  ctx.fill();
-  ctx.strokeStyle = 'rgba(0,0,0,0.55)';
-  ctx.lineWidth = 1;
-  ctx.stroke();
 }
