@@ -6,7 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { STD_EPSILON, type AdvantageSettings } from '../src/advantages/types.ts';
-import type { AdvantageTensors } from '../src/gpu/advantage-estimator.ts';
+import type { AdvantageTensors } from '../src/gpu/advantage-tensors.ts';
 
 /** Per-element id from offsets: element e gets i where offsets[i] ≤ e < offsets[i + 1]. int32 [total]. */
 function idsFromOffsets(offsets: tf.Tensor1D, count: number, total: number): tf.Tensor1D {

@@ -1,8 +1,8 @@
 /**
  * `npm run reliability [-- --webgpuIters N --soakIters N]`: the reliability suite at full size
- * (bench/reliability-checks.ts), written to docs/reliability.md with the command that measured each
- * figure. Exits 1 when any check fails (a crash, an unnamed rejection, a soak that is not flat, a
- * fault that loses state), so the figures on the page are also a verdict.
+ * (bench/reliability-checks.ts, bench/reliability-fuzz.ts), written to docs/reliability.md with the
+ * command that measured each figure. Exits 1 when any check fails (a crash, an unnamed rejection, a
+ * soak that is not flat, a fault that loses state), so the figures on the page are also a verdict.
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -14,17 +14,8 @@ import { setWebGpuCpuForward } from '../src/backend/webgpu-interop.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { readShaderSources } from '../src/gpu/shaders-node.ts';
 import { createAdvantageEngine } from '../src/engine/advantage-engine.ts';
-import {
-  checkpointCost,
-  fuzzAdvantageInputs,
-  fuzzTrainFlags,
-  fuzzUrlQueries,
-  killDuringWrite,
-  nonFiniteBatch,
-  soak,
-  type FuzzResult,
-  type SoakResult,
-} from './reliability-checks.ts';
+import { checkpointCost, killDuringWrite, nonFiniteBatch, soak, type SoakResult } from './reliability-checks.ts';
+import { fuzzAdvantageInputs, fuzzTrainFlags, fuzzUrlQueries, type FuzzResult } from './reliability-fuzz.ts';
 import { ROOT } from '../scripts/cli.ts';
 import { pageSoak, pageSoakSection, pageSoakSvg, type PageSoakResult } from './page-soak.ts';
 

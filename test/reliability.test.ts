@@ -1,13 +1,15 @@
 /**
- * The reliability suite, small (bench/reliability-checks.ts; `npm run reliability` runs it at full
- * size and writes docs/reliability.md): a soak with checkpoint round trips whose tensor count stays
- * flat, the three fuzzers with 0 crashes, 0 stack traces and every rejection named, a NaN / ±Inf batch
- * that halts the run with its weights intact, and a kill inside a checkpoint write.
+ * The reliability suite, small (bench/reliability-checks.ts and bench/reliability-fuzz.ts; `npm run
+ * reliability` runs it at full size and writes docs/reliability.md): a soak with checkpoint round
+ * trips whose tensor count stays flat, the three fuzzers with 0 crashes, 0 stack traces and every
+ * rejection named, a NaN / ±Inf batch that halts the run with its weights intact, and a kill inside a
+ * checkpoint write.
  */
 import '@tensorflow/tfjs-backend-cpu';
 import '../cli/register-gradients.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fuzzAdvantageInputs, fuzzTrainFlags, fuzzUrlQueries, killDuringWrite, nonFiniteBatch, soak } from '../bench/reliability-checks.ts';
+import { killDuringWrite, nonFiniteBatch, soak } from '../bench/reliability-checks.ts';
+import { fuzzAdvantageInputs, fuzzTrainFlags, fuzzUrlQueries } from '../bench/reliability-fuzz.ts';
 import { initBackend } from '../src/backend/node-webgpu.ts';
 import { readPageState } from '../src/page/url-state.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';

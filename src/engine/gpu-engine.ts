@@ -16,7 +16,8 @@ import type { AdvantageBatch, AdvantageSettings, EstimatorSwitches } from '../ad
 import type { AdvantageEngine, ComputedAdvantages, DeferredAdvantages } from './engine.ts';
 import { gigpoAsAdvantages, gigpoSettingsOf, requireStateKeys } from '../methods/gigpo.ts';
 import type { GpuPaths, MethodSpec } from '../methods/method.ts';
-import { batchToTensors, GpuAdvantageEstimator } from '../gpu/advantage-estimator.ts';
+import { GpuAdvantageEstimator } from '../gpu/advantage-estimator.ts';
+import { batchToTensors } from '../gpu/advantage-tensors.ts';
 import { mapRead } from '../gpu/pending-read.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 

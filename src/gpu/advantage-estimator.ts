@@ -5,9 +5,10 @@
  *   2. group-reduce        (per group) A_traj with the tie rule; per-(group, k) segment baselines
  *   3. combine-advantages  (per step)  A_seg = r_t − b_k, A = A_traj + λ · A_seg
  *
- * Inputs are tfjs tensors read with `dataToGPU` (no trip through JavaScript); the result is a float32
- * tensor wrapping the kernels' output buffer (`zeroCopy`), ready for the PPO loss. The CPU reference
- * in src/advantages/ defines the numbers; test/kernels.test.ts holds the two together.
+ * Inputs are tfjs tensors (advantage-tensors.ts) read with `dataToGPU` (no trip through JavaScript);
+ * the result is a float32 tensor wrapping the kernels' output buffer (`zeroCopy`), ready for the PPO
+ * loss. The CPU reference in src/advantages/ defines the numbers; test/kernels.test.ts holds the two
+ * together.
  *
  * `variant: "released"` (docs/maths.md §4, reference-code variants) runs the same three kernels: the
  * trajectory statistics over step rows, the stepMean baseline, and under meanStd each (group, segment
@@ -26,8 +27,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { getWebGpuBackend, readTensorToGpu, TENSOR_BUFFER_USAGE, type GpuView } from '../backend/webgpu-interop.ts';
 import { anchorCoverage, type GigpoResult, type GigpoSettings, type StepGroupIndex } from '../advantages/gigpo.ts';
-import { STD_EPSILON, validateBatch, type AdvantageBatch, type AdvantageResult, type AdvantageSettings, type EstimatorSwitches } from '../advantages/types.ts';
+import { STD_EPSILON, type AdvantageResult, type AdvantageSettings, type EstimatorSwitches } from '../advantages/types.ts';
 import { ADVANTAGE_KEYS, checkSettings, GIGPO_KEYS } from '../config.ts';
+import { type AdvantageTensors, checkIndex, checkTensors } from './advantage-tensors.ts';
 import { GpuBufferPool } from './buffer-pool.ts';
 import { COMBINE_ADVANTAGES, combineWorkgroups } from './combine-advantages.ts';
 import { GROUP_REDUCE, normalizeCode, rowWeightedCode, segmentBaselineCode, segmentNormalizeCode } from './group-reduce.ts';
@@ -37,18 +39,6 @@ import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN, segmentScanWorkgroups } from './se
 import type { ShaderSources } from './shader-source.ts';
 import { STEP_GROUP_REDUCE, stepGroupWorkgroups } from './step-group-reduce.ts';
 import { STEP_RETURNS, stepReturnsWorkgroups } from './step-returns.ts';
-
-/** The batch of src/advantages/types.ts as tensors on the webgpu backend (same offset-indexed layout). */
-export interface AdvantageTensors {
-  /** int32 [numGroups + 1]. */
-  groupOffsets: tf.Tensor1D;
-  /** int32 [numRuns + 1]. */
-  runOffsets: tf.Tensor1D;
-  /** int32 or bool [numSteps]: non-zero where the milestone detector fired. */
-  milestones: tf.Tensor1D;
-  /** float32 [numRuns]: final reward R_i. */
-  rewards: tf.Tensor1D;
-}
 
 export interface GpuAdvantageOptions {
   /**
@@ -376,47 +366,3 @@ function createGigpoRunners(device: GPUDevice, shaders: ShaderSources, workgroup
   ]);
 }
 type GigpoRunners = Awaited<ReturnType<typeof createGigpoRunners>>;
-
-function checkTensors(b: AdvantageTensors): { numGroups: number; numRuns: number; numSteps: number } {
-  const expect = (name: keyof AdvantageTensors, dtypes: string[]) => {
-    const t = b[name];
-    if (t.rank !== 1) throw new RangeError(`${name} must be a 1-D tensor, got shape [${t.shape}]`);
-    if (!dtypes.includes(t.dtype)) throw new RangeError(`${name} must be ${dtypes.join(' or ')}, got ${t.dtype}`);
-    return t.shape[0];
-  };
-  const numGroups = expect('groupOffsets', ['int32']) - 1;
-  const numRuns = expect('runOffsets', ['int32']) - 1;
-  const numSteps = expect('milestones', ['int32', 'bool']);
-  if (numGroups < 1) throw new RangeError('groupOffsets: need at least one group');
-  if (expect('rewards', ['float32']) !== numRuns) throw new RangeError(`rewards must have ${numRuns} entries (one per run), got ${b.rewards.shape[0]}`);
-  if (numRuns < 2 * numGroups) throw new RangeError(`${numRuns} runs cannot fill ${numGroups} groups of at least 2`);
-  if (numSteps < numRuns) throw new RangeError(`${numSteps} steps cannot fill ${numRuns} runs of at least 1 step`);
-  if (numSteps >= 0x80000000) throw new RangeError('more than 2^31 − 1 steps');
-  return { numGroups, numRuns, numSteps };
-}
-
-function checkIndex(index: StepGroupIndex, numSteps: number): void {
-  const { numStepGroups, offsets, members, stepGroupOf } = index;
-  if (members.length !== numSteps || stepGroupOf.length !== numSteps) {
-    throw new RangeError(
-      `step-group index: members and stepGroupOf must have one entry per step (${numSteps}), got ${members.length} and ${stepGroupOf.length}`,
-    );
-  }
-  if (numStepGroups < 1 || offsets.length !== numStepGroups + 1 || offsets[0] !== 0 || offsets[numStepGroups] !== numSteps) {
-    throw new RangeError(`step-group index: offsets must have ${numStepGroups + 1} entries from 0 to ${numSteps}`);
-  }
-}
-
-/**
- * The batch as tensors on the current backend, after checking it (validateBatch); the caller disposes
- * them. The structure can only be checked here: on the GPU, malformed offsets give garbage, not errors.
- */
-export function batchToTensors(batch: AdvantageBatch): AdvantageTensors {
-  validateBatch(batch);
-  return {
-    groupOffsets: tf.tensor1d(batch.groupOffsets, 'int32'),
-    runOffsets: tf.tensor1d(batch.runOffsets, 'int32'),
-    milestones: tf.tensor1d(Int32Array.from(batch.milestones), 'int32'),
-    rewards: tf.tensor1d(Float32Array.from(batch.rewards), 'float32'),
-  };
-}

@@ -77,7 +77,7 @@ const PILOT_SECONDS_PER_KILO_STEP = Object.fromEntries(ENV_NAMES.map((env) => [e
 
 /**
  * Study v3's budgets, fixed by docs/results/preregistration.md before any run (its machine-readable
- * block; test/study/study.test.ts checks the two agree): where GRPO's smoothed success first reached half
+ * block; test/study/matrix.test.ts checks the two agree): where GRPO's smoothed success first reached half
  * its final value in study v2 (the shop: in the pilot below), at least 8 iterations.
  */
 export const PREREGISTERED_LIMIT_ITERATIONS: CellLimits = {

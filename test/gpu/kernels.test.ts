@@ -10,7 +10,8 @@ import { estimateAdvantages as computeAdvantages, methodSpec } from '../../src/m
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../../src/advantages/types.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { createGpuAdvantageEngine } from '../../src/engine/gpu-engine.ts';
-import { batchToTensors, GpuAdvantageEstimator, type AdvantageTensors } from '../../src/gpu/advantage-estimator.ts';
+import { GpuAdvantageEstimator } from '../../src/gpu/advantage-estimator.ts';
+import { batchToTensors, type AdvantageTensors } from '../../src/gpu/advantage-tensors.ts';
 import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
 import { composedAdvantages } from '../../bench/composed-ops.ts';
 import { GRIDHOUSE_STEP } from '../../src/gpu/gridhouse-step.ts';

@@ -12,7 +12,8 @@ import { callsBetween, installWebGpuCallCounter, type WebGpuCallCounter } from '
 import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import type { AdvantageEngine } from '../../src/engine/engine.ts';
-import { batchToTensors, GpuAdvantageEstimator } from '../../src/gpu/advantage-estimator.ts';
+import { GpuAdvantageEstimator } from '../../src/gpu/advantage-estimator.ts';
+import { batchToTensors } from '../../src/gpu/advantage-tensors.ts';
 import { keepForLater, liveKeptBuffers, pendingRead, readTogether, tensorRead } from '../../src/gpu/pending-read.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { rolloutPath } from '../../src/trainer/collector-choice.ts';

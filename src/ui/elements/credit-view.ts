@@ -4,39 +4,22 @@
  * GAE advantage Â and return R̂ = Â + V), completed segments shaded, milestones starred, the incomplete tail marked.
  *
  * Takes a `RunCredit` (src/page/credit-data.ts) and draws it to the available width; when three bars per
- * step no longer fit, A_traj (one value per run) is drawn as a line across the run instead. Arrow keys (or the pointer) move a cursor
- * whose values are read out below the chart; the numbers are also available as a table.
+ * step no longer fit, A_traj (one value per run) is drawn as a line across the run instead. Arrow keys
+ * (or the pointer) move a cursor whose values are read out below the chart; the numbers are also
+ * available as a table. The chart's bars, scale and geometry are src/page/credit-chart.ts; the canvas
+ * is painted by src/ui/painters/credit-painter.ts.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { methodSpec, type Method } from '../../methods/registry.ts';
+import { creditBars, creditGeometry, formatCredit, partNames, stepAt } from '../../page/credit-chart.ts';
 import type { RunCredit } from '../../page/credit-data.ts';
 import { METRIC_DOCS } from '../../page/metric-docs.ts';
 import { ColorSchemeController } from '../controllers/color-scheme-controller.ts';
 import { canvasToPng, downloadBlob } from '../download.ts';
 import { ResizeController } from '../controllers/resize-controller.ts';
-import { cssColor, sharedStyles, withAlpha } from '../theme.ts';
+import { paintCredit } from '../painters/credit-painter.ts';
+import { cssColor, sharedStyles } from '../theme.ts';
 import './metric-tip.ts';
-
-/** The names of a method's parts (its registry spec), falling back to BEACON's for parts it lacks. */
-function partNames(method: Method) {
-  const { parts } = methodSpec(method);
-  return { run: parts.run ?? 'A_traj', step: parts.step ?? 'A_seg', reward: parts.reward ?? 'r_t' };
-}
-
-/** The three bars per step, named for `method` (GiGPO: A_E and A_S; critic PPO: Â and its returns). */
-function bars(method: Method) {
-  const n = partNames(method);
-  return [
-    { key: 'aTraj', label: n.run, color: '--c-atraj', doc: METRIC_DOCS.aTraj.doc },
-    { key: 'aSeg', label: n.step, color: '--c-aseg', doc: METRIC_DOCS.aSeg.doc },
-    { key: 'a', label: 'A', color: '--c-a', doc: METRIC_DOCS.advantage.doc },
-  ] as const;
-}
-
-const HEIGHT = 190;
-const PAD = { top: 22, bottom: 22, left: 40, right: 8 };
-/** Below this width per step, three bars no longer fit: A_traj (constant over the run) becomes a line. */
-const MIN_GROUP = 9;
 
 export class CreditView extends LitElement {
   static override properties = {
@@ -172,7 +155,7 @@ export class CreditView extends LitElement {
     const n = partNames(this.method);
     return html`
       <p class="summary">
-        <span>${n.run} <b>${fmt(c.aTraj)}</b> on every step</span>
+        <span>${n.run} <b>${formatCredit(c.aTraj)}</b> on every step</span>
         <span>${complete} completed segment${complete === 1 ? '' : 's'}${tail ? `, tail of ${tail.to - tail.from + 1} step${tail.to === tail.from ? '' : 's'}` : ''}</span>
         <span>CCR (this run) <b>${Number.isFinite(c.ccr) ? c.ccr.toFixed(2) : '–'}</b> <metric-tip .label=${METRIC_DOCS.ccr.label} .doc=${METRIC_DOCS.ccr.doc}></metric-tip></span>
         ${methodSpec(this.method).needs.milestones ? html`<span class="muted">λ = ${c.lambda}</span>` : html`<span class="muted">${methodSpec(this.method).label} has no segment term: ${methodSpec(this.method).formula}</span>`}
@@ -191,7 +174,7 @@ export class CreditView extends LitElement {
       <p class="readout" aria-live="polite">${this.readout(c)}</p>
       <div class="tools">
         <ul class="legend" aria-label="Credit legend">
-          ${bars(this.method).map((b) => html`<li><i class=${compactTraj && b.key === 'aTraj' ? 'line' : ''} style="background: var(${b.color})"></i>${b.label}${compactTraj && b.key === 'aTraj' ? ' (line)' : ''}<metric-tip .label=${b.label} .doc=${b.doc}></metric-tip></li>`)}
+          ${creditBars(this.method).map((b) => html`<li><i class=${compactTraj && b.key === 'aTraj' ? 'line' : ''} style="background: var(${b.color})"></i>${b.label}${compactTraj && b.key === 'aTraj' ? ' (line)' : ''}<metric-tip .label=${b.label} .doc=${b.doc}></metric-tip></li>`)}
           <li><span aria-hidden="true">★</span> milestone<metric-tip .label=${METRIC_DOCS.milestone.label} .doc=${METRIC_DOCS.milestone.doc}></metric-tip></li>
         </ul>
         <button class="png" type="button" @click=${this.exportPng} aria-label="Download the credit view as PNG">PNG</button>
@@ -204,7 +187,7 @@ export class CreditView extends LitElement {
             ${Array.from(
               { length: c.steps },
               (_, t) => html`<tr>
-              <td>${t + 1}</td><td>${fmt(c.shapedRewards[t])}</td><td>${fmt(c.aTraj)}</td><td>${fmt(c.aSeg[t])}</td><td>${fmt(c.advantages[t])}</td><td>${c.boundaries[t] ? '★' : ''}</td>
+              <td>${t + 1}</td><td>${formatCredit(c.shapedRewards[t])}</td><td>${formatCredit(c.aTraj)}</td><td>${formatCredit(c.aSeg[t])}</td><td>${formatCredit(c.advantages[t])}</td><td>${c.boundaries[t] ? '★' : ''}</td>
             </tr>`,
             )}
           </tbody>
@@ -215,7 +198,7 @@ export class CreditView extends LitElement {
 
   private label(c: RunCredit): string {
     const ms = c.segments.filter((s) => s.complete).map((s) => s.to + 1);
-    return `Credit per step of a ${c.steps}-step run: ${partNames(this.method).run} ${fmt(c.aTraj)}; milestones at steps ${ms.length ? ms.join(', ') : 'none'}. Use the arrow keys to read each step.`;
+    return `Credit per step of a ${c.steps}-step run: ${partNames(this.method).run} ${formatCredit(c.aTraj)}; milestones at steps ${ms.length ? ms.join(', ') : 'none'}. Use the arrow keys to read each step.`;
   }
 
   private readout(c: RunCredit) {
@@ -225,7 +208,7 @@ export class CreditView extends LitElement {
     const seg = c.segments.find((s) => t >= s.from && t <= s.to);
     const where = seg ? (seg.complete ? `segment ${seg.k}` : 'incomplete tail') : '';
     const n = partNames(this.method);
-    return html`Step ${t + 1}${action} · ${where}${c.boundaries[t] ? ' · ★ milestone' : ''} · ${n.reward} ${fmt(c.shapedRewards[t])} · ${n.run} ${fmt(c.aTraj)} · ${n.step} ${fmt(c.aSeg[t])} · A ${fmt(c.advantages[t])}`;
+    return html`Step ${t + 1}${action} · ${where}${c.boundaries[t] ? ' · ★ milestone' : ''} · ${n.reward} ${formatCredit(c.shapedRewards[t])} · ${n.run} ${formatCredit(c.aTraj)} · ${n.step} ${formatCredit(c.aSeg[t])} · A ${formatCredit(c.advantages[t])}`;
   }
 
   private onKey = (e: KeyboardEvent) => {
@@ -242,15 +225,11 @@ export class CreditView extends LitElement {
     const c = this.credit;
     if (!c) return;
     const rect = (e.target as HTMLCanvasElement).getBoundingClientRect();
-    const { group } = this.geometry(c);
-    const t = Math.floor((e.clientX - rect.left - PAD.left) / group);
-    this.cursor = t >= 0 && t < c.steps ? t : -1;
+    this.cursor = stepAt(e.clientX - rect.left, this.geometry(c), c.steps);
   };
 
   private geometry(c: RunCredit) {
-    const width = Math.max(this.resize.width || 320, 200);
-    const group = (width - PAD.left - PAD.right) / Math.max(1, c.steps);
-    return { width, group, compact: group < MIN_GROUP };
+    return creditGeometry(this.resize.width || 320, c.steps);
   }
 
   private exportPng = async () => {
@@ -263,141 +242,8 @@ export class CreditView extends LitElement {
     const canvas = this.renderRoot.querySelector('canvas');
     if (!c || !canvas) return;
     void this.scheme.version;
-    const { width, group, compact } = this.geometry(c);
-    const dpr = devicePixelRatio || 1;
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${HEIGHT}px`;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(HEIGHT * dpr);
-    const ctx = canvas.getContext('2d')!;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const col = (p: string) => cssColor(this, p);
-    const fg = col('--fg-muted');
-    ctx.fillStyle = col('--surface');
-    ctx.fillRect(0, 0, width, HEIGHT);
-
-    let max = Math.abs(c.aTraj);
-    for (let t = 0; t < c.steps; t++) max = Math.max(max, Math.abs(c.aSeg[t]), Math.abs(c.advantages[t]));
-    max = niceCeil(Math.max(max, 0.05));
-    const plotH = HEIGHT - PAD.top - PAD.bottom;
-    const y = (v: number) => PAD.top + plotH / 2 - (v / max) * (plotH / 2);
-    const x = (t: number) => PAD.left + t * group;
-
-    // Segments: alternate shading for completed ones, hatching for the incomplete tail.
-    for (const s of c.segments) {
-      const x0 = x(s.from);
-      const x1 = x(s.to + 1);
-      if (s.complete) {
-        ctx.fillStyle = withAlpha(col('--seg-shade'), s.k % 2 ? 0.5 : 0.22);
-        ctx.fillRect(x0, PAD.top, x1 - x0, plotH);
-      } else {
-        ctx.save();
-        ctx.beginPath();
-        ctx.rect(x0, PAD.top, x1 - x0, plotH);
-        ctx.clip();
-        ctx.strokeStyle = withAlpha(fg, 0.25);
-        ctx.lineWidth = 1;
-        for (let hx = x0 - plotH; hx < x1; hx += 7) {
-          ctx.beginPath();
-          ctx.moveTo(hx, PAD.top + plotH);
-          ctx.lineTo(hx + plotH, PAD.top);
-          ctx.stroke();
-        }
-        ctx.restore();
-        ctx.fillStyle = fg;
-        ctx.font = '600 11px system-ui, sans-serif';
-        ctx.textAlign = 'left';
-        ctx.textBaseline = 'top';
-        if (x1 - x0 > 26) ctx.fillText('tail', x0 + 4, PAD.top + 3);
-      }
-    }
-    // Axis: zero line and ±max ticks.
-    ctx.strokeStyle = col('--grid');
-    ctx.lineWidth = 1;
-    ctx.fillStyle = fg;
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    for (const v of [max, max / 2, 0, -max / 2, -max]) {
-      ctx.beginPath();
-      ctx.moveTo(PAD.left, Math.round(y(v)) + 0.5);
-      ctx.lineTo(width - PAD.right, Math.round(y(v)) + 0.5);
-      ctx.stroke();
-      ctx.fillText(fmtAxis(v), PAD.left - 6, y(v));
-    }
-    // Bars: three per step; on long runs, A_seg and A overlaid and A_traj as one line (it is one value per run).
-    const colors = bars(this.method).map((b) => col(b.color));
-    const bar = (left: number, w: number, v: number, color: string) => {
-      const y0 = y(0);
-      const y1 = y(v);
-      ctx.fillStyle = color;
-      ctx.fillRect(left, Math.min(y0, y1), w, Math.max(Math.abs(y1 - y0), v === 0 ? 0 : 1));
-    };
-    if (compact) {
-      for (let t = 0; t < c.steps; t++) {
-        bar(x(t), Math.max(1, group - 0.5), c.aSeg[t], withAlpha(colors[1], 0.75));
-        bar(x(t) + group * 0.25, Math.max(1, group * 0.5), c.advantages[t], colors[2]);
-      }
-      ctx.strokeStyle = colors[0];
-      ctx.lineWidth = 2.5;
-      ctx.beginPath();
-      ctx.moveTo(x(0), y(c.aTraj));
-      ctx.lineTo(x(c.steps), y(c.aTraj));
-      ctx.stroke();
-    } else {
-      const inner = Math.max(1, group - Math.max(1, group * 0.22));
-      const barW = inner / 3;
-      for (let t = 0; t < c.steps; t++) {
-        const gx = x(t) + (group - inner) / 2;
-        [c.aTraj, c.aSeg[t], c.advantages[t]].forEach((v, i) => bar(gx + i * barW, Math.max(1, barW - 0.5), v, colors[i]));
-      }
-    }
-    // Milestones: a star above the step, a dashed line at the segment's end.
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (let t = 0; t < c.steps; t++) {
-      if (!c.boundaries[t]) continue;
-      ctx.strokeStyle = col('--milestone-line');
-      ctx.setLineDash([3, 3]);
-      ctx.beginPath();
-      ctx.moveTo(Math.round(x(t + 1)) + 0.5, PAD.top);
-      ctx.lineTo(Math.round(x(t + 1)) + 0.5, PAD.top + plotH);
-      ctx.stroke();
-      ctx.setLineDash([]);
-      ctx.fillStyle = col('--milestone');
-      ctx.font = '14px system-ui, sans-serif';
-      ctx.fillText('★', x(t) + group / 2, PAD.top - 10);
-    }
-    // Step numbers along the bottom.
-    ctx.fillStyle = fg;
-    ctx.font = '10px system-ui, sans-serif';
-    ctx.textBaseline = 'top';
-    const every = Math.max(1, Math.ceil(28 / group));
-    for (let t = 0; t < c.steps; t += every) ctx.fillText(String(t + 1), x(t) + group / 2, PAD.top + plotH + 6);
-    // Cursor.
-    if (this.cursor >= 0) {
-      ctx.strokeStyle = col('--fg');
-      ctx.lineWidth = 1.5;
-      ctx.strokeRect(x(this.cursor) + 0.5, PAD.top + 0.5, group - 1, plotH - 1);
-    }
+    paintCredit(canvas, c, this.method, this.geometry(c), this.cursor, (p) => cssColor(this, p));
   }
-}
-
-function fmt(v: number): string {
-  if (!Number.isFinite(v)) return '–';
-  return (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(3);
-}
-
-function fmtAxis(v: number): string {
-  if (v === 0) return '0';
-  return (v > 0 ? '' : '−') + String(+Math.abs(v).toFixed(3));
-}
-
-/** The smallest of 1, 2, 2.5, 5 × 10^k that is ≥ v. */
-function niceCeil(v: number): number {
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
 }
 
 customElements.define('credit-view', CreditView);

@@ -12,6 +12,7 @@ import { LitElement, css, html, type PropertyValues } from 'lit';
 import type { ShopFrame } from '../../../envs/index.ts';
 import { ColorSchemeController } from '../controllers/color-scheme-controller.ts';
 import { ResizeController } from '../controllers/resize-controller.ts';
+import { fitCanvas, roundRect, star } from '../painters/canvas.ts';
 import { cssColor, sharedStyles, withAlpha } from '../theme.ts';
 
 /** Action slots of the shop (envs/shop/state.ts): 10 list entries, then the page's buttons. */
@@ -102,17 +103,7 @@ export class ShopView extends LitElement {
     void this.scheme.version; // redraw on scheme change
     const w = Math.max(280, Math.min(this.resize.width || canvas.parentElement!.clientWidth || 480, 640));
     const h = HEIGHT;
-    const dpr = devicePixelRatio || 1;
-    const [pw, ph] = [Math.round(w * dpr), Math.round(h * dpr)];
-    if (canvas.width !== pw || canvas.height !== ph) {
-      canvas.style.width = `${w}px`;
-      canvas.style.height = `${h}px`;
-      canvas.width = pw;
-      canvas.height = ph;
-    }
-    const ctx = canvas.getContext('2d')!;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    const ctx = fitCanvas(canvas, w, h);
     const c = (p: string, fb: string) => cssColor(this, p, fb);
     const col = {
       chrome: c('--wall', '#3a3f4b'),
@@ -284,11 +275,6 @@ export class ShopView extends LitElement {
   }
 }
 
-function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
-  ctx.beginPath();
-  ctx.roundRect(x, y, w, h, r);
-}
-
 /** Splits `text` at spaces into at most `max` lines of `width` pixels (the last one may overflow and is shortened). */
 function wrap(ctx: CanvasRenderingContext2D, text: string, width: number, max: number): string[] {
   const lines: string[] = [];
@@ -312,22 +298,6 @@ function fitText(ctx: CanvasRenderingContext2D, text: string, x: number, y: numb
     t = `${t}…`;
   }
   ctx.fillText(t, x, y);
-}
-
-function star(ctx: CanvasRenderingContext2D, x: number, y: number, r: number, color: string): void {
-  ctx.beginPath();
-  for (let i = 0; i < 10; i++) {
-    const rad = i % 2 === 0 ? r : r * 0.45;
-    const ang = -Math.PI / 2 + (i * Math.PI) / 5;
-    if (i === 0) ctx.moveTo(x + rad * Math.cos(ang), y + rad * Math.sin(ang));
-    else ctx.lineTo(x + rad * Math.cos(ang), y + rad * Math.sin(ang));
-  }
-  ctx.closePath();
-  ctx.fillStyle = color;
-  ctx.fill();
-  ctx.strokeStyle = 'rgba(0,0,0,0.55)';
-  ctx.lineWidth = 1;
-  ctx.stroke();
 }
 
 customElements.define('shop-view', ShopView);
