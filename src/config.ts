@@ -352,6 +352,20 @@ export function checkSettings(settings: object, keys: readonly (keyof TrainConfi
   }
 }
 
+/**
+ * Settings added after runs and checkpoints were first stored (the detector settings, docs/maths.md §6).
+ * A stored config without one ran before it existed, that is at its default (Φ and the teacher as they
+ * were): readers of stored configs fill these in, and only these.
+ */
+export const LATER_KEYS = ['milestoneFalseAlarms', 'looseMilestones', 'milestoneDelay', 'milestoneStride', 'fineMilestones', 'demoNoise'] as const satisfies readonly (keyof TrainConfig)[];
+
+/** `stored` with each absent `LATER_KEYS` setting at its default (other fields untouched). */
+export function withLaterDefaults<T extends object>(stored: T): T {
+  const out = { ...stored } as Record<string, unknown>;
+  for (const key of LATER_KEYS) if (out[key] === undefined) out[key] = DEFAULT_CONFIG[key];
+  return out as T;
+}
+
 /** The detector Φ a config asks the environment for (envs/types.ts `Detector`; docs/maths.md §6). */
 export function detectorOf(config: Pick<TrainConfig, 'looseMilestones' | 'fineMilestones'>): Detector {
   return config.looseMilestones ? 'loose' : config.fineMilestones ? 'fine' : 'task';
