@@ -35,12 +35,12 @@ export interface AdvantageRequest {
 export function parseAdvantageRequest(json: unknown): AdvantageRequest {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new InputError('input must be a JSON object with a "groups" field');
   const o = json as Record<string, unknown>;
+  const detector = parseBatchDetector(o);
   for (const key of Object.keys(o)) {
     if (key !== 'groups' && !(ADVANTAGE_KEYS as readonly string[]).includes(key) && !(BATCH_DETECTOR_KEYS as readonly string[]).includes(key)) {
       throw new InputError(`unknown field "${key}"; allowed: groups, ${[...ADVANTAGE_KEYS, ...BATCH_DETECTOR_KEYS].join(', ')}`);
     }
   }
-  const detector = parseBatchDetector(o);
   const settings: Record<string, unknown> = { ...DEFAULT_ADVANTAGE_SETTINGS };
   for (const key of ADVANTAGE_KEYS) {
     if (o[key] === undefined) continue;
