@@ -22,7 +22,9 @@ export type BatchDetector = Pick<typeof DEFAULT_CONFIG, (typeof BATCH_DETECTOR_K
 /** The detector settings of a calculator request (defaults where absent); names the field on any error. */
 export function parseBatchDetector(o: Record<string, unknown>): BatchDetector {
   if (o.demoNoise !== undefined)
-    throw new InputError('demoNoise is the teacher’s slip rate: it changes the demonstrations the SFT prior and SFT learn from, not a batch’s advantages; set it on train');
+    throw new InputError(
+      'demoNoise is the teacher’s slip rate: it changes the demonstrations the SFT prior and SFT learn from, not a batch’s advantages; set it on train',
+    );
   const out: Record<string, unknown> = {};
   for (const key of BATCH_DETECTOR_KEYS) {
     out[key] = DEFAULT_CONFIG[key];
@@ -50,7 +52,8 @@ export function applyBatchDetector(
   const detector = detectorOf(settings);
   const needs = detector === 'loose' ? 'looseEvents' : detector === 'fine' ? 'fineEvents' : null;
   for (const k of EVENT_FIELDS)
-    if (k !== needs && events[k].length > 0) throw new InputError(`${k} are read only with ${k === 'looseEvents' ? 'looseMilestones' : 'fineMilestones'}: true`);
+    if (k !== needs && events[k].length > 0)
+      throw new InputError(`${k} are read only with ${k === 'looseEvents' ? 'looseMilestones' : 'fineMilestones'}: true`);
   if (needs && events[needs].length === 0)
     throw new InputError(`${detector}Milestones needs ${needs} in every run: per step, 1 where the ${detector} detector reads its transition`);
   const phi = selectDetector(task, {

@@ -41,7 +41,15 @@ export class EpisodeBook {
   /** False until the first reset: no episode is live before it (done is all 1). */
   started = false;
 
-  constructor(envName: string, batchSize: number, maxSteps: number, milestoneDropout: number, progress: Uint8Array, numMilestones: Uint8Array, detector: Detector = 'task') {
+  constructor(
+    envName: string,
+    batchSize: number,
+    maxSteps: number,
+    milestoneDropout: number,
+    progress: Uint8Array,
+    numMilestones: Uint8Array,
+    detector: Detector = 'task',
+  ) {
     this.envName = envName;
     this.batchSize = batchSize;
     this.maxSteps = maxSteps;

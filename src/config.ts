@@ -357,7 +357,14 @@ export function checkSettings(settings: object, keys: readonly (keyof TrainConfi
  * A stored config without one ran before it existed, that is at its default (Φ and the teacher as they
  * were): readers of stored configs fill these in, and only these.
  */
-export const LATER_KEYS = ['milestoneFalseAlarms', 'looseMilestones', 'milestoneDelay', 'milestoneStride', 'fineMilestones', 'demoNoise'] as const satisfies readonly (keyof TrainConfig)[];
+export const LATER_KEYS = [
+  'milestoneFalseAlarms',
+  'looseMilestones',
+  'milestoneDelay',
+  'milestoneStride',
+  'fineMilestones',
+  'demoNoise',
+] as const satisfies readonly (keyof TrainConfig)[];
 
 /** `stored` with each absent `LATER_KEYS` setting at its default (other fields untouched). */
 export function withLaterDefaults<T extends object>(stored: T): T {

@@ -66,6 +66,13 @@ describe('settings added after configs were stored', () => {
     expect([milestoneFalseAlarms, looseMilestones, milestoneDelay, milestoneStride, fineMilestones, demoNoise]).toEqual([0, false, 0, 1, false, 0]);
     expect(withLaterDefaults(older)).toEqual({ ...DEFAULT_CONFIG, gamma: 0.5 });
     // A stored value is kept; other absent fields stay absent (their readers refuse them).
-    expect(withLaterDefaults({ milestoneStride: 3 })).toEqual({ milestoneStride: 3, milestoneFalseAlarms: 0, looseMilestones: false, milestoneDelay: 0, fineMilestones: false, demoNoise: 0 });
+    expect(withLaterDefaults({ milestoneStride: 3 })).toEqual({
+      milestoneStride: 3,
+      milestoneFalseAlarms: 0,
+      looseMilestones: false,
+      milestoneDelay: 0,
+      fineMilestones: false,
+      demoNoise: 0,
+    });
   });
 });

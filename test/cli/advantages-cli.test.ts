@@ -266,9 +266,27 @@ describe('the calculator under the detector settings (docs/maths.md §6)', () =>
 
   it('takes the loose and fine detectors’ readings per step', () => {
     const events = (loose: number[][], key: 'looseEvents' | 'fineEvents') => groups.map((g) => g.map((run, i) => ({ ...run, [key]: loose[i] })));
-    const loose = parseAdvantageRequest({ looseMilestones: true, groups: events([[1, 1, 1, 1, 0, 1], [1, 1, 1, 1]], 'looseEvents') });
+    const loose = parseAdvantageRequest({
+      looseMilestones: true,
+      groups: events(
+        [
+          [1, 1, 1, 1, 0, 1],
+          [1, 1, 1, 1],
+        ],
+        'looseEvents',
+      ),
+    });
     expect(Array.from(loose.milestonesSeen!)).toEqual([1, 1, 1, 1, 0, 1, 1, 1, 1, 1]);
-    const fine = parseAdvantageRequest({ fineMilestones: true, groups: events([[1, 0, 1, 0, 0, 0], [1, 0, 0, 0]], 'fineEvents') });
+    const fine = parseAdvantageRequest({
+      fineMilestones: true,
+      groups: events(
+        [
+          [1, 0, 1, 0, 0, 0],
+          [1, 0, 0, 0],
+        ],
+        'fineEvents',
+      ),
+    });
     expect(Array.from(fine.milestonesSeen!)).toEqual([1, 1, 1, 1, 0, 1, 1, 1, 0, 0]);
   });
 
@@ -285,8 +303,15 @@ describe('the calculator under the detector settings (docs/maths.md §6)', () =>
   });
 
   it('refuses readings of a detector that is off', () => {
-    expect(() => parseAdvantageRequest({ groups: [[{ reward: 1, milestones: [1], fineEvents: [1] }, { reward: 0, milestones: [0], fineEvents: [0] }]] })).toThrow(
-      /fineEvents are read only with fineMilestones: true/,
-    );
+    expect(() =>
+      parseAdvantageRequest({
+        groups: [
+          [
+            { reward: 1, milestones: [1], fineEvents: [1] },
+            { reward: 0, milestones: [0], fineEvents: [0] },
+          ],
+        ],
+      }),
+    ).toThrow(/fineEvents are read only with fineMilestones: true/);
   });
 });

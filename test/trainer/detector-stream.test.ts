@@ -37,7 +37,13 @@ async function firstIteration(overrides: Partial<TrainConfig>) {
   try {
     const record = await trainer.step();
     const { rollout, batch } = trainer.lastBatch!;
-    return { record, actions: rollout.actions.slice(), phi: rollout.milestones.slice(), seen: batch.milestones.slice(), runOffsets: rollout.runOffsets.slice() };
+    return {
+      record,
+      actions: rollout.actions.slice(),
+      phi: rollout.milestones.slice(),
+      seen: batch.milestones.slice(),
+      runOffsets: rollout.runOffsets.slice(),
+    };
   } finally {
     trainer.dispose();
   }
