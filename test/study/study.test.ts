@@ -348,10 +348,22 @@ describe('variants and the run matrix', () => {
       const config: Record<string, unknown> = { ...runConfig(spec, budget) };
       for (const key of LATER_KEYS) delete config[key];
       const result = fakeRun('gridhouse', 'short', spec.variant, spec.seed, { level: 0.5 });
-      saveStoredRun(dir, { key: runKey(spec), config: config as unknown as TrainConfig, envStepBudget: stepBudget(spec, budget), result, commit: 'c'.repeat(40) });
+      saveStoredRun(dir, {
+        key: runKey(spec),
+        config: config as unknown as TrainConfig,
+        envStepBudget: stepBudget(spec, budget),
+        result,
+        commit: 'c'.repeat(40),
+      });
       expect(planRuns([spec], loadStoredRuns(dir), budget).done.map((d) => d.key)).toEqual([runKey(spec)]);
       // A stored run under a detector setting is not the default run.
-      saveStoredRun(dir, { key: runKey(spec), config: { ...runConfig(spec, budget), milestoneStride: 2 }, envStepBudget: stepBudget(spec, budget), result, commit: 'c'.repeat(40) });
+      saveStoredRun(dir, {
+        key: runKey(spec),
+        config: { ...runConfig(spec, budget), milestoneStride: 2 },
+        envStepBudget: stepBudget(spec, budget),
+        result,
+        commit: 'c'.repeat(40),
+      });
       expect(planRuns([spec], loadStoredRuns(dir), budget).todo.map(runKey)).toEqual([runKey(spec)]);
     });
 
