@@ -144,7 +144,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: 'gameable-detector',
     title: 'A detector the policy can game',
     narrative:
-      'The loose detector reads the right kind of side effect but not its target: any key taken, any door opened, any object taken, treated or put down counts as a milestone. Taking an apple and putting it back fires it twice, so segment credit now pays for busywork as well as progress. BEACON keeps its trajectory term, which only pays runs that finish the task, and that term is what holds the policy to the result.',
+      'The loose detector reads the right kind of side effect but not its target: any key taken, any door opened, any object taken, treated or put down counts as a milestone. Taking an apple and putting it back fires it twice, so segment credit now pays for busywork as well as progress. BEACON keeps its trajectory term, which only pays runs that finish the task: that term is what can still hold the policy to the result.',
     lookAt:
       'The credit view: stars on steps that did nothing for the task (a take, then a put back). BEACON’s outcome mix against GRPO’s, which never reads milestones; then the next scenario, the same detector without the trajectory term.',
     query: 'methods=grpo,beacon&looseMilestones=true',
@@ -154,7 +154,8 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'A gamed detector, and nothing checks the result',
     narrative:
       'The same loose detector with the trajectory term switched off: BEACON’s advantage is λ · A_seg alone, and every fire of the detector is paid whether or not the task gets done. This is the paper’s lesson the other way round: checking each sub-task does not replace checking the result. A detector the policy can trigger without progress, and no term that reads the outcome, rewards whatever triggers it.',
-    lookAt: 'BEACON’s partial and failed runs against GRPO’s; in the credit view, positive bars on repeated take-and-put steps of failed runs.',
+    lookAt:
+      'BEACON’s partial and failed runs against GRPO’s and against the previous scenario; in the credit view, look for positive bars on take-and-put steps of failed runs.',
     query: 'methods=grpo,beacon&looseMilestones=true&trajectoryTerm=false',
   },
   {
