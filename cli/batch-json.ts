@@ -2,35 +2,43 @@
  * The advantage calculator's JSON format (`npm run advantages`, docs/maths.md §3–4), shared by the CLI and tests.
  *
  * Input:  { method?, gamma?, lambda?, rMs?, normalize?, segmentBaseline?, trajectoryTerm?, variant?, omega?,
+ *           milestoneFalseAlarms?, milestoneDelay?, milestoneStride?, looseMilestones?, fineMilestones?, seed?,
  *           groups: [[{ reward: number, milestones?: [0|1 per step], stateKeys?: [string per step],
- *                       values?: [number per step] }, …], …] }
+ *                       values?: [number per step], looseEvents?: [0|1 per step], fineEvents?: [0|1 per step] }, …], …] }
  *         (stateKeys for GiGPO, values for critic PPO; milestones may be left out when another array
- *         gives the run's length)
+ *         gives the run's length; looseEvents / fineEvents, what the loose and fine detectors read, with
+ *         looseMilestones / fineMilestones: batch-detector.ts)
  * Output: { groups: [[{ advantages, …the method's parts }, …], …] }: GRPO and BEACON add
  *         trajectoryAdvantage, segmentAdvantages and shapedRewards; GiGPO episodeAdvantage,
- *         stepAdvantages and stepReturns (the method spec's `outputNames`).
+ *         stepAdvantages and stepReturns (the method spec's `outputNames`). With a detector setting
+ *         given, each run also gets milestonesSeen: Φ's flags as the method saw them.
  * Every error names the offending field by its JSON path and says what is allowed. The settings take
  * the names, bounds and defaults of the training config table (src/config.ts).
  */
 import { ADVANTAGE_KEYS, DEFAULT_ADVANTAGE_SETTINGS, fieldSpec, parseValue } from '../src/config.ts';
 import { methodSpec, type Method } from '../src/methods/registry.ts';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../src/advantages/types.ts';
+import { applyBatchDetector, BATCH_DETECTOR_KEYS, EVENT_FIELDS, parseBatchDetector } from './batch-detector.ts';
+import { InputError } from './input-error.ts';
 
-export class InputError extends Error {}
+export { InputError };
 
 export interface AdvantageRequest {
   settings: AdvantageSettings;
   batch: AdvantageBatch;
   /** Runs per group, to restore the nesting of the output. */
   groupSizes: number[];
+  /** With a detector setting given: Φ's flags as the method saw them (batch-detector.ts), written out per run. */
+  milestonesSeen?: Uint8Array;
 }
 
 export function parseAdvantageRequest(json: unknown): AdvantageRequest {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new InputError('input must be a JSON object with a "groups" field');
   const o = json as Record<string, unknown>;
+  const detector = parseBatchDetector(o);
   for (const key of Object.keys(o)) {
-    if (key !== 'groups' && !(ADVANTAGE_KEYS as readonly string[]).includes(key)) {
-      throw new InputError(`unknown field "${key}"; allowed: groups, ${ADVANTAGE_KEYS.join(', ')}`);
+    if (key !== 'groups' && !(ADVANTAGE_KEYS as readonly string[]).includes(key) && !(BATCH_DETECTOR_KEYS as readonly string[]).includes(key)) {
+      throw new InputError(`unknown field "${key}"; allowed: groups, ${[...ADVANTAGE_KEYS, ...BATCH_DETECTOR_KEYS].join(', ')}`);
     }
   }
   const settings: Record<string, unknown> = { ...DEFAULT_ADVANTAGE_SETTINGS };
@@ -52,7 +60,8 @@ export function parseAdvantageRequest(json: unknown): AdvantageRequest {
   const values: number[] = [];
   const keyIds = new Map<string, number>();
   const runLengths: number[] = [];
-  const runFields = ['reward', 'milestones', 'stateKeys', 'values'];
+  const runFields = ['reward', 'milestones', 'stateKeys', 'values', ...EVENT_FIELDS];
+  const events: Record<(typeof EVENT_FIELDS)[number], number[]> = { looseEvents: [], fineEvents: [] };
   groups.forEach((group, g) => {
     if (!Array.isArray(group) || group.length < 2) throw new InputError(`groups[${g}] must be an array of at least 2 runs (G ≥ 2)`);
     groupSizes.push(group.length);
@@ -66,7 +75,7 @@ export function parseAdvantageRequest(json: unknown): AdvantageRequest {
         throw new InputError(`${path}.reward must be a finite number; got ${JSON.stringify(r.reward)}`);
       // Every per-step array given must be non-empty and agree on the run's length; those the method
       // needs must be given (milestones may be left out when another array sets the length).
-      const perStep = (['milestones', 'stateKeys', 'values'] as const).filter((k) => r[k] !== undefined);
+      const perStep = (['milestones', 'stateKeys', 'values', ...EVENT_FIELDS] as const).filter((k) => r[k] !== undefined);
       for (const k of perStep)
         if (!Array.isArray(r[k]) || (r[k] as unknown[]).length === 0) throw new InputError(`${path}.${k} must be a non-empty array, one entry per step`);
       if (needs.stateKeys && r.stateKeys === undefined) throw new InputError(`${path}.stateKeys is missing: ${method} needs one state key (a string) per step`);
@@ -82,6 +91,11 @@ export function parseAdvantageRequest(json: unknown): AdvantageRequest {
         if (x !== 0 && x !== 1) throw new InputError(`${path}.milestones[${t}] must be 0 or 1; got ${JSON.stringify(x)}`);
         milestones.push(x);
       });
+      for (const k of EVENT_FIELDS)
+        (r[k] as unknown[] | undefined)?.forEach((x, t) => {
+          if (x !== 0 && x !== 1) throw new InputError(`${path}.${k}[${t}] must be 0 or 1; got ${JSON.stringify(x)}`);
+          events[k].push(x);
+        });
       (r.stateKeys as unknown[] | undefined)?.forEach((x, t) => {
         if (typeof x !== 'string') throw new InputError(`${path}.stateKeys[${t}] must be a string; got ${JSON.stringify(x)}`);
         if (!keyIds.has(x)) keyIds.set(x, keyIds.size);
@@ -103,17 +117,20 @@ export function parseAdvantageRequest(json: unknown): AdvantageRequest {
   };
   partial('stateKeys', stateKeys.length);
   partial('values', values.length);
+  for (const k of EVENT_FIELDS) partial(k, events[k].length);
   const groupOffsets = new Int32Array(groupSizes.length + 1);
   groupSizes.forEach((n, g) => (groupOffsets[g + 1] = groupOffsets[g] + n));
   const runOffsets = new Int32Array(runLengths.length + 1);
   runLengths.forEach((n, i) => (runOffsets[i + 1] = runOffsets[i] + n));
+  const seen = applyBatchDetector(detector, runOffsets, Uint8Array.from(milestones), events);
   return {
     settings: settings as unknown as AdvantageSettings,
     groupSizes,
+    ...(seen.changed ? { milestonesSeen: seen.milestones } : {}),
     batch: {
       groupOffsets,
       runOffsets,
-      milestones: Uint8Array.from(milestones),
+      milestones: seen.milestones,
       rewards: Float64Array.from(rewards),
       ...(stateKeys.length ? { stateKeys: Uint32Array.from(stateKeys) } : {}),
       ...(values.length ? { values: Float64Array.from(values) } : {}),
@@ -134,6 +151,7 @@ export function formatAdvantageResponse(request: AdvantageRequest, result: Advan
         if (names.run) out[names.run] = result.trajectoryAdvantages[i];
         if (names.step) out[names.step] = steps(result.segmentAdvantages, i);
         if (names.reward) out[names.reward] = steps(result.shapedRewards, i);
+        if (request.milestonesSeen) out.milestonesSeen = steps(request.milestonesSeen, i);
         return out;
       }),
     ),

@@ -6,7 +6,7 @@
  */
 import type { Rng } from '../src/prng.ts';
 import { EpisodeBook } from './episode-book.ts';
-import type { Horizon, VecEnv } from './types.ts';
+import type { Detector, Horizon, VecEnv } from './types.ts';
 
 /** What an environment tells the shared part about itself, once its task state exists. */
 export interface EnvShape {
@@ -14,6 +14,8 @@ export interface EnvShape {
   horizon: Horizon;
   batchSize: number;
   milestoneDropout: number;
+  /** Which detector reports milestones (types.ts `Detector`). */
+  detector: Detector;
   obsDim: number;
   actionDim: number;
   maxActions: number;
@@ -68,7 +70,7 @@ export abstract class BaseVecEnv implements VecEnv {
     this.actionMask = new Uint8Array(B * shape.maxActions);
     this.stateKey = new Uint32Array(B);
     this.numMilestones = shape.numMilestones;
-    this.book = new EpisodeBook(shape.name, B, shape.maxSteps, shape.milestoneDropout, shape.progress, shape.numMilestones);
+    this.book = new EpisodeBook(shape.name, B, shape.maxSteps, shape.milestoneDropout, shape.progress, shape.numMilestones, shape.detector);
     ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
   }
 

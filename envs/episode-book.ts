@@ -7,9 +7,14 @@
  * It owns the report arrays of the VecEnv (milestone, milestonesReached, done, success, steps) and the
  * dropout bits; the environment owns its task state and passes in the arrays holding the true progress
  * and each episode's milestone count, which its state key and features read too. It knows nothing of
- * what a milestone means.
+ * what a milestone means. Under the loose or fine detector (docs/maths.md §6) the environment also passes
+ * that detector's own test of the step, and the book reports what that detector says instead.
  */
 import type { Rng } from '../src/prng.ts';
+import { DETECTOR_ONLY, type Detector } from './types.ts';
+
+/** `fineStage` before the first intermediate transition of an episode. */
+const NO_STAGE = 255;
 
 /** Dropout decisions are kept as bits of a byte: bit k hides milestone k + 1. */
 const MAX_DROPOUT_BITS = 8;
@@ -29,10 +34,22 @@ export class EpisodeBook {
   readonly steps: Int32Array;
   /** Bit k set: milestone k + 1 of the episode is completed but not reported. */
   readonly dropped: Uint8Array;
+  /** Which detector reports milestones (types.ts `Detector`). */
+  readonly detector: Detector;
+  /** Fine detector: the task stage (progress) whose intermediate transition has fired, else NO_STAGE. */
+  readonly fineStage: Uint8Array;
   /** False until the first reset: no episode is live before it (done is all 1). */
   started = false;
 
-  constructor(envName: string, batchSize: number, maxSteps: number, milestoneDropout: number, progress: Uint8Array, numMilestones: Uint8Array) {
+  constructor(
+    envName: string,
+    batchSize: number,
+    maxSteps: number,
+    milestoneDropout: number,
+    progress: Uint8Array,
+    numMilestones: Uint8Array,
+    detector: Detector = 'task',
+  ) {
     this.envName = envName;
     this.batchSize = batchSize;
     this.maxSteps = maxSteps;
@@ -46,6 +63,8 @@ export class EpisodeBook {
     this.success = new Uint8Array(B);
     this.steps = new Int32Array(B);
     this.dropped = new Uint8Array(B);
+    this.detector = detector;
+    this.fineStage = new Uint8Array(B).fill(NO_STAGE);
   }
 
   /** Throws a RangeError naming the field unless there is one integer seed in [0, 2³² − 1] per episode. */
@@ -70,6 +89,7 @@ export class EpisodeBook {
     let bits = 0;
     if (p > 0) for (let k = 0; k < draws; k++) if (rng.bernoulli(p)) bits |= 1 << k;
     this.dropped[b] = bits;
+    this.fineStage[b] = NO_STAGE;
     this.milestone[b] = 0;
     this.milestonesReached[b] = 0;
     this.done[b] = 0;
@@ -101,15 +121,28 @@ export class EpisodeBook {
    * milestone true in the state after the step (docs/maths.md §2). Advances progress, reports the
    * milestone unless it was dropped, and ends the episode on its last milestone or at the step limit.
    * Returns whether progress advanced.
+   *
+   * `sideEffect`: the loose or fine detector's own test of the step (the environment computes it only
+   * under that detector). Loose: the step had a side effect of a milestone's kind, any target; it is
+   * reported in place of the task milestone (a dropped task milestone hides it too). Fine: the step made
+   * an intermediate transition of the current stage; the first one of each stage is reported besides
+   * the task milestones.
    */
-  record(b: number, reached: boolean): boolean {
+  record(b: number, reached: boolean, sideEffect = false): boolean {
     this.steps[b]++;
     this.milestone[b] = 0;
+    const k = this.progress[b];
+    const dropped = reached && ((this.dropped[b] >> k) & 1) === 1;
+    if (this.detector === 'loose' && sideEffect && !dropped) this.milestone[b] = DETECTOR_ONLY;
+    if (this.detector === 'fine' && sideEffect && !reached && this.fineStage[b] !== k) {
+      this.fineStage[b] = k;
+      this.milestone[b] = DETECTOR_ONLY;
+    }
     if (reached) {
-      const k = this.progress[b];
       this.progress[b] = k + 1;
-      if (((this.dropped[b] >> k) & 1) === 0) {
-        this.milestone[b] = k + 1;
+      if (!dropped) {
+        // The loose detector reports only what it reads: a true milestone of a kind it does not read is not seen.
+        if (this.detector !== 'loose' || sideEffect) this.milestone[b] = k + 1;
         this.milestonesReached[b]++;
       }
       if (k + 1 === this.numMilestones[b]) {

@@ -20,7 +20,17 @@ export interface EnvOptions {
   batchSize: number;
   /** Probability that each detected milestone is dropped (not reported), docs/maths.md §6. 0…1, default 0. */
   milestoneDropout?: number;
+  /**
+   * Which detector Φ reports milestones (docs/maths.md §6): `task` (default) its task milestones; `loose`
+   * a gameable one that fires on any side effect of a milestone's kind, whatever its target; `fine` the
+   * task milestones plus verifiable intermediate transitions between them. Each is defined in the
+   * environment's milestone module. Progress, success and `milestonesReached` always follow the task.
+   */
+  detector?: Detector;
 }
+
+export const DETECTORS = ['task', 'loose', 'fine'] as const;
+export type Detector = (typeof DETECTORS)[number];
 
 /** A snapshot of one GridHouse episode for drawing (the page's canvas); absent for text environments. */
 /** The shop's page types (envs/shop/state.ts PAGE_NAMES holds them in order). */
@@ -85,7 +95,8 @@ export interface VecEnv {
   /** B: number of milestones M of the episode's task (in task order 1..M). */
   readonly numMilestones: Uint8Array;
   /** B: after step(), the task-order index (1..M) of the milestone this transition completed and that
-   *  survived dropout, else 0. Each milestone fires at most once per episode, in task order. */
+   *  survived dropout, else 0. Each milestone fires at most once per episode, in task order. Under the
+   *  loose or fine detector, a fire that completes no task milestone reports DETECTOR_ONLY. */
   readonly milestone: Uint8Array;
   /** B: milestones reported so far in the episode (after dropout). */
   readonly milestonesReached: Uint8Array;
@@ -125,6 +136,9 @@ export interface VecEnv {
   renderPage?(b: number): ShopFrame;
 }
 
+/** `milestone` of a step where a loose or fine detector fired but no task milestone completed. */
+export const DETECTOR_ONLY = 255;
+
 export type EnvFactory = (options: EnvOptions) => VecEnv;
 
 /** The most episodes one environment steps together (a training iteration's runs, B). */
@@ -134,6 +148,7 @@ export const MAX_BATCH_SIZE = 4096;
 export function validateEnvOptions(options: EnvOptions): Required<EnvOptions> {
   const { horizon, batchSize } = options;
   const milestoneDropout = options.milestoneDropout ?? 0;
+  const detector = options.detector ?? 'task';
   if (!(HORIZONS as readonly string[]).includes(horizon)) {
     throw new RangeError(`horizon must be one of ${HORIZONS.join(', ')}; got ${JSON.stringify(horizon)}`);
   }
@@ -143,5 +158,8 @@ export function validateEnvOptions(options: EnvOptions): Required<EnvOptions> {
   if (!(milestoneDropout >= 0 && milestoneDropout <= 1)) {
     throw new RangeError(`milestoneDropout must be a number in [0, 1]; got ${milestoneDropout}`);
   }
-  return { horizon, batchSize, milestoneDropout };
+  if (!(DETECTORS as readonly string[]).includes(detector)) {
+    throw new RangeError(`detector must be one of ${DETECTORS.join(', ')}; got ${JSON.stringify(detector)}`);
+  }
+  return { horizon, batchSize, milestoneDropout, detector };
 }

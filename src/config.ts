@@ -6,6 +6,7 @@
  * any error; nothing is coerced silently. `configToQuery` and `parseConfig` are inverse (round-trip tested).
  */
 import { ENV_NAMES, HORIZONS, type EnvName, type Horizon } from '../envs/index.ts';
+import type { Detector } from '../envs/types.ts';
 import type { GigpoSettings } from './advantages/gigpo.ts';
 import { NORMALIZATIONS, SEGMENT_BASELINES, VARIANTS, type AdvantageSettings, type Normalize, type SegmentBaseline, type Variant } from './advantages/types.ts';
 import { BACKEND_CHOICES, type BackendChoice } from './backend/names.ts';
@@ -57,6 +58,18 @@ export interface TrainConfig {
   randomSegments: boolean;
   /** Milestone dropout p: each detected milestone is dropped with this probability. */
   milestoneDropout: number;
+  /** Detector: probability per step that Φ fires where no milestone completed (docs/maths.md §6). */
+  milestoneFalseAlarms: number;
+  /** Detector: the gameable one, reading the right kind of side effect but not its target (envs/<env>/milestones.ts). */
+  looseMilestones: boolean;
+  /** Detector: Φ fires this many steps late (at the run's last step if it ends first). */
+  milestoneDelay: number;
+  /** Detector: only every k-th milestone of a run counts (coarser segments). */
+  milestoneStride: number;
+  /** Detector: the environment's finer detector, with intermediate transitions between task milestones. */
+  fineMilestones: boolean;
+  /** Teacher: probability that the oracle behind every demonstration takes a random admissible action. */
+  demoNoise: number;
   /** Adam learning rate. */
   learningRate: number;
   /** PPO clip range ε_clip. */
@@ -139,6 +152,12 @@ export const CONFIG_FIELDS: readonly FieldSpec[] = [
   f('trajectoryTerm', { type: 'bool' }, true, false, 'keep the trajectory term A_traj'),
   f('randomSegments', { type: 'bool' }, false, false, 'ablation: milestone boundaries at random steps'),
   f('milestoneDropout', { type: 'number', min: 0, max: 1 }, 0, true, 'ablation: drop each milestone with this probability'),
+  f('milestoneFalseAlarms', { type: 'number', min: 0, max: 1 }, 0, true, 'detector: probability per step that Φ fires where no milestone completed'),
+  f('looseMilestones', { type: 'bool' }, false, true, 'detector: a gameable Φ that reads the kind of side effect, not its target'),
+  f('milestoneDelay', { type: 'int', min: 0, max: 64 }, 0, true, 'detector: Φ fires this many steps late (at the run’s end if it ends first)'),
+  f('milestoneStride', { type: 'int', min: 1, max: 8 }, 1, true, 'detector: only every k-th milestone counts (coarser segments)'),
+  f('fineMilestones', { type: 'bool' }, false, true, 'detector: the finer Φ, with intermediate transitions between task milestones'),
+  f('demoNoise', { type: 'number', min: 0, max: 1 }, 0, true, 'teacher: the demonstrating oracle takes a random admissible action with this probability'),
   f('learningRate', { type: 'number', min: 0, max: 1, minExclusive: true }, 0.003, false, 'Adam learning rate'),
   f('clipRatio', { type: 'number', min: 0, max: 1, minExclusive: true }, 0.2, false, 'PPO clip range'),
   f('epochs', { type: 'int', min: 1, max: 16 }, 2, false, 'PPO epochs per batch'),
@@ -331,6 +350,32 @@ export function checkSettings(settings: object, keys: readonly (keyof TrainConfi
     const parsed = parseValue(key, fieldSpec(key)!.kind, value, true);
     if ('error' in parsed) throw new RangeError(parsed.error);
   }
+}
+
+/**
+ * Settings added after runs and checkpoints were first stored (the detector settings, docs/maths.md §6).
+ * A stored config without one ran before it existed, that is at its default (Φ and the teacher as they
+ * were): readers of stored configs fill these in, and only these.
+ */
+export const LATER_KEYS = [
+  'milestoneFalseAlarms',
+  'looseMilestones',
+  'milestoneDelay',
+  'milestoneStride',
+  'fineMilestones',
+  'demoNoise',
+] as const satisfies readonly (keyof TrainConfig)[];
+
+/** `stored` with each absent `LATER_KEYS` setting at its default (other fields untouched). */
+export function withLaterDefaults<T extends object>(stored: T): T {
+  const out = { ...stored } as Record<string, unknown>;
+  for (const key of LATER_KEYS) if (out[key] === undefined) out[key] = DEFAULT_CONFIG[key];
+  return out as T;
+}
+
+/** The detector Φ a config asks the environment for (envs/types.ts `Detector`; docs/maths.md §6). */
+export function detectorOf(config: Pick<TrainConfig, 'looseMilestones' | 'fineMilestones'>): Detector {
+  return config.looseMilestones ? 'loose' : config.fineMilestones ? 'fine' : 'task';
 }
 
 /** Named ablations of docs/maths.md §6: each a set of overrides on a BEACON config, never a code fork. */

@@ -13,6 +13,9 @@ export const MAX_RUNS_PER_ITERATION = MAX_BATCH_SIZE;
 export interface RunsPerIteration {
   tasksPerIteration: number;
   groupSize: number;
+  /** The two detectors that replace Φ (docs/maths.md §6): one at a time. */
+  looseMilestones?: boolean;
+  fineMilestones?: boolean;
 }
 
 export interface CombinedLimitIssue {
@@ -23,14 +26,19 @@ export interface CombinedLimitIssue {
 
 /** Problems of `config`'s settings taken together, or none. */
 export function combinedLimitIssues(config: RunsPerIteration): CombinedLimitIssue[] {
+  const issues: CombinedLimitIssue[] = [];
   const runs = config.tasksPerIteration * config.groupSize;
-  if (runs <= MAX_RUNS_PER_ITERATION) return [];
-  return [
-    {
+  if (runs > MAX_RUNS_PER_ITERATION)
+    issues.push({
       fields: ['tasksPerIteration', 'groupSize'],
       message: `tasksPerIteration × groupSize = ${config.tasksPerIteration} × ${config.groupSize} = ${runs} is over ${MAX_RUNS_PER_ITERATION}, the most runs an iteration can play`,
-    },
-  ];
+    });
+  if (config.looseMilestones && config.fineMilestones)
+    issues.push({
+      fields: ['fineMilestones', 'looseMilestones'],
+      message: 'looseMilestones and fineMilestones are two different detectors Φ: turn on one of them at most',
+    });
+  return issues;
 }
 
 /** Throws a RangeError with the first combined-limit problem of `config` (a guard for programmatic callers). */

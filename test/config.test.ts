@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FIELDS, configToQuery, DEFAULT_CONFIG, parseConfig, type FieldSpec, type TrainConfig } from '../src/config.ts';
+import { CONFIG_FIELDS, configToQuery, DEFAULT_CONFIG, parseConfig, withLaterDefaults, type FieldSpec, type TrainConfig } from '../src/config.ts';
 import { combinedLimitIssues } from '../src/setting-limits.ts';
 
 function arbValue(spec: FieldSpec): fc.Arbitrary<unknown> {
@@ -57,5 +57,22 @@ describe('config', () => {
     expect(issues[0].field).toBe(key);
     expect(issues[0].message).toMatch(message);
     expect(config).toEqual(DEFAULT_CONFIG); // the bad value is not coerced into the config
+  });
+});
+
+describe('settings added after configs were stored', () => {
+  it('reads a stored config without the detector settings at their defaults, and only those', () => {
+    const { milestoneFalseAlarms, looseMilestones, milestoneDelay, milestoneStride, fineMilestones, demoNoise, ...older } = { ...DEFAULT_CONFIG, gamma: 0.5 };
+    expect([milestoneFalseAlarms, looseMilestones, milestoneDelay, milestoneStride, fineMilestones, demoNoise]).toEqual([0, false, 0, 1, false, 0]);
+    expect(withLaterDefaults(older)).toEqual({ ...DEFAULT_CONFIG, gamma: 0.5 });
+    // A stored value is kept; other absent fields stay absent (their readers refuse them).
+    expect(withLaterDefaults({ milestoneStride: 3 })).toEqual({
+      milestoneStride: 3,
+      milestoneFalseAlarms: 0,
+      looseMilestones: false,
+      milestoneDelay: 0,
+      fineMilestones: false,
+      demoNoise: 0,
+    });
   });
 });

@@ -20,7 +20,7 @@ import { validateEnvOptions, type EnvOptions, type GridFrame } from '../types.ts
 import { MAX_MILESTONES, NUM_ACTIONS } from './catalog.ts';
 import { ACTION_DIM, FeatureWriter, OBS_DIM } from './features.ts';
 import { HORIZON_SPECS } from './horizons.ts';
-import { nextMilestoneHolds } from './milestones.ts';
+import { agentRoom, fineTransition, looseSideEffect, nextMilestoneHolds } from './milestones.ts';
 import { oracleAction } from './oracle.ts';
 import { GridHouseState } from './state.ts';
 import * as text from './text.ts';
@@ -32,7 +32,7 @@ class GridHouse extends BaseVecEnv {
   private readonly features: FeatureWriter;
 
   constructor(options: EnvOptions) {
-    const { horizon, batchSize, milestoneDropout } = validateEnvOptions(options);
+    const { horizon, batchSize, milestoneDropout, detector } = validateEnvOptions(options);
     const spec = HORIZON_SPECS[horizon];
     const state = new GridHouseState(batchSize, horizon);
     const features = new FeatureWriter(batchSize, spec.maxSteps, spec.milestones);
@@ -41,6 +41,7 @@ class GridHouse extends BaseVecEnv {
       horizon,
       batchSize,
       milestoneDropout,
+      detector,
       obsDim: OBS_DIM,
       actionDim: ACTION_DIM,
       maxActions: NUM_ACTIONS,
@@ -77,8 +78,13 @@ class GridHouse extends BaseVecEnv {
         this.milestone[b] = 0;
         continue;
       }
+      const detector = this.book.detector;
+      // The loose and fine detectors read what the step did (docs/maths.md §6); the task detector needs neither.
+      const effect = st.effect[b * NUM_ACTIONS + actions[b]];
+      const roomBefore = detector === 'fine' ? agentRoom(st, b) : -1;
       applyAction(st, b, actions[b]);
-      this.book.record(b, nextMilestoneHolds(st, b));
+      const side = detector === 'loose' ? looseSideEffect(effect) : detector === 'fine' && fineTransition(st, b, roomBefore);
+      this.book.record(b, nextMilestoneHolds(st, b), side);
       this.update(b);
     }
   }

@@ -9,8 +9,13 @@
  *
  * Milestone k of the task (0-based) is phase k mod 4 of line ⌊k / 4⌋. The detector reads the page state
  * after the step; the purchase is an event, passed in by the step.
+ *
+ * Two other detectors for the detector settings (docs/maths.md §6): the loose one (`looseSideEffect`),
+ * which a policy can game, and the fine one (`fineTransition`): before the search phase, a results page
+ * of a query for the goal's product type; before the options phase, one named option value selected.
  */
 import { PAGE_SIZE } from './config.ts';
+import { NUM_OPTION_DIMS } from './catalog.ts';
 import { goalConsistent, optionsChosen } from './reward.ts';
 import { P_ITEM, P_RESULTS, type ShopState } from './state.ts';
 
@@ -33,5 +38,38 @@ export function milestoneHolds(s: ShopState, b: number, k: number, boughtOk: boo
       return s.page[b] === P_ITEM && goalConsistent(s, bl, s.item[b]) && optionsChosen(s, b, bl);
     default:
       return boughtOk;
+  }
+}
+
+/**
+ * The loose detector: any product page opened (an item page on screen that was not before the step, or
+ * another product's), or any purchase, whatever the product. `itemBefore`: the item page's product
+ * before the step, or −1 when no item page was on screen; `bought`: the step bought something.
+ */
+export function looseSideEffect(s: ShopState, b: number, itemBefore: number, bought: boolean): boolean {
+  return bought || (s.page[b] === P_ITEM && s.item[b] !== itemBefore);
+}
+
+/**
+ * The fine detector's intermediate transition of task milestone k (0-based) after the step: before the
+ * search phase, a results page of a query for the goal's product type on screen (whether or not it lists
+ * a matching product yet); before the options phase, a goal-consistent item page with at least one
+ * option value the instruction names selected. The episode book reports the first of each stage.
+ */
+export function fineTransition(s: ShopState, b: number, k: number): boolean {
+  const bl = s.lineIndex(b);
+  switch (k & 3) {
+    case 0:
+      return s.page[b] === P_RESULTS && s.queryType[bl * s.Q + s.query[b]] === s.goalType[bl];
+    case 2: {
+      if (s.page[b] !== P_ITEM || !goalConsistent(s, bl, s.item[b])) return false;
+      for (let d = 0; d < NUM_OPTION_DIMS; d++) {
+        const v = s.goalOpt[bl * NUM_OPTION_DIMS + d];
+        if (v >= 0 && s.selected[b * NUM_OPTION_DIMS + d] === v) return true;
+      }
+      return false;
+    }
+    default:
+      return false;
   }
 }

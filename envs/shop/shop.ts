@@ -16,10 +16,10 @@ import { type EnvFactory, type EnvOptions, validateEnvOptions } from '../types.t
 import { HORIZON_CONFIGS, type HorizonConfig, MILESTONES_PER_LINE } from './config.ts';
 import { ACTION_DIM, OBS_DIM, writeActionFeatures, writeObs } from './features.ts';
 import { copyTask, generateTask } from './layout.ts';
-import { milestoneHolds } from './milestones.ts';
+import { fineTransition, looseSideEffect, milestoneHolds } from './milestones.ts';
 import { oracleAction } from './oracle.ts';
 import { CLICK_BOUGHT_LAST, CLICK_BOUGHT_NEXT, CLICK_BOUGHT_WRONG, click, writeMask } from './pages.ts';
-import { NUM_SLOTS, ShopState } from './state.ts';
+import { NUM_SLOTS, P_ITEM, ShopState } from './state.ts';
 import type { ShopFrame } from '../types.ts';
 import { describeAction, describeMilestones, describeObservation, describeTask, shopFrame } from './text.ts';
 
@@ -34,7 +34,7 @@ export class Shop extends BaseVecEnv {
   private readonly cfg: HorizonConfig;
 
   constructor(options: EnvOptions) {
-    const { horizon, batchSize, milestoneDropout } = validateEnvOptions(options);
+    const { horizon, batchSize, milestoneDropout, detector } = validateEnvOptions(options);
     const cfg = HORIZON_CONFIGS[horizon];
     const state = new ShopState(batchSize, cfg);
     super({
@@ -42,6 +42,7 @@ export class Shop extends BaseVecEnv {
       horizon,
       batchSize,
       milestoneDropout,
+      detector,
       obsDim: OBS_DIM,
       actionDim: ACTION_DIM,
       maxActions: NUM_SLOTS,
@@ -78,10 +79,17 @@ export class Shop extends BaseVecEnv {
         this.milestone[b] = 0;
         continue;
       }
+      const detector = this.book.detector;
+      const itemBefore = s.page[b] === P_ITEM ? s.item[b] : -1;
       const outcome = click(s, b, actions[b]);
       const bought = outcome === CLICK_BOUGHT_NEXT || outcome === CLICK_BOUGHT_LAST;
       const k = s.progress[b];
-      this.book.record(b, k < s.nMs[b] && milestoneHolds(s, b, k, bought));
+      // The loose and fine detectors read what the click did (docs/maths.md §6).
+      const side =
+        detector === 'loose'
+          ? looseSideEffect(s, b, itemBefore, bought || outcome === CLICK_BOUGHT_WRONG)
+          : detector === 'fine' && k < s.nMs[b] && fineTransition(s, b, k);
+      this.book.record(b, k < s.nMs[b] && milestoneHolds(s, b, k, bought), side);
       // Buying ends the order unless it met every constraint and another product remains (docs/maths.md §10).
       if (outcome === CLICK_BOUGHT_WRONG || outcome === CLICK_BOUGHT_LAST) this.done[b] = 1;
       this.refresh(b);

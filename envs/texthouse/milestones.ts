@@ -6,8 +6,12 @@
  * (targets never start at the destination, the appliance or the lamp; one hand carries one object), so
  * a milestone never fires "passively" on a step that did nothing towards it. The last milestone of every
  * family is its goal condition, so success is exactly "all milestones completed".
+ *
+ * Two other detectors for the detector settings (docs/maths.md §6): the loose one (`looseSideEffect`),
+ * which a policy can game, and the fine one (`fineTransition`): going to the receptacle where a wanted
+ * target lies (before it is in view), or to the destination with a target in hand (before it is put).
  */
-import { NONE, START, S_USE, type TextHouseState } from './state.ts';
+import { NONE, START, S_CLEAN, S_COOL, S_HEAT, S_OPEN, S_PUT, S_USE, type TextHouseState } from './state.ts';
 import { FAMILY_FLAG, M_BRING, M_FIND, M_FIND2, M_LIGHT, M_PLACE, M_PLACE2, M_PROCESS, M_TAKE, M_TAKE2 } from './vocabulary.ts';
 
 /** True if target object o still has to be picked up: it is not lying, finished, at the destination. */
@@ -96,5 +100,43 @@ export function milestoneName(kind: number, obj: string, appliance: string, dest
       return `put the other ${obj} ${dest}`;
     default:
       return `milestone ${kind}`;
+  }
+}
+
+/** Fixed commands whose side effect is of a milestone's kind: open, put, heat, cool, clean, use the lamp. */
+const LOOSE_COMMANDS = new Set([S_OPEN, S_PUT, S_HEAT, S_COOL, S_CLEAN, S_USE]);
+
+/**
+ * The loose detector: command `a` (just applied) had a side effect of a milestone's kind, whatever its
+ * object or place: any object taken, any receptacle opened, any object put down, treated, or looked at
+ * under the lamp. Take and put back, and it fires twice.
+ */
+export function looseSideEffect(s: TextHouseState, a: number): boolean {
+  if (a < s.R) return false; // going somewhere
+  if (a < s.R + s.O) return true; // taking an object
+  return LOOSE_COMMANDS.has(a - s.fixedBase);
+}
+
+/**
+ * The fine detector's intermediate transition for the stage of milestone kind `kind`, after command
+ * `a`: finding a target, the agent went to the receptacle where one still to be taken lies (closed or
+ * not: the find milestone itself needs it in view); placing one, the agent went to the destination
+ * holding it. The episode book reports the first one of each stage (episode-book.ts).
+ */
+export function fineTransition(s: TextHouseState, b: number, a: number, kind: number): boolean {
+  if (a >= s.R) return false;
+  switch (kind) {
+    case M_FIND:
+    case M_FIND2: {
+      const t0 = s.target0[b];
+      const t1 = s.target1[b];
+      const lies = (t: number) => t !== NONE && s.objLoc[b * s.O + t] === a && needsTaking(s, b, t);
+      return lies(t0) || lies(t1);
+    }
+    case M_PLACE:
+    case M_PLACE2:
+      return a === s.dest[b] && holdingTarget(s, b);
+    default:
+      return false;
   }
 }

@@ -15,7 +15,7 @@ import { applyCommand, writeMask } from './commands.ts';
 import { HORIZON_CONFIGS, type HorizonConfig, maxMilestonesOf } from './config.ts';
 import { ACTION_DIM, OBS_DIM, initActionFeatures, refreshActionFeatures, writeObs } from './features.ts';
 import { generateTask } from './layout.ts';
-import { milestoneHolds } from './milestones.ts';
+import { fineTransition, looseSideEffect, milestoneHolds } from './milestones.ts';
 import { oracleAction } from './oracle.ts';
 import { TextHouseState, Z_PROGRESS } from './state.ts';
 import { describeAction, describeMilestones, describeObservation, describeTask } from './text.ts';
@@ -26,7 +26,7 @@ export class TextHouse extends BaseVecEnv {
   private readonly cfg: HorizonConfig;
 
   constructor(options: EnvOptions) {
-    const { horizon, batchSize, milestoneDropout } = validateEnvOptions(options);
+    const { horizon, batchSize, milestoneDropout, detector } = validateEnvOptions(options);
     const cfg = HORIZON_CONFIGS[horizon];
     const maxMilestones = maxMilestonesOf(cfg);
     const state = new TextHouseState(batchSize, cfg.recMax, cfg.objMax, maxMilestones, cfg.idleCommands);
@@ -35,6 +35,7 @@ export class TextHouse extends BaseVecEnv {
       horizon,
       batchSize,
       milestoneDropout,
+      detector,
       obsDim: OBS_DIM,
       actionDim: ACTION_DIM,
       maxActions: state.A,
@@ -71,9 +72,14 @@ export class TextHouse extends BaseVecEnv {
         this.milestone[b] = 0;
         continue;
       }
-      applyCommand(s, key, b, actions[b]);
+      const a = actions[b];
+      applyCommand(s, key, b, a);
       const k = s.progress[b];
-      if (this.book.record(b, k < s.nMs[b] && milestoneHolds(s, b, s.msKind[b * s.M + k]))) key[b] ^= Z_PROGRESS[k] ^ Z_PROGRESS[k + 1];
+      const kind = s.msKind[b * s.M + k];
+      // The loose and fine detectors read what the command did (docs/maths.md §6).
+      const detector = this.book.detector;
+      const side = detector === 'loose' ? looseSideEffect(s, a) : detector === 'fine' && k < s.nMs[b] && fineTransition(s, b, a, kind);
+      if (this.book.record(b, k < s.nMs[b] && milestoneHolds(s, b, kind), side)) key[b] ^= Z_PROGRESS[k] ^ Z_PROGRESS[k + 1];
       writeMask(s, this.actionMask, b);
       refreshActionFeatures(s, this.actionFeatures, this.actionMask, b);
       writeObs(s, this.obs, b);

@@ -7,8 +7,11 @@
  * dropout) say which ones light up, and a detected one that was not recorded was dropped.
  */
 import { envEntry, type GridFrame, type ShopFrame } from '../../envs/index.ts';
+import { DETECTOR_ONLY } from '../../envs/types.ts';
 import { Rng } from '../prng.ts';
 import type { BatchSnapshot } from '../worker/batch-snapshot.ts';
+
+export { DETECTOR_ONLY };
 
 export interface Replay {
   run: number;
@@ -24,7 +27,8 @@ export interface Replay {
   slots: number[];
   /** Text command of each step. */
   actions: string[];
-  /** Per step: milestone index (1..M) recorded in training on this step, else 0. */
+  /** Per step: milestone index (1..M) recorded in training on this step, DETECTOR_ONLY for a loose or fine
+   *  detector's fire that completed no task milestone, else 0. */
   recorded: number[];
   /** Per step: milestone index the replay environment detected (no dropout), else 0. */
   detected: number[];
@@ -36,7 +40,8 @@ export function replayRun(snapshot: BatchSnapshot, run: number): Replay {
   const to = snapshot.runOffsets[run + 1];
   if (!(run >= 0 && to !== undefined)) throw new RangeError(`run ${run} is not in the batch (${snapshot.runOffsets.length - 1} runs)`);
   const entry = envEntry(snapshot.env);
-  const env = entry.create({ horizon: snapshot.horizon, batchSize: 1, milestoneDropout: 0 });
+  // The run's detector (docs/maths.md §6), so a loose or fine fire is found on its step too.
+  const env = entry.create({ horizon: snapshot.horizon, batchSize: 1, milestoneDropout: 0, detector: snapshot.detector ?? 'task' });
   env.reset([snapshot.taskSeeds[run]], new Rng(0));
   // The environment's registry entry says how its runs are drawn (envs/<env>/entry.ts).
   const frames: GridFrame[] | null = entry.episodeView === 'map' && env.renderFrame ? [] : null;

@@ -7,7 +7,7 @@
  * of `ABLATIONS` (src/config.ts), never a code path of its own.
  */
 import { createEnv, type EnvName, type Horizon } from '../../envs/index.ts';
-import { CONFIG_FIELDS, DEFAULT_CONFIG, type AblationName, type TrainConfig } from '../config.ts';
+import { CONFIG_FIELDS, DEFAULT_CONFIG, withLaterDefaults, type AblationName, type TrainConfig } from '../config.ts';
 import { methodSpec, type Method } from '../methods/registry.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
 import { releasedVariantFor, variantSpec, type VariantName } from './variants.ts';
@@ -115,9 +115,10 @@ export function stepBudget(spec: Pick<RunSpec, 'env' | 'horizon'>, budget: Study
   return limitIterationsOf(spec, budget) * budget.tasksPerIteration * budget.groupSize * stepLimit(spec.env, spec.horizon);
 }
 
-/** True when two configs agree on every field of the config table. */
+/** True when two configs agree on every field of the config table (a stored run older than a later setting ran at its default). */
 function sameConfig(a: TrainConfig, b: TrainConfig): boolean {
-  return CONFIG_FIELDS.every((s) => a[s.key] === b[s.key]);
+  const stored = withLaterDefaults(a);
+  return CONFIG_FIELDS.every((s) => stored[s.key] === b[s.key]);
 }
 
 /** A finished run as the store keeps it: the config and step budget it trained with, and its result. */

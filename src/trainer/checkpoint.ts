@@ -11,7 +11,7 @@
  * the schema version, the total length (truncated or trailing bytes), the checksum, the JSON, then
  * every field of the header (config values against the config table, array extents against the body).
  */
-import { CONFIG_FIELDS, parseValue, type TrainConfig } from '../config.ts';
+import { CONFIG_FIELDS, parseValue, withLaterDefaults, type TrainConfig } from '../config.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import type { Json, PartState, SavedArray } from './state-parts.ts';
 import type { TrainerState } from './trainer.ts';
@@ -114,8 +114,10 @@ function readHeader(h: unknown, body: DataView): RunState {
   if (!isCount(h.iteration)) fail('iteration', `must be a non-negative integer, got ${JSON.stringify(h.iteration)}`);
   if (!isObject(h.config)) return fail('config', 'must be an object');
   const config: Record<string, unknown> = {};
+  // A checkpoint older than a later setting ran at its default (config.ts `LATER_KEYS`).
+  const stored = withLaterDefaults(h.config);
   for (const spec of CONFIG_FIELDS) {
-    const parsed = parseValue(spec.key, spec.kind, h.config[spec.key], true);
+    const parsed = parseValue(spec.key, spec.kind, stored[spec.key], true);
     if ('error' in parsed) fail(`config.${spec.key}`, `is invalid: ${parsed.error}`);
     else config[spec.key] = parsed.value;
   }

@@ -22,6 +22,16 @@ export function demonstrationTaskSeed(rng: Rng): number {
   return ((rng.nextUint32() >>> 1) | DEMONSTRATION_SEED_BIT) >>> 0;
 }
 
+/**
+ * A sloppy teacher (docs/maths.md §6, `demoNoise`): at each step of each live episode the oracle's action
+ * is replaced, with probability `noise`, by a uniformly random admissible one, drawn from `rng`, the
+ * teacher's own stream. The demonstration records what the teacher did.
+ */
+export interface Teacher {
+  noise: number;
+  rng: Rng;
+}
+
 export interface Demonstrations {
   steps: number;
   episodes: number;
@@ -36,7 +46,7 @@ export interface Demonstrations {
  * with `minSteps`, until at least that many steps are: whole episodes only, in slot order. `rng` draws
  * the task seeds (and the env's dropout decisions, which the oracle ignores).
  */
-export function collectDemonstrations(env: VecEnv, rng: Rng, budget: { episodes: number } | { minSteps: number }): Demonstrations {
+export function collectDemonstrations(env: VecEnv, rng: Rng, budget: { episodes: number } | { minSteps: number }, teacher?: Teacher): Demonstrations {
   const B = env.batchSize;
   const A = env.maxActions;
   const { obsDim, actionDim, maxSteps } = env;
@@ -61,6 +71,7 @@ export function collectDemonstrations(env: VecEnv, rng: Rng, budget: { episodes:
     for (const s of perSlot) s.obs.length = s.features.length = s.mask.length = s.actions.length = 0;
     for (let t = 0; t < maxSteps && !env.done.every((d) => d === 1); t++) {
       env.oracleActions(chosen);
+      if (teacher && teacher.noise > 0) slipUp(env, chosen, teacher);
       for (let b = 0; b < B; b++) {
         if (env.done[b]) continue;
         const s = perSlot[b];
@@ -93,4 +104,21 @@ export function collectDemonstrations(env: VecEnv, rng: Rng, budget: { episodes:
     mask: concat(mask, A),
     actions: Int32Array.from(actions),
   };
+}
+
+/** Replaces each live episode's action, with the teacher's probability, by a random admissible one. */
+function slipUp(env: VecEnv, chosen: Int32Array, teacher: Teacher): void {
+  const A = env.maxActions;
+  for (let b = 0; b < env.batchSize; b++) {
+    if (env.done[b] || !teacher.rng.bernoulli(teacher.noise)) continue;
+    let admissible = 0;
+    for (let a = 0; a < A; a++) admissible += env.actionMask[b * A + a];
+    let pick = teacher.rng.nextInt(admissible);
+    for (let a = 0; a < A; a++) {
+      if (env.actionMask[b * A + a] && pick-- === 0) {
+        chosen[b] = a;
+        break;
+      }
+    }
+  }
 }

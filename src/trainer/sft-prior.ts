@@ -27,7 +27,7 @@ const DEMONSTRATION_BATCH = 32;
  * identity, also recorded in checkpoints.
  */
 export function priorKey(config: TrainConfig): string {
-  const { env, horizon, hiddenSize, seed, sftLearningRate, maxGradNorm } = config;
+  const { env, horizon, hiddenSize, seed, sftLearningRate, maxGradNorm, demoNoise } = config;
   return JSON.stringify({
     env,
     horizon,
@@ -37,6 +37,8 @@ export function priorKey(config: TrainConfig): string {
     sftEpochs: priorEpochs(config),
     sftLearningRate,
     maxGradNorm,
+    // Named only when on, so that the keys of an exact teacher's priors (in checkpoints) stay as they were.
+    ...(demoNoise > 0 ? { demoNoise } : {}),
     backend: tf.getBackend(),
   });
 }
@@ -69,7 +71,8 @@ export async function trainSftPrior(config: TrainConfig): Promise<PolicyWeights>
   const optimizer = createAdam(config.sftLearningRate);
   const rng = new Rng(config.seed).fork('sft-prior');
   try {
-    const demos = collectDemonstrations(env, rng, { episodes });
+    const teacher = config.demoNoise > 0 ? { noise: config.demoNoise, rng: new Rng(config.seed).fork('sft-prior-teacher') } : undefined;
+    const demos = collectDemonstrations(env, rng, { episodes }, teacher);
     const minibatches = Math.ceil(demos.steps / MINIBATCH_STEPS);
     await behaviourCloning(policy, optimizer, demos, { epochs: priorEpochs(config), minibatches, maxGradNorm: config.maxGradNorm }, rng);
     return (await policy.weights()).map((w) => w.slice()); // copies: the backend may reuse its buffers

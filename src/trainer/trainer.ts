@@ -12,10 +12,11 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createEnv, type VecEnv } from '../../envs/index.ts';
+import { detectorView } from '../advantages/detector-view.ts';
 import { randomizeMilestones } from '../advantages/random-segments.ts';
 import { createAdam } from '../backend/webgpu-adam.ts';
 import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
-import { advantageSettings, type TrainConfig } from '../config.ts';
+import { advantageSettings, detectorOf, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
 import { creditMetrics } from '../metrics/credit-metrics.ts';
 import { Critic } from '../policy/critic.ts';
@@ -75,6 +76,10 @@ export class Trainer {
   private readonly evaluationRng: Rng;
   /** Milestone dropout's decisions, a stream of their own (docs/maths.md §6); null without dropout. */
   private readonly dropoutRng: Rng | null;
+  /** False alarms' draws (docs/maths.md §6), a stream of their own; null without false alarms. */
+  private readonly detectorRng: Rng | null;
+  /** The sloppy teacher's slips (`demoNoise`), a stream of their own; null with an exact teacher. */
+  private readonly teacherRng: Rng | null;
   /** Critic PPO's value network, its optimiser and its minibatch stream (docs/maths.md §8). */
   private readonly critic: { net: Critic; optimizer: tf.AdamOptimizer; rng: Rng } | null = null;
   private completed = 0;
@@ -104,10 +109,14 @@ export class Trainer {
     this.evaluationRng = root.fork('evaluation');
     // Its own stream, so a run with dropout plays the same task and action streams as one without.
     this.dropoutRng = config.milestoneDropout > 0 ? root.fork('dropout') : null;
+    // Likewise the detector settings' and the teacher's draws: none at the defaults.
+    this.detectorRng = config.milestoneFalseAlarms > 0 ? root.fork('detector') : null;
+    this.teacherRng = config.demoNoise > 0 ? root.fork('teacher') : null;
     this.env = createEnv(config.env, {
       horizon: config.horizon,
       batchSize: config.tasksPerIteration * config.groupSize,
       milestoneDropout: config.milestoneDropout,
+      detector: detectorOf(config),
     });
     this.policy = initialPolicy(config, this.env.obsDim, this.env.actionDim);
     this.optimizer = createAdam(config.learningRate);
@@ -140,6 +149,8 @@ export class Trainer {
       evaluation: this.evaluationRng,
       ...(this.critic ? { critic: this.critic.rng } : {}),
       ...(this.dropoutRng ? { dropout: this.dropoutRng } : {}),
+      ...(this.detectorRng ? { detector: this.detectorRng } : {}),
+      ...(this.teacherRng ? { teacher: this.teacherRng } : {}),
     };
   }
 
@@ -260,7 +271,8 @@ export class Trainer {
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.evaluationRng));
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.evaluationRng, this.dropoutRng ?? this.evaluationRng);
     const t1 = now();
-    const batch = this.advantageBatch(rollout, this.critic ? await this.values(rollout) : undefined);
+    // False alarms draw from the evaluation stream here, so the detector stream is the training batches' alone.
+    const batch = this.advantageBatch(rollout, this.critic ? await this.values(rollout) : undefined, this.detectorRng && this.evaluationRng);
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
     tensor.dispose();
     const t2 = now();
@@ -276,14 +288,18 @@ export class Trainer {
     return out;
   }
 
-  /** The batch the advantages take from a rollout (milestones re-drawn first under random segmentation). */
-  private advantageBatch(rollout: Rollout, values: Float32Array | undefined): AdvantageBatch {
+  /**
+   * The batch the advantages take from a rollout: Φ's flags as the detector settings leave them
+   * (detector-view.ts), then re-drawn under random segmentation.
+   */
+  private advantageBatch(rollout: Rollout, values: Float32Array | undefined, detectorRng = this.detectorRng): AdvantageBatch {
     const c = this.config;
     // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10) scales the success reward.
     const rewards = rollout.outcome
       ? Float64Array.from(rollout.outcome, (r) => r * c.successReward)
       : Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
-    const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, rollout.milestones, this.segmentRng) : rollout.milestones;
+    const seen = detectorView(rollout.runOffsets, rollout.milestones, c, detectorRng);
+    const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, seen, this.segmentRng) : seen;
     return {
       groupOffsets: rollout.groupOffsets,
       runOffsets: rollout.runOffsets,
@@ -314,7 +330,8 @@ export class Trainer {
   /** The SFT baseline's update: behaviour cloning on `steps` fresh oracle steps (docs/maths.md §9). */
   private async clone(steps: number, advantages: tf.Tensor1D): Promise<PpoStats> {
     advantages.dispose(); // reported in the metrics, never used by cloning
-    const demos = collectDemonstrations(this.env, this.demonstrationRng, { minSteps: steps });
+    const teacher = this.teacherRng ? { noise: this.config.demoNoise, rng: this.teacherRng } : undefined;
+    const demos = collectDemonstrations(this.env, this.demonstrationRng, { minSteps: steps }, teacher);
     const { loss } = await behaviourCloning(this.policy, this.optimizer, demos, this.config, this.updateRng);
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }

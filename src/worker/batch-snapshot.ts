@@ -7,6 +7,7 @@
  */
 import type { Method } from '../methods/registry.ts';
 import type { EnvName, Horizon } from '../../envs/index.ts';
+import type { Detector } from '../../envs/types.ts';
 import type { BatchView } from '../trainer/trainer.ts';
 
 export interface BatchSnapshot {
@@ -20,6 +21,8 @@ export interface BatchSnapshot {
   lambda: number;
   /** The segment boundaries are random steps (random segmentation ablation), not milestones. */
   randomSegments: boolean;
+  /** The detector Φ the environment ran (docs/maths.md §6); absent: the task's. */
+  detector?: Detector;
   /** Per run (numRuns): */
   taskSeeds: Uint32Array;
   success: Uint8Array;
@@ -30,7 +33,8 @@ export interface BatchSnapshot {
   runOffsets: Int32Array;
   /** Per step (run-major): */
   actions: Int32Array;
-  /** Task-order index (1..M) of the milestone the environment reported on this step (after dropout), else 0. */
+  /** Task-order index (1..M) of the milestone the environment reported on this step (after dropout), else 0
+   *  (DETECTOR_ONLY where a loose or fine detector fired without a task milestone). */
   milestones: Uint8Array;
   /** 1 where a segment ended as the advantage estimator saw it. */
   boundaries: Uint8Array;
@@ -46,6 +50,7 @@ export interface SnapshotContext {
   horizon: Horizon;
   lambda: number;
   randomSegments: boolean;
+  detector?: Detector;
 }
 
 export function makeSnapshot(view: BatchView, context: SnapshotContext): BatchSnapshot {

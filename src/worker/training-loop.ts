@@ -13,7 +13,7 @@
  * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new backend, so no completed
  * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
  */
-import { CONFIG_FIELDS, type RaceConfig, type TrainConfig } from '../config.ts';
+import { CONFIG_FIELDS, detectorOf, type RaceConfig, type TrainConfig } from '../config.ts';
 import { SPEED_PACING, type Speed } from '../race/speed.ts';
 import type { Method } from '../methods/registry.ts';
 import { configOfEntry, raceEntry, type RaceEntry, type RaceEntryName } from '../race/entries.ts';
@@ -432,6 +432,7 @@ export class TrainingLoop {
       horizon: settings.horizon,
       lambda: settings.lambda,
       randomSegments: settings.randomSegments,
+      detector: detectorOf(settings),
     });
     this.host.post({ type: 'snapshot', generation: this.generation, snapshot }, snapshotTransferables(snapshot));
     this.unsent = false;

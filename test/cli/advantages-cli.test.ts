@@ -226,3 +226,92 @@ describe('npm run advantages', () => {
     expect(input.stdout).toBe('');
   });
 });
+
+describe('the calculator under the detector settings (docs/maths.md §6)', () => {
+  /** One group: a solved run with milestones at steps 1, 3, 5 and a failed run with one at step 1. */
+  const groups = [
+    [
+      { reward: 1, milestones: [0, 1, 0, 1, 0, 1] },
+      { reward: 0, milestones: [0, 1, 0, 0] },
+    ],
+  ];
+  const seen = (json: object) => {
+    const request = parseAdvantageRequest({ groups, ...json });
+    const out = formatAdvantageResponse(request, methodSpec('beacon').estimate(request.batch, request.settings));
+    return out.groups[0].map((r) => ({ seen: r.milestonesSeen, segment: r.segmentAdvantages }));
+  };
+
+  it('writes what Φ said at the defaults, as before (no milestonesSeen)', () => {
+    expect(seen({})[0].seen).toBeUndefined();
+  });
+
+  it('shows the milestones the method sees, and its advantages follow them', () => {
+    const plain = seen({});
+    expect(seen({ milestoneStride: 2 }).map((r) => r.seen)).toEqual([
+      [0, 0, 0, 1, 0, 0],
+      [0, 0, 0, 0],
+    ]);
+    expect(seen({ milestoneDelay: 1 }).map((r) => r.seen)).toEqual([
+      [0, 0, 1, 0, 1, 1],
+      [0, 0, 1, 0],
+    ]);
+    expect(seen({ milestoneStride: 2 })[1].segment).toEqual([0, 0, 0, 0]);
+    expect(plain[1].segment).not.toEqual([0, 0, 0, 0]);
+    // False alarms draw from the detector stream of `seed`: the same seed, the same alarms; fires are kept.
+    const alarms = seen({ milestoneFalseAlarms: 0.5, seed: 3 });
+    expect(seen({ milestoneFalseAlarms: 0.5, seed: 3 })).toEqual(alarms);
+    expect((alarms[0].seen as number[]).filter((x, t) => x === 1 && groups[0][0].milestones[t] === 0).length).toBeGreaterThan(0);
+    for (const [t, m] of groups[0][0].milestones.entries()) if (m) expect((alarms[0].seen as number[])[t]).toBe(1);
+  });
+
+  it('takes the loose and fine detectors’ readings per step', () => {
+    const events = (loose: number[][], key: 'looseEvents' | 'fineEvents') => groups.map((g) => g.map((run, i) => ({ ...run, [key]: loose[i] })));
+    const loose = parseAdvantageRequest({
+      looseMilestones: true,
+      groups: events(
+        [
+          [1, 1, 1, 1, 0, 1],
+          [1, 1, 1, 1],
+        ],
+        'looseEvents',
+      ),
+    });
+    expect(Array.from(loose.milestonesSeen!)).toEqual([1, 1, 1, 1, 0, 1, 1, 1, 1, 1]);
+    const fine = parseAdvantageRequest({
+      fineMilestones: true,
+      groups: events(
+        [
+          [1, 0, 1, 0, 0, 0],
+          [1, 0, 0, 0],
+        ],
+        'fineEvents',
+      ),
+    });
+    expect(Array.from(fine.milestonesSeen!)).toEqual([1, 1, 1, 1, 0, 1, 1, 1, 0, 0]);
+  });
+
+  it.each<[object, RegExp]>([
+    [{ milestoneStride: 0 }, /milestoneStride must be an integer in \[1, 8\]; got 0/],
+    [{ milestoneFalseAlarms: '0.1' }, /milestoneFalseAlarms must be a number in \[0, 1\]; got "0.1"/],
+    [{ milestoneDelay: 65 }, /milestoneDelay must be an integer in \[0, 64\]; got 65/],
+    [{ looseMilestones: 1 }, /looseMilestones must be true or false; got 1/],
+    [{ looseMilestones: true }, /looseMilestones needs looseEvents in every run/],
+    [{ looseMilestones: true, fineMilestones: true }, /two different detectors/],
+    [{ demoNoise: 0.1 }, /demoNoise is the teacher’s slip rate/],
+  ])('refuses %j, naming the field', (json, message) => {
+    expect(() => parseAdvantageRequest({ groups, ...json })).toThrow(message);
+  });
+
+  it('refuses readings of a detector that is off', () => {
+    expect(() =>
+      parseAdvantageRequest({
+        groups: [
+          [
+            { reward: 1, milestones: [1], fineEvents: [1] },
+            { reward: 0, milestones: [0], fineEvents: [0] },
+          ],
+        ],
+      }),
+    ).toThrow(/fineEvents are read only with fineMilestones: true/);
+  });
+});

@@ -64,6 +64,40 @@ describe('parseFlags', () => {
   });
 });
 
+describe('the detector settings (docs/maths.md §6) as flags', () => {
+  const OUT_OF_RANGE = [
+    ['milestoneFalseAlarms', '1.5', /--milestoneFalseAlarms must be a number in \[0, 1\]; got "1.5"/],
+    ['looseMilestones', 'maybe', /--looseMilestones must be true or false; got "maybe"/],
+    ['milestoneDelay', '-1', /--milestoneDelay must be an integer in \[0, 64\]; got "-1"/],
+    ['milestoneStride', '0', /--milestoneStride must be an integer in \[1, 8\]; got "0"/],
+    ['fineMilestones', '2', /--fineMilestones must be true or false; got "2"/],
+    ['demoNoise', '-0.1', /--demoNoise must be a number in \[0, 1\]; got "-0.1"/],
+  ] as const;
+
+  it.each(OUT_OF_RANGE)('--%s %s is refused, naming the flag and its range', (flag, value, message) => {
+    expect(() => parseFlags(['--input', 'a', `--${flag}`, value], TABLE, DEFAULT_CONFIG)).toThrow(message);
+  });
+
+  it('reads each in range, and refuses the loose and the fine detector together', () => {
+    const p = parseFlags(
+      ['--input', 'a', '--milestoneFalseAlarms', '0.1', '--looseMilestones', 'true', '--milestoneDelay', '3', '--milestoneStride', '2', '--demoNoise', '0.2'],
+      TABLE,
+      DEFAULT_CONFIG,
+    );
+    expect(p.config).toEqual({ ...DEFAULT_CONFIG, milestoneFalseAlarms: 0.1, looseMilestones: true, milestoneDelay: 3, milestoneStride: 2, demoNoise: 0.2 });
+    expect(() => parseFlags(['--input', 'a', '--looseMilestones', 'true', '--fineMilestones', 'true'], TABLE, DEFAULT_CONFIG)).toThrow(
+      /--looseMilestones and fineMilestones are two different detectors/,
+    );
+  });
+
+  it('train exits with 2 on an out-of-range value, naming the flag and its range', async () => {
+    const r = await runCli('cli/train.ts', ['--env', 'gridhouse', '--horizon', 'tiny', '--method', 'beacon', '--iters', '2', '--milestoneStride', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--milestoneStride must be an integer in \[1, 8\]; got "0"/);
+    expect(r.stdout).toBe('');
+  });
+});
+
 describe('every command and bench rejects a bad flag before doing any work', () => {
   // Every npm script that runs a file of cli/ or bench/, plus the benches run with npx tsx.
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };

@@ -6,9 +6,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TrainConfig } from '../../src/config.ts';
+import { detectorOf, type TrainConfig } from '../../src/config.ts';
 import { runCredit } from '../../src/page/credit-data.ts';
-import { defaultRun, replayRun, runOutcome } from '../../src/page/episode-replay.ts';
+import { DETECTOR_ONLY, defaultRun, replayRun, runOutcome } from '../../src/page/episode-replay.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { makeSnapshot, snapshotRuns, type BatchSnapshot } from '../../src/worker/batch-snapshot.ts';
@@ -28,6 +28,7 @@ async function snapshotOf(config: TrainConfig): Promise<BatchSnapshot> {
       horizon: config.horizon,
       lambda: config.lambda,
       randomSegments: config.randomSegments,
+      detector: detectorOf(config),
     });
   } finally {
     trainer.dispose();
@@ -77,6 +78,19 @@ describe('episode replay and credit data', () => {
       });
     }
     expect(dropped).toBeGreaterThan(0);
+  });
+
+  it('under the loose detector, the replay finds every fire training recorded, the detector-only ones marked', async () => {
+    const s = await snapshotOf(small({ env: 'gridhouse', looseMilestones: true }));
+    let detectorOnly = 0;
+    for (let run = 0; run < snapshotRuns(s); run++) {
+      const r = replayRun(s, run);
+      r.recorded.forEach((k, t) => {
+        expect(k > 0, `run ${run}, step ${t}`).toBe(s.milestones[s.runOffsets[run] + t] > 0);
+        if (k === DETECTOR_ONLY) detectorOnly++;
+      });
+    }
+    expect(detectorOnly).toBeGreaterThan(0);
   });
 
   it('cuts segments at the milestones, ends failed runs with a tail, and A = A_traj + λ · A_seg', async () => {

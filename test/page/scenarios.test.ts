@@ -57,4 +57,15 @@ describe('scenarios and presets', () => {
     expect(presetState('methods=grpo,unregistered')).toBeNull();
     expect(presetState('notASetting=1')).toBeNull();
   });
+
+  it('tells the detector stories: a gameable detector with and without the trajectory term, too coarse, too fine, a sloppy teacher', () => {
+    const shown = new Map(availableScenarios().map((s) => [s.id, presetState(s.query)!]));
+    expect(shown.get('gameable-detector')!.config).toMatchObject({ looseMilestones: true, trajectoryTerm: true });
+    expect(shown.get('gameable-detector-no-trajectory')!.config).toMatchObject({ looseMilestones: true, trajectoryTerm: false });
+    expect(shown.get('coarse-milestones')!.config.milestoneStride).toBeGreaterThan(1);
+    expect(shown.get('fine-milestones')!.config.fineMilestones).toBe(true);
+    const teacher = shown.get('sloppy-teacher')!;
+    expect(teacher.config.demoNoise).toBeGreaterThan(0);
+    expect(teacher.page.methods).toContain('sft');
+  });
 });

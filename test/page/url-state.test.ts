@@ -154,3 +154,29 @@ describe('page URL state', () => {
     expect(issues).toEqual([{ field: 'seed', message: expect.stringMatching(/given more than once; only the first value \("5"\)/) }]);
   });
 });
+
+describe('the detector settings in the URL (docs/maths.md §6)', () => {
+  it.each([
+    ['milestoneFalseAlarms=2', 'milestoneFalseAlarms', /milestoneFalseAlarms must be a number in \[0, 1\]; got "2"; using 0/],
+    ['looseMilestones=yes', 'looseMilestones', /looseMilestones must be true or false; got "yes"; using false/],
+    ['milestoneDelay=1.5', 'milestoneDelay', /milestoneDelay must be an integer in \[0, 64\]; got "1.5"; using 0/],
+    ['milestoneStride=0', 'milestoneStride', /milestoneStride must be an integer in \[1, 8\]; got "0"; using 1/],
+    ['fineMilestones=2', 'fineMilestones', /fineMilestones must be true or false; got "2"; using false/],
+    ['demoNoise=-1', 'demoNoise', /demoNoise must be a number in \[0, 1\]; got "-1"; using 0/],
+    ['looseMilestones=true&fineMilestones=true', 'fineMilestones', /two different detectors/],
+  ])('%s is named, and its field keeps the default', (query, field, message) => {
+    const { config, issues } = readPageState(query);
+    expect(issues).toHaveLength(1);
+    expect(issues[0].field).toBe(field);
+    expect(issues[0].message).toMatch(message);
+    expect(config[field as keyof typeof config]).toBe(PAGE_DEFAULT_CONFIG[field as keyof typeof PAGE_DEFAULT_CONFIG]);
+  });
+
+  it('reads and writes each in range', () => {
+    const query = 'milestoneFalseAlarms=0.1&looseMilestones=true&milestoneDelay=2&milestoneStride=3&demoNoise=0.3';
+    const { config, issues } = readPageState(query);
+    expect(issues).toEqual([]);
+    expect(config).toMatchObject({ milestoneFalseAlarms: 0.1, looseMilestones: true, milestoneDelay: 2, milestoneStride: 3, demoNoise: 0.3 });
+    expect(writePageState({ config, page: DEFAULT_PAGE_SETTINGS })).toBe(query);
+  });
+});

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRunsFromStudy, loadStoredRuns, runsDir, saveStoredRun } from '../../cli/study-store.ts';
-import { ABLATIONS, CONFIG_FIELDS } from '../../src/config.ts';
+import { ABLATIONS, CONFIG_FIELDS, LATER_KEYS, type TrainConfig } from '../../src/config.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { EtaModel } from '../../src/study/eta.ts';
 import {
@@ -163,6 +163,32 @@ describe('variants and the run matrix', () => {
       expect(plan.done.map((d) => d.key)).toEqual([runKey(first)]);
       expect(plan.done[0].commit).toBe(commit);
       expect(plan.todo.map(runKey)).toEqual(specs.slice(1).map(runKey));
+    });
+
+    it('a run stored before the detector settings existed counts as done at their defaults', () => {
+      dir = mkdtempSync(join(tmpdir(), 'study-'));
+      const budget = QUICK_PROFILE.budget;
+      const [spec] = buildMatrix({ envs: ['gridhouse'], variants: ['beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, [1]);
+      const config: Record<string, unknown> = { ...runConfig(spec, budget) };
+      for (const key of LATER_KEYS) delete config[key];
+      const result = fakeRun('gridhouse', 'short', spec.variant, spec.seed, { level: 0.5 });
+      saveStoredRun(dir, {
+        key: runKey(spec),
+        config: config as unknown as TrainConfig,
+        envStepBudget: stepBudget(spec, budget),
+        result,
+        commit: 'c'.repeat(40),
+      });
+      expect(planRuns([spec], loadStoredRuns(dir), budget).done.map((d) => d.key)).toEqual([runKey(spec)]);
+      // A stored run under a detector setting is not the default run.
+      saveStoredRun(dir, {
+        key: runKey(spec),
+        config: { ...runConfig(spec, budget), milestoneStride: 2 },
+        envStepBudget: stepBudget(spec, budget),
+        result,
+        commit: 'c'.repeat(40),
+      });
+      expect(planRuns([spec], loadStoredRuns(dir), budget).todo.map(runKey)).toEqual([runKey(spec)]);
     });
 
     it('a study v3 study.json counts as a store; a v2 or v1 document does not', () => {

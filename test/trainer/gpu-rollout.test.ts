@@ -9,6 +9,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEnv, type VecEnv } from '../../envs/index.ts';
+import type { Detector } from '../../envs/types.ts';
 import { sampleFromLogits, uniformAt } from '../../src/gpu/counter-rng.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
@@ -138,14 +139,18 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     await useWebGpuBackend();
   });
 
-  const cases: [string, 'gridhouse' | 'texthouse' | 'shop', 'short' | 'medium', number][] = [
+  // The loose and fine detectors (docs/maths.md §6): the WGSL environment steps with the task's, and the
+  // batch's flags come from the replay under the chosen one, so they are the TypeScript environment's.
+  const cases: [string, 'gridhouse' | 'texthouse' | 'shop', 'short' | 'medium', number, Detector?][] = [
     ['gridhouse short, dropout 0.3', 'gridhouse', 'short', 0.3],
     ['texthouse medium, dropout 0.3', 'texthouse', 'medium', 0.3],
     ['shop medium, dropout 0.3', 'shop', 'medium', 0.3],
+    ['gridhouse short, loose detector', 'gridhouse', 'short', 0, 'loose'],
+    ['texthouse medium, fine detector, dropout 0.3', 'texthouse', 'medium', 0.3, 'fine'],
   ];
 
-  it.each(cases)('%s: every run replays on the CPU and every draw is the CPU twin’s', async (_, envName, horizon, milestoneDropout) => {
-    const makeEnv = () => createEnv(envName, { horizon, batchSize: 8, milestoneDropout });
+  it.each(cases)('%s: every run replays on the CPU and every draw is the CPU twin’s', async (_, envName, horizon, milestoneDropout, detector) => {
+    const makeEnv = () => createEnv(envName, { horizon, batchSize: 8, milestoneDropout, ...(detector ? { detector } : {}) });
     const env = makeEnv();
     const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
     const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);

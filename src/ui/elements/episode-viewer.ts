@@ -10,7 +10,7 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import type { GridFrame } from '../../../envs/index.ts';
 import { mapCellSize, mapLabel, mapLegend, milestoneState } from '../../page/episode-frame.ts';
-import type { Replay } from '../../page/episode-replay.ts';
+import { DETECTOR_ONLY, type Replay } from '../../page/episode-replay.ts';
 import { ColorSchemeController } from '../controllers/color-scheme-controller.ts';
 import { PlaybackController } from '../controllers/playback-controller.ts';
 import { VisibilityController } from '../controllers/visibility-controller.ts';
@@ -213,7 +213,7 @@ export class EpisodeViewer extends LitElement {
               ${frame ? this.frameLegend(frame) : nothing}`
             : r.pages
               ? html`<shop-view .frame=${r.pages[step]} .clicked=${r.slots[step] ?? -1} .beaconClick=${(r.recorded[step] ?? 0) > 0}
-                .reached=${r.recorded.slice(0, step).filter((k) => k > 0).length} .total=${r.milestoneNames.length} .color=${this.color}></shop-view>`
+                .reached=${r.recorded.slice(0, step).filter((k) => k > 0 && k !== DETECTOR_ONLY).length} .total=${r.milestoneNames.length} .color=${this.color}></shop-view>`
               : this.transcript(r, step)
         }
       </div>
@@ -259,7 +259,13 @@ export class EpisodeViewer extends LitElement {
       const k = r.recorded[t];
       items.push(html`<li>
         <span class="act">&gt; ${r.actions[t]}</span>
-        ${k ? html` <span class="ms">★ milestone ${k}: ${r.milestoneNames[k - 1]}</span>` : nothing}
+        ${
+          k === DETECTOR_ONLY
+            ? html` <span class="ms">★ the detector fired (no task milestone)</span>`
+            : k
+              ? html` <span class="ms">★ milestone ${k}: ${r.milestoneNames[k - 1]}</span>`
+              : nothing
+        }
         <div class="obs">${r.observations[t + 1]}</div>
       </li>`);
     }

@@ -23,6 +23,10 @@ const GROUPS: { title: string; keys: readonly string[] }[] = [
     title: 'BEACON advantage',
     keys: ['gamma', 'lambda', 'rMs', 'successReward', 'normalize', 'segmentBaseline', 'trajectoryTerm', 'randomSegments', 'milestoneDropout', 'variant'],
   },
+  {
+    title: 'Milestone detector and teacher',
+    keys: ['milestoneFalseAlarms', 'looseMilestones', 'milestoneDelay', 'milestoneStride', 'fineMilestones', 'demoNoise'],
+  },
   { title: 'GiGPO and critic PPO', keys: ['omega', 'gaeGamma', 'gaeLambda', 'valueCoef', 'shapedRewards'] },
   { title: 'SFT prior', keys: ['sftEpisodes', 'sftEpochs', 'sftLearningRate'] },
   { title: 'Policy and PPO', keys: ['learningRate', 'hiddenSize', 'clipRatio', 'epochs', 'minibatches', 'entropyCoef', 'klCoef', 'maxGradNorm'] },
