@@ -8,7 +8,7 @@
  * error scopes, so a validation, out-of-memory or internal error comes back naming the kernel that
  * caused it rather than surfacing later from some unrelated submit.
  */
-import type { KernelName } from './shader-source.ts';
+import { type KernelName, shaderOrigin } from './shader-source.ts';
 import { packUniforms, type UniformLayout } from './uniforms.ts';
 
 export type StorageAccess = 'read' | 'read_write';
@@ -100,7 +100,10 @@ async function compileUncached<P extends string, B extends string>(
     });
   } catch (e) {
     const info = await module.getCompilationInfo();
-    const messages = info.messages.map((m) => `${m.type} at ${m.lineNum}:${m.linePos}: ${m.message}`);
+    const messages = info.messages.map((m) => {
+      const origin = shaderOrigin(source, m.offset);
+      return `${m.type} at ${m.lineNum}:${m.linePos}${origin === null ? '' : ` (${origin})`}: ${m.message}`;
+    });
     throw new GpuKernelError(spec.name, [e instanceof Error ? e.message : String(e), ...messages].join('\n'));
   }
   const error = await setupError;

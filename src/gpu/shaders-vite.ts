@@ -1,28 +1,16 @@
 /**
- * Kernel sources for code bundled by Vite (the page, and tests run by Vitest): the `.wgsl` files
- * inlined as text at build time. Node CLIs use `shaders-node.ts` instead.
+ * Kernel sources for code bundled by Vite (the page, and tests run by Vitest): every `.wgsl` file of
+ * shaders/ inlined as text at build time (import.meta.glob), linked when this module loads
+ * (shader-link.ts). Node CLIs use `shaders-node.ts` instead.
  */
-import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
-import gridhouseStep from '../../shaders/gridhouse-step.wgsl?raw';
-import groupReduce from '../../shaders/group-reduce.wgsl?raw';
-import policyLogits from '../../shaders/policy-logits.wgsl?raw';
-import sampleActions from '../../shaders/sample-actions.wgsl?raw';
-import segmentScan from '../../shaders/segment-scan.wgsl?raw';
-import shopStep from '../../shaders/shop-step.wgsl?raw';
-import stepGroupReduce from '../../shaders/step-group-reduce.wgsl?raw';
-import stepReturns from '../../shaders/step-returns.wgsl?raw';
-import texthouseStep from '../../shaders/texthouse-step.wgsl?raw';
 import type { ShaderSources } from './shader-source.ts';
+import { linkKernels } from './shader-link.ts';
 
-export const VITE_SHADERS: ShaderSources = {
-  'segment-scan': segmentScan,
-  'group-reduce': groupReduce,
-  'combine-advantages': combineAdvantages,
-  'step-returns': stepReturns,
-  'step-group-reduce': stepGroupReduce,
-  'sample-actions': sampleActions,
-  'gridhouse-step': gridhouseStep,
-  'texthouse-step': texthouseStep,
-  'shop-step': shopStep,
-  'policy-logits': policyLogits,
-};
+const FILES = import.meta.glob<string>('../../shaders/**/*.wgsl', { query: '?raw', import: 'default', eager: true });
+
+/** The inlined files keyed by their path relative to shaders/ (`lib/philox.wgsl`). */
+export const VITE_SHADER_FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(FILES).map(([path, text]) => [path.replace(/^\.\.\/\.\.\/shaders\//, ''), text]),
+);
+
+export const VITE_SHADERS: ShaderSources = linkKernels(VITE_SHADER_FILES);
