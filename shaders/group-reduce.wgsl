@@ -11,6 +11,8 @@
 // statistics over step rows (run j counts L_j times; one row: mean 0, std 1), and `segmentNormalize`
 // also writes each stepMean key's std + ε to `segmentScales` (same slot as its baseline).
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, workgroupIndex};
+
 struct Params {
   numGroups: u32,
   // 0: meanStd, 1: mean.
@@ -43,8 +45,6 @@ struct SegmentPartial {
 @group(0) @binding(7) var<storage, read_write> baselines: array<f32>;
 @group(0) @binding(8) var<storage, read_write> segmentScales: array<f32>;
 
-override WORKGROUP_SIZE: u32 = 64;
-
 const PER_STEP_RETURN: u32 = 1u;
 const STEP_MEAN: u32 = 2u;
 const HAS_TAIL: u32 = 0x80000000u;
@@ -74,12 +74,8 @@ fn weightOf(j: u32) -> f32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let g = wg.y * grid.x + wg.x;
+fn main(id: Invocation) {
+  let g = workgroupIndex(id);
   if (g >= params.numGroups) {
     return;
   }
@@ -88,7 +84,7 @@ fn main(
 
   // ---- Group statistics: one invocation walks the group's runs (G is small: a sequential, fixed
   // order sum with Kahan compensation is as accurate as a tree and needs no barrier per level). ----
-  if (lid == 0u) {
+  if (id.localIndex == 0u) {
     // rows = G (paper) or Σ L_j (released); weights are 1.0 under the paper, which leaves every
     // product below exact.
     var rows = 0.0;
@@ -133,14 +129,14 @@ fn main(
   let mean = groupMean;
   let scale = groupScale;
   let keep = groupKeepsTrajectory != 0u;
-  for (var j = runStart + lid; j < runEnd; j += WORKGROUP_SIZE) {
+  for (var j = runStart + id.localIndex; j < runEnd; j += WORKGROUP_SIZE) {
     trajectoryAdvantages[j] = select(0.0, (rewards[j] - mean) / scale, keep);
   }
 
-  // ---- Segment baselines: invocation lid handles k = lid + 1, lid + 1 + WORKGROUP_SIZE, … ----
+  // ---- Segment baselines: invocation i = id.localIndex handles k = i + 1, i + 1 + WORKGROUP_SIZE, … ----
   let kMax = groupMaxSegment;
   let groupStepStart = u32(runOffsets[runStart]);
-  for (var k = lid + 1u; k <= kMax; k += WORKGROUP_SIZE) {
+  for (var k = id.localIndex + 1u; k <= kMax; k += WORKGROUP_SIZE) {
     var first = 0.0;
     var sum = 0.0;
     var compensation = 0.0;

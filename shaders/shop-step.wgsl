@@ -9,6 +9,8 @@
 // start of `tasks` (WGSL division is not correctly rounded). The caller's sampler only picks
 // admissible clicks. Offsets: src/gpu/shop-step.ts (a test compares the tables).
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+
 struct Params {
   numEpisodes: u32,
   maxSteps: u32,
@@ -26,8 +28,6 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> mask: array<u32>;
 @group(0) @binding(5) var<storage, read_write> obs: array<f32>;
 @group(0) @binding(6) var<storage, read_write> actionFeatures: array<f32>;
-
-override WORKGROUP_SIZE: u32 = 64;
 
 // ---- Episode record (u32 words) ----
 const EPISODE_WORDS = 31u;
@@ -530,12 +530,8 @@ fn writeObs(b: u32) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let b = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let b = invocationIndex(id);
   if (b >= params.numEpisodes) {
     return;
   }

@@ -10,6 +10,8 @@
 // std + ε (sample std, n − 1) for meanStd, 1 for mean. A step group of one step, and one whose returns
 // are all equal, gets exactly 0 (explicit tie test; the mean is shifted by the first return).
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+
 struct Params {
   numStepGroups: u32,
   // 0: meanStd, 1: mean.
@@ -27,15 +29,9 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> stepAdvantages: array<f32>;
 @group(0) @binding(7) var<storage, read_write> advantages: array<f32>;
 
-override WORKGROUP_SIZE: u32 = 64;
-
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let sg = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let sg = invocationIndex(id);
   if (sg >= params.numStepGroups) {
     return;
   }
