@@ -9,6 +9,7 @@
 // Offsets: src/gpu/gridhouse-step.ts (a test compares the tables).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+import package::lib::env_step::{actions, episodes, mask, obs, actionFeatures, e, ep, setEp, RecordFields, record};
 
 struct Params {
   numEpisodes: u32,
@@ -19,11 +20,6 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> layouts: array<u32>;
-@group(0) @binding(2) var<storage, read> actions: array<i32>;
-@group(0) @binding(3) var<storage, read_write> episodes: array<u32>;
-@group(0) @binding(4) var<storage, read_write> mask: array<u32>;
-@group(0) @binding(5) var<storage, read_write> obs: array<f32>;
-@group(0) @binding(6) var<storage, read_write> actionFeatures: array<f32>;
 
 // ---- Layout record (bytes) ----
 const LAYOUT_BYTES = 3396u;
@@ -73,6 +69,8 @@ const E_FURNITURE_LOAD = 22u;
 const E_DOOR_STATE = 30u;
 const E_FACED = 32u;
 const E_EFFECT = 36u;
+// The fields envs/episode-book.ts `record` updates (lib/env_step.wgsl).
+const RECORD = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NUM_MILESTONES, E_DONE, E_SUCCESS);
 
 // ---- envs/gridhouse/catalog.ts ----
 const MAX_CELLS = 256u;
@@ -160,21 +158,12 @@ const LM_DESTINATION = 5u;
 const DIST_SCALE = 16u;
 const UNREACHABLE = 255u;
 
-// The invocation's episode and task instance.
-var<private> e: u32; // first word of the episode record
+// The invocation's layout (its episode record starts at `e`, lib/env_step.wgsl).
 var<private> lbase: u32; // first byte of the layout record
 
 fn lbyte(off: u32) -> u32 {
   let i = lbase + off;
   return (layouts[i >> 2u] >> ((i & 3u) * 8u)) & 0xffu;
-}
-
-fn ep(field: u32) -> u32 {
-  return episodes[e + field];
-}
-
-fn setEp(field: u32, value: u32) {
-  episodes[e + field] = value;
 }
 
 fn treatmentFlag(t: u32) -> u32 {
@@ -338,28 +327,6 @@ fn nextMilestoneHolds() -> bool {
       return ep(E_OBJECT_LOC + TASK_OBJECT) == lbyte(L_DESTINATION) && (t == TREAT_NONE || (flags & treatmentFlag(t)) != 0u);
     }
     default: { return false; }
-  }
-}
-
-// envs/episode-book.ts record: one applied step, with dropout (docs/maths.md §6)
-fn record(reached: bool) {
-  let steps = ep(E_STEPS) + 1u;
-  setEp(E_STEPS, steps);
-  setEp(E_MILESTONE, 0u);
-  if (reached) {
-    let k = ep(E_PROGRESS);
-    setEp(E_PROGRESS, k + 1u);
-    if (((ep(E_DROPPED) >> k) & 1u) == 0u) {
-      setEp(E_MILESTONE, k + 1u);
-      setEp(E_MILESTONES_REACHED, ep(E_MILESTONES_REACHED) + 1u);
-    }
-    if (k + 1u == ep(E_NUM_MILESTONES)) {
-      setEp(E_DONE, 1u);
-      setEp(E_SUCCESS, 1u);
-    }
-  }
-  if (steps >= params.maxSteps) {
-    setEp(E_DONE, 1u);
   }
 }
 
@@ -543,7 +510,7 @@ fn main(id: Invocation) {
       return;
     }
     applyAction(u32(actions[b]));
-    record(nextMilestoneHolds());
+    record(RECORD, nextMilestoneHolds(), params.maxSteps);
   }
   writeAffordances(b);
   writeFeatures(b);
