@@ -10,12 +10,14 @@ struct Invocation {
   @builtin(local_invocation_index) localIndex: u32,
 }
 
-// The flat index of a workgroup on the 2-D grid (kernels with one workgroup per item).
-fn workgroupIndex(id: Invocation) -> u32 {
-  return id.workgroupId.y * id.numWorkgroups.x + id.workgroupId.x;
+// The flat index of a workgroup on the 2-D grid. Kernels with one workgroup per item pass the two
+// builtins themselves rather than an Invocation: a struct that holds the local index is non-uniform
+// as a whole, and their barriers need the workgroup index to be uniform.
+fn workgroupIndex(workgroupId: vec3<u32>, numWorkgroups: vec3<u32>) -> u32 {
+  return workgroupId.y * numWorkgroups.x + workgroupId.x;
 }
 
 // The flat index of an invocation (kernels with one invocation per item).
 fn invocationIndex(id: Invocation) -> u32 {
-  return workgroupIndex(id) * WORKGROUP_SIZE + id.localIndex;
+  return workgroupIndex(id.workgroupId, id.numWorkgroups) * WORKGROUP_SIZE + id.localIndex;
 }
