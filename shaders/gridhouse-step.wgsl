@@ -69,8 +69,6 @@ const E_FURNITURE_LOAD = 22u;
 const E_DOOR_STATE = 30u;
 const E_FACED = 32u;
 const E_EFFECT = 36u;
-// The fields envs/episode-book.ts `record` updates (lib/env_step.wgsl).
-const RECORD = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NUM_MILESTONES, E_DONE, E_SUCCESS);
 
 // ---- envs/gridhouse/catalog.ts ----
 const MAX_CELLS = 256u;
@@ -510,7 +508,9 @@ fn main(id: Invocation) {
       return;
     }
     applyAction(u32(actions[b]));
-    record(RECORD, nextMilestoneHolds(), params.maxSteps);
+    // envs/episode-book.ts record, on this environment's record fields (lib/env_step.wgsl)
+    let fields = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NUM_MILESTONES, E_DONE, E_SUCCESS);
+    record(fields, nextMilestoneHolds(), params.maxSteps);
   }
   writeAffordances(b);
   writeFeatures(b);

@@ -47,8 +47,6 @@ const E_SUCCESS = 27u;
 const E_MILESTONE = 28u;
 const E_MILESTONES_REACHED = 29u;
 const E_STATE_KEY = 30u;
-// The fields envs/episode-book.ts `record` updates (lib/env_step.wgsl).
-const RECORD = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NMS, E_DONE, E_SUCCESS);
 
 // ---- Task table: the reward fractions, then per episode MAX_LINES line blocks ----
 const REWARD_DENS = 20u;
@@ -508,7 +506,9 @@ fn main(id: Invocation) {
     let outcome = click(u32(actions[b]));
     let bought = outcome == CLICK_BOUGHT_NEXT || outcome == CLICK_BOUGHT_LAST;
     let k = ep(E_PROGRESS);
-    record(RECORD, k < ep(E_NMS) && milestoneHolds(k, bought), params.maxSteps);
+    // envs/episode-book.ts record, on this environment's record fields (lib/env_step.wgsl)
+    let fields = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NMS, E_DONE, E_SUCCESS);
+    record(fields, k < ep(E_NMS) && milestoneHolds(k, bought), params.maxSteps);
     // Buying ends the order unless it met every constraint and another product remains (docs/maths.md §10).
     if (outcome == CLICK_BOUGHT_WRONG || outcome == CLICK_BOUGHT_LAST) {
       setEp(E_DONE, 1u);

@@ -58,8 +58,6 @@ const E_EXPLORED = 64u;
 const E_OBJ_IS_TARGET = 80u;
 const E_OBJ_LOC = 96u;
 const E_OBJ_FLAGS = 112u;
-// The fields envs/episode-book.ts `record` updates (lib/env_step.wgsl).
-const RECORD = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NMS, E_DONE, E_SUCCESS);
 
 // ---- Zobrist tables (words in `zobrist`) ----
 const Z_LOC = 0u;
@@ -534,7 +532,9 @@ fn main(id: Invocation) {
     }
     applyCommand(u32(actions[b]));
     let k = ep(E_PROGRESS);
-    record(RECORD, k < ep(E_NMS) && milestoneHolds(ep(E_MS_KIND + k)), params.maxSteps);
+    // envs/episode-book.ts record, on this environment's record fields (lib/env_step.wgsl)
+    let fields = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NMS, E_DONE, E_SUCCESS);
+    record(fields, k < ep(E_NMS) && milestoneHolds(ep(E_MS_KIND + k)), params.maxSteps);
     writeMask(b);
     refreshActionFeatures(b);
   } else {
