@@ -36,19 +36,23 @@ interface WeslLocated {
   weslLocation?: { file: string; line: number; column: number };
 }
 
-/** `./lib/x.wgsl` or `shaders/lib/x.wgsl` as the linker spells it, named from the repository root. */
-function repoPath(file: string): string {
-  const bare = file.replace(/^\.\//, '');
-  return bare.startsWith(`${SHADER_ROOT}/`) ? bare : `${SHADER_ROOT}/${bare}`;
+/**
+ * A file as the linker names it (`./lib/x.wesl`, `shaders/lib/x.wesl`: it spells every module
+ * `.wesl`) as the repository names it (`shaders/lib/x.wgsl`).
+ */
+function repoPath(files: ShaderFiles, file: string): string {
+  const bare = file.replace(/^\.\//, '').replace(new RegExp(`^${SHADER_ROOT}/`), '');
+  const wgsl = bare.replace(/\.wesl$/, '.wgsl');
+  return `${SHADER_ROOT}/${bare in files || !(wgsl in files) ? bare : wgsl}`;
 }
 
-function linkError(e: unknown, kernel: string): Error {
+function linkError(files: ShaderFiles, e: unknown, kernel: string): Error {
   if (!(e instanceof Error)) return new Error(`linking WGSL kernel ${kernel}: ${String(e)}`);
   const where = (e as WeslLocated).weslLocation;
-  if (where) return new ShaderLinkError(repoPath(where.file), where.line, where.column, `${e.message.split('\n')[0]} (linking ${kernel})`);
-  // Parse errors carry their place at the head of the message: "./file.wgsl:3:24 error: …".
-  const parsed = /^(\S+?\.w[gs]sl):(\d+):(\d+)\s+(?:error:\s*)?([^\n]*)/.exec(e.message);
-  if (parsed) return new ShaderLinkError(repoPath(parsed[1]), Number(parsed[2]), Number(parsed[3]), `${parsed[4]} (linking ${kernel})`);
+  if (where) return new ShaderLinkError(repoPath(files, where.file), where.line, where.column, `${e.message.split('\n')[0]} (linking ${kernel})`);
+  // Parse errors carry their place at the head of the message: "shaders/file.wesl:3:24 error: …".
+  const parsed = /^(\S+?\.w(?:g|e)sl):(\d+):(\d+)\s+(?:error:\s*)?([^\n]*)/.exec(e.message);
+  if (parsed) return new ShaderLinkError(repoPath(files, parsed[1]), Number(parsed[2]), Number(parsed[3]), `${parsed[4]} (linking ${kernel})`);
   return new Error(`linking WGSL kernel ${kernel}: ${e.message}`);
 }
 
@@ -61,13 +65,13 @@ export function linkShader(files: ShaderFiles, root: string, resolver = resolver
   try {
     linked = linkRegistry({ resolver, rootModuleName: `./${root}.wgsl` });
   } catch (e) {
-    throw linkError(e, root);
+    throw linkError(files, e, root);
   }
   const text = linked.dest.text;
   registerShaderOrigin(text, (offset) => {
     const { src, position } = linked.destToSrc(offset);
     const [line, column] = offsetToLineNumber(position, src.text);
-    return `${repoPath(src.path ?? root)}:${line}:${column}`;
+    return `${repoPath(files, src.path ?? `${root}.wgsl`)}:${line}:${column}`;
   });
   return text;
 }
