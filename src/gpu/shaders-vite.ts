@@ -1,9 +1,9 @@
 /**
  * Kernel sources for code bundled by Vite (the page, and tests run by Vitest): every `.wgsl` file of
- * shaders/ inlined as text at build time (import.meta.glob), linked when this module loads
+ * shaders/ inlined as text at build time (import.meta.glob), linked when a kernel is first read
  * (shader-link.ts). Node CLIs use `shaders-node.ts` instead.
  */
-import type { ShaderSources } from './shader-source.ts';
+import { KERNEL_NAMES, type KernelName, type ShaderSources } from './shader-source.ts';
 import { linkKernels } from './shader-link.ts';
 
 const FILES = import.meta.glob<string>('../../shaders/**/*.wgsl', { query: '?raw', import: 'default', eager: true });
@@ -13,4 +13,15 @@ export const VITE_SHADER_FILES: Readonly<Record<string, string>> = Object.fromEn
   Object.entries(FILES).map(([path, text]) => [path.replace(/^\.\.\/\.\.\/shaders\//, ''), text]),
 );
 
-export const VITE_SHADERS: ShaderSources = linkKernels(VITE_SHADER_FILES);
+let linked: ShaderSources | undefined;
+
+/**
+ * Every kernel linked, on first read of any of them: a run on wasm or cpu never pays for linking.
+ * Reads (and spreads) like a plain record.
+ */
+export const VITE_SHADERS: ShaderSources = Object.defineProperties(
+  {} as Record<KernelName, string>,
+  Object.fromEntries(
+    KERNEL_NAMES.map((name) => [name, { enumerable: true, get: () => (linked ??= linkKernels(VITE_SHADER_FILES))[name] }]),
+  ),
+);
