@@ -83,7 +83,8 @@ export function reflectKernel<P extends string, B extends string>(spec: KernelSp
     const actual = reflectBindings(source).map((b) => `${b.group === 0 ? '' : `group ${b.group} `}${b.binding} ${b.space} ${b.access} ${b.name}`);
     const differs = Math.max(expected.length, actual.length);
     for (let i = 0; i < differs; i++) {
-      if (expected[i] !== actual[i]) throw new Error(`binding ${i} is "${actual[i] ?? 'nothing'}" in the WGSL but "${expected[i] ?? 'nothing'}" in the runner's table`);
+      if (expected[i] !== actual[i])
+        throw new Error(`binding ${i} is "${actual[i] ?? 'nothing'}" in the WGSL but "${expected[i] ?? 'nothing'}" in the runner's table`);
     }
     return params;
   } catch (e) {

@@ -21,7 +21,5 @@ let linked: ShaderSources | undefined;
  */
 export const VITE_SHADERS: ShaderSources = Object.defineProperties(
   {} as Record<KernelName, string>,
-  Object.fromEntries(
-    KERNEL_NAMES.map((name) => [name, { enumerable: true, get: () => (linked ??= linkKernels(VITE_SHADER_FILES))[name] }]),
-  ),
+  Object.fromEntries(KERNEL_NAMES.map((name) => [name, { enumerable: true, get: () => (linked ??= linkKernels(VITE_SHADER_FILES))[name] }])),
 );

@@ -51,13 +51,15 @@ export function reflectStruct(wgsl: string, name: string): StructLayout {
 /** Every `@group(g) @binding(n)` buffer of the text, in (group, binding) order. */
 export function reflectBindings(wgsl: string): WgslBinding[] {
   const r = reflect(wgsl);
-  const of = (space: WgslBinding['space']) => (v: (typeof r.uniforms)[number]): WgslBinding => ({
-    group: v.group,
-    binding: v.binding,
-    name: v.name,
-    space,
-    access: v.access === 'read_write' ? 'read_write' : 'read',
-  });
+  const of =
+    (space: WgslBinding['space']) =>
+    (v: (typeof r.uniforms)[number]): WgslBinding => ({
+      group: v.group,
+      binding: v.binding,
+      name: v.name,
+      space,
+      access: v.access === 'read_write' ? 'read_write' : 'read',
+    });
   return [...r.uniforms.map(of('uniform')), ...r.storage.map(of('storage'))].sort((a, b) => a.group - b.group || a.binding - b.binding);
 }
 

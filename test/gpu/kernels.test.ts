@@ -148,7 +148,9 @@ describe('kernel sources and layouts', () => {
     const wgsl = VITE_SHADERS['step-returns'];
     const widened = wgsl.replace('numRuns: u32,', 'numRuns: u32,\n  extra: vec2<u32>,');
     expect(widened).not.toBe(wgsl);
-    expect(() => reflectKernel(STEP_RETURNS, widened)).toThrow(/WGSL kernel step-returns: struct Params field 1 is extra: vec2\S* in the WGSL but gamma: f32 in the runner's table/);
+    expect(() => reflectKernel(STEP_RETURNS, widened)).toThrow(
+      /WGSL kernel step-returns: struct Params field 1 is extra: vec2\S* in the WGSL but gamma: f32 in the runner's table/,
+    );
     // The offsets come from the WGSL's layout rules (vec2<u32> aligns to 8), not from the TS table.
     const gamma = reflectStruct(widened, 'Params').fields.find((f) => f.name === 'gamma');
     expect(gamma?.offset).toBe(16);
