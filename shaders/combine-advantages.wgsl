@@ -9,6 +9,8 @@
 //
 // One invocation per step. `advantages` is the buffer that becomes the loss's tfjs tensor.
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+
 struct Params {
   numSteps: u32,
   // 0: none (GRPO, A_seg = 0), 1: perStepReturn, 2: stepMean.
@@ -28,19 +30,13 @@ struct Params {
 @group(0) @binding(7) var<storage, read_write> advantages: array<f32>;
 @group(0) @binding(8) var<storage, read> segmentScales: array<f32>;
 
-override WORKGROUP_SIZE: u32 = 64;
-
 const PER_STEP_RETURN: u32 = 1u;
 const STEP_MEAN: u32 = 2u;
 const COMPLETED: u32 = 0x80000000u;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let t = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let t = invocationIndex(id);
   if (t >= params.numSteps) {
     return;
   }

@@ -8,6 +8,9 @@
 // are the same). The caller's sampler only picks admissible actions, so none is checked here.
 // Offsets: src/gpu/gridhouse-step.ts (a test compares the tables).
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+import package::lib::env_step::{actions, episodes, mask, obs, actionFeatures, e, ep, setEp, RecordFields, record};
+
 struct Params {
   numEpisodes: u32,
   maxSteps: u32,
@@ -17,13 +20,6 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> layouts: array<u32>;
-@group(0) @binding(2) var<storage, read> actions: array<i32>;
-@group(0) @binding(3) var<storage, read_write> episodes: array<u32>;
-@group(0) @binding(4) var<storage, read_write> mask: array<u32>;
-@group(0) @binding(5) var<storage, read_write> obs: array<f32>;
-@group(0) @binding(6) var<storage, read_write> actionFeatures: array<f32>;
-
-override WORKGROUP_SIZE: u32 = 64;
 
 // ---- Layout record (bytes) ----
 const LAYOUT_BYTES = 3396u;
@@ -160,21 +156,12 @@ const LM_DESTINATION = 5u;
 const DIST_SCALE = 16u;
 const UNREACHABLE = 255u;
 
-// The invocation's episode and task instance.
-var<private> e: u32; // first word of the episode record
+// The invocation's layout (its episode record starts at `e`, lib/env_step.wgsl).
 var<private> lbase: u32; // first byte of the layout record
 
 fn lbyte(off: u32) -> u32 {
   let i = lbase + off;
   return (layouts[i >> 2u] >> ((i & 3u) * 8u)) & 0xffu;
-}
-
-fn ep(field: u32) -> u32 {
-  return episodes[e + field];
-}
-
-fn setEp(field: u32, value: u32) {
-  episodes[e + field] = value;
 }
 
 fn treatmentFlag(t: u32) -> u32 {
@@ -338,28 +325,6 @@ fn nextMilestoneHolds() -> bool {
       return ep(E_OBJECT_LOC + TASK_OBJECT) == lbyte(L_DESTINATION) && (t == TREAT_NONE || (flags & treatmentFlag(t)) != 0u);
     }
     default: { return false; }
-  }
-}
-
-// envs/episode-book.ts record: one applied step, with dropout (docs/maths.md §6)
-fn record(reached: bool) {
-  let steps = ep(E_STEPS) + 1u;
-  setEp(E_STEPS, steps);
-  setEp(E_MILESTONE, 0u);
-  if (reached) {
-    let k = ep(E_PROGRESS);
-    setEp(E_PROGRESS, k + 1u);
-    if (((ep(E_DROPPED) >> k) & 1u) == 0u) {
-      setEp(E_MILESTONE, k + 1u);
-      setEp(E_MILESTONES_REACHED, ep(E_MILESTONES_REACHED) + 1u);
-    }
-    if (k + 1u == ep(E_NUM_MILESTONES)) {
-      setEp(E_DONE, 1u);
-      setEp(E_SUCCESS, 1u);
-    }
-  }
-  if (steps >= params.maxSteps) {
-    setEp(E_DONE, 1u);
   }
 }
 
@@ -530,12 +495,8 @@ fn writeFeatures(b: u32) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let b = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let b = invocationIndex(id);
   if (b >= params.numEpisodes) {
     return;
   }
@@ -547,7 +508,9 @@ fn main(
       return;
     }
     applyAction(u32(actions[b]));
-    record(nextMilestoneHolds());
+    // envs/episode-book.ts record, on this environment's record fields (lib/env_step.wgsl)
+    let fields = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NUM_MILESTONES, E_DONE, E_SUCCESS);
+    record(fields, nextMilestoneHolds(), params.maxSteps);
   }
   writeAffordances(b);
   writeFeatures(b);

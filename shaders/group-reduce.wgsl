@@ -11,6 +11,10 @@
 // statistics over step rows (run j counts L_j times; one row: mean 0, std 1), and `segmentNormalize`
 // also writes each stepMean key's std + ε to `segmentScales` (same slot as its baseline).
 
+import package::lib::segments::{groupOffsets, runOffsets, HAS_TAIL, SegmentPartial};
+import package::lib::compensated_sum::{CompensatedSum, compensatedAdd};
+import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
+
 struct Params {
   numGroups: u32,
   // 0: meanStd, 1: mean.
@@ -26,16 +30,7 @@ struct Params {
   segmentNormalize: u32,
 }
 
-struct SegmentPartial {
-  first: f32,
-  shiftedSum: f32,
-  count: u32,
-  shiftedSquares: f32,
-}
-
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> groupOffsets: array<i32>;
-@group(0) @binding(2) var<storage, read> runOffsets: array<i32>;
 @group(0) @binding(3) var<storage, read> rewards: array<f32>;
 @group(0) @binding(4) var<storage, read> runSegments: array<u32>;
 @group(0) @binding(5) var<storage, read> segmentPartials: array<SegmentPartial>;
@@ -43,11 +38,8 @@ struct SegmentPartial {
 @group(0) @binding(7) var<storage, read_write> baselines: array<f32>;
 @group(0) @binding(8) var<storage, read_write> segmentScales: array<f32>;
 
-override WORKGROUP_SIZE: u32 = 64;
-
 const PER_STEP_RETURN: u32 = 1u;
 const STEP_MEAN: u32 = 2u;
-const HAS_TAIL: u32 = 0x80000000u;
 
 // The group's scalars, computed by invocation 0 and shared after one barrier.
 var<workgroup> groupMean: f32;
@@ -75,11 +67,11 @@ fn weightOf(j: u32) -> f32 {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) workgroupId: vec3<u32>,
+  @builtin(num_workgroups) numWorkgroups: vec3<u32>,
+  @builtin(local_invocation_index) localIndex: u32,
 ) {
-  let g = wg.y * grid.x + wg.x;
+  let g = workgroupIndex(workgroupId, numWorkgroups);
   if (g >= params.numGroups) {
     return;
   }
@@ -88,28 +80,24 @@ fn main(
 
   // ---- Group statistics: one invocation walks the group's runs (G is small: a sequential, fixed
   // order sum with Kahan compensation is as accurate as a tree and needs no barrier per level). ----
-  if (lid == 0u) {
+  if (localIndex == 0u) {
     // rows = G (paper) or Σ L_j (released); weights are 1.0 under the paper, which leaves every
     // product below exact.
     var rows = 0.0;
     let r0 = rewards[runStart];
-    var sum = 0.0;
-    var compensation = 0.0;
+    var sum = CompensatedSum(0.0, 0.0);
     var differs = false;
     var maxSegment = 0u;
     for (var j = runStart; j < runEnd; j++) {
       let w = weightOf(j);
       rows += w;
-      let y = w * (rewards[j] - r0) - compensation;
-      let next = sum + y;
-      compensation = (next - sum) - y;
-      sum = next;
+      sum = compensatedAdd(sum, w * (rewards[j] - r0));
       differs = differs || rewards[j] != r0;
       if (params.segmentBaseline != 0u) {
         maxSegment = max(maxSegment, segmentsOf(j));
       }
     }
-    var mean = r0 + sum / rows;
+    var mean = r0 + sum.sum / rows;
     var squares = 0.0;
     for (var j = runStart; j < runEnd; j++) {
       let d = rewards[j] - mean;
@@ -133,14 +121,14 @@ fn main(
   let mean = groupMean;
   let scale = groupScale;
   let keep = groupKeepsTrajectory != 0u;
-  for (var j = runStart + lid; j < runEnd; j += WORKGROUP_SIZE) {
+  for (var j = runStart + localIndex; j < runEnd; j += WORKGROUP_SIZE) {
     trajectoryAdvantages[j] = select(0.0, (rewards[j] - mean) / scale, keep);
   }
 
-  // ---- Segment baselines: invocation lid handles k = lid + 1, lid + 1 + WORKGROUP_SIZE, … ----
+  // ---- Segment baselines: invocation localIndex handles k = localIndex + 1, localIndex + 1 + WORKGROUP_SIZE, … ----
   let kMax = groupMaxSegment;
   let groupStepStart = u32(runOffsets[runStart]);
-  for (var k = lid + 1u; k <= kMax; k += WORKGROUP_SIZE) {
+  for (var k = localIndex + 1u; k <= kMax; k += WORKGROUP_SIZE) {
     var first = 0.0;
     var sum = 0.0;
     var compensation = 0.0;

@@ -11,6 +11,8 @@
 // Weights come as one flat buffer in `Policy.variables` order: W1, b1, W2, b2, V1, c1, V2, c2.
 // tanh here is WGSL's; tfjs computes 2σ(2z) − 1: the same function, rounded differently (~1e-7).
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+
 struct Params {
   numEpisodes: u32,
   obsDim: u32,
@@ -27,20 +29,14 @@ struct Params {
 @group(0) @binding(4) var<storage, read> mask: array<u32>;
 @group(0) @binding(5) var<storage, read_write> logits: array<f32>;
 
-override WORKGROUP_SIZE: u32 = 64;
-
 /** Largest hidden size the settings allow (src/config.ts hiddenSize). */
 const MAX_HIDDEN = 512u;
 const MASKED_LOGIT = -1e9;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
+fn main(id: Invocation) {
   // One invocation per (episode, candidate); large batches use a 2-D grid.
-  let pair = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+  let pair = invocationIndex(id);
   let A = params.numCandidates;
   if (pair >= params.numEpisodes * A) {
     return;

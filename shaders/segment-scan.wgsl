@@ -11,6 +11,9 @@
 // src/advantages/group-stats.ts), which is what makes A_seg ≡ 0 at γ = 1 on the GPU too; the squares
 // give the released variant's per-key std (docs/maths.md §4, reference-code variant item 3).
 
+import package::lib::segments::{groupOffsets, runOffsets, HAS_TAIL, SegmentPartial};
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+
 struct Params {
   numRuns: u32,
   numGroups: u32,
@@ -20,16 +23,7 @@ struct Params {
   gamma: f32,
 }
 
-struct SegmentPartial {
-  first: f32,
-  shiftedSum: f32,
-  count: u32,
-  shiftedSquares: f32,
-}
-
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> groupOffsets: array<i32>;
-@group(0) @binding(2) var<storage, read> runOffsets: array<i32>;
 @group(0) @binding(3) var<storage, read> milestones: array<i32>;
 @group(0) @binding(4) var<storage, read_write> stepRun: array<u32>;
 @group(0) @binding(5) var<storage, read_write> stepSlot: array<u32>;
@@ -37,12 +31,8 @@ struct SegmentPartial {
 @group(0) @binding(7) var<storage, read_write> runSegments: array<u32>;
 @group(0) @binding(8) var<storage, read_write> segmentPartials: array<SegmentPartial>;
 
-override WORKGROUP_SIZE: u32 = 64;
-
 // stepSlot: bit 31 set for steps of a completed segment; low bits = group's first step + k − 1.
 const COMPLETED: u32 = 0x80000000u;
-// runSegments: bit 31 set when the run ends in an incomplete segment (tail); low bits = K_i.
-const HAS_TAIL: u32 = 0x80000000u;
 
 // The group holding run `run`: binary search for the last g with groupOffsets[g] ≤ run.
 fn groupOfRun(run: u32) -> u32 {
@@ -60,13 +50,8 @@ fn groupOfRun(run: u32) -> u32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  // Large batches use a 2-D grid (at most 65535 workgroups per dimension).
-  let run = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let run = invocationIndex(id);
   if (run >= params.numRuns) {
     return;
   }

@@ -9,6 +9,9 @@
 // start of `tasks` (WGSL division is not correctly rounded). The caller's sampler only picks
 // admissible clicks. Offsets: src/gpu/shop-step.ts (a test compares the tables).
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+import package::lib::env_step::{actions, episodes, mask, obs, actionFeatures, e, ep, setEp, flag01, RecordFields, record};
+
 struct Params {
   numEpisodes: u32,
   maxSteps: u32,
@@ -21,13 +24,6 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> tasks: array<u32>;
-@group(0) @binding(2) var<storage, read> actions: array<i32>;
-@group(0) @binding(3) var<storage, read_write> episodes: array<u32>;
-@group(0) @binding(4) var<storage, read_write> mask: array<u32>;
-@group(0) @binding(5) var<storage, read_write> obs: array<f32>;
-@group(0) @binding(6) var<storage, read_write> actionFeatures: array<f32>;
-
-override WORKGROUP_SIZE: u32 = 64;
 
 // ---- Episode record (u32 words) ----
 const EPISODE_WORDS = 31u;
@@ -123,16 +119,7 @@ const O_HAS_NEXT = 98u;
 const O_HAS_PREV = 99u;
 const OBS_DIM = 100u;
 
-var<private> e: u32; // first word of the invocation's episode record
 var<private> t0: u32; // first word of the invocation's task block
-
-fn ep(field: u32) -> u32 {
-  return episodes[e + field];
-}
-
-fn setEp(field: u32, value: u32) {
-  episodes[e + field] = value;
-}
 
 // First word of the current line's task block (state.ts lineIndex).
 fn lineBlock() -> u32 {
@@ -341,28 +328,6 @@ fn milestoneHolds(k: u32, boughtOk: bool) -> bool {
   }
 }
 
-// envs/episode-book.ts record: one applied step, with dropout (docs/maths.md §6)
-fn record(reached: bool) {
-  let steps = ep(E_STEPS) + 1u;
-  setEp(E_STEPS, steps);
-  setEp(E_MILESTONE, 0u);
-  if (reached) {
-    let k = ep(E_PROGRESS);
-    setEp(E_PROGRESS, k + 1u);
-    if (((ep(E_DROPPED) >> k) & 1u) == 0u) {
-      setEp(E_MILESTONE, k + 1u);
-      setEp(E_MILESTONES_REACHED, ep(E_MILESTONES_REACHED) + 1u);
-    }
-    if (k + 1u == ep(E_NMS)) {
-      setEp(E_DONE, 1u);
-      setEp(E_SUCCESS, 1u);
-    }
-  }
-  if (steps >= params.maxSteps) {
-    setEp(E_DONE, 1u);
-  }
-}
-
 // state.ts computeKey
 fn stateKey() -> u32 {
   var k = ep(E_PROGRESS);
@@ -403,10 +368,6 @@ fn writeMask(b: u32) {
     mask[off + S_BACK] = 1u;
     mask[off + S_BUY] = 1u;
   }
-}
-
-fn flag01(x: bool) -> f32 {
-  return select(0.0, 1.0, x);
 }
 
 // features.ts writeWords into actionFeatures
@@ -530,12 +491,8 @@ fn writeObs(b: u32) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let b = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let b = invocationIndex(id);
   if (b >= params.numEpisodes) {
     return;
   }
@@ -549,7 +506,9 @@ fn main(
     let outcome = click(u32(actions[b]));
     let bought = outcome == CLICK_BOUGHT_NEXT || outcome == CLICK_BOUGHT_LAST;
     let k = ep(E_PROGRESS);
-    record(k < ep(E_NMS) && milestoneHolds(k, bought));
+    // envs/episode-book.ts record, on this environment's record fields (lib/env_step.wgsl)
+    let fields = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NMS, E_DONE, E_SUCCESS);
+    record(fields, k < ep(E_NMS) && milestoneHolds(k, bought), params.maxSteps);
     // Buying ends the order unless it met every constraint and another product remains (docs/maths.md §10).
     if (outcome == CLICK_BOUGHT_WRONG || outcome == CLICK_BOUGHT_LAST) {
       setEp(E_DONE, 1u);

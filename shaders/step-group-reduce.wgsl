@@ -10,6 +10,9 @@
 // std + ε (sample std, n − 1) for meanStd, 1 for mean. A step group of one step, and one whose returns
 // are all equal, gets exactly 0 (explicit tie test; the mean is shifted by the first return).
 
+import package::lib::compensated_sum::{CompensatedSum, compensatedAdd};
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+
 struct Params {
   numStepGroups: u32,
   // 0: meanStd, 1: mean.
@@ -27,15 +30,9 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> stepAdvantages: array<f32>;
 @group(0) @binding(7) var<storage, read_write> advantages: array<f32>;
 
-override WORKGROUP_SIZE: u32 = 64;
-
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let sg = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let sg = invocationIndex(id);
   if (sg >= params.numStepGroups) {
     return;
   }
@@ -45,32 +42,24 @@ fn main(
 
   // Shifted mean with Kahan compensation, in member order (the CPU's order).
   let r0 = stepReturns[stepGroupMembers[memberStart]];
-  var sum = 0.0;
-  var compensation = 0.0;
+  var sum = CompensatedSum(0.0, 0.0);
   var differs = false;
   for (var m = memberStart; m < memberEnd; m++) {
     let x = stepReturns[stepGroupMembers[m]];
-    let y = (x - r0) - compensation;
-    let next = sum + y;
-    compensation = (next - sum) - y;
-    sum = next;
+    sum = compensatedAdd(sum, x - r0);
     differs = differs || x != r0;
   }
-  let mean = r0 + sum / f32(n);
+  let mean = r0 + sum.sum / f32(n);
   var scale = 1.0;
   if (params.normalize == 0u && differs) {
     // Step groups can hold thousands of steps: compensated here too, or f32 rounding of the sum
     // alone reaches ~1e-5 of the std.
-    var squares = 0.0;
-    var squaresCompensation = 0.0;
+    var squares = CompensatedSum(0.0, 0.0);
     for (var m = memberStart; m < memberEnd; m++) {
       let d = stepReturns[stepGroupMembers[m]] - mean;
-      let y = d * d - squaresCompensation;
-      let next = squares + y;
-      squaresCompensation = (next - squares) - y;
-      squares = next;
+      squares = compensatedAdd(squares, d * d);
     }
-    scale = sqrt(squares / f32(n - 1u)) + params.epsilon;
+    scale = sqrt(squares.sum / f32(n - 1u)) + params.epsilon;
   }
 
   // A one-step group never differs from itself: A_S = 0, as are tied groups.

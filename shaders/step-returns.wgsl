@@ -7,6 +7,8 @@
 // same distance from the end of runs with equal rewards get bit-identical returns (exact ties).
 // Also writes the run of every step, which the step-group kernel needs to add A_E(i).
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+
 struct Params {
   numRuns: u32,
   gamma: f32,
@@ -18,16 +20,9 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> stepRun: array<u32>;
 @group(0) @binding(4) var<storage, read_write> stepReturns: array<f32>;
 
-override WORKGROUP_SIZE: u32 = 64;
-
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  // Large batches use a 2-D grid (at most 65535 workgroups per dimension).
-  let run = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let run = invocationIndex(id);
   if (run >= params.numRuns) {
     return;
   }

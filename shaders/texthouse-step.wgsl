@@ -9,6 +9,9 @@
 // CPU keeps the same XOR incrementally). The caller's sampler only picks admissible commands.
 // Offsets: src/gpu/texthouse-step.ts (a test compares the tables).
 
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+import package::lib::env_step::{actions, episodes, mask, obs, actionFeatures, e, ep, setEp, flag01, RecordFields, record};
+
 struct Params {
   numEpisodes: u32,
   maxSteps: u32,
@@ -21,13 +24,6 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> zobrist: array<u32>;
-@group(0) @binding(2) var<storage, read> actions: array<i32>;
-@group(0) @binding(3) var<storage, read_write> episodes: array<u32>;
-@group(0) @binding(4) var<storage, read_write> mask: array<u32>;
-@group(0) @binding(5) var<storage, read_write> obs: array<f32>;
-@group(0) @binding(6) var<storage, read_write> actionFeatures: array<f32>;
-
-override WORKGROUP_SIZE: u32 = 64;
 
 // ---- Episode record (u32 words) ----
 const EPISODE_WORDS = 128u;
@@ -164,16 +160,6 @@ fn familyFlag() -> u32 {
 // FIXED_VERBS: open, close, put, heat, cool, clean, use, look, inventory, examine
 fn fixedVerb(k: u32) -> u32 {
   return select(k + 1u, k + 2u, k >= S_PUT);
-}
-
-var<private> e: u32; // first word of the invocation's episode record
-
-fn ep(field: u32) -> u32 {
-  return episodes[e + field];
-}
-
-fn setEp(field: u32, value: u32) {
-  episodes[e + field] = value;
 }
 
 fn recClosed(r: u32) -> u32 {
@@ -331,28 +317,6 @@ fn applyCommand(a: u32) {
   }
 }
 
-// envs/episode-book.ts record: one applied step, with dropout (docs/maths.md §6)
-fn record(reached: bool) {
-  let steps = ep(E_STEPS) + 1u;
-  setEp(E_STEPS, steps);
-  setEp(E_MILESTONE, 0u);
-  if (reached) {
-    let k = ep(E_PROGRESS);
-    setEp(E_PROGRESS, k + 1u);
-    if (((ep(E_DROPPED) >> k) & 1u) == 0u) {
-      setEp(E_MILESTONE, k + 1u);
-      setEp(E_MILESTONES_REACHED, ep(E_MILESTONES_REACHED) + 1u);
-    }
-    if (k + 1u == ep(E_NMS)) {
-      setEp(E_DONE, 1u);
-      setEp(E_SUCCESS, 1u);
-    }
-  }
-  if (steps >= params.maxSteps) {
-    setEp(E_DONE, 1u);
-  }
-}
-
 // state.ts computeKey
 fn stateKey() -> u32 {
   let loc = ep(E_LOC);
@@ -370,10 +334,6 @@ fn stateKey() -> u32 {
     k ^= zobrist[Z_OBJ_LOC + o * Z_REC_STRIDE + select(l, 16u, l == HELD)] ^ zobrist[Z_OBJ_FLAGS + o * 8u + ep(E_OBJ_FLAGS + o)];
   }
   return k;
-}
-
-fn flag01(x: bool) -> f32 {
-  return select(0.0, 1.0, x);
 }
 
 // features.ts targetSeenAt
@@ -559,12 +519,8 @@ fn writeObs(b: u32) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) wg: vec3<u32>,
-  @builtin(num_workgroups) grid: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let b = (wg.y * grid.x + wg.x) * WORKGROUP_SIZE + lid;
+fn main(id: Invocation) {
+  let b = invocationIndex(id);
   if (b >= params.numEpisodes) {
     return;
   }
@@ -576,7 +532,9 @@ fn main(
     }
     applyCommand(u32(actions[b]));
     let k = ep(E_PROGRESS);
-    record(k < ep(E_NMS) && milestoneHolds(ep(E_MS_KIND + k)));
+    // envs/episode-book.ts record, on this environment's record fields (lib/env_step.wgsl)
+    let fields = RecordFields(E_STEPS, E_MILESTONE, E_PROGRESS, E_DROPPED, E_MILESTONES_REACHED, E_NMS, E_DONE, E_SUCCESS);
+    record(fields, k < ep(E_NMS) && milestoneHolds(ep(E_MS_KIND + k)), params.maxSteps);
     writeMask(b);
     refreshActionFeatures(b);
   } else {

@@ -3,11 +3,11 @@
  * docs/maths.md §4. One invocation per step; its `advantages` output is the loss's tensor.
  */
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const COMBINE_ADVANTAGES = defineKernel({
   name: 'combine-advantages',
-  params: uniformLayout([
+  params: uniformFields([
     ['numSteps', 'u32'],
     ['segmentBaseline', 'u32'],
     ['lambda', 'f32'],

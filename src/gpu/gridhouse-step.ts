@@ -16,11 +16,11 @@ import { MAX_CELLS, MAX_DOORS, MAX_FURNITURE, MAX_LANDMARKS, MAX_MILESTONES, MAX
 import type { LayoutPool } from '../../envs/gridhouse/layout.ts';
 import type { GridHouseState } from '../../envs/gridhouse/state.ts';
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const GRIDHOUSE_STEP = defineKernel({
   name: 'gridhouse-step',
-  params: uniformLayout([
+  params: uniformFields([
     ['numEpisodes', 'u32'],
     ['maxSteps', 'u32'],
     ['maxMilestones', 'u32'],

@@ -4,11 +4,11 @@
  */
 import type { AdvantageSettings, EstimatorSwitches } from '../advantages/types.ts';
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const GROUP_REDUCE = defineKernel({
   name: 'group-reduce',
-  params: uniformLayout([
+  params: uniformFields([
     ['numGroups', 'u32'],
     ['normalize', 'u32'],
     ['trajectoryTerm', 'u32'],

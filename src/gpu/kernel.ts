@@ -1,22 +1,24 @@
 /**
  * Running one WGSL kernel on a GPUDevice: the part every runner shares.
  *
- * A kernel is described once (`KernelSpec`): its uniform `Params` layout and its storage bindings in
- * binding order, named as in the WGSL (a test checks both against the shader text). From that this
- * module builds an explicit bind group layout, compiles the pipeline once per (device, kernel, source,
- * workgroup size) and caches it, and runs dispatches. Each dispatch is its own command buffer inside
+ * A kernel is described once (`KernelSpec`): the uniform `Params` fields it sets and its storage
+ * bindings in binding order, named as in the WGSL. When the kernel is compiled both are checked
+ * against the shader by reflection (wgsl-layout.ts), and the uniform offsets and sizes are taken from
+ * it. From that this module builds an explicit bind group layout, compiles the pipeline once per
+ * (device, kernel, source, workgroup size) and caches it, and runs dispatches. Each dispatch is its own command buffer inside
  * error scopes, so a validation, out-of-memory or internal error comes back naming the kernel that
  * caused it rather than surfacing later from some unrelated submit.
  */
-import type { KernelName } from './shader-source.ts';
-import { packUniforms, type UniformLayout } from './uniforms.ts';
+import { type KernelName, shaderOrigin } from './shader-source.ts';
+import { packUniforms, type UniformFields, type UniformLayout } from './uniforms.ts';
+import { reflectBindings, uniformLayoutOf } from './wgsl-layout.ts';
 
 export type StorageAccess = 'read' | 'read_write';
 
 export interface KernelSpec<P extends string, B extends string> {
   name: KernelName;
-  /** The WGSL `struct Params`, bound at @binding(0) as `var<uniform> params`. */
-  params: UniformLayout<P>;
+  /** The fields of the WGSL `struct Params` (bound at @binding(0) as `var<uniform> params`), in order. */
+  params: UniformFields<P>;
   /** Storage buffers at @binding(1), @binding(2), … in order, with the WGSL variable names. */
   storage: readonly (readonly [B, StorageAccess])[];
 }
@@ -36,12 +38,14 @@ export class GpuKernelError extends Error {
   }
 }
 
-interface CompiledKernel {
+interface CompiledKernel<P extends string = string> {
   layout: GPUBindGroupLayout;
   pipeline: GPUComputePipeline;
+  /** The uniform layout, reflected from the source. */
+  params: UniformLayout<P>;
 }
 
-const pipelineCache = new WeakMap<GPUDevice, Map<string, Promise<CompiledKernel>>>();
+const pipelineCache = new WeakMap<GPUDevice, Map<string, Promise<CompiledKernel<string>>>>();
 
 /** Number of pipelines compiled so far on `device` (for tests of the cache). */
 export function cachedPipelineCount(device: GPUDevice): number {
@@ -53,7 +57,7 @@ function compile<P extends string, B extends string>(
   spec: KernelSpec<P, B>,
   source: string,
   workgroupSize: number,
-): Promise<CompiledKernel> {
+): Promise<CompiledKernel<P>> {
   let cache = pipelineCache.get(device);
   if (!cache) pipelineCache.set(device, (cache = new Map()));
   const key = `${spec.name}|${workgroupSize}|${source}`;
@@ -64,7 +68,28 @@ function compile<P extends string, B extends string>(
     // A failed compile is not cached: the next call reports the error again instead of reusing it.
     compiled.catch(() => cache.delete(key));
   }
-  return compiled;
+  // The key holds spec.name, whose spec fixes P.
+  return compiled as Promise<CompiledKernel<P>>;
+}
+
+/**
+ * The uniform layout of `source`'s `struct Params` for the fields `spec` sets, and its bindings
+ * checked against `spec`'s: a kernel and its runner that disagree fail here, naming what differs.
+ */
+export function reflectKernel<P extends string, B extends string>(spec: KernelSpec<P, B>, source: string): UniformLayout<P> {
+  try {
+    const params = uniformLayoutOf(source, 'Params', spec.params);
+    const expected = [`0 uniform read params`, ...spec.storage.map(([name, access], i) => `${i + 1} storage ${access} ${name}`)];
+    const actual = reflectBindings(source).map((b) => `${b.group === 0 ? '' : `group ${b.group} `}${b.binding} ${b.space} ${b.access} ${b.name}`);
+    const differs = Math.max(expected.length, actual.length);
+    for (let i = 0; i < differs; i++) {
+      if (expected[i] !== actual[i])
+        throw new Error(`binding ${i} is "${actual[i] ?? 'nothing'}" in the WGSL but "${expected[i] ?? 'nothing'}" in the runner's table`);
+    }
+    return params;
+  } catch (e) {
+    throw new GpuKernelError(spec.name, e instanceof Error ? e.message : String(e));
+  }
 }
 
 async function compileUncached<P extends string, B extends string>(
@@ -72,7 +97,8 @@ async function compileUncached<P extends string, B extends string>(
   spec: KernelSpec<P, B>,
   source: string,
   workgroupSize: number,
-): Promise<CompiledKernel> {
+): Promise<CompiledKernel<P>> {
+  const params = reflectKernel(spec, source);
   // Scopes are pushed and popped in one synchronous stretch, so no other code's errors land in them.
   device.pushErrorScope('validation');
   const layout = device.createBindGroupLayout({
@@ -100,12 +126,15 @@ async function compileUncached<P extends string, B extends string>(
     });
   } catch (e) {
     const info = await module.getCompilationInfo();
-    const messages = info.messages.map((m) => `${m.type} at ${m.lineNum}:${m.linePos}: ${m.message}`);
+    const messages = info.messages.map((m) => {
+      const origin = shaderOrigin(source, m.offset);
+      return `${m.type} at ${m.lineNum}:${m.linePos}${origin === null ? '' : ` (${origin})`}: ${m.message}`;
+    });
     throw new GpuKernelError(spec.name, [e instanceof Error ? e.message : String(e), ...messages].join('\n'));
   }
   const error = await setupError;
   if (error) throw new GpuKernelError(spec.name, error.message);
-  return { layout, pipeline };
+  return { layout, pipeline, params };
 }
 
 /** One kernel bound to a device: its cached pipeline and its own uniform buffer. */
@@ -115,11 +144,11 @@ export class KernelRunner<P extends string, B extends string> {
   private constructor(
     readonly device: GPUDevice,
     readonly spec: KernelSpec<P, B>,
-    private readonly compiled: CompiledKernel,
+    private readonly compiled: CompiledKernel<P>,
   ) {
     this.uniforms = device.createBuffer({
       label: `${spec.name} params`,
-      size: spec.params.bufferSize,
+      size: compiled.params.bufferSize,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
   }
@@ -144,7 +173,7 @@ export class KernelRunner<P extends string, B extends string> {
     const x = Math.max(1, Math.min(workgroups, maxPerDimension));
     const y = Math.ceil(workgroups / x);
     if (y > maxPerDimension) return Promise.reject(new GpuKernelError(this.spec.name, `${workgroups} workgroups exceed the device's grid`));
-    const uniformBytes = packUniforms(this.spec.params, params); // may throw: before any scope is pushed
+    const uniformBytes = packUniforms(this.compiled.params, params); // may throw: before any scope is pushed
     d.pushErrorScope('out-of-memory');
     d.pushErrorScope('internal');
     d.pushErrorScope('validation');
@@ -177,7 +206,7 @@ export class KernelRunner<P extends string, B extends string> {
    * and returns the bind group of `buffers`. Errors surface from the caller's error scopes.
    */
   prepare(buffers: Readonly<Record<B, GPUBuffer>>, params: Readonly<Record<P, number>>): GPUBindGroup {
-    this.device.queue.writeBuffer(this.uniforms, 0, packUniforms(this.spec.params, params));
+    this.device.queue.writeBuffer(this.uniforms, 0, packUniforms(this.compiled.params, params));
     return this.device.createBindGroup({
       label: this.spec.name,
       layout: this.compiled.layout,

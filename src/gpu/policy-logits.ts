@@ -9,11 +9,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { readTensorToGpu } from '../backend/webgpu-interop.ts';
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const POLICY_LOGITS = defineKernel({
   name: 'policy-logits',
-  params: uniformLayout([
+  params: uniformFields([
     ['numEpisodes', 'u32'],
     ['obsDim', 'u32'],
     ['actionDim', 'u32'],

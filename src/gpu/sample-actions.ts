@@ -5,11 +5,11 @@
  * writes actions, log-probabilities and the uniform draws.
  */
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const SAMPLE_ACTIONS = defineKernel({
   name: 'sample-actions',
-  params: uniformLayout([
+  params: uniformFields([
     ['numEpisodes', 'u32'],
     ['numCandidates', 'u32'],
     ['seed', 'u32'],

@@ -3,11 +3,11 @@
  * docs/maths.md §2–3. One invocation per run.
  */
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const SEGMENT_SCAN = defineKernel({
   name: 'segment-scan',
-  params: uniformLayout([
+  params: uniformFields([
     ['numRuns', 'u32'],
     ['numGroups', 'u32'],
     ['shaping', 'u32'],

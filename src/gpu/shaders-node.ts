@@ -1,14 +1,25 @@
 /**
- * Kernel sources for Node without Vite (tsx CLIs, benchmarks): the `.wgsl` files read from disk,
- * relative to this module. Never import this from page code (it needs `node:fs`).
+ * Kernel sources for Node without Vite (tsx CLIs, benchmarks): the `.wgsl` files of shaders/ read
+ * from disk, relative to this module, and linked (shader-link.ts). Never import this from page code
+ * (it needs `node:fs`).
  */
-import { readFileSync } from 'node:fs';
-import { KERNEL_NAMES, type KernelName, type ShaderSources } from './shader-source.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ShaderSources } from './shader-source.ts';
+import { linkKernels } from './shader-link.ts';
 
 const SHADER_DIR = new URL('../../shaders/', import.meta.url);
 
+/** Every `.wgsl` file under shaders/, keyed by its path relative to shaders/ (`lib/philox.wgsl`). */
+export function readShaderFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(fileURLToPath(SHADER_DIR), { recursive: true, encoding: 'utf8' })) {
+    const path = entry.replaceAll('\\', '/');
+    if (path.endsWith('.wgsl')) files[path] = readFileSync(new URL(path, SHADER_DIR), 'utf8');
+  }
+  return files;
+}
+
 export function readShaderSources(): ShaderSources {
-  const sources = {} as Record<KernelName, string>;
-  for (const name of KERNEL_NAMES) sources[name] = readFileSync(new URL(`${name}.wgsl`, SHADER_DIR), 'utf8');
-  return sources;
+  return linkKernels(readShaderFiles());
 }

@@ -1,28 +1,25 @@
 /**
- * Kernel sources for code bundled by Vite (the page, and tests run by Vitest): the `.wgsl` files
- * inlined as text at build time. Node CLIs use `shaders-node.ts` instead.
+ * Kernel sources for code bundled by Vite (the page, and tests run by Vitest): every `.wgsl` file of
+ * shaders/ inlined as text at build time (import.meta.glob), linked when a kernel is first read
+ * (shader-link.ts). Node CLIs use `shaders-node.ts` instead.
  */
-import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
-import gridhouseStep from '../../shaders/gridhouse-step.wgsl?raw';
-import groupReduce from '../../shaders/group-reduce.wgsl?raw';
-import policyLogits from '../../shaders/policy-logits.wgsl?raw';
-import sampleActions from '../../shaders/sample-actions.wgsl?raw';
-import segmentScan from '../../shaders/segment-scan.wgsl?raw';
-import shopStep from '../../shaders/shop-step.wgsl?raw';
-import stepGroupReduce from '../../shaders/step-group-reduce.wgsl?raw';
-import stepReturns from '../../shaders/step-returns.wgsl?raw';
-import texthouseStep from '../../shaders/texthouse-step.wgsl?raw';
-import type { ShaderSources } from './shader-source.ts';
+import { KERNEL_NAMES, type KernelName, type ShaderSources } from './shader-source.ts';
+import { linkKernels } from './shader-link.ts';
 
-export const VITE_SHADERS: ShaderSources = {
-  'segment-scan': segmentScan,
-  'group-reduce': groupReduce,
-  'combine-advantages': combineAdvantages,
-  'step-returns': stepReturns,
-  'step-group-reduce': stepGroupReduce,
-  'sample-actions': sampleActions,
-  'gridhouse-step': gridhouseStep,
-  'texthouse-step': texthouseStep,
-  'shop-step': shopStep,
-  'policy-logits': policyLogits,
-};
+const FILES = import.meta.glob<string>('../../shaders/**/*.wgsl', { query: '?raw', import: 'default', eager: true });
+
+/** The inlined files keyed by their path relative to shaders/ (`lib/philox.wgsl`). */
+export const VITE_SHADER_FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(FILES).map(([path, text]) => [path.replace(/^\.\.\/\.\.\/shaders\//, ''), text]),
+);
+
+let linked: ShaderSources | undefined;
+
+/**
+ * Every kernel linked, on first read of any of them: a run on wasm or cpu never pays for linking.
+ * Reads (and spreads) like a plain record.
+ */
+export const VITE_SHADERS: ShaderSources = Object.defineProperties(
+  {} as Record<KernelName, string>,
+  Object.fromEntries(KERNEL_NAMES.map((name) => [name, { enumerable: true, get: () => (linked ??= linkKernels(VITE_SHADER_FILES))[name] }])),
+);

@@ -19,11 +19,11 @@ import { NUM_ATTRS, NUM_OPTION_DIMS } from '../../envs/shop/catalog.ts';
 import { MAX_LINES } from '../../envs/shop/config.ts';
 import { LIST_SLOTS, type ShopState } from '../../envs/shop/state.ts';
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const SHOP_STEP = defineKernel({
   name: 'shop-step',
-  params: uniformLayout([
+  params: uniformFields([
     ['numEpisodes', 'u32'],
     ['maxSteps', 'u32'],
     /** Q, R, P of the horizon (ShopState): candidate queries, results per query, products per line's pool. */

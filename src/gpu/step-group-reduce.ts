@@ -5,11 +5,11 @@
  * run for the episode term A_E alone (no segment baseline).
  */
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const STEP_GROUP_REDUCE = defineKernel({
   name: 'step-group-reduce',
-  params: uniformLayout([
+  params: uniformFields([
     ['numStepGroups', 'u32'],
     ['normalize', 'u32'],
     ['omega', 'f32'],

@@ -3,11 +3,11 @@
  * of every step, docs/maths.md §7. One invocation per run.
  */
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const STEP_RETURNS = defineKernel({
   name: 'step-returns',
-  params: uniformLayout([
+  params: uniformFields([
     ['numRuns', 'u32'],
     ['gamma', 'f32'],
   ]),

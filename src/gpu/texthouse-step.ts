@@ -12,11 +12,11 @@
 import { type TextHouseState, Z_CLOSED, Z_EXPLORED, Z_LOC, Z_OBJ_FLAGS, Z_OBJ_LOC, Z_PROGRESS } from '../../envs/texthouse/state.ts';
 import { OBJ_CATEGORY } from '../../envs/texthouse/vocabulary.ts';
 import { defineKernel } from './kernel.ts';
-import { uniformLayout } from './uniforms.ts';
+import { uniformFields } from './uniforms.ts';
 
 export const TEXTHOUSE_STEP = defineKernel({
   name: 'texthouse-step',
-  params: uniformLayout([
+  params: uniformFields([
     ['numEpisodes', 'u32'],
     ['maxSteps', 'u32'],
     /** R: receptacle slots per episode (go-to commands come first). */

@@ -1,10 +1,10 @@
 /**
- * Uniform structs: the TS side of each kernel's `struct Params`, written once as a field table.
+ * Uniform structs: the TS side of each kernel's `struct Params`.
  *
- * The WGSL struct and this table must agree byte for byte; test/kernels.test.ts parses every shader's
- * `Params` and compares names, types and offsets with the table, so a field added on one side only
- * fails a test instead of silently shifting every value after it. Only 4-byte scalars are used, so a
- * field's offset is 4 × its index (WGSL layout rules: size = alignment = 4).
+ * A runner names the fields it sets and their scalar types, in order (`uniformFields`); the offsets
+ * and sizes are read from the WGSL by reflection when the kernel is compiled (wgsl-layout.ts
+ * `uniformLayoutOf`), which also checks the names and types, so a field added on one side only fails
+ * naming that field instead of silently shifting every value after it.
  */
 
 export type ScalarType = 'u32' | 'i32' | 'f32';
@@ -16,6 +16,7 @@ export interface UniformField<N extends string = string> {
   offset: number;
 }
 
+/** A struct's layout as reflected from its WGSL (wgsl-layout.ts). */
 export interface UniformLayout<N extends string = string> {
   fields: readonly UniformField<N>[];
   /** The WGSL struct's size in bytes. */
@@ -24,13 +25,12 @@ export interface UniformLayout<N extends string = string> {
   bufferSize: number;
 }
 
-export function uniformLayout<const N extends string>(fields: readonly (readonly [N, ScalarType])[]): UniformLayout<N> {
-  const structSize = 4 * fields.length;
-  return {
-    fields: fields.map(([name, type], i) => ({ name, type, offset: 4 * i })),
-    structSize,
-    bufferSize: Math.max(16, Math.ceil(structSize / 16) * 16),
-  };
+/** The fields a runner sets, in the WGSL struct's order. */
+export type UniformFields<N extends string = string> = readonly (readonly [N, ScalarType])[];
+
+/** Identity with inference: keeps the field names as literal types. */
+export function uniformFields<const N extends string>(fields: UniformFields<N>): UniformFields<N> {
+  return fields;
 }
 
 /** Packs values into the layout's bytes; throws naming the field if a value does not fit its type. */

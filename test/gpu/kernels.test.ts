@@ -16,7 +16,7 @@ import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
 import { composedAdvantages } from '../../bench/composed-ops.ts';
 import { GRIDHOUSE_STEP } from '../../src/gpu/gridhouse-step.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
-import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
+import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec, reflectKernel } from '../../src/gpu/kernel.ts';
 import { POLICY_LOGITS } from '../../src/gpu/policy-logits.ts';
 import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
@@ -28,6 +28,7 @@ import { KERNEL_NAMES } from '../../src/gpu/shader-source.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { packUniforms } from '../../src/gpu/uniforms.ts';
+import { reflectBindings, reflectStruct } from '../../src/gpu/wgsl-layout.ts';
 import { Rng } from '../../src/prng.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
@@ -49,45 +50,7 @@ const SPECS: KernelSpec<string, string>[] = [
   POLICY_LOGITS,
 ];
 
-// ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
-
-/** Size and alignment of the WGSL types the kernels use (WGSL spec, "Alignment and Size"). */
-const WGSL_TYPES: Record<string, { size: number; align: number }> = {
-  u32: { size: 4, align: 4 },
-  i32: { size: 4, align: 4 },
-  f32: { size: 4, align: 4 },
-  'vec2<f32>': { size: 8, align: 8 },
-  'vec2<u32>': { size: 8, align: 8 },
-  'vec4<f32>': { size: 16, align: 16 },
-  'vec4<u32>': { size: 16, align: 16 },
-};
-
-const stripComments = (wgsl: string) => wgsl.replace(/\/\/.*$/gm, '');
-
-/** Fields of `struct name` with offsets by WGSL's layout rules, and the struct's size. */
-function wgslStruct(wgsl: string, name: string) {
-  const body = new RegExp(`struct\\s+${name}\\s*\\{([^}]*)\\}`).exec(stripComments(wgsl))?.[1];
-  if (body === undefined) throw new Error(`struct ${name} not found`);
-  let offset = 0;
-  let maxAlign = 1;
-  const fields = [...body.matchAll(/(\w+)\s*:\s*([\w<>]+)\s*,?/g)].map(([, field, type]) => {
-    const t = WGSL_TYPES[type];
-    if (!t) throw new Error(`unsupported WGSL type ${type} in struct ${name}`);
-    offset = Math.ceil(offset / t.align) * t.align;
-    const f = { name: field, type, offset };
-    offset += t.size;
-    maxAlign = Math.max(maxAlign, t.align);
-    return f;
-  });
-  return { fields, size: Math.ceil(offset / maxAlign) * maxAlign };
-}
-
-/** `@group(0) @binding(n) var<space[, access]> name` declarations, in binding order. */
-function wgslBindings(wgsl: string) {
-  return [...stripComments(wgsl).matchAll(/@group\(0\)\s*@binding\((\d+)\)\s*var<(\w+)(?:,\s*(\w+))?>\s*(\w+)/g)]
-    .map(([, binding, space, access, name]) => ({ binding: Number(binding), space, access: access ?? 'read', name }))
-    .sort((a, b) => a.binding - b.binding);
-}
+// ---- Helpers: batches, tolerance. ----
 
 const PATTERNS = ['none', 'all', 'sparse', 'dense', 'success'] as const;
 
@@ -170,36 +133,46 @@ describe('kernel sources and layouts', () => {
     }
   });
 
-  it.each(SPECS.map((s) => [s.name, s] as const))('%s: Params struct and bindings match the runner’s tables', (_, spec) => {
+  it.each(SPECS.map((s) => [s.name, s] as const))('%s: Params struct and bindings, reflected from the WGSL, match the runner’s tables', (_, spec) => {
     const wgsl = VITE_SHADERS[spec.name];
-    const struct = wgslStruct(wgsl, 'Params');
-    expect(spec.params.fields.map(({ name, type, offset }) => ({ name, type, offset }))).toEqual(struct.fields);
-    expect(spec.params.structSize).toBe(struct.size);
-    expect(spec.params.bufferSize % 16).toBe(0);
-    expect(spec.params.bufferSize).toBeGreaterThanOrEqual(struct.size);
-    const bindings = wgslBindings(wgsl);
-    expect(bindings[0]).toEqual({ binding: 0, space: 'uniform', access: 'read', name: 'params' });
-    expect(bindings.slice(1).map(({ binding, access, name }) => [binding, name, access])).toEqual(
-      spec.storage.map(([name, access], i) => [i + 1, name, access]),
-    );
-    expect(bindings.slice(1).every((b) => b.space === 'storage')).toBe(true);
+    const layout = reflectKernel(spec, wgsl); // throws naming the first field or binding that differs
+    expect(layout.fields.map(({ name, type }) => [name, type])).toEqual(spec.params.map(([name, type]) => [name, type]));
+    expect(layout.structSize).toBe(reflectStruct(wgsl, 'Params').size);
+    expect(layout.bufferSize % 16).toBe(0);
+    expect(layout.bufferSize).toBeGreaterThanOrEqual(layout.structSize);
+    expect(reflectBindings(wgsl).map((b) => b.name)).toEqual(['params', ...spec.storage.map(([name]) => name)]);
     expect(wgsl).toMatch(/override WORKGROUP_SIZE: u32/);
     expect(wgsl).toMatch(/@workgroup_size\(WORKGROUP_SIZE\)/);
   });
 
-  it('SegmentPartial has the same layout in both kernels that share it, and the TS stride', () => {
-    const a = wgslStruct(VITE_SHADERS['segment-scan'], 'SegmentPartial');
-    const b = wgslStruct(VITE_SHADERS['group-reduce'], 'SegmentPartial');
+  it('a field added to a WGSL Params, or a binding renamed, fails naming it; offsets follow the WGSL', () => {
+    const wgsl = VITE_SHADERS['step-returns'];
+    const widened = wgsl.replace('numRuns: u32,', 'numRuns: u32,\n  extra: vec2<u32>,');
+    expect(widened).not.toBe(wgsl);
+    expect(() => reflectKernel(STEP_RETURNS, widened)).toThrow(
+      /WGSL kernel step-returns: struct Params field 1 is extra: vec2\S* in the WGSL but gamma: f32 in the runner's table/,
+    );
+    // The offsets come from the WGSL's layout rules (vec2<u32> aligns to 8), not from the TS table.
+    const gamma = reflectStruct(widened, 'Params').fields.find((f) => f.name === 'gamma');
+    expect(gamma?.offset).toBe(16);
+    const renamed = wgsl.replace('var<storage, read> rewards', 'var<storage, read> returns').replaceAll('rewards[', 'returns[');
+    expect(() => reflectKernel(STEP_RETURNS, renamed)).toThrow(/binding 2 is "2 storage read returns" in the WGSL but "2 storage read rewards"/);
+  });
+
+  it('SegmentPartial (shaders/lib/segments.wgsl) has the TS stride in both kernels that share it', () => {
+    const a = reflectStruct(VITE_SHADERS['segment-scan'], 'SegmentPartial');
+    const b = reflectStruct(VITE_SHADERS['group-reduce'], 'SegmentPartial');
     expect(a).toEqual(b);
     expect(a.size).toBe(SEGMENT_PARTIAL_BYTES);
   });
 
-  it('packs uniforms at the table’s offsets, and rejects values that do not fit', () => {
-    const bytes = new DataView(packUniforms(SEGMENT_SCAN.params, { numRuns: 7, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95 }));
+  it('packs uniforms at the reflected offsets, and rejects values that do not fit', () => {
+    const layout = reflectKernel(SEGMENT_SCAN, VITE_SHADERS['segment-scan']);
+    const bytes = new DataView(packUniforms(layout, { numRuns: 7, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95 }));
     expect([bytes.getUint32(0, true), bytes.getUint32(4, true), bytes.getUint32(8, true)]).toEqual([7, 3, 1]);
     expect(bytes.getFloat32(12, true)).toBe(2.5);
     expect(bytes.getFloat32(16, true)).toBe(Math.fround(0.95));
-    expect(() => packUniforms(SEGMENT_SCAN.params, { numRuns: -1, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95 })).toThrow(/numRuns/);
+    expect(() => packUniforms(layout, { numRuns: -1, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95 })).toThrow(/numRuns/);
   });
 });
 

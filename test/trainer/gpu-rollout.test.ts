@@ -214,8 +214,8 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
 
   // Two deliberate faults in the WGSL GridHouse: one counts a milestone twice, one ends episodes a step early.
   const faults: [string, string, string][] = [
-    ['a milestone counted twice', 'setEp(E_MILESTONES_REACHED, ep(E_MILESTONES_REACHED) + 1u);', 'setEp(E_MILESTONES_REACHED, ep(E_MILESTONES_REACHED) + 2u);'],
-    ['episodes ended a step early', 'if (steps >= params.maxSteps) {', 'if (steps + 1u >= params.maxSteps) {'],
+    ['a milestone counted twice', 'setEp(f.milestonesReached, ep(f.milestonesReached) + 1u);', 'setEp(f.milestonesReached, ep(f.milestonesReached) + 2u);'],
+    ['episodes ended a step early', 'if (steps >= maxSteps) {', 'if (steps + 1u >= maxSteps) {'],
   ];
 
   it.each(faults)('a WGSL environment that leaves the TypeScript one is caught (%s)', async (_, from, to) => {
