@@ -31,6 +31,8 @@ export interface SubPathServer {
   misses: string[];
   /** Every request path served or missed, in order (to prove a page loaded without the network). */
   requests: string[];
+  /** Requests that came while the server was down (`setReachable(false)`): their connections were dropped. */
+  refused: string[];
   /** Send (or stop sending) the isolation headers from the next request on, without rebuilding. */
   setIsolated(isolated: boolean): void;
   /**
@@ -60,10 +62,12 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
   await build({ root: ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const misses: string[] = [];
   const requests: string[] = [];
+  const refused: string[] = [];
   let isolated = options.isolated ?? false;
   let reachable = true;
   const server = createServer((req, res) => {
     if (!reachable) {
+      refused.push(req.url ?? '/');
       req.socket.destroy();
       return;
     }
@@ -90,6 +94,7 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
     url: `http://127.0.0.1:${port}${SUB_PATH}`,
     misses,
     requests,
+    refused,
     setIsolated: (on) => {
       isolated = on;
     },

@@ -133,10 +133,14 @@ describe('Firefox ESR', () => {
       const online = await allPass(o, 1, 'an iteration online', Date.now() + 60_000);
       server.setReachable(false);
       const served = server.requests.length;
+      const refused = server.refused.length;
       await o.page.reload({ timeout: 60_000 });
       const target = Math.max(...Object.values(online)) + 2;
       await allPass(o, target, `iteration ${target} offline`, Date.now() + 90_000);
+      // Nothing was served; the page's requests that reached for the network were refused (the service
+      // worker asks the network first for the page itself, then answers from its cache).
       expect(server.requests.length).toBe(served);
+      expect(server.refused.length).toBeGreaterThan(refused);
       // The service worker's headers make the page cross-origin isolated though the server sent none.
       expect(await isolatedIn(o)).toBe(true);
       expect(o.errors).toEqual([]);
