@@ -31,6 +31,15 @@ export interface SubPathServer {
   misses: string[];
   /** Every request path served or missed, in order (to prove a page loaded without the network). */
   requests: string[];
+  /** Requests that came while the server was down (`setReachable(false)`): their connections were dropped. */
+  refused: string[];
+  /** Send (or stop sending) the isolation headers from the next request on, without rebuilding. */
+  setIsolated(isolated: boolean): void;
+  /**
+   * Take the server down (every connection is dropped, as when the host is gone) or bring it back: the
+   * offline check for browsers whose driver cannot emulate a lost network.
+   */
+  setReachable(reachable: boolean): void;
   close(): Promise<void>;
 }
 
@@ -53,7 +62,15 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
   await build({ root: ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const misses: string[] = [];
   const requests: string[] = [];
+  const refused: string[] = [];
+  let isolated = options.isolated ?? false;
+  let reachable = true;
   const server = createServer((req, res) => {
+    if (!reachable) {
+      refused.push(req.url ?? '/');
+      req.socket.destroy();
+      return;
+    }
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(path);
     if (!path.startsWith(SUB_PATH)) {
@@ -68,7 +85,7 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...(options.isolated ? ISOLATION_HEADERS : {}) });
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...(isolated ? ISOLATION_HEADERS : {}) });
     res.end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -77,6 +94,14 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
     url: `http://127.0.0.1:${port}${SUB_PATH}`,
     misses,
     requests,
+    refused,
+    setIsolated: (on) => {
+      isolated = on;
+    },
+    setReachable: (on) => {
+      reachable = on;
+      if (!on) server.closeAllConnections();
+    },
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(outDir, { recursive: true, force: true });

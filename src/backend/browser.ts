@@ -4,12 +4,15 @@
  *
  * The `?url` imports make Vite serve the three .wasm files in dev and copy them into `dist/assets`
  * on build, with URLs relative to the bundle (`base: './'`), so the wasm backend works from any base
- * path. tfjs picks one of the three itself (threaded-simd only when the page is cross-origin isolated).
+ * path. Whether the threaded build may load is decided by wasm-threads.ts; among the others tfjs picks
+ * SIMD where the browser has it.
  */
+import * as tf from '@tensorflow/tfjs-core';
 import wasmPlainUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
 import { selectBackend, type BackendChoice, type BackendHost, type BackendOptions, type BackendReport } from './select.ts';
+import { planWasmThreads } from './wasm-threads.ts';
 
 function browserGpu(): GPU | string {
   if ('gpu' in navigator && navigator.gpu) return navigator.gpu;
@@ -17,8 +20,10 @@ function browserGpu(): GPU | string {
   return 'no WebGPU API: this browser does not expose navigator.gpu (WebGPU disabled or unsupported)';
 }
 
-/** Threads for the wasm backend when cross-origin isolated (null: tfjs's default, one per core). */
+/** Threads the page gave this worker's wasm backend (null: one per core). */
 let wasmThreads: number | null = null;
+/** The threaded build was chosen for this worker (so a stalled start can drop it). */
+let wasmThreaded = false;
 
 /**
  * Sets how many threads the wasm backend of this worker may use, before it initialises. The page runs
@@ -29,6 +34,9 @@ export function setWasmThreads(threads: number): void {
   wasmThreads = Math.max(1, Math.floor(threads));
 }
 
+/** tfjs loads the threaded build when this flag holds (and SIMD does); false forces a single-threaded one. */
+const THREADS_FLAG = 'WASM_HAS_MULTITHREAD_SUPPORT';
+
 const browserHost: BackendHost = {
   gpu: browserGpu,
   configureWasm: (wasm) => {
@@ -37,7 +45,21 @@ const browserHost: BackendHost = {
       'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
       'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
     });
-    if (wasmThreads !== null) wasm.setThreadsCount(wasmThreads);
+    const plan = planWasmThreads(wasmThreads, {
+      isolated: globalThis.crossOriginIsolated === true,
+      userAgent: navigator.userAgent,
+      cores: navigator.hardwareConcurrency || 1,
+    });
+    wasmThreaded = plan.threaded;
+    if (!plan.threaded) tf.env().set(THREADS_FLAG, false);
+    wasm.setThreadsCount(plan.threads);
+    return plan.note;
+  },
+  dropWasmThreads: () => {
+    if (!wasmThreaded) return false;
+    wasmThreaded = false;
+    tf.env().set(THREADS_FLAG, false);
+    return true;
   },
 };
 

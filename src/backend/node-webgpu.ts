@@ -139,7 +139,7 @@ export async function initBackend(choice: BackendChoice, options: BackendOptions
   const host: BackendHost = {
     gpu: () => gpu,
     // The Node build of tfjs-backend-wasm finds its .wasm files beside itself in node_modules.
-    configureWasm: () => {},
+    configureWasm: () => undefined,
   };
   silenceCpuBackendBanner();
   return selectBackend(choice, host, options);

@@ -23,22 +23,42 @@ export interface BackendReport {
   adapterName?: string;
   /** Set when backend is 'webgpu' on a software adapter (a declared fallback adapter, SwiftShader, llvmpipe). */
   software?: boolean;
-  /** Set when the backend is not the one asked for (or not webgpu under 'auto'): why. */
+  /**
+   * Set when the backend is not the one asked for (or not webgpu under 'auto'), or runs reduced (wasm on
+   * one thread where threads were wanted, see wasm-threads.ts): why.
+   */
   fallbackReason?: string;
 }
 
 export interface BackendOptions {
   /** Throw `BackendUnavailableError` instead of falling back when the chosen backend fails. */
   strict?: boolean;
+  /** How long a wasm start may take before it counts as stalled (default WASM_START_BOUND_MS). */
+  wasmStartBoundMs?: number;
 }
 
 /** The environment-specific part of backend selection. */
 export interface BackendHost {
   /** The WebGPU entry point, or a sentence saying why there is none. */
   gpu(): GPU | string;
-  /** Points the wasm backend at its binaries before it initialises (no-op where it finds them itself). */
-  configureWasm(wasm: typeof import('@tensorflow/tfjs-backend-wasm')): void;
+  /**
+   * Points the wasm backend at its binaries and sets its threads before it initialises (no-op where it
+   * finds them itself). Returns why threads that were wanted are not used, if so.
+   */
+  configureWasm(wasm: typeof import('@tensorflow/tfjs-backend-wasm')): string | undefined;
+  /**
+   * After a threaded wasm start that did not finish in time: switches to the single-threaded build for
+   * the next start. False when the build was not threaded (there is nothing else to try).
+   */
+  dropWasmThreads?(): boolean;
 }
+
+/**
+ * How long a wasm start may take before it counts as stalled. A healthy start (fetch, compile, and for
+ * the threaded build its helper workers) takes 0.5–6 s on a busy 2-core machine; a stalled one never
+ * ends, and without a bound the page would wait forever.
+ */
+export const WASM_START_BOUND_MS = 20_000;
 
 export class BackendUnavailableError extends Error {
   constructor(
@@ -54,7 +74,7 @@ export function isBackendChoice(s: string): s is BackendChoice {
   return (BACKEND_CHOICES as readonly string[]).includes(s);
 }
 
-type Attempt = { ok: true; adapterName?: string; software?: boolean } | { ok: false; reason: string };
+type Attempt = { ok: true; adapterName?: string; software?: boolean; note?: string } | { ok: false; reason: string };
 
 /** The order tried for each choice: the choice itself, then everything after it. */
 function chain(choice: BackendChoice): readonly BackendName[] {
@@ -68,11 +88,12 @@ function chain(choice: BackendChoice): readonly BackendName[] {
 export async function selectBackend(choice: BackendChoice, host: BackendHost, options: BackendOptions = {}): Promise<BackendReport> {
   const reasons: string[] = [];
   for (const name of chain(choice)) {
-    const attempt = await tryBackend(name, host);
+    const attempt = await tryBackend(name, host, options.wasmStartBoundMs ?? WASM_START_BOUND_MS);
     if (attempt.ok) {
       const report: BackendReport = { backend: name };
       if (attempt.adapterName !== undefined) report.adapterName = attempt.adapterName;
       if (attempt.software) report.software = true;
+      if (attempt.note !== undefined) reasons.push(attempt.note);
       if (reasons.length > 0) report.fallbackReason = reasons.join('; ');
       return report;
     }
@@ -82,12 +103,12 @@ export async function selectBackend(choice: BackendChoice, host: BackendHost, op
   throw new Error(`no tfjs backend could be initialised (${reasons.join('; ')})`);
 }
 
-function tryBackend(name: BackendName, host: BackendHost): Promise<Attempt> {
+function tryBackend(name: BackendName, host: BackendHost, wasmStartBoundMs: number): Promise<Attempt> {
   switch (name) {
     case 'webgpu':
       return tryWebGpu(host);
     case 'wasm':
-      return tryWasm(host);
+      return tryWasm(host, wasmStartBoundMs);
     case 'cpu':
       return tryCpu();
   }
@@ -180,21 +201,46 @@ async function tryWebGpu(host: BackendHost): Promise<Attempt> {
 }
 
 let wasmConfigured = false;
+/** The host's note on wasm threads, kept for every later selection in this realm. */
+let wasmThreadsNote: string | undefined;
 
-async function tryWasm(host: BackendHost): Promise<Attempt> {
+/** `promise`'s value, or 'stalled' when it has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'stalled'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<'stalled'>((resolve) => {
+    timer = setTimeout(() => resolve('stalled'), ms);
+  });
+  return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
+}
+
+async function tryWasm(host: BackendHost, boundMs: number): Promise<Attempt> {
   try {
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
     // setWasmPaths throws once the backend has initialised, so configure exactly once.
     if (!wasmConfigured) {
-      host.configureWasm(wasm);
+      wasmThreadsNote = host.configureWasm(wasm);
       wasmConfigured = true;
     }
-    if (await tf.setBackend('wasm')) return { ok: true };
+    let started = await within(tf.setBackend('wasm'), boundMs);
+    if (started === 'stalled' && host.dropWasmThreads?.()) {
+      // The stalled start stays pending inside tfjs: a fresh registration of the same factory makes it
+      // obsolete (removeBackend bumps tfjs's pending-init id) and starts the single-threaded build.
+      const factory = tf.findBackendFactory('wasm');
+      tf.removeBackend('wasm');
+      tf.registerBackend('wasm', factory, WASM_PRIORITY);
+      wasmThreadsNote = `wasm runs on one thread: its threaded start did not finish within ${boundMs / 1000} s`;
+      started = await within(tf.setBackend('wasm'), boundMs);
+    }
+    if (started === 'stalled') return { ok: false, reason: `its start did not finish within ${boundMs / 1000} s` };
+    if (started) return { ok: true, ...(wasmThreadsNote !== undefined ? { note: wasmThreadsNote } : {}) };
     return { ok: false, reason: 'tfjs wasm init failed (see console)' };
   } catch (e) {
     return { ok: false, reason: `tfjs wasm init failed: ${errorText(e)}` };
   }
 }
+
+/** tfjs-backend-wasm registers itself at this priority (base.js); a re-registration keeps it. */
+const WASM_PRIORITY = 2;
 
 async function tryCpu(): Promise<Attempt> {
   if (await tf.setBackend('cpu')) return { ok: true };
