@@ -9,6 +9,7 @@
  * caused it rather than surfacing later from some unrelated submit.
  */
 import type { KernelName } from './shader-source.ts';
+import { injectKernelFault } from './fault-injection.ts';
 import { packUniforms, type UniformLayout } from './uniforms.ts';
 
 export type StorageAccess = 'read' | 'read_write';
@@ -148,6 +149,7 @@ export class KernelRunner<P extends string, B extends string> {
     d.pushErrorScope('out-of-memory');
     d.pushErrorScope('internal');
     d.pushErrorScope('validation');
+    injectKernelFault(d);
     d.queue.writeBuffer(this.uniforms, 0, uniformBytes);
     const bindGroup = d.createBindGroup({
       label: this.spec.name,

@@ -64,6 +64,13 @@ export type ToWorker =
   /** Destroys the GPU device, as a driver crash would: exercises the recovery path. */
   | { type: 'loseDevice' }
   /**
+   * Test-only fault injection (docs/page-failures.md), never sent by the page's own controls: arms a
+   * real fault on this worker's GPU path (gpu/fault-injection.ts): `kernel`, a validation error in the
+   * next WGSL kernel's error scope; `replay`, a corrupted action in the next GPU rollout's replay;
+   * `deviceLostNoNewDevice`, the device destroyed and no adapter offered for a new one.
+   */
+  | { type: 'fault'; fault: InjectedFault }
+  /**
    * Move the run to `backend` at the next iteration boundary, continuing from the state of its last
    * completed iteration (as after a lost device); the `backend` answer then carries `movedAt`.
    */
@@ -75,6 +82,8 @@ export type ToWorker =
   | { type: 'warm'; backend: TrainConfig['backend']; wasmThreads?: number }
   /** A probe worker: time `backend` on a throw-away trainer at `config`'s settings (backend-probe.ts). */
   | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm' };
+
+export type InjectedFault = 'kernel' | 'replay' | 'deviceLostNoNewDevice';
 
 /**
  * The visitor's estimator for a worker whose entry runs visitor code (the custom method): its source
@@ -94,6 +103,12 @@ export interface BackendMessage {
   recovery?: string;
   /** Set after a `move`: the completed iteration the run continued from on this backend. */
   movedAt?: number;
+  /**
+   * Set when a fault of WebGPU moved the run to this backend (a kernel error, a replay that did not
+   * match, a lost device with no new one): why, and where it continued. The page shows it in the
+   * panel and the badge and stores a wasm verdict with it.
+   */
+  fallback?: string;
 }
 
 export interface RecordMessage {

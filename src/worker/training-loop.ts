@@ -12,47 +12,27 @@
  * and posts it to the page as checkpoint bytes (seed-checkpoints.ts: a checkpoint per seed; a few ms,
  * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new backend, so no completed
  * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
+ *
+ * No failure ends the race: a failure is its own panel's (an error message with the entry's name), and
+ * a fault of WebGPU itself (a kernel error, a replay that does not match: `isGpuFault`) moves the run
+ * to wasm from `lastState`, as a lost device does, with the reason announced (docs/page-failures.md).
  */
-import { CONFIG_FIELDS, type RaceConfig, type TrainConfig } from '../config.ts';
+import type { RaceConfig, TrainConfig } from '../config.ts';
 import { SPEED_PACING, type Speed } from '../race/speed.ts';
-import type { Method } from '../methods/registry.ts';
 import { configOfEntry, raceEntry, type RaceEntry, type RaceEntryName } from '../race/entries.ts';
-import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { seedConfigs } from '../race/seeds.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
-import { EstimatorError } from '../estimator/failure.ts';
-import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
-import type { EstimatorCode, FromWorker, ToWorker } from './protocol.ts';
+import { DeviceLostError, errorText, isGpuFault, LIVE_KEYS, liveSettings, type LoopHost } from './loop-host.ts';
+import { SnapshotPacer } from './snapshot-pacer.ts';
+import type { EstimatorCode, ToWorker } from './protocol.ts';
 
-export interface LoopHost {
-  post(message: FromWorker, transfer?: Transferable[]): void;
-  /**
-   * Makes sure the tfjs backend for `config.backend` is current (selecting it on first use, when the
-   * choice changed, or when `force`d after a device loss) and returns the advantage engine of `method` on it.
-   * `continuesAt`: after a device loss, the iteration training continues at (null: it starts over).
-   */
-  prepare(config: RaceConfig, method: Method, force: boolean, continuesAt?: number | null, estimator?: EstimatorCode | null): Promise<AdvantageEngine>;
-  /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
-  wait(ms: number): Promise<void>;
-}
+export { DeviceLostError, LIVE_KEYS, type LoopHost } from './loop-host.ts';
 
 /** How long a failed step waits for a device loss to be reported before it counts as a failure. */
 const DEVICE_LOSS_GRACE_MS = 200;
-
-/** Thrown into a running step when the GPU device is lost. */
-export class DeviceLostError extends Error {
-  override name = 'DeviceLostError';
-}
-
-/** Fields that may change between iterations without rebuilding the trainers. */
-export const LIVE_KEYS = CONFIG_FIELDS.filter((s) => !s.restart).map((s) => s.key);
-
-function liveSettings(config: RaceConfig): Partial<TrainConfig> {
-  return Object.fromEntries(LIVE_KEYS.map((k) => [k, (config as Partial<TrainConfig>)[k]])) as Partial<TrainConfig>;
-}
 
 export class TrainingLoop {
   private config: RaceConfig | null = null;
@@ -83,7 +63,11 @@ export class TrainingLoop {
     extraSeeds?: (PolicyWeights | null)[];
     checkpoint?: ArrayBuffer | null;
     state?: RunState[] | null;
+    /** Why the run leaves WebGPU for this rebuild (a GPU fault), announced with the new backend. */
+    fallback?: string;
   } | null = null;
+  /** Why this run left WebGPU (a GPU fault): it stays on wasm, and a later `move` back is declined. */
+  private leftWebGpu: string | null = null;
   /** The visitor's estimator, for an entry that runs visitor code (set by init and reset; kept across a device loss). */
   private estimator: EstimatorCode | null = null;
   /** Every seed's state after the last completed iteration (or as restored): where a lost device continues. */
@@ -94,14 +78,15 @@ export class TrainingLoop {
   private extraSeeds: (PolicyWeights | null)[] | undefined = undefined;
   /** Stopped by an error other than a divergence (a divergence halts the run itself). */
   private failed = false;
-  /** The latest batch has not been sent as a snapshot yet. */
-  private unsent = false;
+  private readonly snapshots: SnapshotPacer;
   private pumping = false;
   /** A backend to move to at the next iteration boundary (`move`), continuing from `lastState`. */
   private pendingMove: 'webgpu' | 'wasm' | null = null;
   private abortStep: ((e: Error) => void) | null = null;
 
-  constructor(private readonly host: LoopHost) {}
+  constructor(private readonly host: LoopHost) {
+    this.snapshots = new SnapshotPacer(host.post);
+  }
 
   /** Handles one command from the page. */
   command(message: ToWorker): void {
@@ -150,6 +135,7 @@ export class TrainingLoop {
         void this.pump();
         return;
       case 'loseDevice':
+      case 'fault':
       case 'warm':
       case 'probe':
       case 'prior':
@@ -238,7 +224,7 @@ export class TrainingLoop {
       this.pumping = false;
     }
     if (this.finished()) this.running = false;
-    this.flushSnapshots();
+    if (this.entry) this.snapshots.flush(this.run?.trainer, this.entry.method, this.generation, this.speed);
     this.postState();
   }
 
@@ -251,6 +237,7 @@ export class TrainingLoop {
     const to = this.pendingMove;
     this.pendingMove = null;
     if (to === null || !this.config) return;
+    if (to === 'webgpu' && this.leftWebGpu !== null) return; // WebGPU failed this run: it stays on wasm
     if (this.pendingReset) {
       this.pendingReset.config = { ...this.pendingReset.config, backend: to };
       return;
@@ -266,13 +253,38 @@ export class TrainingLoop {
     };
   }
 
+  /**
+   * A GPU fault (`isGpuFault`) in a step: the run continues on wasm from its last completed iteration,
+   * through the same rebuild as a `move`, and says why. A page reset not yet done only changes backend.
+   */
+  private leaveWebGpu(e: unknown): void {
+    if (!this.config) return;
+    const reason = errorText(e);
+    this.leftWebGpu = reason;
+    const pending = this.pendingReset;
+    this.pendingReset = pending
+      ? { ...pending, config: { ...pending.config, backend: 'wasm' }, fallback: reason }
+      : {
+          config: { ...this.config, backend: 'wasm' },
+          running: this.wanted,
+          force: false,
+          prior: this.prior,
+          extraSeeds: this.extraSeeds,
+          state: this.lastState,
+          fallback: reason,
+        };
+  }
+
   private async rebuild(): Promise<void> {
     const reset = this.pendingReset!;
     this.pendingReset = null;
     this.disposeRuns();
     this.generation++;
     this.failed = false;
-    this.unsent = false;
+    this.snapshots.reset();
+    // A page reset (not a fault's or a move's rebuild) may try WebGPU again only if it asks for it anew.
+    if (reset.fallback === undefined && reset.state === undefined && this.leftWebGpu !== null)
+      reset.config = { ...reset.config, backend: 'wasm' };
     this.config = reset.config;
     this.running = reset.running;
     this.prior = reset.prior;
@@ -294,7 +306,13 @@ export class TrainingLoop {
         SeedRuns.create(
           configs,
           [this.prior, ...(this.extraSeeds ?? [])],
-          (i) => this.host.prepare(reset.config, entry.method, force && i === 0, i === 0 ? continuesAt : null, this.estimator),
+          (i) =>
+            this.host.prepare(reset.config, entry.method, {
+              force: force && i === 0,
+              continuesAt: i === 0 ? continuesAt : null,
+              estimator: this.estimator,
+              fallback: i === 0 ? (reset.fallback ?? null) : null,
+            }),
           () => this.pendingReset !== null,
         );
       this.run = await create(reset.force);
@@ -332,14 +350,13 @@ export class TrainingLoop {
       await this.keep();
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
+      if (isGpuFault(e) && reset.config.backend !== 'wasm') {
+        this.leaveWebGpu(e);
+        return;
+      }
       this.running = false;
-      // The visitor's estimator failing to load is its panel's failure alone (src/estimator/failure.ts).
-      this.host.post({
-        type: 'error',
-        generation: this.generation,
-        ...(e instanceof EstimatorError ? { method } : {}),
-        message: `could not start training: ${errorText(e)}`,
-      });
+      // Any failure to start (the visitor's estimator, a saved state, a backend) is this panel's alone.
+      this.host.post({ type: 'error', generation: this.generation, method, message: `could not start training: ${errorText(e)}` });
     }
     this.postState();
   }
@@ -389,6 +406,10 @@ export class TrainingLoop {
       records = await this.watched(run.step());
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
+      if (isGpuFault(e)) {
+        this.leaveWebGpu(e);
+        return;
+      }
       // A dying GPU device often fails the step (an aborted buffer mapping) just before its `lost`
       // promise settles: give the loss a moment to be reported, and treat the failure as part of it.
       await this.host.wait(DEVICE_LOSS_GRACE_MS);
@@ -406,9 +427,7 @@ export class TrainingLoop {
     if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
     if (run.halted || records.length === 0) return;
     await this.keep();
-    this.unsent = true;
-    const every = SPEED_PACING[this.speed].snapshotEvery;
-    if (every > 0 && records[0].record.iteration % every === 0) this.sendSnapshot();
+    this.snapshots.completed(run.trainer, this.entry!.method, this.generation, this.speed);
   }
 
   /** A step that a device loss can interrupt (a lost device may leave its promises pending forever). */
@@ -421,28 +440,6 @@ export class TrainingLoop {
     });
   }
 
-  private sendSnapshot(): void {
-    const trainer = this.run?.trainer;
-    if (!trainer?.lastBatch || !this.config || !this.entry) return;
-    const settings = trainer.settings;
-    const snapshot = makeSnapshot(trainer.lastBatch, {
-      method: this.entry.method,
-      iteration: trainer.iteration,
-      env: settings.env,
-      horizon: settings.horizon,
-      lambda: settings.lambda,
-      randomSegments: settings.randomSegments,
-    });
-    this.host.post({ type: 'snapshot', generation: this.generation, snapshot }, snapshotTransferables(snapshot));
-    this.unsent = false;
-  }
-
-  /** When training stops, the views get the latest batches even if the speed skipped them. */
-  private flushSnapshots(): void {
-    if (SPEED_PACING[this.speed].snapshotEvery === 0) return;
-    if (this.unsent) this.sendSnapshot();
-  }
-
   private disposeRuns(): void {
     if (!this.run) return;
     try {
@@ -452,8 +449,4 @@ export class TrainingLoop {
     }
     this.run = null;
   }
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

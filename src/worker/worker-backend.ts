@@ -14,11 +14,23 @@ export class WorkerBackend {
   report: BackendReport | null = null;
   /** Bumped on every selection, so a stale device's `lost` promise is ignored. */
   private watchToken = 0;
+  /**
+   * The selection under way, if any: selections run one after another. Two at once (the race's prior
+   * and a panel's restart asking for it while `init` selects) would initialise tfjs twice, and an op
+   * run between the two fails with "Backend … has not yet been initialized" in a panel that did nothing wrong.
+   */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly onLost: (reason: string) => void) {}
 
   /** Selects `choice` unless it is already current (or `force`), and watches a WebGPU device for loss. */
-  async ensure(choice: BackendChoice, force: boolean): Promise<{ report: BackendReport; changed: boolean }> {
+  ensure(choice: BackendChoice, force: boolean): Promise<{ report: BackendReport; changed: boolean }> {
+    const next = this.queue.then(() => this.select(choice, force));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async select(choice: BackendChoice, force: boolean): Promise<{ report: BackendReport; changed: boolean }> {
     if (!force && this.report && this.choice === choice) return { report: this.report, changed: false };
     const report = await initBackend(choice);
     this.choice = choice;
