@@ -97,6 +97,22 @@ export class BackendProbeController implements ReactiveController {
     return outcome;
   }
 
+  /**
+   * WebGPU failed while training at `config` (a kernel error, a replay that did not match, a lost device
+   * with no new one): the verdict for this adapter becomes wasm with that reason, so the next visit
+   * starts on wasm and says why. Stored even when the race's backend was forced to webgpu.
+   */
+  async webgpuFailed(config: RaceConfig, reason: string): Promise<void> {
+    const adapter = this.key === null ? await requestAdapter() : null;
+    const key = this.key ?? (adapter ? verdictKey(adapterIdentity(adapter.info), this.build, settingsKey(config)) : null);
+    const base = this.outcome ?? { wasmMs: null, webgpuMs: null, software: adapter ? isSoftwareAdapter(adapter.info) : false };
+    const outcome: ProbeOutcome = { ...base, chosen: 'wasm', reason: `wasm: WebGPU failed while training (${reason})` };
+    this.outcome = outcome;
+    this.remembered = false;
+    if (key !== null) writeVerdict(this.storage, key, outcome);
+    this.host.requestUpdate();
+  }
+
   /** Drops the outcome (a race whose backend is forced shows none) and stops a measurement under way. */
   forget(): void {
     this.cancel();
