@@ -97,6 +97,7 @@ export class BeaconLiveApp extends LitElement {
     this.addEventListener('help-close', () => (this.help = false));
     this.addEventListener('estimator-apply', (e) => st.applyCode(e.detail.source));
     this.addEventListener('estimator-consent', (e) => st.consentCode(e.detail.run));
+    this.addEventListener('measure-again', () => this.training.measureAgain());
     new ShortcutController(this, {
       togglePause: () => this.onCommand({ command: this.training.running ? 'pause' : 'resume' }),
       step: () => this.onCommand({ command: 'step' }),

@@ -80,8 +80,11 @@ export type ToWorker =
    * prior get their backend ready meanwhile, so every panel's first point comes sooner.
    */
   | { type: 'warm'; backend: TrainConfig['backend']; wasmThreads?: number }
-  /** A probe worker: time `backend` on a throw-away trainer at `config`'s settings (backend-probe.ts). */
-  | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm' };
+  /**
+   * A probe worker: time `backend` on a throw-away trainer running the race at `config` (backend-probe.ts),
+   * from the race's prior when given; answered by `probeWarm` after the warm-up, then `probe`.
+   */
+  | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm'; prior?: PolicyWeights | null };
 
 export type InjectedFault = 'kernel' | 'replay' | 'deviceLostNoNewDevice';
 
@@ -140,10 +143,15 @@ export interface StateMessage {
   halted: boolean;
 }
 
-/** A probe worker's answer: one backend's time for a warm training step, or why it could not run. */
+/** A probe worker's answer: one backend's time for a steady iteration of the race, or why it could not run. */
 export interface ProbeMessage {
   type: 'probe';
   result: ProbeTiming;
+}
+
+/** A probe worker's warm-up is done (device, compilation): the timed part, and its deadline, start now. */
+export interface ProbeWarmMessage {
+  type: 'probeWarm';
 }
 
 export interface ErrorMessage {
@@ -171,4 +179,13 @@ export interface CheckpointMessage {
   bytes: ArrayBuffer;
 }
 
-export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage | ProbeMessage | PriorMessage | CheckpointMessage;
+export type FromWorker =
+  | BackendMessage
+  | RecordMessage
+  | SnapshotMessage
+  | StateMessage
+  | ErrorMessage
+  | ProbeMessage
+  | ProbeWarmMessage
+  | PriorMessage
+  | CheckpointMessage;

@@ -22,6 +22,7 @@ import { SPEED_PACING, type Speed } from '../race/speed.ts';
 import { configOfEntry, raceEntry, type RaceEntry, type RaceEntryName } from '../race/entries.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { seedConfigs } from '../race/seeds.ts';
+import { trainerConfig } from '../race/workload.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
@@ -283,8 +284,7 @@ export class TrainingLoop {
     this.failed = false;
     this.snapshots.reset();
     // A page reset (not a fault's or a move's rebuild) may try WebGPU again only if it asks for it anew.
-    if (reset.fallback === undefined && reset.state === undefined && this.leftWebGpu !== null)
-      reset.config = { ...reset.config, backend: 'wasm' };
+    if (reset.fallback === undefined && reset.state === undefined && this.leftWebGpu !== null) reset.config = { ...reset.config, backend: 'wasm' };
     this.config = reset.config;
     this.running = reset.running;
     this.prior = reset.prior;
@@ -297,7 +297,8 @@ export class TrainingLoop {
       // A device lost before the restore completes continues from the same saved state.
       this.lastState = saved;
       const seeds = 1 + (this.extraSeeds?.length ?? 0);
-      const configs = seedConfigs(reset.config, seeds).map((c) => configOfEntry(entry, c));
+      // The trainer's config as the backend probe builds it too (race/workload.ts; the flags come with the backend).
+      const configs = seedConfigs(reset.config, seeds).map((c) => trainerConfig(c, entry));
       const continuesAt = reset.state ? Math.min(...reset.state.map((s) => s.iteration)) : null;
       // Each seed's trainer gets an engine of its own (a trainer disposes its engine); only the first
       // call may force a new backend. The engine is the entry's method's: a variant only changes

@@ -145,11 +145,10 @@ scope.onmessage = (event) => {
   }
   if (message.type === 'probe') {
     void probeBackend(
-      message.config,
-      message.method,
-      message.backend,
+      message,
       (b) => initBackend(b, { strict: true }),
       (b) => createAdvantageEngine(b, message.method, () => VITE_SHADERS),
+      () => post({ type: 'probeWarm' }),
     ).then((result) => post({ type: 'probe', result }));
     return;
   }

@@ -7,7 +7,7 @@
  */
 import { initBackend } from '../backend/browser.ts';
 import type { BackendChoice, BackendReport } from '../backend/select.ts';
-import { getWebGpuDevice, setWebGpuCpuForward } from '../backend/webgpu-interop.ts';
+import { applyTrainingFlags, getWebGpuDevice } from '../backend/webgpu-interop.ts';
 
 export class WorkerBackend {
   private choice: BackendChoice | null = null;
@@ -36,9 +36,9 @@ export class WorkerBackend {
     this.choice = choice;
     this.report = report;
     const token = ++this.watchToken;
+    // The flags the probe times under too (training-flags.ts).
+    applyTrainingFlags(report.backend);
     if (report.backend === 'webgpu') {
-      // The advantage kernels read tfjs's tensors on the GPU: small ops must not be forwarded to the CPU.
-      setWebGpuCpuForward(false);
       getWebGpuDevice().lost.then((info) => {
         if (token === this.watchToken) this.onLost(info.message ? `${info.reason}: ${info.message}` : String(info.reason));
       });

@@ -11,6 +11,7 @@ import type { ProbeOutcome } from '../../page/backend-choice.ts';
 import { movedSentence, switchDecision } from '../../page/backend-switch.ts';
 import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
 import type { ToWorker } from '../../worker/protocol.ts';
+import type { PolicyWeights } from '../../policy/policy.ts';
 import { BackendProbeController } from './backend-probe-controller.ts';
 
 /** What the measurement needs to know of the race it may move. */
@@ -24,6 +25,8 @@ export interface RaceView {
   token(): number;
   /** Re-render the page. */
   changed(): void;
+  /** The race's SFT prior at its first seed, once known (the probe trains from it as the race does). */
+  prior(): PolicyWeights | null;
 }
 
 export class AutoBackend {
@@ -60,7 +63,7 @@ export class AutoBackend {
       this.probes.forget();
       return config.backend;
     }
-    const start = await this.probes.begin(config);
+    const start = await this.probes.begin(config, this.method);
     if (token !== this.race.token()) return null;
     if (!start) return config.backend;
     if (!start.remembered) this.afterFirstPoints = { waiting: new Set(methods), config, method: this.method };
@@ -86,7 +89,7 @@ export class AutoBackend {
 
   /** WebGPU failed a panel while training: the stored verdict becomes wasm with `reason`. */
   webgpuFailed(reason: string): void {
-    if (this.config) void this.probes.webgpuFailed(this.config, reason);
+    if (this.config) void this.probes.webgpuFailed(this.config, this.method, reason);
   }
 
   /** A race restarted at `config` on a forced backend: no measurement goes on, none is shown. */
@@ -116,7 +119,7 @@ export class AutoBackend {
   /** The background measurement; when WebGPU wins, every worker moves to it at its next iteration boundary. */
   private async measureAndMove(config: RaceConfig, method: Method): Promise<void> {
     const token = this.race.token();
-    const outcome = await this.probes.measure(config, method);
+    const outcome = await this.probes.measure(config, method, this.race.prior());
     if (!outcome || token !== this.race.token()) return;
     const decision = switchDecision(outcome, this.race.current(), this.race.finished());
     if (decision.move) this.race.broadcast({ type: 'move', backend: decision.to });

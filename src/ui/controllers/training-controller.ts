@@ -75,6 +75,8 @@ export class TrainingController implements ReactiveController {
   private readonly priors = new PriorSharing();
   /** Bumped on every (re)start, so a probe that a later start superseded is ignored. */
   private startToken = 0;
+  /** The race's SFT prior at its first seed, as the workers got it (the probe trains from it too). */
+  private racePrior: PolicyWeights | null = null;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -87,6 +89,7 @@ export class TrainingController implements ReactiveController {
       finished: () => this.state?.finished ?? false,
       token: () => this.startToken,
       changed: () => this.schedule(),
+      prior: () => this.racePrior,
     });
   }
 
@@ -324,6 +327,7 @@ export class TrainingController implements ReactiveController {
     for (const method of methods.slice(1)) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
     const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
+    this.racePrior = prior;
     for (const [method, slot] of this.slots)
       slot.client.send({
         type: 'init',
@@ -359,7 +363,7 @@ export class TrainingController implements ReactiveController {
   private receive(method: RaceEntryName, m: FromWorker): void {
     const slot = this.slots.get(method);
     if (!slot) return;
-    if (m.type === 'probe') return;
+    if (m.type === 'probe' || m.type === 'probeWarm') return;
     if (m.type === 'prior') {
       this.priors.receive(m);
       return;

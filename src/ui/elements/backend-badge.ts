@@ -11,6 +11,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { BackendReport } from '../../backend/select.ts';
 import type { ProbeOutcome } from '../../page/backend-choice.ts';
 import { sharedStyles } from '../theme.ts';
+import { emit } from '../events.ts';
 
 const NAMES: Record<BackendReport['backend'], string> = {
   webgpu: 'WebGPU',
@@ -160,10 +161,15 @@ export class BackendBadge extends LitElement {
         p
           ? html`<p class="probe">
             <span class="choice">${p.reason}</span><br />
-            <span class="figures"
-              >One training step: wasm ${ms(p.wasmMs)}, WebGPU${p.adapterName ? ` (${p.adapterName}${p.software ? ', software' : ''})` : ''}
-              ${p.webgpuStoppedAfterMs !== undefined ? `> ${ms(p.webgpuStoppedAfterMs)} (stopped)` : ms(p.webgpuMs)}</span
+            <span class="figures" data-measured
+              >${
+                p.measured
+                  ? `${p.measured[0].toUpperCase()}${p.measured.slice(1)}${p.adapterName ? ` (adapter: ${p.adapterName}${p.software ? ', software' : ''})` : ''}`
+                  : html`One training step: wasm ${ms(p.wasmMs)}, WebGPU${p.adapterName ? ` (${p.adapterName}${p.software ? ', software' : ''})` : ''}
+                      ${p.webgpuStoppedAfterMs !== undefined ? `> ${ms(p.webgpuStoppedAfterMs)} (stopped)` : ms(p.webgpuMs)}`
+              }</span
             >
+            ${this.probing ? nothing : html`<button type="button" class="measure-again" @click=${() => emit(this, 'measure-again', {})}>Measure again</button>`}
           </p>`
           : nothing
       }
