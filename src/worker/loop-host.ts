@@ -40,6 +40,26 @@ export class DeviceLostError extends Error {
   override name = 'DeviceLostError';
 }
 
+/** Steps that a device loss can interrupt: a lost device may leave their promises pending forever. */
+export class StepWatch {
+  private abort: ((e: Error) => void) | null = null;
+
+  /** `step`, unless `interrupt` rejects it first. */
+  watch<T>(step: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.abort = reject;
+      step.then(resolve, reject).finally(() => {
+        this.abort = null;
+      });
+    });
+  }
+
+  /** Rejects the step being watched, if any, with `error`. */
+  interrupt(error: Error): void {
+    this.abort?.(error);
+  }
+}
+
 /**
  * A failure of WebGPU itself rather than of the method: a WGSL kernel's error scope reported an error,
  * or the GPU rollout's replay did not match (gpu-rollout.ts reports both as GpuKernelError). The run

@@ -10,8 +10,8 @@
  *
  * Durable runs: after every completed iteration the loop keeps the run's state in memory (`lastState`)
  * and posts it to the page as checkpoint bytes (seed-checkpoints.ts: a checkpoint per seed; a few ms,
- * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new backend, so no completed
- * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
+ * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new
+ * backend, so no completed iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run.
  *
  * No failure ends the race: a failure is its own panel's (an error message with the entry's name), and
  * a fault of WebGPU itself (a kernel error, a replay that does not match: `isGpuFault`) moves the run
@@ -26,8 +26,9 @@ import { trainerConfig } from '../race/workload.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
-import { DeviceLostError, errorText, isGpuFault, LIVE_KEYS, liveSettings, type LoopHost } from './loop-host.ts';
+import { DeviceLostError, errorText, isGpuFault, LIVE_KEYS, liveSettings, StepWatch, type LoopHost } from './loop-host.ts';
 import { SnapshotPacer } from './snapshot-pacer.ts';
+import { resetAfterDeviceLoss, resetAfterGpuFault, resetForMove, type PendingReset, type RunPosition } from './reset-plan.ts';
 import type { EstimatorCode, ToWorker } from './protocol.ts';
 
 export { DeviceLostError, LIVE_KEYS, type LoopHost } from './loop-host.ts';
@@ -52,21 +53,8 @@ export class TrainingLoop {
   private wanted = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
-  /**
-   * A rebuild to do. `checkpoint`: bytes of a saved run to continue (from the page); `state`: the state
-   * to continue after a device loss (the last completed iteration's, kept in memory), one per seed.
-   */
-  private pendingReset: {
-    config: RaceConfig;
-    running: boolean;
-    force: boolean;
-    prior?: PolicyWeights | null;
-    extraSeeds?: (PolicyWeights | null)[];
-    checkpoint?: ArrayBuffer | null;
-    state?: RunState[] | null;
-    /** Why the run leaves WebGPU for this rebuild (a GPU fault), announced with the new backend. */
-    fallback?: string;
-  } | null = null;
+  /** A rebuild to do (reset-plan.ts): the page's, or one that continues the run on another backend. */
+  private pendingReset: PendingReset | null = null;
   /** Why this run left WebGPU (a GPU fault): it stays on wasm, and a later `move` back is declined. */
   private leftWebGpu: string | null = null;
   /** The visitor's estimator, for an entry that runs visitor code (set by init and reset; kept across a device loss). */
@@ -83,7 +71,8 @@ export class TrainingLoop {
   private pumping = false;
   /** A backend to move to at the next iteration boundary (`move`), continuing from `lastState`. */
   private pendingMove: 'webgpu' | 'wasm' | null = null;
-  private abortStep: ((e: Error) => void) | null = null;
+  /** Steps a device loss can interrupt (loop-host.ts). */
+  private readonly steps = new StepWatch();
 
   constructor(private readonly host: LoopHost) {
     this.snapshots = new SnapshotPacer(host.post);
@@ -151,20 +140,16 @@ export class TrainingLoop {
    * continue from the last completed iteration (a pending page reset keeps its own starting point).
    */
   deviceLost(reason: string): void {
-    const running = this.pendingReset ? this.pendingReset.running : this.wanted;
-    const pending = this.pendingReset;
-    const from = pending ? { checkpoint: pending.checkpoint, state: pending.state } : { state: this.lastState };
-    if (this.config)
-      this.pendingReset = {
-        config: pending?.config ?? this.config,
-        running,
-        force: true,
-        prior: pending ? pending.prior : this.prior,
-        extraSeeds: pending ? pending.extraSeeds : this.extraSeeds,
-        ...from,
-      };
-    this.abortStep?.(new DeviceLostError(reason));
+    const at = this.position();
+    if (at) this.pendingReset = resetAfterDeviceLoss(this.pendingReset, at);
+    this.steps.interrupt(new DeviceLostError(reason));
     void this.pump();
+  }
+
+  /** Where the run stands, for a rebuild that continues it (null before `init`). */
+  private position(): RunPosition | null {
+    if (!this.config) return null;
+    return { config: this.config, wanted: this.wanted, prior: this.prior, extraSeeds: this.extraSeeds, lastState: this.lastState };
   }
 
   get iteration(): number {
@@ -237,21 +222,10 @@ export class TrainingLoop {
   private takeMove(): void {
     const to = this.pendingMove;
     this.pendingMove = null;
-    if (to === null || !this.config) return;
+    const at = this.position();
+    if (to === null || !at) return;
     if (to === 'webgpu' && this.leftWebGpu !== null) return; // WebGPU failed this run: it stays on wasm
-    if (this.pendingReset) {
-      this.pendingReset.config = { ...this.pendingReset.config, backend: to };
-      return;
-    }
-    if (this.config.backend === to) return;
-    this.pendingReset = {
-      config: { ...this.config, backend: to },
-      running: this.wanted,
-      force: false,
-      prior: this.prior,
-      extraSeeds: this.extraSeeds,
-      state: this.lastState,
-    };
+    this.pendingReset = resetForMove(this.pendingReset, at, to) ?? this.pendingReset;
   }
 
   /**
@@ -259,21 +233,10 @@ export class TrainingLoop {
    * through the same rebuild as a `move`, and says why. A page reset not yet done only changes backend.
    */
   private leaveWebGpu(e: unknown): void {
-    if (!this.config) return;
-    const reason = errorText(e);
-    this.leftWebGpu = reason;
-    const pending = this.pendingReset;
-    this.pendingReset = pending
-      ? { ...pending, config: { ...pending.config, backend: 'wasm' }, fallback: reason }
-      : {
-          config: { ...this.config, backend: 'wasm' },
-          running: this.wanted,
-          force: false,
-          prior: this.prior,
-          extraSeeds: this.extraSeeds,
-          state: this.lastState,
-          fallback: reason,
-        };
+    const at = this.position();
+    if (!at) return;
+    this.leftWebGpu = errorText(e);
+    this.pendingReset = resetAfterGpuFault(this.pendingReset, at, this.leftWebGpu);
   }
 
   private async rebuild(): Promise<void> {
@@ -283,7 +246,7 @@ export class TrainingLoop {
     this.generation++;
     this.failed = false;
     this.snapshots.reset();
-    // A page reset (not a fault's or a move's rebuild) may try WebGPU again only if it asks for it anew.
+    // A page reset keeps a run whose WebGPU failed on wasm: the same fault would come again.
     if (reset.fallback === undefined && reset.state === undefined && this.leftWebGpu !== null) reset.config = { ...reset.config, backend: 'wasm' };
     this.config = reset.config;
     this.running = reset.running;
@@ -320,17 +283,12 @@ export class TrainingLoop {
       if (!this.run) return; // superseded while the backend was initialising
       if (saved) {
         try {
-          await this.watched(this.run.restore(saved));
+          await this.steps.watch(this.run.restore(saved));
           // The page's live settings (the URL's) win over those saved with the state.
           this.run.updateSettings(liveSettings(configs[0]));
         } catch (e) {
           if (e instanceof DeviceLostError) throw e;
-          this.host.post({
-            type: 'error',
-            generation: this.generation,
-            method,
-            message: `${method}: the saved state could not be continued (${errorText(e)}); started from iteration 0`,
-          });
+          this.report(`${method}: the saved state could not be continued (${errorText(e)}); started from iteration 0`);
           this.disposeRuns();
           this.run = await create(false);
           if (!this.run) return;
@@ -341,10 +299,10 @@ export class TrainingLoop {
       if (saved) {
         // The restored histories redraw the charts; then training goes on from the saved iteration.
         for (const { seed, record } of this.run.recordHistory) this.host.post({ type: 'record', generation: this.generation, record, seed });
-        if (this.run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${this.run.halted}` });
+        if (this.run.halted) this.report(`${method}: ${this.run.halted}`);
       } else {
         // Iteration 0: where every method starts (the shared prior), the first point of every chart.
-        const start = await this.watched(this.run.evaluateStart());
+        const start = await this.steps.watch(this.run.evaluateStart());
         if (this.pendingReset) return;
         for (const { seed, record } of start) this.host.post({ type: 'record', generation: this.generation, record, seed });
       }
@@ -357,9 +315,14 @@ export class TrainingLoop {
       }
       this.running = false;
       // Any failure to start (the visitor's estimator, a saved state, a backend) is this panel's alone.
-      this.host.post({ type: 'error', generation: this.generation, method, message: `could not start training: ${errorText(e)}` });
+      this.report(`could not start training: ${errorText(e)}`);
     }
     this.postState();
+  }
+
+  /** Posts `message` as this panel's error (the page shows it in the panel alone). */
+  private report(message: string): void {
+    this.host.post({ type: 'error', generation: this.generation, method: this.method!, message });
   }
 
   /** Saved bytes as every seed's state, or null (and a message saying why) when they cannot be read. */
@@ -367,12 +330,7 @@ export class TrainingLoop {
     try {
       return await decodeSeedCheckpoints(bytes);
     } catch (e) {
-      this.host.post({
-        type: 'error',
-        generation: this.generation,
-        method,
-        message: `${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0`,
-      });
+      this.report(`${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0`);
       return null;
     }
   }
@@ -386,14 +344,14 @@ export class TrainingLoop {
     const method = this.method;
     if (!run || !method) return;
     try {
-      const state = await this.watched(run.state());
+      const state = await this.steps.watch(run.state());
       if (this.pendingReset || run !== this.run) return;
       this.lastState = state;
       const bytes = await encodeSeedCheckpoints(state);
       this.host.post({ type: 'checkpoint', generation: this.generation, method, iteration: run.iteration, bytes }, [bytes]);
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump continues from the previous state
-      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the state could not be saved: ${errorText(e)}` });
+      this.report(`${method}: the state could not be saved: ${errorText(e)}`);
     }
   }
 
@@ -404,7 +362,7 @@ export class TrainingLoop {
     if (this.failed || run.finished) return;
     let records: SeedRecord[];
     try {
-      records = await this.watched(run.step());
+      records = await this.steps.watch(run.step());
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
       if (isGpuFault(e)) {
@@ -416,29 +374,14 @@ export class TrainingLoop {
       await this.host.wait(DEVICE_LOSS_GRACE_MS);
       if (this.pendingReset?.force) return;
       this.failed = true;
-      this.host.post({
-        type: 'error',
-        generation: this.generation,
-        method,
-        message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}`,
-      });
+      this.report(`${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}`);
       return;
     }
     for (const { seed, record } of records) this.host.post({ type: 'record', generation: this.generation, record, seed });
-    if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
+    if (run.halted) this.report(`${method}: ${run.halted}`);
     if (run.halted || records.length === 0) return;
     await this.keep();
     this.snapshots.completed(run.trainer, this.entry!.method, this.generation, this.speed);
-  }
-
-  /** A step that a device loss can interrupt (a lost device may leave its promises pending forever). */
-  private watched<T>(step: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.abortStep = reject;
-      step.then(resolve, reject).finally(() => {
-        this.abortStep = null;
-      });
-    });
   }
 
   private disposeRuns(): void {

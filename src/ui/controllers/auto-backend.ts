@@ -82,7 +82,7 @@ export class AutoBackend {
 
   /** "Measure again" (the badge's button): forgets this adapter's verdict and measures the race now. */
   measureAgain(): void {
-    if (!this.config || this.config.backend !== 'auto' || this.probes.probing) return;
+    if (this.config?.backend !== 'auto' || this.probes.probing) return;
     this.afterFirstPoints = null;
     void this.measureAndMove(this.config, this.method);
   }
