@@ -125,7 +125,9 @@ describe('backend=auto without waiting', () => {
       await firstPointTimes(page, 60_000);
       expect(await backendOf(page)).toBe('wasm');
       expect(await page.locator('backend-badge .note').innerText()).toBe('Remembered from an earlier visit on this adapter');
-      expect(await page.locator('backend-badge .probe').innerText()).toMatch(/wasm: ((over )?\d+(\.\d)?× faster than this GPU adapter|this GPU adapter's warm-up iteration)/);
+      expect(await page.locator('backend-badge .probe').innerText()).toMatch(
+        /wasm: ((over )?\d+(\.\d)?× faster than this GPU adapter|this GPU adapter's warm-up iteration)/,
+      );
       expect((await workerNames(page)).filter((n) => n.startsWith('beacon-live-probe-'))).toEqual([]);
       expect(errors).toEqual([]);
     } finally {

@@ -1,19 +1,12 @@
 /**
  * A reactive controller that owns the training workers for its host, one per raced method: starts them
  * when the host connects, terminates them when it disconnects, keeps what they report (backend, records,
- * latest batches, state, errors) and asks the host to re-render at most ~10 times a second.
- *
- * Each worker trains one method on its own tfjs backend instance, so methods run in parallel on separate
- * cores; each goes at its own pace (the panels show each one's iterations per second) and the same
- * commands reach all of them. Under `backend=auto`, when the browser has a WebGPU adapter, the race
- * starts at once on wasm (or on the winner remembered for this adapter) while WebGPU is measured in the
- * background once every panel shows its first point; when WebGPU wins, every worker moves to it at its next
- * iteration boundary, continuing from its state (auto-backend.ts). A fault of WebGPU moves one worker to
- * wasm alone (src/worker/training-loop.ts); its panel and the badge say why (`fallbacks`, `recovery`).
- *
- * Answers from trainers that a reset replaced are dropped by generation, per worker: the page adopts the
- * highest generation a worker has sent and clears that method's history when a new one starts (a reset,
- * or a recovery after a lost GPU device).
+ * latest batches, state, errors) and asks the host to re-render at most ~10 times a second. Each worker
+ * trains one method on its own tfjs backend, at its own pace; the same commands reach all of them.
+ * `auto` (start at once, measure after the first points, move to WebGPU if it wins) and WebGPU's
+ * failures (a panel moved to wasm alone) are auto-backend.ts's. Answers from trainers that a reset
+ * replaced are dropped by generation, per worker: the page adopts the highest generation a worker has
+ * sent and clears that method's history when a new one starts (a reset, or a recovery).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { methodSpec } from '../../methods/registry.ts';
@@ -25,23 +18,26 @@ import { SeedHistories, seedList } from '../../page/seeds.ts';
 import type { Speed } from '../../page/page-settings.ts';
 import type { BatchSnapshot } from '../../worker/batch-snapshot.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
-import type { BackendMessage, EstimatorCode, FromWorker, InjectedFault, StateMessage, ToWorker } from '../../worker/protocol.ts';
+import type { BackendMessage, EstimatorCode, FromWorker, InjectedFault, ToWorker } from '../../worker/protocol.ts';
 import { TrainingWorkerClient } from '../../worker/worker-client.ts';
 import { AutoBackend } from './auto-backend.ts';
 import { PriorSharing } from './prior-sharing.ts';
-import { seedsField, threadsPerWorker, type Checkpoints, type RaceState, type TrainingStart } from './race-start.ts';
+import {
+  fallbacksOf,
+  raceState,
+  recoveryNote,
+  seedsField,
+  threadsPerWorker,
+  type Checkpoints,
+  type RaceState,
+  type Slot,
+  type TrainingStart,
+} from './race-start.ts';
 
 export type { Checkpoints, RaceState, TrainingStart } from './race-start.ts';
 
 /** Minimum time between two re-renders caused by training (charts redraw at most this often). */
 const UPDATE_INTERVAL_MS = 100;
-
-interface Slot {
-  client: TrainingWorkerClient;
-  generation: number;
-  state: StateMessage | null;
-  backend: BackendMessage | null;
-}
 
 export class TrainingController implements ReactiveController {
   methods: readonly RaceEntryName[] = [];
@@ -113,14 +109,12 @@ export class TrainingController implements ReactiveController {
    * its backend), and each panel that left WebGPU, by its label.
    */
   get recovery(): string {
-    const left = Object.entries(this.fallbacks).map(([m, why]) => `${raceEntry(m).label}: ${why}`);
-    const lost = this.backend?.fallback ? '' : (this.backend?.recovery ?? '');
-    return [lost, ...left].filter(Boolean).join(' ');
+    return recoveryNote(this.backend, this.fallbacks);
   }
 
   /** Per panel, why it left WebGPU (a GPU fault) and where it went on; absent for the others. */
   get fallbacks(): Partial<Record<RaceEntryName, string>> {
-    return Object.fromEntries(this.methods.flatMap((m) => (this.slots.get(m)?.backend?.fallback ? [[m, this.slots.get(m)!.backend!.fallback!]] : [])));
+    return fallbacksOf(this.methods.map((m) => [m, this.slots.get(m)?.backend ?? null]));
   }
 
   /**
@@ -161,15 +155,7 @@ export class TrainingController implements ReactiveController {
 
   /** All workers together: null until every worker has built its trainer. */
   get state(): RaceState | null {
-    const states = this.methods.map((m) => this.slots.get(m)?.state ?? null);
-    if (states.length === 0 || states.some((s) => s === null)) return null;
-    const all = states as StateMessage[];
-    return {
-      running: all.some((s) => s.running),
-      finished: all.every((s) => s.finished),
-      iterations: Object.fromEntries(all.map((s) => [s.method, s.iteration])) as Record<RaceEntryName, number>,
-      halted: all.filter((s) => s.halted).map((s) => s.method),
-    };
+    return raceState(this.methods.map((m) => this.slots.get(m)?.state ?? null));
   }
 
   get running(): boolean {
@@ -223,11 +209,7 @@ export class TrainingController implements ReactiveController {
     }
     const token = ++this.startToken;
     this.auto.forget(config); // a forced backend: no measurement goes on, none is shown
-    for (const [m, slot] of this.slots) {
-      slot.generation++;
-      this.clearMethod(m);
-      slot.state = null;
-    }
+    for (const [m, slot] of this.slots) this.renew(m, slot);
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.schedule();
     void this.seedPriors(config, checkpoints).then(([prior, ...extraSeeds]) => {
@@ -244,23 +226,14 @@ export class TrainingController implements ReactiveController {
   restartEntry(m: RaceEntryName, config: RaceConfig, running: boolean, checkpoint: ArrayBuffer | null = null): void {
     const slot = this.slots.get(m);
     if (!slot) return;
-    slot.generation++;
-    this.clearMethod(m);
-    slot.state = null;
+    this.renew(m, slot);
     this.errors = this.errors.filter((e) => e.method !== m);
     this.schedule();
     const token = this.startToken;
     void this.seedPriors(config, checkpoint ? { [m]: checkpoint } : {}).then(([prior, ...extraSeeds]) => {
       if (token !== this.startToken) return;
-      slot.client.send({
-        type: 'reset',
-        config: { ...config, backend: this.resolvedBackend(config) },
-        running,
-        prior,
-        ...seedsField(extraSeeds),
-        checkpoint,
-        ...this.estimatorField(m),
-      });
+      const resolved = { ...config, backend: this.resolvedBackend(config) };
+      slot.client.send({ type: 'reset', config: resolved, running, prior, ...seedsField(extraSeeds), checkpoint, ...this.estimatorField(m) });
     });
   }
 
@@ -289,6 +262,13 @@ export class TrainingController implements ReactiveController {
     this.slots.clear();
     this.auto.cancel();
     this.priors.clear();
+  }
+
+  /** A new generation for `m`'s worker: what the old one reported is dropped. */
+  private renew(m: RaceEntryName, slot: Slot): void {
+    slot.generation++;
+    this.clearMethod(m);
+    slot.state = null;
   }
 
   private clearMethod(m: RaceEntryName): void {
