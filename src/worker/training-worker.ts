@@ -80,7 +80,7 @@ const loop: TrainingLoop = new TrainingLoop({
         : undefined;
       // A fault of WebGPU itself, or a lost device with no new one: the panel, the badge and the verdict say why.
       const why = fallback ?? (lostReason && report.backend !== 'webgpu' ? `the GPU device was lost (${lostReason}) and no new one was offered` : null);
-      const left = why !== null && report.backend !== 'webgpu' ? { fallback: `WebGPU failed: ${why}; this panel went on on ${report.backend}, ${at}` } : {};
+      const left = why !== null && report.backend !== 'webgpu' ? { fallback: `WebGPU failed: ${why}. This panel moved to ${report.backend} and ${at}` } : {};
       const movedAt = moving && !lostReason ? { movedAt: continuesAt ?? 0 } : {};
       post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}), ...movedAt, ...left });
       lostReason = null;

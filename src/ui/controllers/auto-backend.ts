@@ -80,9 +80,14 @@ export class AutoBackend {
     void this.measureAndMove(pending.config, pending.method);
   }
 
+  /** Whether "Measure again" can run: the race is under `auto` and no measurement runs. */
+  get canMeasureAgain(): boolean {
+    return this.config?.backend === 'auto' && !this.probes.probing;
+  }
+
   /** "Measure again" (the badge's button): forgets this adapter's verdict and measures the race now. */
   measureAgain(): void {
-    if (this.config?.backend !== 'auto' || this.probes.probing) return;
+    if (!this.canMeasureAgain || !this.config) return;
     this.afterFirstPoints = null;
     void this.measureAndMove(this.config, this.method);
   }

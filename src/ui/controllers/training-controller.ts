@@ -63,8 +63,8 @@ export class TrainingController implements ReactiveController {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastUpdate = 0;
   private speedNow: Speed = 'normal';
-  /** Decides `auto` (where the race starts, the background measurement) and keeps the verdict (auto-backend.ts). */
-  private readonly auto: AutoBackend;
+  /** Decides `auto` (where the race starts, the background measurement, Measure again) and keeps the verdict (auto-backend.ts). */
+  readonly auto: AutoBackend;
   /** The backend the workers were started on (`auto` resolved by the probe controller where it could). */
   private startedOn: TrainConfig['backend'] | null = null;
   /** The SFT prior's sharing among the workers (prior-sharing.ts). */
@@ -97,11 +97,6 @@ export class TrainingController implements ReactiveController {
   /** True while WebGPU is measured in the background. */
   get probing(): boolean {
     return this.auto.probes.probing;
-  }
-
-  /** "Measure again": measures this race's backends anew (under `auto`), replacing the stored verdict. */
-  measureAgain(): void {
-    this.auto.measureAgain();
   }
 
   /**

@@ -27,6 +27,7 @@ export class BackendBadge extends LitElement {
     failure: { type: String },
     probe: { attribute: false },
     probing: { type: Boolean },
+    measurable: { type: Boolean },
     note: { type: String },
   };
 
@@ -41,6 +42,8 @@ export class BackendBadge extends LitElement {
   declare probe: ProbeOutcome | null;
   /** The probe is running. */
   declare probing: boolean;
+  /** "Measure again" can run (the race is under `auto`, no measurement under way). */
+  declare measurable: boolean;
   /** Under `auto`: "moved to webgpu at iteration 5: 3.1× faster than wasm on this adapter", or empty. */
   declare note: string;
 
@@ -52,6 +55,7 @@ export class BackendBadge extends LitElement {
     this.failure = '';
     this.probe = null;
     this.probing = false;
+    this.measurable = false;
     this.note = '';
   }
 
@@ -169,7 +173,7 @@ export class BackendBadge extends LitElement {
                       ${p.webgpuStoppedAfterMs !== undefined ? `> ${ms(p.webgpuStoppedAfterMs)} (stopped)` : ms(p.webgpuMs)}`
               }</span
             >
-            ${this.probing ? nothing : html`<button type="button" class="measure-again" @click=${() => emit(this, 'measure-again', {})}>Measure again</button>`}
+            ${this.measurable ? html`<button type="button" class="measure-again" @click=${() => emit(this, 'measure-again', {})}>Measure again</button>` : nothing}
           </p>`
           : nothing
       }
