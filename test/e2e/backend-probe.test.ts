@@ -170,4 +170,31 @@ describe('backend=auto without waiting', () => {
       await context.close();
     }
   }, 420_000);
+
+  it('"Measure again" in the badge measures the race anew and stores a new verdict', async () => {
+    const { page, context, errors } = await open(`${TINY}&iters=100000`);
+    const verdicts = () =>
+      page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith('beacon-live:backend-verdict:'))
+          .map((k) => JSON.parse(localStorage.getItem(k)!) as { measuredAt: number; measured: string }),
+      );
+    try {
+      const [first] = await waitFor('the first verdict', verdicts, (v) => v.length === 1, 300_000);
+      expect(first.measured).toMatch(/^a steady iteration of this race \(gridhouse, tiny horizon, 2 × 2 runs, width 8\)/);
+      await page.getByRole('button', { name: 'Measure again' }).click();
+      // While it measures, the button is gone (one measurement at a time); then a new verdict replaces the first.
+      const [again] = await waitFor('a new verdict', verdicts, (v) => v.length === 1 && v[0].measuredAt > first.measuredAt, 300_000);
+      expect(again.measured).toMatch(/^a steady iteration of this race/);
+      await waitFor(
+        'the button back',
+        () => page.getByRole('button', { name: 'Measure again' }).count(),
+        (n) => n === 1,
+        30_000,
+      );
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 660_000);
 });

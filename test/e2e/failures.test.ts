@@ -120,10 +120,17 @@ describe('no failure ends a race', () => {
         expect(await panelAlert(page, 'grpo')).toEqual([]);
         const badge = await page.locator('backend-badge').evaluate((el) => el.shadowRoot?.textContent ?? '');
         expect(badge).toMatch(reason);
-        const verdicts = await page.evaluate(() =>
-          Object.keys(localStorage)
-            .filter((k) => k.startsWith('beacon-live:backend-verdict:'))
-            .map((k) => JSON.parse(localStorage.getItem(k)!) as { chosen: string; reason: string }),
+        // The page stores it once it has asked for the adapter the verdict is keyed to (asynchronously).
+        const verdicts = await waitFor(
+          'the stored verdict',
+          () =>
+            page.evaluate(() =>
+              Object.keys(localStorage)
+                .filter((k) => k.startsWith('beacon-live:backend-verdict:'))
+                .map((k) => JSON.parse(localStorage.getItem(k)!) as { chosen: string; reason: string }),
+            ),
+          (v) => v.length > 0,
+          30_000,
         );
         expect(verdicts).toEqual([expect.objectContaining({ chosen: 'wasm', reason: expect.stringMatching(/^wasm: WebGPU failed while training/) })]);
         expect(errors.filter((e) => !/GPU|device|WebGPU/i.test(e))).toEqual([]);
