@@ -14,7 +14,16 @@ import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend
 import { selectBackend, type BackendChoice, type BackendHost, type BackendOptions, type BackendReport } from './select.ts';
 import { planWasmThreads } from './wasm-threads.ts';
 
+/** Set by the test-only `deviceLostNoNewDevice` fault (docs/page-failures.md): WebGPU offers no adapter. */
+let withheld: string | null = null;
+
+/** Test hook: from now on this worker's WebGPU selection finds no adapter and says `reason`. */
+export function withholdWebGpu(reason: string): void {
+  withheld = reason;
+}
+
 function browserGpu(): GPU | string {
+  if (withheld !== null) return withheld;
   if ('gpu' in navigator && navigator.gpu) return navigator.gpu;
   if (!globalThis.isSecureContext) return 'no WebGPU API: the page is not a secure context (open it over https or on localhost)';
   return 'no WebGPU API: this browser does not expose navigator.gpu (WebGPU disabled or unsupported)';

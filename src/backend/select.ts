@@ -10,6 +10,7 @@
  * "Cannot read properties of null"), and can re-initialise onto a fresh device after a device loss.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { requestTrainingAdapter } from './adapter-request.ts';
 import '@tensorflow/tfjs-backend-cpu';
 
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from './names.ts';
@@ -168,9 +169,7 @@ async function tryWebGpu(host: BackendHost): Promise<Attempt> {
   const { WebGPUBackend } = await import('@tensorflow/tfjs-backend-webgpu');
   let adapter: GPUAdapter | null;
   try {
-    adapter = await gpu.requestAdapter({
-      powerPreference: tf.env().getBool('WEBGPU_USE_LOW_POWER_GPU') ? 'low-power' : 'high-performance',
-    });
+    adapter = await requestTrainingAdapter(gpu);
   } catch (e) {
     return { ok: false, reason: `requestAdapter failed: ${errorText(e)}` };
   }

@@ -15,6 +15,8 @@
  *   it after the tensor is disposed. Without `zeroCopy`, tfjs copies it and we may destroy it at once.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import type { BackendName } from './select.ts';
+import { trainingFlags } from './training-flags.ts';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 
 /** tfjs's current backend as a WebGPUBackend; throws if the current backend is not webgpu. */
@@ -27,6 +29,14 @@ export function getWebGpuBackend(): WebGPUBackend {
 /** The GPUDevice the tfjs webgpu backend runs on: our kernels must use this one to share buffers. */
 export function getWebGpuDevice(): GPUDevice {
   return getWebGpuBackend().device;
+}
+
+/**
+ * Sets `trainingFlags(backend)` (training-flags.ts) on tfjs's environment, after `backend` was selected
+ * (its flags are registered then): the training worker and the backend probe both call it.
+ */
+export function applyTrainingFlags(backend: BackendName): void {
+  for (const [flag, value] of Object.entries(trainingFlags(backend))) tf.env().set(flag, value);
 }
 
 /** Turns tfjs's forwarding of small ops to the CPU on or off (it must be off when kernels share buffers). */

@@ -12,6 +12,7 @@
 import { type KernelName, shaderOrigin } from './shader-source.ts';
 import { packUniforms, type UniformFields, type UniformLayout } from './uniforms.ts';
 import { reflectBindings, uniformLayoutOf } from './wgsl-layout.ts';
+import { injectKernelFault } from './fault-injection.ts';
 
 export type StorageAccess = 'read' | 'read_write';
 
@@ -177,6 +178,7 @@ export class KernelRunner<P extends string, B extends string> {
     d.pushErrorScope('out-of-memory');
     d.pushErrorScope('internal');
     d.pushErrorScope('validation');
+    injectKernelFault(d);
     d.queue.writeBuffer(this.uniforms, 0, uniformBytes);
     const bindGroup = d.createBindGroup({
       label: this.spec.name,

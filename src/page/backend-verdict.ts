@@ -1,8 +1,10 @@
 /**
  * The probe's verdict, remembered per WebGPU adapter: `auto` measures wasm against the adapter once
  * (backend-probe.ts, backend-choice.ts) and keeps the outcome in localStorage, keyed by what identifies
- * the adapter (vendor, architecture, device, description), the build (another build may run other
- * kernels) and the settings that set the probe's cost. A second visit starts on the winner at once.
+ * the adapter (vendor, architecture, device, description), the browser's version (another version may
+ * bring another WebGPU implementation), the build (another build may run other kernels) and the
+ * settings that set the probe's cost. A second visit starts on the winner at once; a verdict older than
+ * 30 days reads as absent, so it is measured again (drivers change under the same names).
  *
  * Pure apart from the `VerdictStorage` it is handed (localStorage in the page, a Map in tests), so it is
  * tested in Node. A stored value that is not a well-formed outcome reads as absent, never as a verdict.
@@ -25,18 +27,27 @@ export interface VerdictStorage {
 
 const PREFIX = 'beacon-live:backend-verdict:';
 
+/** A verdict older than this is measured again. */
+export const VERDICT_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+
 /** The adapter's identity from its `GPUAdapterInfo` (absent fields read as empty). */
 export function adapterIdentity(info: Partial<AdapterIdentity> | undefined): AdapterIdentity {
   return { vendor: info?.vendor ?? '', architecture: info?.architecture ?? '', device: info?.device ?? '', description: info?.description ?? '' };
 }
 
-/** The storage key of a verdict: adapter, build and the probe's settings key, each part kept apart. */
-export function verdictKey(adapter: AdapterIdentity, build: string, settingsKey: string): string {
-  return PREFIX + JSON.stringify([adapter.vendor, adapter.architecture, adapter.device, adapter.description, build, settingsKey]);
+/**
+ * The storage key of a verdict: adapter, browser version (the user agent string), build and the
+ * probe's settings key, each part kept apart.
+ */
+export function verdictKey(adapter: AdapterIdentity, browser: string, build: string, settingsKey: string): string {
+  return PREFIX + JSON.stringify([adapter.vendor, adapter.architecture, adapter.device, adapter.description, browser, build, settingsKey]);
 }
 
-/** The remembered outcome at `key`, or null when none (or when what is stored is not an outcome). */
-export function readVerdict(storage: VerdictStorage, key: string): ProbeOutcome | null {
+/**
+ * The remembered outcome at `key`, or null when none, when what is stored is not an outcome, or when
+ * it was measured more than VERDICT_MAX_AGE_MS before `now` (or says not when).
+ */
+export function readVerdict(storage: VerdictStorage, key: string, now: number = Date.now()): ProbeOutcome | null {
   let text: string | null;
   try {
     text = storage.getItem(key);
@@ -46,7 +57,8 @@ export function readVerdict(storage: VerdictStorage, key: string): ProbeOutcome 
   if (text === null) return null;
   try {
     const value: unknown = JSON.parse(text);
-    return isOutcome(value) ? value : null;
+    if (!isOutcome(value) || value.measuredAt === undefined) return null;
+    return now - value.measuredAt <= VERDICT_MAX_AGE_MS ? value : null;
   } catch {
     return null;
   }
@@ -74,6 +86,9 @@ function isOutcome(v: unknown): v is ProbeOutcome {
     typeof o.software === 'boolean' &&
     typeof o.reason === 'string' &&
     (o.adapterName === undefined || typeof o.adapterName === 'string') &&
-    (o.webgpuStoppedAfterMs === undefined || (typeof o.webgpuStoppedAfterMs === 'number' && Number.isFinite(o.webgpuStoppedAfterMs)))
+    (o.webgpuStoppedAfterMs === undefined || (typeof o.webgpuStoppedAfterMs === 'number' && Number.isFinite(o.webgpuStoppedAfterMs))) &&
+    (o.webgpuStoppedIn === undefined || o.webgpuStoppedIn === 'warm-up' || o.webgpuStoppedIn === 'timed') &&
+    (o.measured === undefined || typeof o.measured === 'string') &&
+    (o.measuredAt === undefined || (typeof o.measuredAt === 'number' && Number.isFinite(o.measuredAt)))
   );
 }

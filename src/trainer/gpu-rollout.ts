@@ -27,6 +27,7 @@ import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
+import { injectKernelFault, takeGpuFault } from '../gpu/fault-injection.ts';
 import {
   gatherWeights,
   POLICY_LOGITS,
@@ -213,6 +214,7 @@ export class GpuRolloutCollector {
       device.pushErrorScope('validation');
       let errors: Promise<(GPUError | null)[]>;
       try {
+        injectKernelFault(device);
         const startGroup = runners.envStart.prepare(envBuffers, kernel.params(env, 0));
         const stepGroup = runners.env.prepare(envBuffers, kernel.params(env, 1));
         const logitsGroup = runners.logits.prepare(buffers, logitsParams);
@@ -272,6 +274,8 @@ export class GpuRolloutCollector {
     const { recordWords: W, fields } = this.kernel;
     let rollout: Rollout;
     const t0 = performance.now();
+    // Test hook (gpu/fault-injection.ts): an action no environment admits, as a diverged GPU env would record.
+    if (takeGpuFault('replay')) recorded.actions[0] = -1;
     try {
       rollout = await this.replayer.replay(taskSeeds, groupSize, episodeSeeds, recorded);
       this.lastReplaySeconds = (performance.now() - t0) / 1000;

@@ -8,7 +8,8 @@
  * (shortcut-controller.ts) and the narrow-screen order (narrow-controller.ts).
  */
 import { LitElement, html, nothing } from 'lit';
-import { raceEntry } from '../race/entries.ts';
+import { raceEntry, type RaceEntryName } from '../race/entries.ts';
+import type { InjectedFault } from '../worker/protocol.ts';
 import { raceKey } from '../page/race-key.ts';
 import { writePageState } from '../page/url-state.ts';
 import { availableScenarios } from '../page/scenarios.ts';
@@ -96,6 +97,7 @@ export class BeaconLiveApp extends LitElement {
     this.addEventListener('help-close', () => (this.help = false));
     this.addEventListener('estimator-apply', (e) => st.applyCode(e.detail.source));
     this.addEventListener('estimator-consent', (e) => st.consentCode(e.detail.run));
+    this.addEventListener('measure-again', () => this.training.auto.measureAgain());
     new ShortcutController(this, {
       togglePause: () => this.onCommand({ command: this.training.running ? 'pause' : 'resume' }),
       step: () => this.onCommand({ command: 'step' }),
@@ -138,7 +140,7 @@ export class BeaconLiveApp extends LitElement {
     return {
       methodCount: methods.length,
       lede: `${labels.join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.`,
-      badge: html`<backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.backend?.recovery ?? ''} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing} .note=${t.backendNote}></backend-badge>`,
+      badge: html`<backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.recovery} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing} ?measurable=${t.auto.canMeasureAgain} .note=${t.backendNote}></backend-badge>`,
       presentButton: html`<button type="button" class="present-toggle" aria-pressed=${present ? 'true' : 'false'} @click=${() => this.state.pageSetting({ changes: { present: !present } })}>
         ${present ? 'Exit presenter mode' : 'Presenter mode'}
       </button>`,
@@ -159,7 +161,7 @@ export class BeaconLiveApp extends LitElement {
               html`<method-panel method=${m} .history=${t.histories[m]} .seeds=${t.seeds.length} .revision=${rev} .smoothing=${page.smoothing} .halted=${t.errors
                 .filter((e) => e.method === m)
                 .map((e) => e.message)
-                .join(' ')}></method-panel>`,
+                .join(' ')} .fallback=${t.fallbacks[m] ?? ''}></method-panel>`,
           )}
         </div>
       </section>
@@ -193,6 +195,11 @@ export class BeaconLiveApp extends LitElement {
   /** For tests and demonstrations: makes the worker lose its GPU device. */
   loseDevice(): void {
     this.training.loseDevice();
+  }
+
+  /** Test-only (docs/page-failures.md): arms a real GPU fault in `method`'s worker; the page's controls never call it. */
+  injectFault(method: RaceEntryName, fault: InjectedFault): void {
+    this.training.injectFault(method, fault);
   }
 
   /** "Save run": every panel's latest state and the settings, as a run file (src/page/run-file.ts). */

@@ -43,5 +43,7 @@ declare global {
     'export-charts': CustomEvent<Record<string, never>>;
     'scenario-select': CustomEvent<ScenarioSelectDetail>;
     'help-close': CustomEvent<Record<string, never>>;
+    /** The backend badge's "Measure again": time this race on wasm and WebGPU anew (under `auto`). */
+    'measure-again': CustomEvent<Record<string, never>>;
   }
 }

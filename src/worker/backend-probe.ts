@@ -1,23 +1,29 @@
 /**
- * The backend probe: times one backend on a throw-away trainer at the page's current settings, so that
- * `auto` can pick the backend that is actually faster here (a software GPU adapter such as SwiftShader
- * is far slower than wasm, and only a measurement tells a weak GPU from a strong one).
+ * The backend probe: times one backend on a throw-away trainer running the visitor's race, so that
+ * `auto` picks the backend that is actually faster here for this race (a software GPU adapter such as
+ * SwiftShader is far slower than wasm, and only a measurement tells a weak GPU from a strong one).
  *
- * The probe trainer has the page's network width and batch shape (they set the cost of every op), on the
- * shortest horizon with one epoch of one minibatch: a few forward passes and one update. One warm-up
- * step pays for shader compilation and JIT; the second step is the one timed. Nothing of it is kept.
+ * The workload is the race's own (race/workload.ts: environment, horizon, batch, width, epochs, the
+ * same tfjs flags as training), from the race's SFT prior when the page hands it over. One warm-up
+ * iteration first pays for worker start, device creation, shader compilation and JIT; then
+ * PROBE_TIMED_ITERATIONS steady iterations are timed and their median reported. The worker says when the
+ * warm-up is done (`onWarm`), so the page's deadline covers the timed part alone. Nothing of it is kept.
  * The page runs each backend's probe in a worker of its own, so a probe that overruns can be terminated.
  */
 import type { BackendName, BackendReport } from '../backend/select.ts';
-import type { RaceConfig, TrainConfig } from '../config.ts';
-import type { Method } from '../methods/registry.ts';
-import { entryConfig } from '../race/entries.ts';
+import { applyTrainingFlags } from '../backend/webgpu-interop.ts';
+import type { RaceConfig } from '../config.ts';
 import type { AdvantageEngine } from '../engine/advantage-engine.ts';
+import type { Method } from '../methods/registry.ts';
+import type { PolicyWeights } from '../policy/policy.ts';
+import { raceEntry } from '../race/entries.ts';
+import { PROBE_TIMED_ITERATIONS, PROBE_WARMUP_ITERATIONS } from '../race/probe-iterations.ts';
+import { raceWorkload, type RaceWorkload } from '../race/workload.ts';
 import { TrainingRun } from '../trainer/run.ts';
 
 export interface ProbeTiming {
   backend: 'webgpu' | 'wasm';
-  /** Milliseconds of the timed (second) step; null when the backend could not run. */
+  /** Milliseconds of a steady iteration (the median of the timed ones); null when the backend could not run. */
   ms: number | null;
   /** Why the backend could not run. */
   error?: string;
@@ -26,17 +32,28 @@ export interface ProbeTiming {
   software?: boolean;
 }
 
-/** The probe's settings: the page's shapes, the least work that still runs every kind of op. */
-export function probeConfig(config: RaceConfig, method: Method): TrainConfig {
-  return { ...entryConfig(method, config), horizon: 'tiny', epochs: 1, minibatches: 1, iters: 2 };
+/**
+ * What the probe runs on `backend`: the race's workload for `method` (the same object the training
+ * worker builds), with just enough iterations for the warm-up and the timed ones.
+ */
+export function probeWorkload(config: RaceConfig, method: Method, backend: BackendName): RaceWorkload {
+  const race = raceWorkload(config, raceEntry(method), backend);
+  return { ...race, config: { ...race.config, iters: PROBE_WARMUP_ITERATIONS + PROBE_TIMED_ITERATIONS } };
+}
+
+export interface ProbeRun {
+  config: RaceConfig;
+  method: Method;
+  backend: 'webgpu' | 'wasm';
+  /** The race's SFT prior at `config.seed` (absent or null: the probe trainer computes its own, in the warm-up). */
+  prior?: PolicyWeights | null;
 }
 
 export async function probeBackend(
-  config: RaceConfig,
-  method: Method,
-  backend: 'webgpu' | 'wasm',
+  { config, method, backend, prior }: ProbeRun,
   init: (backend: BackendName) => Promise<BackendReport>,
   engine: (backend: BackendName) => AdvantageEngine,
+  onWarm: () => void = () => {},
   now: () => number = () => performance.now(),
 ): Promise<ProbeTiming> {
   let report: BackendReport;
@@ -45,16 +62,28 @@ export async function probeBackend(
   } catch (e) {
     return { backend, ms: null, error: e instanceof Error ? e.message : String(e) };
   }
+  applyTrainingFlags(report.backend);
   const info = { ...(report.adapterName !== undefined ? { adapterName: report.adapterName } : {}), ...(report.software ? { software: true } : {}) };
-  const run = new TrainingRun(probeConfig(config, method), engine(report.backend));
+  const run = new TrainingRun(probeWorkload(config, method, report.backend).config, engine(report.backend), prior ? { prior } : {});
   try {
-    await run.step();
-    const t0 = now();
-    await run.step();
-    return { backend, ms: now() - t0, ...info };
+    for (let i = 0; i < PROBE_WARMUP_ITERATIONS; i++) await run.step();
+    onWarm();
+    const times: number[] = [];
+    for (let i = 0; i < PROBE_TIMED_ITERATIONS; i++) {
+      const t0 = now();
+      await run.step();
+      times.push(now() - t0);
+    }
+    return { backend, ms: median(times), ...info };
   } catch (e) {
     return { backend, ms: null, error: e instanceof Error ? e.message : String(e), ...info };
   } finally {
     run.dispose();
   }
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }

@@ -64,6 +64,13 @@ export type ToWorker =
   /** Destroys the GPU device, as a driver crash would: exercises the recovery path. */
   | { type: 'loseDevice' }
   /**
+   * Test-only fault injection (docs/page-failures.md), never sent by the page's own controls: arms a
+   * real fault on this worker's GPU path (gpu/fault-injection.ts): `kernel`, a validation error in the
+   * next WGSL kernel's error scope; `replay`, a corrupted action in the next GPU rollout's replay;
+   * `deviceLostNoNewDevice`, the device destroyed and no adapter offered for a new one.
+   */
+  | { type: 'fault'; fault: InjectedFault }
+  /**
    * Move the run to `backend` at the next iteration boundary, continuing from the state of its last
    * completed iteration (as after a lost device); the `backend` answer then carries `movedAt`.
    */
@@ -73,8 +80,13 @@ export type ToWorker =
    * prior get their backend ready meanwhile, so every panel's first point comes sooner.
    */
   | { type: 'warm'; backend: TrainConfig['backend']; wasmThreads?: number }
-  /** A probe worker: time `backend` on a throw-away trainer at `config`'s settings (backend-probe.ts). */
-  | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm' };
+  /**
+   * A probe worker: time `backend` on a throw-away trainer running the race at `config` (backend-probe.ts),
+   * from the race's prior when given; answered by `probeWarm` after the warm-up, then `probe`.
+   */
+  | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm'; prior?: PolicyWeights | null };
+
+export type InjectedFault = 'kernel' | 'replay' | 'deviceLostNoNewDevice';
 
 /**
  * The visitor's estimator for a worker whose entry runs visitor code (the custom method): its source
@@ -94,6 +106,12 @@ export interface BackendMessage {
   recovery?: string;
   /** Set after a `move`: the completed iteration the run continued from on this backend. */
   movedAt?: number;
+  /**
+   * Set when a fault of WebGPU moved the run to this backend (a kernel error, a replay that did not
+   * match, a lost device with no new one): why, and where it continued. The page shows it in the
+   * panel and the badge and stores a wasm verdict with it.
+   */
+  fallback?: string;
 }
 
 export interface RecordMessage {
@@ -125,10 +143,15 @@ export interface StateMessage {
   halted: boolean;
 }
 
-/** A probe worker's answer: one backend's time for a warm training step, or why it could not run. */
+/** A probe worker's answer: one backend's time for a steady iteration of the race, or why it could not run. */
 export interface ProbeMessage {
   type: 'probe';
   result: ProbeTiming;
+}
+
+/** A probe worker's warm-up is done (device, compilation): the timed part, and its deadline, start now. */
+export interface ProbeWarmMessage {
+  type: 'probeWarm';
 }
 
 export interface ErrorMessage {
@@ -156,4 +179,13 @@ export interface CheckpointMessage {
   bytes: ArrayBuffer;
 }
 
-export type FromWorker = BackendMessage | RecordMessage | SnapshotMessage | StateMessage | ErrorMessage | ProbeMessage | PriorMessage | CheckpointMessage;
+export type FromWorker =
+  | BackendMessage
+  | RecordMessage
+  | SnapshotMessage
+  | StateMessage
+  | ErrorMessage
+  | ProbeMessage
+  | ProbeWarmMessage
+  | PriorMessage
+  | CheckpointMessage;

@@ -10,49 +10,31 @@
  *
  * Durable runs: after every completed iteration the loop keeps the run's state in memory (`lastState`)
  * and posts it to the page as checkpoint bytes (seed-checkpoints.ts: a checkpoint per seed; a few ms,
- * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new backend, so no completed
- * iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run (reload, run files).
+ * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new
+ * backend, so no completed iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run.
+ *
+ * No failure ends the race: a failure is its own panel's (an error message with the entry's name), and
+ * a fault of WebGPU itself (a kernel error, a replay that does not match: `isGpuFault`) moves the run
+ * to wasm from `lastState`, as a lost device does, with the reason announced (docs/page-failures.md).
  */
-import { CONFIG_FIELDS, detectorOf, type RaceConfig, type TrainConfig } from '../config.ts';
+import type { RaceConfig, TrainConfig } from '../config.ts';
 import { SPEED_PACING, type Speed } from '../race/speed.ts';
-import type { Method } from '../methods/registry.ts';
 import { configOfEntry, raceEntry, type RaceEntry, type RaceEntryName } from '../race/entries.ts';
-import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { seedConfigs } from '../race/seeds.ts';
+import { trainerConfig } from '../race/workload.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
-import { EstimatorError } from '../estimator/failure.ts';
-import { makeSnapshot, snapshotTransferables } from './batch-snapshot.ts';
-import type { EstimatorCode, FromWorker, ToWorker } from './protocol.ts';
+import { DeviceLostError, errorText, isGpuFault, LIVE_KEYS, liveSettings, StepWatch, type LoopHost } from './loop-host.ts';
+import { SnapshotPacer } from './snapshot-pacer.ts';
+import { resetAfterDeviceLoss, resetAfterGpuFault, resetForMove, type PendingReset, type RunPosition } from './reset-plan.ts';
+import type { EstimatorCode, ToWorker } from './protocol.ts';
 
-export interface LoopHost {
-  post(message: FromWorker, transfer?: Transferable[]): void;
-  /**
-   * Makes sure the tfjs backend for `config.backend` is current (selecting it on first use, when the
-   * choice changed, or when `force`d after a device loss) and returns the advantage engine of `method` on it.
-   * `continuesAt`: after a device loss, the iteration training continues at (null: it starts over).
-   */
-  prepare(config: RaceConfig, method: Method, force: boolean, continuesAt?: number | null, estimator?: EstimatorCode | null): Promise<AdvantageEngine>;
-  /** Resolves after `ms` milliseconds; with 0, after queued messages have had a turn. */
-  wait(ms: number): Promise<void>;
-}
+export { DeviceLostError, LIVE_KEYS, type LoopHost } from './loop-host.ts';
 
 /** How long a failed step waits for a device loss to be reported before it counts as a failure. */
 const DEVICE_LOSS_GRACE_MS = 200;
-
-/** Thrown into a running step when the GPU device is lost. */
-export class DeviceLostError extends Error {
-  override name = 'DeviceLostError';
-}
-
-/** Fields that may change between iterations without rebuilding the trainers. */
-export const LIVE_KEYS = CONFIG_FIELDS.filter((s) => !s.restart).map((s) => s.key);
-
-function liveSettings(config: RaceConfig): Partial<TrainConfig> {
-  return Object.fromEntries(LIVE_KEYS.map((k) => [k, (config as Partial<TrainConfig>)[k]])) as Partial<TrainConfig>;
-}
 
 export class TrainingLoop {
   private config: RaceConfig | null = null;
@@ -71,19 +53,10 @@ export class TrainingLoop {
   private wanted = false;
   private speed: Speed = 'normal';
   private pendingSteps = 0;
-  /**
-   * A rebuild to do. `checkpoint`: bytes of a saved run to continue (from the page); `state`: the state
-   * to continue after a device loss (the last completed iteration's, kept in memory), one per seed.
-   */
-  private pendingReset: {
-    config: RaceConfig;
-    running: boolean;
-    force: boolean;
-    prior?: PolicyWeights | null;
-    extraSeeds?: (PolicyWeights | null)[];
-    checkpoint?: ArrayBuffer | null;
-    state?: RunState[] | null;
-  } | null = null;
+  /** A rebuild to do (reset-plan.ts): the page's, or one that continues the run on another backend. */
+  private pendingReset: PendingReset | null = null;
+  /** Why this run left WebGPU (a GPU fault): it stays on wasm, and a later `move` back is declined. */
+  private leftWebGpu: string | null = null;
   /** The visitor's estimator, for an entry that runs visitor code (set by init and reset; kept across a device loss). */
   private estimator: EstimatorCode | null = null;
   /** Every seed's state after the last completed iteration (or as restored): where a lost device continues. */
@@ -94,14 +67,16 @@ export class TrainingLoop {
   private extraSeeds: (PolicyWeights | null)[] | undefined = undefined;
   /** Stopped by an error other than a divergence (a divergence halts the run itself). */
   private failed = false;
-  /** The latest batch has not been sent as a snapshot yet. */
-  private unsent = false;
+  private readonly snapshots: SnapshotPacer;
   private pumping = false;
   /** A backend to move to at the next iteration boundary (`move`), continuing from `lastState`. */
   private pendingMove: 'webgpu' | 'wasm' | null = null;
-  private abortStep: ((e: Error) => void) | null = null;
+  /** Steps a device loss can interrupt (loop-host.ts). */
+  private readonly steps = new StepWatch();
 
-  constructor(private readonly host: LoopHost) {}
+  constructor(private readonly host: LoopHost) {
+    this.snapshots = new SnapshotPacer(host.post);
+  }
 
   /** Handles one command from the page. */
   command(message: ToWorker): void {
@@ -150,6 +125,7 @@ export class TrainingLoop {
         void this.pump();
         return;
       case 'loseDevice':
+      case 'fault':
       case 'warm':
       case 'probe':
       case 'prior':
@@ -164,20 +140,16 @@ export class TrainingLoop {
    * continue from the last completed iteration (a pending page reset keeps its own starting point).
    */
   deviceLost(reason: string): void {
-    const running = this.pendingReset ? this.pendingReset.running : this.wanted;
-    const pending = this.pendingReset;
-    const from = pending ? { checkpoint: pending.checkpoint, state: pending.state } : { state: this.lastState };
-    if (this.config)
-      this.pendingReset = {
-        config: pending?.config ?? this.config,
-        running,
-        force: true,
-        prior: pending ? pending.prior : this.prior,
-        extraSeeds: pending ? pending.extraSeeds : this.extraSeeds,
-        ...from,
-      };
-    this.abortStep?.(new DeviceLostError(reason));
+    const at = this.position();
+    if (at) this.pendingReset = resetAfterDeviceLoss(this.pendingReset, at);
+    this.steps.interrupt(new DeviceLostError(reason));
     void this.pump();
+  }
+
+  /** Where the run stands, for a rebuild that continues it (null before `init`). */
+  private position(): RunPosition | null {
+    if (!this.config) return null;
+    return { config: this.config, wanted: this.wanted, prior: this.prior, extraSeeds: this.extraSeeds, lastState: this.lastState };
   }
 
   get iteration(): number {
@@ -238,7 +210,7 @@ export class TrainingLoop {
       this.pumping = false;
     }
     if (this.finished()) this.running = false;
-    this.flushSnapshots();
+    if (this.entry) this.snapshots.flush(this.run?.trainer, this.entry.method, this.generation, this.speed);
     this.postState();
   }
 
@@ -250,20 +222,21 @@ export class TrainingLoop {
   private takeMove(): void {
     const to = this.pendingMove;
     this.pendingMove = null;
-    if (to === null || !this.config) return;
-    if (this.pendingReset) {
-      this.pendingReset.config = { ...this.pendingReset.config, backend: to };
-      return;
-    }
-    if (this.config.backend === to) return;
-    this.pendingReset = {
-      config: { ...this.config, backend: to },
-      running: this.wanted,
-      force: false,
-      prior: this.prior,
-      extraSeeds: this.extraSeeds,
-      state: this.lastState,
-    };
+    const at = this.position();
+    if (to === null || !at) return;
+    if (to === 'webgpu' && this.leftWebGpu !== null) return; // WebGPU failed this run: it stays on wasm
+    this.pendingReset = resetForMove(this.pendingReset, at, to) ?? this.pendingReset;
+  }
+
+  /**
+   * A GPU fault (`isGpuFault`) in a step: the run continues on wasm from its last completed iteration,
+   * through the same rebuild as a `move`, and says why. A page reset not yet done only changes backend.
+   */
+  private leaveWebGpu(e: unknown): void {
+    const at = this.position();
+    if (!at) return;
+    this.leftWebGpu = errorText(e);
+    this.pendingReset = resetAfterGpuFault(this.pendingReset, at, this.leftWebGpu);
   }
 
   private async rebuild(): Promise<void> {
@@ -272,7 +245,9 @@ export class TrainingLoop {
     this.disposeRuns();
     this.generation++;
     this.failed = false;
-    this.unsent = false;
+    this.snapshots.reset();
+    // A page reset keeps a run whose WebGPU failed on wasm: the same fault would come again.
+    if (reset.fallback === undefined && reset.state === undefined && this.leftWebGpu !== null) reset.config = { ...reset.config, backend: 'wasm' };
     this.config = reset.config;
     this.running = reset.running;
     this.prior = reset.prior;
@@ -285,7 +260,8 @@ export class TrainingLoop {
       // A device lost before the restore completes continues from the same saved state.
       this.lastState = saved;
       const seeds = 1 + (this.extraSeeds?.length ?? 0);
-      const configs = seedConfigs(reset.config, seeds).map((c) => configOfEntry(entry, c));
+      // The trainer's config as the backend probe builds it too (race/workload.ts; the flags come with the backend).
+      const configs = seedConfigs(reset.config, seeds).map((c) => trainerConfig(c, entry));
       const continuesAt = reset.state ? Math.min(...reset.state.map((s) => s.iteration)) : null;
       // Each seed's trainer gets an engine of its own (a trainer disposes its engine); only the first
       // call may force a new backend. The engine is the entry's method's: a variant only changes
@@ -294,24 +270,25 @@ export class TrainingLoop {
         SeedRuns.create(
           configs,
           [this.prior, ...(this.extraSeeds ?? [])],
-          (i) => this.host.prepare(reset.config, entry.method, force && i === 0, i === 0 ? continuesAt : null, this.estimator),
+          (i) =>
+            this.host.prepare(reset.config, entry.method, {
+              force: force && i === 0,
+              continuesAt: i === 0 ? continuesAt : null,
+              estimator: this.estimator,
+              fallback: i === 0 ? (reset.fallback ?? null) : null,
+            }),
           () => this.pendingReset !== null,
         );
       this.run = await create(reset.force);
       if (!this.run) return; // superseded while the backend was initialising
       if (saved) {
         try {
-          await this.watched(this.run.restore(saved));
+          await this.steps.watch(this.run.restore(saved));
           // The page's live settings (the URL's) win over those saved with the state.
           this.run.updateSettings(liveSettings(configs[0]));
         } catch (e) {
           if (e instanceof DeviceLostError) throw e;
-          this.host.post({
-            type: 'error',
-            generation: this.generation,
-            method,
-            message: `${method}: the saved state could not be continued (${errorText(e)}); started from iteration 0`,
-          });
+          this.report(`${method}: the saved state could not be continued (${errorText(e)}); started from iteration 0`);
           this.disposeRuns();
           this.run = await create(false);
           if (!this.run) return;
@@ -322,26 +299,30 @@ export class TrainingLoop {
       if (saved) {
         // The restored histories redraw the charts; then training goes on from the saved iteration.
         for (const { seed, record } of this.run.recordHistory) this.host.post({ type: 'record', generation: this.generation, record, seed });
-        if (this.run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${this.run.halted}` });
+        if (this.run.halted) this.report(`${method}: ${this.run.halted}`);
       } else {
         // Iteration 0: where every method starts (the shared prior), the first point of every chart.
-        const start = await this.watched(this.run.evaluateStart());
+        const start = await this.steps.watch(this.run.evaluateStart());
         if (this.pendingReset) return;
         for (const { seed, record } of start) this.host.post({ type: 'record', generation: this.generation, record, seed });
       }
       await this.keep();
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
+      if (isGpuFault(e) && reset.config.backend !== 'wasm') {
+        this.leaveWebGpu(e);
+        return;
+      }
       this.running = false;
-      // The visitor's estimator failing to load is its panel's failure alone (src/estimator/failure.ts).
-      this.host.post({
-        type: 'error',
-        generation: this.generation,
-        ...(e instanceof EstimatorError ? { method } : {}),
-        message: `could not start training: ${errorText(e)}`,
-      });
+      // Any failure to start (the visitor's estimator, a saved state, a backend) is this panel's alone.
+      this.report(`could not start training: ${errorText(e)}`);
     }
     this.postState();
+  }
+
+  /** Posts `message` as this panel's error (the page shows it in the panel alone). */
+  private report(message: string): void {
+    this.host.post({ type: 'error', generation: this.generation, method: this.method!, message });
   }
 
   /** Saved bytes as every seed's state, or null (and a message saying why) when they cannot be read. */
@@ -349,12 +330,7 @@ export class TrainingLoop {
     try {
       return await decodeSeedCheckpoints(bytes);
     } catch (e) {
-      this.host.post({
-        type: 'error',
-        generation: this.generation,
-        method,
-        message: `${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0`,
-      });
+      this.report(`${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0`);
       return null;
     }
   }
@@ -368,14 +344,14 @@ export class TrainingLoop {
     const method = this.method;
     if (!run || !method) return;
     try {
-      const state = await this.watched(run.state());
+      const state = await this.steps.watch(run.state());
       if (this.pendingReset || run !== this.run) return;
       this.lastState = state;
       const bytes = await encodeSeedCheckpoints(state);
       this.host.post({ type: 'checkpoint', generation: this.generation, method, iteration: run.iteration, bytes }, [bytes]);
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump continues from the previous state
-      this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: the state could not be saved: ${errorText(e)}` });
+      this.report(`${method}: the state could not be saved: ${errorText(e)}`);
     }
   }
 
@@ -386,62 +362,26 @@ export class TrainingLoop {
     if (this.failed || run.finished) return;
     let records: SeedRecord[];
     try {
-      records = await this.watched(run.step());
+      records = await this.steps.watch(run.step());
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
+      if (isGpuFault(e)) {
+        this.leaveWebGpu(e);
+        return;
+      }
       // A dying GPU device often fails the step (an aborted buffer mapping) just before its `lost`
       // promise settles: give the loss a moment to be reported, and treat the failure as part of it.
       await this.host.wait(DEVICE_LOSS_GRACE_MS);
       if (this.pendingReset?.force) return;
       this.failed = true;
-      this.host.post({
-        type: 'error',
-        generation: this.generation,
-        method,
-        message: `${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}`,
-      });
+      this.report(`${method}: training failed at iteration ${run.iteration + 1}: ${errorText(e)}`);
       return;
     }
     for (const { seed, record } of records) this.host.post({ type: 'record', generation: this.generation, record, seed });
-    if (run.halted) this.host.post({ type: 'error', generation: this.generation, method, message: `${method}: ${run.halted}` });
+    if (run.halted) this.report(`${method}: ${run.halted}`);
     if (run.halted || records.length === 0) return;
     await this.keep();
-    this.unsent = true;
-    const every = SPEED_PACING[this.speed].snapshotEvery;
-    if (every > 0 && records[0].record.iteration % every === 0) this.sendSnapshot();
-  }
-
-  /** A step that a device loss can interrupt (a lost device may leave its promises pending forever). */
-  private watched<T>(step: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.abortStep = reject;
-      step.then(resolve, reject).finally(() => {
-        this.abortStep = null;
-      });
-    });
-  }
-
-  private sendSnapshot(): void {
-    const trainer = this.run?.trainer;
-    if (!trainer?.lastBatch || !this.config || !this.entry) return;
-    const settings = trainer.settings;
-    const snapshot = makeSnapshot(trainer.lastBatch, {
-      method: this.entry.method,
-      iteration: trainer.iteration,
-      env: settings.env,
-      horizon: settings.horizon,
-      lambda: settings.lambda,
-      randomSegments: settings.randomSegments,
-      detector: detectorOf(settings),
-    });
-    this.host.post({ type: 'snapshot', generation: this.generation, snapshot }, snapshotTransferables(snapshot));
-    this.unsent = false;
-  }
-
-  /** When training stops, the views get the latest batches even if the speed skipped them. */
-  private flushSnapshots(): void {
-    if (SPEED_PACING[this.speed].snapshotEvery === 0) return;
-    if (this.unsent) this.sendSnapshot();
+    this.snapshots.completed(run.trainer, this.entry!.method, this.generation, this.speed);
   }
 
   private disposeRuns(): void {
@@ -453,8 +393,4 @@ export class TrainingLoop {
     }
     this.run = null;
   }
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -14,7 +14,8 @@ import { TrainingLoop } from './training-loop.ts';
 import { WorkerBackend } from './worker-backend.ts';
 import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
-import { initBackend, setWasmThreads } from '../backend/browser.ts';
+import { initBackend, setWasmThreads, withholdWebGpu } from '../backend/browser.ts';
+import { armGpuFault } from '../gpu/fault-injection.ts';
 import { advantageEngineName, createAdvantageEngine, rolloutShaders } from '../engine/advantage-engine.ts';
 import { probeBackend } from './backend-probe.ts';
 import type { RaceConfig } from '../config.ts';
@@ -22,7 +23,7 @@ import type { Method } from '../methods/registry.ts';
 import { entryConfig } from '../race/entries.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { sftPrior } from '../trainer/sft-prior.ts';
-import type { EstimatorCode, FromWorker, ToWorker } from './protocol.ts';
+import type { EstimatorCode, FromWorker, InjectedFault, ToWorker } from './protocol.ts';
 import { methodSpec } from '../methods/registry.ts';
 import { browserEstimatorSandbox } from '../estimator/browser-sandbox.ts';
 import { EstimatorError } from '../estimator/failure.ts';
@@ -47,8 +48,6 @@ let lostReason: string | null = null;
 let announced = false;
 /** The page asked for a `move`: the next backend announcement says where the run continued. */
 let moving = false;
-/** A `warm` selection under way: later selections wait for it (two at once would initialise twice). */
-let warming: Promise<unknown> | null = null;
 
 const backend = new WorkerBackend((reason) => {
   lostReason = reason;
@@ -71,16 +70,19 @@ function wait(ms: number): Promise<void> {
 const loop: TrainingLoop = new TrainingLoop({
   post,
   wait,
-  async prepare(config, method, force, continuesAt, estimator) {
-    await warming;
+  async prepare(config, method, { force, continuesAt, estimator, fallback }) {
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
     if (changed || lostReason || !announced) {
       announced = true;
+      const at = continuesAt != null ? `continued at iteration ${continuesAt}` : 'training restarted from iteration 0 (no iteration had completed)';
       const recovery = lostReason
-        ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, ${continuesAt != null ? `continued at iteration ${continuesAt} after the GPU was lost` : 'training restarted from iteration 0 (no iteration had completed)'}`
+        ? `GPU device lost (${lostReason}); ${report.backend === 'webgpu' ? 'recovered on a new WebGPU device' : `fell back to ${report.backend}`}, ${at} after the GPU was lost`
         : undefined;
+      // A fault of WebGPU itself, or a lost device with no new one: the panel, the badge and the verdict say why.
+      const why = fallback ?? (lostReason && report.backend !== 'webgpu' ? `the GPU device was lost (${lostReason}) and no new one was offered` : null);
+      const left = why !== null && report.backend !== 'webgpu' ? { fallback: `WebGPU failed: ${why}. This panel moved to ${report.backend} and ${at}` } : {};
       const movedAt = moving && !lostReason ? { movedAt: continuesAt ?? 0 } : {};
-      post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}), ...movedAt });
+      post({ type: 'backend', report, advantages: advantageEngineName(report.backend, method), ...(recovery ? { recovery } : {}), ...movedAt, ...left });
       lostReason = null;
       moving = false;
     }
@@ -92,6 +94,18 @@ const loop: TrainingLoop = new TrainingLoop({
     return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
   },
 });
+
+/** Test-only fault injection (docs/page-failures.md): arms a real fault on this worker's GPU path. */
+function injectFault(fault: InjectedFault): void {
+  if (backend.report?.backend !== 'webgpu') {
+    post({ type: 'error', generation: -1, message: `fault ${fault}: the worker is not on webgpu` });
+    return;
+  }
+  if (fault === 'deviceLostNoNewDevice') {
+    withholdWebGpu('no WebGPU adapter: the device was lost and none was offered again (injected fault)');
+    backend.loseDevice();
+  } else armGpuFault(fault);
+}
 
 /** The custom method's engine: the visitor's estimator in a nested sandbox worker, its module loaded first. */
 async function customEngine(estimator: EstimatorCode | null | undefined, shaders: ShaderSources | undefined): Promise<AdvantageEngine> {
@@ -115,7 +129,6 @@ async function customEngine(estimator: EstimatorCode | null | undefined, shaders
  * to hand to every method's worker: one prior per page config, whichever worker trains which method.
  */
 async function sharedPrior(config: RaceConfig, method: Method): Promise<PolicyWeights | null> {
-  await warming;
   await backend.ensure(config.backend, false);
   const prior = sftPrior(entryConfig(method, config));
   return prior ? await prior : null;
@@ -126,17 +139,16 @@ scope.onmessage = (event) => {
   if ((message.type === 'init' || message.type === 'prior' || message.type === 'warm') && message.wasmThreads !== undefined)
     setWasmThreads(message.wasmThreads);
   if (message.type === 'warm') {
-    // A failure here is reported by the selection that `init` makes next.
-    warming = backend.ensure(message.backend, false).catch(() => undefined);
+    // A failure here is reported by the selection that `init` makes next (selections run in turn, worker-backend.ts).
+    void backend.ensure(message.backend, false).catch(() => undefined);
     return;
   }
   if (message.type === 'probe') {
     void probeBackend(
-      message.config,
-      message.method,
-      message.backend,
+      message,
       (b) => initBackend(b, { strict: true }),
       (b) => createAdvantageEngine(b, message.method, () => VITE_SHADERS),
+      () => post({ type: 'probeWarm' }),
     ).then((result) => post({ type: 'probe', result }));
     return;
   }
@@ -145,6 +157,10 @@ scope.onmessage = (event) => {
       (weights) => post({ type: 'prior', weights }),
       (e: unknown) => post({ type: 'prior', weights: null, error: e instanceof Error ? e.message : String(e) }),
     );
+    return;
+  }
+  if (message.type === 'fault') {
+    injectFault(message.fault);
     return;
   }
   if (message.type === 'loseDevice') {

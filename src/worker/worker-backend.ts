@@ -7,26 +7,38 @@
  */
 import { initBackend } from '../backend/browser.ts';
 import type { BackendChoice, BackendReport } from '../backend/select.ts';
-import { getWebGpuDevice, setWebGpuCpuForward } from '../backend/webgpu-interop.ts';
+import { applyTrainingFlags, getWebGpuDevice } from '../backend/webgpu-interop.ts';
 
 export class WorkerBackend {
   private choice: BackendChoice | null = null;
   report: BackendReport | null = null;
   /** Bumped on every selection, so a stale device's `lost` promise is ignored. */
   private watchToken = 0;
+  /**
+   * The selection under way, if any: selections run one after another. Two at once (the race's prior
+   * and a panel's restart asking for it while `init` selects) would initialise tfjs twice, and an op
+   * run between the two fails with "Backend … has not yet been initialized" in a panel that did nothing wrong.
+   */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly onLost: (reason: string) => void) {}
 
   /** Selects `choice` unless it is already current (or `force`), and watches a WebGPU device for loss. */
-  async ensure(choice: BackendChoice, force: boolean): Promise<{ report: BackendReport; changed: boolean }> {
+  ensure(choice: BackendChoice, force: boolean): Promise<{ report: BackendReport; changed: boolean }> {
+    const next = this.queue.then(() => this.select(choice, force));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async select(choice: BackendChoice, force: boolean): Promise<{ report: BackendReport; changed: boolean }> {
     if (!force && this.report && this.choice === choice) return { report: this.report, changed: false };
     const report = await initBackend(choice);
     this.choice = choice;
     this.report = report;
     const token = ++this.watchToken;
+    // The flags the probe times under too (training-flags.ts).
+    applyTrainingFlags(report.backend);
     if (report.backend === 'webgpu') {
-      // The advantage kernels read tfjs's tensors on the GPU: small ops must not be forwarded to the CPU.
-      setWebGpuCpuForward(false);
       getWebGpuDevice().lost.then((info) => {
         if (token === this.watchToken) this.onLost(info.message ? `${info.reason}: ${info.message}` : String(info.reason));
       });

@@ -102,7 +102,12 @@ describe('backend=auto without waiting', () => {
         (t) => t.length > 0,
         180_000,
       );
-      expect(probe[0]).toMatch(/wasm: (over )?\d+(\.\d)?× faster than this GPU adapter/);
+      // Stopped in its timed part (a factor bound) or its warm-up (a software adapter compiling on a busy CPU).
+      expect(probe[0]).toMatch(/wasm: ((over )?\d+(\.\d)?× faster than this GPU adapter|this GPU adapter's warm-up iteration)/);
+      // The badge names what was timed: a steady iteration of this race, on each backend.
+      expect(await page.locator('backend-badge [data-measured]').innerText()).toMatch(
+        /^A steady iteration of this race \(gridhouse, \w+ horizon, \d+ × \d+ runs, width \d+\), the median of 3 after a warm-up: wasm \d+(\.\d)? m?s, WebGPU /,
+      );
       expect((await workerNames(page)).filter((n) => n.startsWith('beacon-live-probe-'))).toEqual(['beacon-live-probe-wasm', 'beacon-live-probe-webgpu']);
       expect(await backendOf(page)).toBe('wasm');
       const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('beacon-live:backend-verdict:')));
@@ -120,7 +125,9 @@ describe('backend=auto without waiting', () => {
       await firstPointTimes(page, 60_000);
       expect(await backendOf(page)).toBe('wasm');
       expect(await page.locator('backend-badge .note').innerText()).toBe('Remembered from an earlier visit on this adapter');
-      expect(await page.locator('backend-badge .probe').innerText()).toMatch(/wasm: (over )?\d+(\.\d)?× faster than this GPU adapter/);
+      expect(await page.locator('backend-badge .probe').innerText()).toMatch(
+        /wasm: ((over )?\d+(\.\d)?× faster than this GPU adapter|this GPU adapter's warm-up iteration)/,
+      );
       expect((await workerNames(page)).filter((n) => n.startsWith('beacon-live-probe-'))).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
@@ -163,4 +170,31 @@ describe('backend=auto without waiting', () => {
       await context.close();
     }
   }, 420_000);
+
+  it('"Measure again" in the badge measures the race anew and stores a new verdict', async () => {
+    const { page, context, errors } = await open(`${TINY}&iters=100000`);
+    const verdicts = () =>
+      page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith('beacon-live:backend-verdict:'))
+          .map((k) => JSON.parse(localStorage.getItem(k)!) as { measuredAt: number; measured: string }),
+      );
+    try {
+      const [first] = await waitFor('the first verdict', verdicts, (v) => v.length === 1, 300_000);
+      expect(first.measured).toMatch(/^a steady iteration of this race \(gridhouse, tiny horizon, 2 × 2 runs, width 8\)/);
+      await page.getByRole('button', { name: 'Measure again' }).click();
+      // While it measures, the button is gone (one measurement at a time); then a new verdict replaces the first.
+      const [again] = await waitFor('a new verdict', verdicts, (v) => v.length === 1 && v[0].measuredAt > first.measuredAt, 300_000);
+      expect(again.measured).toMatch(/^a steady iteration of this race/);
+      await waitFor(
+        'the button back',
+        () => page.getByRole('button', { name: 'Measure again' }).count(),
+        (n) => n === 1,
+        30_000,
+      );
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 660_000);
 });

@@ -14,32 +14,49 @@ function mapStorage(): VerdictStorage & { map: Map<string, string> } {
 
 const swiftshader = adapterIdentity({ vendor: 'google', architecture: 'swiftshader', device: '', description: '' });
 const nvidia = adapterIdentity({ vendor: 'nvidia', architecture: 'ampere', device: '0x2204', description: '' });
-const outcome = chooseBackend({ backend: 'wasm', ms: 900 }, { backend: 'webgpu', ms: 30, adapterName: 'nvidia ampere' });
+const NOW = Date.UTC(2026, 11, 2);
+const DAY = 24 * 3600 * 1000;
+const outcome = { ...chooseBackend({ backend: 'wasm', ms: 900 }, { backend: 'webgpu', ms: 30, adapterName: 'nvidia ampere' }), measuredAt: NOW };
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0';
 
 describe('backend verdict store', () => {
   it('a second visit on the same adapter and build reads the first visit’s outcome', () => {
     const storage = mapStorage();
-    const key = verdictKey(nvidia, 'index-abc.js', '["gridhouse",64,4,8]');
-    expect(readVerdict(storage, key)).toBeNull();
+    const key = verdictKey(nvidia, CHROME, 'index-abc.js', '["gridhouse",64,4,8]');
+    expect(readVerdict(storage, key, NOW)).toBeNull();
     expect(writeVerdict(storage, key, outcome)).toBe(true);
-    expect(readVerdict(storage, verdictKey(nvidia, 'index-abc.js', '["gridhouse",64,4,8]'))).toEqual(outcome);
+    expect(readVerdict(storage, verdictKey(nvidia, CHROME, 'index-abc.js', '["gridhouse",64,4,8]'), NOW + DAY)).toEqual(outcome);
   });
 
-  it('another adapter, build or settings shape does not see it', () => {
+  it('another adapter (its description too), browser version, build or settings shape does not see it', () => {
     const storage = mapStorage();
-    writeVerdict(storage, verdictKey(nvidia, 'b1', 's'), outcome);
-    expect(readVerdict(storage, verdictKey(swiftshader, 'b1', 's'))).toBeNull();
-    expect(readVerdict(storage, verdictKey(nvidia, 'b2', 's'))).toBeNull();
-    expect(readVerdict(storage, verdictKey(nvidia, 'b1', 't'))).toBeNull();
+    writeVerdict(storage, verdictKey(nvidia, CHROME, 'b1', 's'), outcome);
+    expect(readVerdict(storage, verdictKey(nvidia, CHROME, 'b1', 's'), NOW)).toEqual(outcome);
+    expect(readVerdict(storage, verdictKey(swiftshader, CHROME, 'b1', 's'), NOW)).toBeNull();
+    expect(readVerdict(storage, verdictKey({ ...nvidia, description: 'NVIDIA GeForce RTX 3090 (driver 560)' }, CHROME, 'b1', 's'), NOW)).toBeNull();
+    expect(readVerdict(storage, verdictKey(nvidia, CHROME.replace('156', '157'), 'b1', 's'), NOW)).toBeNull();
+    expect(readVerdict(storage, verdictKey(nvidia, CHROME, 'b2', 's'), NOW)).toBeNull();
+    expect(readVerdict(storage, verdictKey(nvidia, CHROME, 'b1', 't'), NOW)).toBeNull();
     // Fields are kept apart: "ab"+"c" is not "a"+"bc".
-    expect(verdictKey(adapterIdentity({ vendor: 'ab', architecture: 'c' }), 'b', 's')).not.toBe(
-      verdictKey(adapterIdentity({ vendor: 'a', architecture: 'bc' }), 'b', 's'),
+    expect(verdictKey(adapterIdentity({ vendor: 'ab', architecture: 'c' }), CHROME, 'b', 's')).not.toBe(
+      verdictKey(adapterIdentity({ vendor: 'a', architecture: 'bc' }), CHROME, 'b', 's'),
     );
+  });
+
+  it('a verdict is measured again after 30 days, and one that does not say when it was measured reads as absent', () => {
+    const storage = mapStorage();
+    const key = verdictKey(nvidia, CHROME, 'b', 's');
+    writeVerdict(storage, key, outcome);
+    expect(readVerdict(storage, key, NOW + 30 * DAY)).toEqual(outcome);
+    expect(readVerdict(storage, key, NOW + 30 * DAY + 1)).toBeNull();
+    const { measuredAt: _, ...undated } = outcome;
+    writeVerdict(storage, key, undated);
+    expect(readVerdict(storage, key, NOW)).toBeNull();
   });
 
   it('what is stored but is not an outcome reads as absent', () => {
     const storage = mapStorage();
-    const key = verdictKey(nvidia, 'b', 's');
+    const key = verdictKey(nvidia, CHROME, 'b', 's');
     for (const bad of [
       'not json',
       '{}',
@@ -49,7 +66,7 @@ describe('backend verdict store', () => {
       'null',
     ]) {
       storage.map.set(key, bad);
-      expect(readVerdict(storage, key), bad).toBeNull();
+      expect(readVerdict(storage, key, NOW), bad).toBeNull();
     }
   });
 

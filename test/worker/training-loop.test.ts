@@ -17,6 +17,8 @@ import { cpuAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { TIMING_KEYS } from '../../src/trainer/iteration-record.ts';
 import type { CheckpointMessage, FromWorker, RecordMessage, SnapshotMessage, StateMessage } from '../../src/worker/protocol.ts';
 import { TrainingLoop } from '../../src/worker/training-loop.ts';
+import { GpuKernelError } from '../../src/gpu/kernel.ts';
+import type { AdvantageEngine } from '../../src/engine/advantage-engine.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -40,20 +42,41 @@ const init = (config: RaceConfig, running: boolean, method: Method = 'beacon', s
   speed,
 });
 
-function harness() {
+/**
+ * The CPU engine, except that on `backend` its `failAt`-th call (1-based) throws the GpuKernelError a
+ * WGSL kernel's error scope would raise.
+ */
+function faultyEngine(failAt: number): { engine: (backend: string) => AdvantageEngine; calls: () => number } {
+  let calls = 0;
+  return {
+    calls: () => calls,
+    engine: (backend) =>
+      backend !== 'webgpu'
+        ? cpuAdvantageEngine
+        : {
+            ...cpuAdvantageEngine,
+            compute(batch, settings) {
+              if (++calls === failAt) return Promise.reject(new GpuKernelError('group reduce', 'Validation error (test)'));
+              return cpuAdvantageEngine.compute(batch, settings);
+            },
+          },
+  };
+}
+
+function harness(engine: (backend: string) => AdvantageEngine = () => cpuAdvantageEngine) {
   const messages: FromWorker[] = [];
   const transfers: Transferable[][] = [];
   const prepared: boolean[] = [];
-  const preparedOn: { backend: string; continuesAt: number | null }[] = [];
+  const preparedOn: { backend: string; continuesAt: number | null; fallback?: string }[] = [];
   const loop = new TrainingLoop({
     post: (m, t) => {
       messages.push(m);
       transfers.push(t ?? []);
     },
-    prepare: async (config, _method, force, continuesAt) => {
+    prepare: async (config, _method, { force, continuesAt, fallback }) => {
       prepared.push(force);
-      preparedOn.push({ backend: config.backend, continuesAt: continuesAt ?? null });
-      return cpuAdvantageEngine;
+      preparedOn.push({ backend: config.backend, continuesAt, ...(fallback !== null ? { fallback } : {}) });
+      return engine(config.backend);
     },
     wait: (ms) => new Promise((r) => setTimeout(r, ms)),
   });
@@ -260,6 +283,42 @@ describe('training loop', () => {
     for (let i = 0; i < 8; i++) expected.push((await direct.step())!);
     direct.dispose();
     expect(after.map(untimed)).toEqual(expected.map(untimed));
+  });
+
+  it('a GPU fault (a kernel error) moves the run to wasm from its last completed iteration, says why, and declines a later move back', async () => {
+    const faulty = faultyEngine(4); // iteration 0's evaluation is call 1: the fault comes in iteration 3
+    const h = harness(faulty.engine);
+    h.loop.command(init(tiny({ iters: 7, backend: 'webgpu' }), true, 'grpo'));
+    await h.until('the budget after the fault', () => h.lastState()?.finished === true && h.lastState()?.generation === 2);
+    expect(h.preparedOn).toEqual([
+      { backend: 'webgpu', continuesAt: null },
+      { backend: 'wasm', continuesAt: 2, fallback: 'WGSL kernel group reduce: Validation error (test)' },
+    ]);
+    // No error stopped the panel: it went on, and its records are those of an uninterrupted run.
+    expect(h.messages.filter((m) => m.type === 'error')).toEqual([]);
+    expect(h.lastState()).toMatchObject({ iteration: 7, halted: false });
+    const after = h
+      .records()
+      .filter((m) => m.generation === 2)
+      .map((m) => m.record);
+    const direct = new TrainingRun(methodConfig('grpo', tiny({ iters: 7 })), cpuAdvantageEngine);
+    const expected = [await direct.evaluateStart()];
+    for (let i = 0; i < 7; i++) expected.push((await direct.step())!);
+    direct.dispose();
+    expect(after.map(untimed)).toEqual(expected.map(untimed));
+    // The probe's move back to WebGPU is declined: this run's WebGPU failed.
+    h.loop.command({ type: 'move', backend: 'webgpu' });
+    await h.settle();
+    expect(h.preparedOn).toHaveLength(2);
+  });
+
+  it('a GPU fault while a run starts (iteration 0) starts it on wasm instead of failing the panel', async () => {
+    const h = harness(faultyEngine(1).engine);
+    h.loop.command(init(tiny({ iters: 2, backend: 'webgpu' }), true, 'grpo'));
+    await h.until('the budget', () => h.lastState()?.finished === true);
+    expect(h.preparedOn.map((p) => p.backend)).toEqual(['webgpu', 'wasm']);
+    expect(h.preparedOn[1].continuesAt).toBe(null);
+    expect(h.messages.filter((m) => m.type === 'error')).toEqual([]);
   });
 
   it('posts its state as checkpoint bytes after every iteration, and init with those bytes continues the run exactly', async () => {

@@ -4,17 +4,32 @@
  * measures in the background, when asked, whether WebGPU beats wasm here; the training controller then
  * moves the race at an iteration boundary (src/page/backend-switch.ts).
  *
- * The measurement times wasm, then WebGPU with a deadline (backend-probe.ts), each in a throw-away
- * worker that is terminated when it answers, overruns or the host disconnects. One after the other, not
- * at once: a software adapter runs on the same cores and would slow wasm's probe many times over. The
- * outcome is remembered in localStorage (src/page/backend-verdict.ts; in memory where storage is
- * blocked), so the next visit, or the next reset at the same shapes, does not probe again.
+ * The measurement times the race's own workload (backend-probe.ts) on wasm, then on WebGPU, each in a
+ * throw-away worker that is terminated when it answers, overruns or the host disconnects: a warm-up
+ * iteration under a generous deadline, then the timed iterations under a deadline of their own (for
+ * WebGPU, set from wasm's figure). One after the other, not at once: a software adapter runs on the same
+ * cores and would slow wasm's probe many times over. The outcome, with what was measured, is remembered
+ * in localStorage (src/page/backend-verdict.ts; in memory where storage is blocked), so the next visit
+ * or reset at the same shapes does not probe again, until the adapter, the browser or the build
+ * changes, 30 days pass, or the visitor asks to measure again.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { requestTrainingAdapter } from '../../backend/adapter-request.ts';
 import { adapterDisplayName, isSoftwareAdapter } from '../../backend/select.ts';
 import type { RaceConfig } from '../../config.ts';
 import type { Method } from '../../methods/registry.ts';
-import { chooseBackend, webgpuProbeDeadlineMs, type ProbeOutcome } from '../../page/backend-choice.ts';
+import {
+  chooseBackend,
+  measuredSentence,
+  PROBE_WARMUP_DEADLINE_MS,
+  webgpuProbeDeadlineMs,
+  workloadWords,
+  type ProbeOutcome,
+  type StoppedProbe,
+} from '../../page/backend-choice.ts';
+import type { PolicyWeights } from '../../policy/policy.ts';
+import { trainerConfig } from '../../race/workload.ts';
+import { raceEntry } from '../../race/entries.ts';
 import { adapterIdentity, readVerdict, verdictKey, writeVerdict, type VerdictStorage } from '../../page/backend-verdict.ts';
 import type { ProbeTiming } from '../../worker/backend-probe.ts';
 import { TrainingWorkerClient } from '../../worker/worker-client.ts';
@@ -52,6 +67,7 @@ export class BackendProbeController implements ReactiveController {
     private readonly host: ReactiveControllerHost,
     storage: VerdictStorage | null = pageStorage(),
     private readonly build: string = buildId(),
+    private readonly browser: string = browserVersion(),
   ) {
     this.storage = storage ?? memoryStorage();
     host.addController(this);
@@ -66,12 +82,12 @@ export class BackendProbeController implements ReactiveController {
    * Null where the browser has no WebGPU adapter (the worker's own `auto` then falls back and says why),
    * or when a later `begin`/`cancel` superseded this one.
    */
-  async begin(config: RaceConfig): Promise<ProbeStart | null> {
+  async begin(config: RaceConfig, method: Method): Promise<ProbeStart | null> {
     this.forget();
     const token = this.token;
     const adapter = await requestAdapter();
     if (token !== this.token || !adapter) return null;
-    this.key = verdictKey(adapterIdentity(adapter.info), this.build, settingsKey(config));
+    this.key = this.keyOf(adapter, config, method);
     const stored = readVerdict(this.storage, this.key);
     if (stored) {
       this.outcome = stored;
@@ -81,20 +97,44 @@ export class BackendProbeController implements ReactiveController {
     return { backend: 'wasm', remembered: null };
   }
 
-  /** Measures wasm against WebGPU at `config`, remembers the outcome and returns it (null when superseded). */
-  async measure(config: RaceConfig, method: Method): Promise<ProbeOutcome | null> {
+  /**
+   * Measures wasm against WebGPU on the race at `config` (its entry `method`, from its `prior`),
+   * remembers the outcome with what was measured, and returns it (null when superseded).
+   */
+  async measure(config: RaceConfig, method: Method, prior: PolicyWeights | null = null): Promise<ProbeOutcome | null> {
     const token = this.token;
     const key = this.key;
     this.probing = true;
     this.host.requestUpdate();
-    const outcome = await this.run(config, method, token);
+    const chosen = await this.run(config, method, prior, token);
     if (token !== this.token) return null;
+    const outcome: ProbeOutcome = {
+      ...chosen,
+      measured: measuredSentence(chosen, workloadWords(trainerConfig(config, raceEntry(method)))),
+      measuredAt: Date.now(),
+    };
     this.probing = false;
     this.outcome = outcome;
     this.remembered = false;
     if (key !== null) writeVerdict(this.storage, key, outcome);
     this.host.requestUpdate();
     return outcome;
+  }
+
+  /**
+   * WebGPU failed while training at `config` (a kernel error, a replay that did not match, a lost device
+   * with no new one): the verdict for this adapter becomes wasm with that reason, so the next visit
+   * starts on wasm and says why. Stored even when the race's backend was forced to webgpu.
+   */
+  async webgpuFailed(config: RaceConfig, method: Method, reason: string): Promise<void> {
+    const adapter = this.key === null ? await requestAdapter() : null;
+    const key = this.key ?? (adapter ? this.keyOf(adapter, config, method) : null);
+    const base = this.outcome ?? { wasmMs: null, webgpuMs: null, software: adapter ? isSoftwareAdapter(adapter.info) : false };
+    const outcome: ProbeOutcome = { ...base, chosen: 'wasm', reason: `wasm: WebGPU failed while training (${reason})`, measuredAt: Date.now() };
+    this.outcome = outcome;
+    this.remembered = false;
+    if (key !== null) writeVerdict(this.storage, key, outcome);
+    this.host.requestUpdate();
   }
 
   /** Drops the outcome (a race whose backend is forced shows none) and stops a measurement under way. */
@@ -113,15 +153,31 @@ export class BackendProbeController implements ReactiveController {
     this.probing = false;
   }
 
-  private async run(config: RaceConfig, method: Method, token: number): Promise<ProbeOutcome> {
+  private keyOf(adapter: GPUAdapter, config: RaceConfig, method: Method): string {
+    return verdictKey(adapterIdentity(adapter.info), this.browser, this.build, settingsKey(config, method));
+  }
+
+  private async run(config: RaceConfig, method: Method, prior: PolicyWeights | null, token: number): Promise<Omit<ProbeOutcome, 'measured' | 'measuredAt'>> {
     const scale = (globalThis as ProbeHook).__beaconProbeScale ?? {};
-    const timed = (backend: 'webgpu' | 'wasm', deadlineMs: number): Promise<ProbeTiming | null> => {
+    /** One backend's probe: its timing, or where it was stopped (the warm-up's deadline, then the timed part's). */
+    const timed = (backend: 'webgpu' | 'wasm', timedDeadlineMs: number): Promise<ProbeTiming | StoppedProbe | null> => {
       if (token !== this.token) return Promise.resolve(null); // superseded: start no worker
       let timer: ReturnType<typeof setTimeout>;
-      let finish!: (t: ProbeTiming | null) => void;
-      const done = new Promise<ProbeTiming | null>((resolve) => (finish = resolve));
+      let finish!: (t: ProbeTiming | StoppedProbe | null) => void;
+      const done = new Promise<ProbeTiming | StoppedProbe | null>((resolve) => (finish = resolve));
+      const stopAfter = (ms: number, stoppedIn: StoppedProbe['stoppedIn']) =>
+        setTimeout(() => {
+          worker.terminate();
+          finish({ stoppedAfterMs: ms, stoppedIn });
+        }, ms);
       const worker = new TrainingWorkerClient(
         (m) => {
+          if (m.type === 'probeWarm') {
+            // The warm-up (worker, device, compilation) is done: the deadline now covers the timed part alone.
+            clearTimeout(timer);
+            timer = stopAfter(timedDeadlineMs, 'timed');
+            return;
+          }
           if (m.type !== 'probe') return;
           clearTimeout(timer);
           worker.terminate();
@@ -136,29 +192,38 @@ export class BackendProbeController implements ReactiveController {
         `probe-${backend}`,
       );
       this.workers.push(worker);
-      timer = setTimeout(() => {
-        worker.terminate();
-        finish(null);
-      }, deadlineMs);
-      worker.send({ type: 'probe', config, method, backend });
+      timer = stopAfter(PROBE_WARMUP_DEADLINE_MS, 'warm-up');
+      worker.send({ type: 'probe', config, method, backend, prior });
       return done;
     };
-    const wasm = (await timed('wasm', 120_000)) ?? { backend: 'wasm' as const, ms: null, error: 'timed out' };
-    const deadline = webgpuProbeDeadlineMs(wasm.ms);
-    const webgpu = await timed('webgpu', deadline);
+    const wasmRun = await timed('wasm', 120_000);
+    const wasm: ProbeTiming =
+      wasmRun && !('stoppedAfterMs' in wasmRun)
+        ? wasmRun
+        : { backend: 'wasm', ms: null, error: wasmRun ? `its ${wasmRun.stoppedIn} overran ${wasmRun.stoppedAfterMs / 1000} s` : 'stopped' };
+    const webgpu = await timed('webgpu', webgpuProbeDeadlineMs(wasm.ms));
     this.workers = [];
-    if (webgpu === null) {
+    if (webgpu === null || 'stoppedAfterMs' in webgpu) {
       const adapter = await requestAdapter();
       const info = adapter ? { adapterName: adapterDisplayName(adapter.info), software: isSoftwareAdapter(adapter.info) } : {};
-      return chooseBackend(wasm, { stoppedAfterMs: deadline, ...info });
+      return chooseBackend(wasm, { ...(webgpu ?? { stoppedAfterMs: 0, stoppedIn: 'warm-up' as const }), ...info });
     }
     return chooseBackend(wasm, webgpu);
   }
 }
 
-/** The settings that set the probe's cost (its network and batch shapes): a verdict holds for these. */
-export function settingsKey(config: RaceConfig): string {
-  return JSON.stringify([config.env, config.hiddenSize, config.tasksPerIteration, config.groupSize]);
+/**
+ * The settings that set the cost of the race's iteration (the probe's workload, race/workload.ts): the
+ * method timed, environment, horizon, width, batch, epochs and minibatches. A verdict holds for these.
+ */
+export function settingsKey(config: RaceConfig, method: Method): string {
+  const c = trainerConfig(config, raceEntry(method));
+  return JSON.stringify([method, c.env, c.horizon, c.hiddenSize, c.tasksPerIteration, c.groupSize, c.epochs, c.minibatches]);
+}
+
+/** The browser and its version (a verdict is measured again when it changes). */
+function browserVersion(): string {
+  return globalThis.navigator?.userAgent ?? '';
 }
 
 /** This build's identity: the name of the script this module was bundled into (content-hashed in a build). */
@@ -184,7 +249,7 @@ function memoryStorage(): VerdictStorage {
 /** The browser's WebGPU adapter, or null where there is none. */
 async function requestAdapter(): Promise<GPUAdapter | null> {
   try {
-    return (await navigator.gpu?.requestAdapter()) ?? null;
+    return navigator.gpu ? await requestTrainingAdapter(navigator.gpu) : null;
   } catch {
     return null;
   }

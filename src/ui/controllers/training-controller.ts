@@ -1,68 +1,43 @@
 /**
  * A reactive controller that owns the training workers for its host, one per raced method: starts them
  * when the host connects, terminates them when it disconnects, keeps what they report (backend, records,
- * latest batches, state, errors) and asks the host to re-render at most ~10 times a second.
- *
- * Each worker trains one method on its own tfjs backend instance, so methods run in parallel on separate
- * cores; each goes at its own pace (the panels show each one's iterations per second) and the same
- * commands reach all of them. Under `backend=auto`, when the browser has a WebGPU adapter, the race
- * starts at once on wasm (or on the winner remembered for this adapter) while WebGPU is measured in the
- * background once every panel shows its first point (backend-probe-controller.ts); when WebGPU wins, every
- * worker moves to it at its next iteration boundary, continuing from its state (src/page/backend-switch.ts).
- *
- * Answers from trainers that a reset replaced are dropped by generation, per worker: the page adopts the
- * highest generation a worker has sent and clears that method's history when a new one starts (a reset,
- * or a recovery after a lost GPU device).
+ * latest batches, state, errors) and asks the host to re-render at most ~10 times a second. Each worker
+ * trains one method on its own tfjs backend, at its own pace; the same commands reach all of them.
+ * `auto` (start at once, measure after the first points, move to WebGPU if it wins) and WebGPU's
+ * failures (a panel moved to wasm alone) are auto-backend.ts's. Answers from trainers that a reset
+ * replaced are dropped by generation, per worker: the page adopts the highest generation a worker has
+ * sent and clears that method's history when a new one starts (a reset, or a recovery).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { DEFAULT_RACE, methodSpec, type Method } from '../../methods/registry.ts';
+import { methodSpec } from '../../methods/registry.ts';
 import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
 import type { RaceConfig, TrainConfig } from '../../config.ts';
 import type { ProbeOutcome } from '../../page/backend-choice.ts';
-import { movedSentence, switchDecision } from '../../page/backend-switch.ts';
 import type { MetricHistory } from '../../page/metric-history.ts';
 import { SeedHistories, seedList } from '../../page/seeds.ts';
 import type { Speed } from '../../page/page-settings.ts';
 import type { BatchSnapshot } from '../../worker/batch-snapshot.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
-import type { BackendMessage, EstimatorCode, FromWorker, StateMessage, ToWorker } from '../../worker/protocol.ts';
+import type { BackendMessage, EstimatorCode, FromWorker, InjectedFault, ToWorker } from '../../worker/protocol.ts';
 import { TrainingWorkerClient } from '../../worker/worker-client.ts';
-import { BackendProbeController } from './backend-probe-controller.ts';
+import { AutoBackend } from './auto-backend.ts';
 import { PriorSharing } from './prior-sharing.ts';
+import {
+  fallbacksOf,
+  raceState,
+  recoveryNote,
+  seedsField,
+  threadsPerWorker,
+  type Checkpoints,
+  type RaceState,
+  type Slot,
+  type TrainingStart,
+} from './race-start.ts';
+
+export type { Checkpoints, RaceState, TrainingStart } from './race-start.ts';
 
 /** Minimum time between two re-renders caused by training (charts redraw at most this often). */
 const UPDATE_INTERVAL_MS = 100;
-
-export interface TrainingStart {
-  config: RaceConfig;
-  methods: readonly RaceEntryName[];
-  running: boolean;
-  speed: Speed;
-  /** Seeds per method (page setting `seeds`). */
-  seeds: number;
-  /** Saved bytes to continue, per panel (a saved run); the others start from iteration 0. */
-  checkpoints?: Checkpoints;
-  /** The visitor's estimator, for entries that run visitor code (null: none consented to yet). */
-  estimator?: EstimatorCode | null;
-}
-
-/** Saved bytes (src/trainer/seed-checkpoints.ts: a checkpoint per seed) per panel, for workers to continue. */
-export type Checkpoints = Partial<Record<RaceEntryName, ArrayBuffer>>;
-
-/** What the page shows of all the workers together. */
-export interface RaceState {
-  running: boolean;
-  finished: boolean;
-  iterations: Record<RaceEntryName, number>;
-  halted: RaceEntryName[];
-}
-
-interface Slot {
-  client: TrainingWorkerClient;
-  generation: number;
-  state: StateMessage | null;
-  backend: BackendMessage | null;
-}
 
 export class TrainingController implements ReactiveController {
   methods: readonly RaceEntryName[] = [];
@@ -88,33 +63,53 @@ export class TrainingController implements ReactiveController {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastUpdate = 0;
   private speedNow: Speed = 'normal';
-  /** Decides `auto`: where the race starts, and the background measurement (backend-probe-controller.ts). */
-  private readonly probes: BackendProbeController;
+  /** Decides `auto` (where the race starts, the background measurement, Measure again) and keeps the verdict (auto-backend.ts). */
+  readonly auto: AutoBackend;
   /** The backend the workers were started on (`auto` resolved by the probe controller where it could). */
   private startedOn: TrainConfig['backend'] | null = null;
-  /** Under `auto` before measuring: the panels still without their first point, and what to measure. */
-  private probeAfterFirstPoints: { waiting: Set<RaceEntryName>; config: RaceConfig; method: Method } | null = null;
   /** The SFT prior's sharing among the workers (prior-sharing.ts). */
   private readonly priors = new PriorSharing();
   /** Bumped on every (re)start, so a probe that a later start superseded is ignored. */
   private startToken = 0;
+  /** The race's SFT prior at its first seed, as the workers got it (the probe trains from it too). */
+  private racePrior: PolicyWeights | null = null;
 
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly start: () => TrainingStart | Promise<TrainingStart>,
   ) {
     host.addController(this);
-    this.probes = new BackendProbeController(host);
+    this.auto = new AutoBackend(host, {
+      broadcast: (message) => this.broadcast(message),
+      current: () => this.backend?.report.backend ?? null,
+      finished: () => this.state?.finished ?? false,
+      token: () => this.startToken,
+      changed: () => this.schedule(),
+      prior: () => this.racePrior,
+    });
   }
 
   /** How `auto` was decided (remembered or measured); null otherwise, or before the measurement ends. */
   get probe(): ProbeOutcome | null {
-    return this.probes.outcome;
+    return this.auto.outcome;
   }
 
   /** True while WebGPU is measured in the background. */
   get probing(): boolean {
-    return this.probes.probing;
+    return this.auto.probes.probing;
+  }
+
+  /**
+   * The badge's account of recoveries: a lost device recovered (the first worker's, as the badge reports
+   * its backend), and each panel that left WebGPU, by its label.
+   */
+  get recovery(): string {
+    return recoveryNote(this.backend, this.fallbacks);
+  }
+
+  /** Per panel, why it left WebGPU (a GPU fault) and where it went on; absent for the others. */
+  get fallbacks(): Partial<Record<RaceEntryName, string>> {
+    return fallbacksOf(this.methods.map((m) => [m, this.slots.get(m)?.backend ?? null]));
   }
 
   /**
@@ -123,12 +118,7 @@ export class TrainingController implements ReactiveController {
    */
   get backendNote(): string {
     const moved = this.methods.map((m) => this.slots.get(m)?.backend?.movedAt).filter((i): i is number => i !== undefined);
-    const outcome = this.probes.outcome;
-    // Said once every worker has moved: until then the badge still reports a worker on wasm.
-    if (outcome && moved.length > 0)
-      return moved.length === this.methods.length ? movedSentence(outcome, moved) : 'moving to webgpu at the next iteration boundary…';
-    if (outcome && this.probes.remembered) return 'remembered from an earlier visit on this adapter';
-    return '';
+    return this.auto.note(moved, this.methods.length);
   }
 
   hostConnected(): void {
@@ -160,15 +150,7 @@ export class TrainingController implements ReactiveController {
 
   /** All workers together: null until every worker has built its trainer. */
   get state(): RaceState | null {
-    const states = this.methods.map((m) => this.slots.get(m)?.state ?? null);
-    if (states.length === 0 || states.some((s) => s === null)) return null;
-    const all = states as StateMessage[];
-    return {
-      running: all.some((s) => s.running),
-      finished: all.every((s) => s.finished),
-      iterations: Object.fromEntries(all.map((s) => [s.method, s.iteration])) as Record<RaceEntryName, number>,
-      halted: all.filter((s) => s.halted).map((s) => s.method),
-    };
+    return raceState(this.methods.map((m) => this.slots.get(m)?.state ?? null));
   }
 
   get running(): boolean {
@@ -221,13 +203,8 @@ export class TrainingController implements ReactiveController {
       return;
     }
     const token = ++this.startToken;
-    this.probes.forget(); // a forced backend: no measurement goes on, none is shown
-    this.probeAfterFirstPoints = null;
-    for (const [m, slot] of this.slots) {
-      slot.generation++;
-      this.clearMethod(m);
-      slot.state = null;
-    }
+    this.auto.forget(config); // a forced backend: no measurement goes on, none is shown
+    for (const [m, slot] of this.slots) this.renew(m, slot);
     this.errors = this.errors.filter((e) => e.method === undefined);
     this.schedule();
     void this.seedPriors(config, checkpoints).then(([prior, ...extraSeeds]) => {
@@ -244,23 +221,14 @@ export class TrainingController implements ReactiveController {
   restartEntry(m: RaceEntryName, config: RaceConfig, running: boolean, checkpoint: ArrayBuffer | null = null): void {
     const slot = this.slots.get(m);
     if (!slot) return;
-    slot.generation++;
-    this.clearMethod(m);
-    slot.state = null;
+    this.renew(m, slot);
     this.errors = this.errors.filter((e) => e.method !== m);
     this.schedule();
     const token = this.startToken;
     void this.seedPriors(config, checkpoint ? { [m]: checkpoint } : {}).then(([prior, ...extraSeeds]) => {
       if (token !== this.startToken) return;
-      slot.client.send({
-        type: 'reset',
-        config: { ...config, backend: this.resolvedBackend(config) },
-        running,
-        prior,
-        ...seedsField(extraSeeds),
-        checkpoint,
-        ...this.estimatorField(m),
-      });
+      const resolved = { ...config, backend: this.resolvedBackend(config) };
+      slot.client.send({ type: 'reset', config: resolved, running, prior, ...seedsField(extraSeeds), checkpoint, ...this.estimatorField(m) });
     });
   }
 
@@ -274,6 +242,11 @@ export class TrainingController implements ReactiveController {
     this.broadcast({ type: 'loseDevice' });
   }
 
+  /** Test-only (docs/page-failures.md): arms a real GPU fault in `method`'s worker. */
+  injectFault(method: RaceEntryName, fault: InjectedFault): void {
+    this.slots.get(method)?.client.send({ type: 'fault', fault });
+  }
+
   private broadcast(message: ToWorker): void {
     for (const slot of this.slots.values()) slot.client.send(message);
   }
@@ -282,9 +255,15 @@ export class TrainingController implements ReactiveController {
     this.startToken++;
     for (const slot of this.slots.values()) slot.client.terminate();
     this.slots.clear();
-    this.probes.cancel();
-    this.probeAfterFirstPoints = null;
+    this.auto.cancel();
     this.priors.clear();
+  }
+
+  /** A new generation for `m`'s worker: what the old one reported is dropped. */
+  private renew(m: RaceEntryName, slot: Slot): void {
+    slot.generation++;
+    this.clearMethod(m);
+    slot.state = null;
   }
 
   private clearMethod(m: RaceEntryName): void {
@@ -302,7 +281,6 @@ export class TrainingController implements ReactiveController {
     this.snapshots = {} as Record<RaceEntryName, BatchSnapshot | null>;
     for (const m of methods) this.clearMethod(m);
     this.errors = this.errors.filter((e) => e.method === undefined);
-    this.probeAfterFirstPoints = null;
     // The workers load their script while `auto` is resolved (they need no backend before `warm`/`init`).
     for (const method of methods) {
       const client = new TrainingWorkerClient(
@@ -315,21 +293,8 @@ export class TrainingController implements ReactiveController {
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
-    let backend = config.backend;
-    if (backend !== 'auto') this.probes.forget();
-    else {
-      const start = await this.probes.begin(config);
-      if (token !== this.startToken) return;
-      if (start) {
-        backend = start.backend;
-        // Measured only once every panel shows its first point: the probe must not delay them.
-        if (!start.remembered) {
-          // Timed on a built-in method: a visitor's estimator is not there to run in a probe worker.
-          const builtIn = methods.map((m) => raceEntry(m).method).find((m) => !methodSpec(m).visitorCode) ?? DEFAULT_RACE[0];
-          this.probeAfterFirstPoints = { waiting: new Set(methods), config, method: builtIn };
-        }
-      }
-    }
+    const backend = await this.auto.start(config, methods);
+    if (backend === null || token !== this.startToken) return;
     this.startedOn = backend;
     const resolved = { ...config, backend };
     const wasmThreads = threadsPerWorker(methods.length);
@@ -337,6 +302,7 @@ export class TrainingController implements ReactiveController {
     for (const method of methods.slice(1)) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
     const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
+    this.racePrior = prior;
     for (const [method, slot] of this.slots)
       slot.client.send({
         type: 'init',
@@ -369,36 +335,17 @@ export class TrainingController implements ReactiveController {
     return config.backend === 'auto' && this.startedOn ? this.startedOn : config.backend;
   }
 
-  /** Notes `method`'s first point; once every panel has one, measures WebGPU in the background. */
-  private firstPoint(method: RaceEntryName): void {
-    const pending = this.probeAfterFirstPoints;
-    if (!pending) return;
-    pending.waiting.delete(method);
-    if (pending.waiting.size > 0) return;
-    this.probeAfterFirstPoints = null;
-    void this.measureAndMove(pending.config, pending.method);
-  }
-
-  /** The background measurement; when WebGPU wins, every worker moves to it at its next iteration boundary. */
-  private async measureAndMove(config: RaceConfig, method: Method): Promise<void> {
-    const token = this.startToken;
-    const outcome = await this.probes.measure(config, method);
-    if (!outcome || token !== this.startToken) return;
-    const decision = switchDecision(outcome, this.backend?.report.backend ?? null, this.state?.finished ?? false);
-    if (decision.move) this.broadcast({ type: 'move', backend: decision.to });
-    this.schedule();
-  }
-
   private receive(method: RaceEntryName, m: FromWorker): void {
     const slot = this.slots.get(method);
     if (!slot) return;
-    if (m.type === 'probe') return;
+    if (m.type === 'probe' || m.type === 'probeWarm') return;
     if (m.type === 'prior') {
       this.priors.receive(m);
       return;
     }
     if (m.type === 'backend') {
       slot.backend = m;
+      if (m.fallback) this.auto.webgpuFailed(m.fallback);
       this.schedule();
       return;
     }
@@ -414,7 +361,7 @@ export class TrainingController implements ReactiveController {
       // Keyed by the worker's entry, not the record's method: a method and its variant both train `beacon`.
       case 'record':
         this.seedRuns[method].push(m.seed, m.record, performance.now());
-        this.firstPoint(method);
+        this.auto.firstPoint(method);
         break;
       case 'snapshot':
         this.snapshots[method] = m.snapshot;
@@ -443,14 +390,4 @@ export class TrainingController implements ReactiveController {
       this.host.requestUpdate();
     }, wait);
   }
-}
-
-/** The seeds after the first, as `init` / `reset` carry them: absent with one seed (as before seeds). */
-function seedsField(extraSeeds: (PolicyWeights | null)[]): { extraSeeds?: (PolicyWeights | null)[] } {
-  return extraSeeds.length ? { extraSeeds } : {};
-}
-
-/** Each method's worker gets its share of the cores for wasm threads (used only when cross-origin isolated). */
-function threadsPerWorker(workers: number): number {
-  return Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / Math.max(1, workers)));
 }

@@ -11,6 +11,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { BackendReport } from '../../backend/select.ts';
 import type { ProbeOutcome } from '../../page/backend-choice.ts';
 import { sharedStyles } from '../theme.ts';
+import { emit } from '../events.ts';
 
 const NAMES: Record<BackendReport['backend'], string> = {
   webgpu: 'WebGPU',
@@ -26,6 +27,7 @@ export class BackendBadge extends LitElement {
     failure: { type: String },
     probe: { attribute: false },
     probing: { type: Boolean },
+    measurable: { type: Boolean },
     note: { type: String },
   };
 
@@ -40,6 +42,8 @@ export class BackendBadge extends LitElement {
   declare probe: ProbeOutcome | null;
   /** The probe is running. */
   declare probing: boolean;
+  /** "Measure again" can run (the race is under `auto`, no measurement under way). */
+  declare measurable: boolean;
   /** Under `auto`: "moved to webgpu at iteration 5: 3.1× faster than wasm on this adapter", or empty. */
   declare note: string;
 
@@ -51,6 +55,7 @@ export class BackendBadge extends LitElement {
     this.failure = '';
     this.probe = null;
     this.probing = false;
+    this.measurable = false;
     this.note = '';
   }
 
@@ -160,10 +165,15 @@ export class BackendBadge extends LitElement {
         p
           ? html`<p class="probe">
             <span class="choice">${p.reason}</span><br />
-            <span class="figures"
-              >One training step: wasm ${ms(p.wasmMs)}, WebGPU${p.adapterName ? ` (${p.adapterName}${p.software ? ', software' : ''})` : ''}
-              ${p.webgpuStoppedAfterMs !== undefined ? `> ${ms(p.webgpuStoppedAfterMs)} (stopped)` : ms(p.webgpuMs)}</span
+            <span class="figures" data-measured
+              >${
+                p.measured
+                  ? `${p.measured[0].toUpperCase()}${p.measured.slice(1)}${p.adapterName ? ` (adapter: ${p.adapterName}${p.software ? ', software' : ''})` : ''}`
+                  : html`One training step: wasm ${ms(p.wasmMs)}, WebGPU${p.adapterName ? ` (${p.adapterName}${p.software ? ', software' : ''})` : ''}
+                      ${p.webgpuStoppedAfterMs !== undefined ? `> ${ms(p.webgpuStoppedAfterMs)} (stopped)` : ms(p.webgpuMs)}`
+              }</span
             >
+            ${this.measurable ? html`<button type="button" class="measure-again" @click=${() => emit(this, 'measure-again', {})}>Measure again</button>` : nothing}
           </p>`
           : nothing
       }

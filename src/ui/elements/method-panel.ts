@@ -38,6 +38,7 @@ export class MethodPanel extends LitElement {
     revision: { type: Number },
     smoothing: { type: Number },
     halted: { type: String },
+    fallback: { type: String },
     seeds: { type: Number },
   };
 
@@ -50,6 +51,8 @@ export class MethodPanel extends LitElement {
   declare smoothing: number;
   /** Why this method stopped, if it did. */
   declare halted: string;
+  /** Why this panel left WebGPU and where it went on (a GPU fault); it trains on, so a status, not an alert. */
+  declare fallback: string;
   /** Seeds the history is the mean of. */
   declare seeds: number;
 
@@ -60,6 +63,7 @@ export class MethodPanel extends LitElement {
     this.revision = 0;
     this.smoothing = 0.9;
     this.halted = '';
+    this.fallback = '';
     this.seeds = 1;
   }
 
@@ -161,7 +165,8 @@ export class MethodPanel extends LitElement {
         grid-template-columns: 1fr;
         gap: 14px;
       }
-      .halted {
+      .halted,
+      .fallback {
         margin: 0;
         padding: 8px 10px;
         border-radius: 8px;
@@ -194,6 +199,7 @@ export class MethodPanel extends LitElement {
           ${label.overrides ? html`<span class="overrides" title="This panel runs these settings instead of the shared ones">runs ${label.overrides}</span>` : nothing}
         </header>
         ${this.halted ? html`<p class="halted" role="alert">${this.halted}</p>` : nothing}
+        ${this.fallback ? html`<p class="fallback" role="status" data-fallback>${this.fallback}</p>` : nothing}
         <dl>
           ${this.stat('Iteration', METRIC_DOCS.iteration.doc, latest ? String(latest.iteration) : '0')}
           ${this.stat('Success', `${METRIC_DOCS.success.doc} Shown: the smoothed value.`, lastSmooth === null ? '–' : pct(lastSmooth))}
