@@ -21,7 +21,7 @@ import { ShortcutController } from './controllers/shortcut-controller.ts';
 import { TrainingController } from './controllers/training-controller.ts';
 import { pageFrameStyles, type PageParts } from './layouts/page-frame.ts';
 import { raceLayout, raceLayoutStyles } from './layouts/race-layout.ts';
-import { stageLayout, stageLayoutStyles } from './layouts/stage-layout.ts';
+import { STAGE_CONTROLS_ID, stageLayout, stageLayoutStyles } from './layouts/stage-layout.ts';
 import { sharedStyles } from './theme.ts';
 import type { MetricChart } from './elements/metric-chart.ts';
 import './elements/backend-badge.ts';
@@ -44,10 +44,13 @@ import { codeEntries } from './controllers/estimator-session.ts';
 export class BeaconLiveApp extends LitElement {
   static override properties = {
     help: { state: true },
+    stageControls: { state: true },
   };
 
   /** The shortcut help overlay is open. */
   declare private help: boolean;
+  /** Presenter mode: the controls behind the header's button are shown. */
+  declare private stageControls: boolean;
   private readonly state = new PageStateController(this);
   private readonly narrow = new NarrowController(this);
   private readonly training: TrainingController;
@@ -57,6 +60,7 @@ export class BeaconLiveApp extends LitElement {
   constructor() {
     super();
     this.help = false;
+    this.stageControls = false;
     const st = this.state;
     const page = () => ({ config: st.config, page: st.page });
     this.durable = new DurableRuns(
@@ -119,7 +123,7 @@ export class BeaconLiveApp extends LitElement {
 
   override render() {
     const parts = this.parts();
-    return this.state.page.present ? stageLayout(parts) : raceLayout(parts, this.narrow.narrow);
+    return this.state.page.present ? stageLayout(parts, this.stageControls) : raceLayout(parts, this.narrow.narrow);
   }
 
   /** Every view, built from the page's state and the training; the layout places them. */
@@ -131,7 +135,10 @@ export class BeaconLiveApp extends LitElement {
     const methods = t.methods;
     const iterations = race?.iterations ?? Object.fromEntries(methods.map((m) => [m, t.histories[m]?.latest?.iteration ?? 0]));
     const present = page.present;
-    const labels = methods.map((m) => raceEntry(m).label);
+    // The race's methods are known from the first paint (the page's settings); the workers' list only
+    // once they start: the lede and the race chart's legend use the former, so they do not grow later.
+    const raced = methods.length ? methods : page.methods;
+    const labels = raced.map((m) => raceEntry(m).label);
     const backend = t.backend
       ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}`
       : '';
@@ -142,13 +149,21 @@ export class BeaconLiveApp extends LitElement {
       presentButton: html`<button type="button" class="present-toggle" aria-pressed=${present ? 'true' : 'false'} @click=${() => this.state.pageSetting({ changes: { present: !present } })}>
         ${present ? 'Exit presenter mode' : 'Presenter mode'}
       </button>`,
+      controlsButton: html`<button
+        type="button"
+        aria-expanded=${this.stageControls ? 'true' : 'false'}
+        aria-controls=${STAGE_CONTROLS_ID}
+        @click=${() => (this.stageControls = !this.stageControls)}
+      >
+        Controls
+      </button>`,
       issues: this.state.issues,
       errors: [...(t.crash ? [t.crash] : []), ...t.errors.filter((e) => !e.method).map((e) => e.message)],
       controls: html`<training-controls ?ready=${race !== null} ?running=${race?.running ?? false} ?finished=${race?.finished ?? false} .iterations=${iterations} .budget=${config.iters} .speed=${page.speed} .smoothing=${page.smoothing}></training-controls>`,
       durable: html`<durable-bar .runs=${this.durable} .revision=${this.durable.revision} .labels=${Object.fromEntries(methods.map((m) => [m, raceEntry(m).label]))}></durable-bar>`,
       shareExport: html`<share-export .url=${this.state.shareUrl()} .histories=${t.histories} .seedRuns=${t.seedRuns} .revision=${rev} .config=${config} .backend=${backend}></share-export>`,
       tour: html`<scenario-tour class="tour ${present ? '' : 'card'}" .scenarios=${availableScenarios()} .index=${this.state.scenario} ?compact=${present}></scenario-tour>`,
-      comparison: html`<comparison-chart .histories=${t.histories} .methods=${methods} .revision=${rev} .smoothing=${page.smoothing} .target=${page.target} .plotHeight=${present ? 400 : 230} .seedRuns=${t.seedRuns}></comparison-chart>`,
+      comparison: html`<comparison-chart .histories=${t.histories} .methods=${raced} .revision=${rev} .smoothing=${page.smoothing} .target=${page.target} .plotHeight=${present ? 400 : 230} .seedRuns=${t.seedRuns} .x=${page.raceX}></comparison-chart>`,
       inspectors: methods.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${page.speed}></run-inspector>`),
       panels: html`<section class="block live" aria-labelledby="metrics-title">
         <h2 id="metrics-title">Metrics per method</h2>
