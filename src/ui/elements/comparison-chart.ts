@@ -151,7 +151,7 @@ export class ComparisonChart extends LitElement {
     const tip = `${METRIC_DOCS.iterationsToTarget.doc} The target is a page setting (target=${this.target}).`;
     return html`<section class="card" aria-label="Comparison of the methods">
       <metric-chart
-        heading=${`Success rate: ${methods.map((m) => raceEntry(m).label).join(' vs ')}`}
+        heading=${`Success rate: ${listed.map((m) => raceEntry(m).label).join(' vs ')}`}
         .doc=${`${METRIC_DOCS.success.doc} Every method trains on the same task stream from the same seed${this.seeds() > 1 ? `s; each curve is the mean over ${this.seeds()} seeds with a ± 1 sd band` : ''}.`}
         .series=${series}
         .data=${columns}
