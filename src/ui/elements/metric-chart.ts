@@ -144,6 +144,10 @@ export class MetricChart extends LitElement {
         gap: 5px;
         white-space: nowrap;
       }
+      /* Wide enough for "no data yet" and "48.5k steps": the entries after it keep their place. */
+      .legend li.at {
+        min-width: 6.5em;
+      }
       .swatch {
         display: inline-block;
         width: 14px;
@@ -176,7 +180,7 @@ export class MetricChart extends LitElement {
       </header>
       <div class="plot" role="img" aria-label=${this.summary(idx)} style="min-height: ${this.plotHeight}px"></div>
       <ul class="legend" aria-label="${this.heading} legend">
-        <li class="muted">${idx === null ? 'no data yet' : x !== null && x !== undefined ? formatX(x, this.xAxis) : 'latest'}</li>
+        <li class="muted at">${idx === null ? 'no data yet' : x !== null && x !== undefined ? formatX(x, this.xAxis) : 'latest'}</li>
         ${this.series.map((s, i) =>
           s.hideInLegend
             ? nothing

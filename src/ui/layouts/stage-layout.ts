@@ -44,7 +44,12 @@ export const stageLayoutStyles = css`
     gap: 18px;
     align-items: start;
   }
+  /*
+   * The episodes fill in when the first batch arrives: reserved down past the bottom of the first
+   * screen, so that their arrival moves nothing a presenter's audience sees.
+   */
   .stage .episodes {
+    min-height: 70vh;
     display: grid;
     grid-template-columns: repeat(var(--methods, 2), minmax(0, 1fr));
     gap: 18px;
