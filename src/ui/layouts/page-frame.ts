@@ -174,7 +174,14 @@ export const pageFrameStyles = css`
   }
   @media (max-width: 700px) {
     .top-actions {
-      align-items: flex-start;
+      width: 100%;
+      flex-direction: row;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 8px 14px;
+    }
+    .top-actions backend-badge {
+      width: 100%;
     }
   }
 `;
