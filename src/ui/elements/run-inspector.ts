@@ -88,10 +88,12 @@ export class RunInspector extends LitElement {
         min-width: 0;
         font-size: 0.85rem;
       }
+      /* A fixed width: the batch's run labels (longer than "auto") must not push the header into two rows. */
       select {
         min-width: 0;
+        width: 17em;
         max-width: 100%;
-        flex: 1 1 auto;
+        flex: 0 1 auto;
       }
       /* A line of its own from the first paint: the first batch's figures move nothing. */
       .meta {
