@@ -88,7 +88,7 @@ describe('a first screen that holds still', () => {
         );
         if (SHOTS) {
           mkdirSync(SHOTS, { recursive: true });
-          await page.screenshot({ path: `${SHOTS}/${name}.png` });
+          await page.screenshot({ path: `${SHOTS}/${name}.png`, timeout: 120_000 });
         }
         expect(badge.backend, 'the badge names a backend').not.toBeNull();
         expect(badge.verdict, 'the probe’s verdict arrived while watched').toBe(true);
@@ -105,7 +105,7 @@ describe('a first screen that holds still', () => {
     const { page, context, errors } = await openPage(site.browser, site.server.url, '', { width: 1440, height: 900 });
     try {
       const toggle = page.locator('backend-badge button[aria-controls]');
-      await toggle.waitFor({ timeout: 30_000 });
+      await toggle.waitFor({ timeout: 60_000 });
       const badgeHeight = await page.locator('backend-badge').evaluate((el) => el.getBoundingClientRect().height);
       expect(badgeHeight, 'the badge is one line').toBeLessThan(48);
       expect(await toggle.getAttribute('aria-expanded')).toBe('false');
@@ -123,5 +123,5 @@ describe('a first screen that holds still', () => {
     } finally {
       await context.close();
     }
-  }, 90_000);
+  }, 240_000);
 });
