@@ -15,10 +15,13 @@ import { backendOf, iterations, openPage, servedSite, waitFor } from './page-dri
 const WIDE = 'backend=webgpu&horizon=tiny&tasksPerIteration=64&groupSize=64&sftEpisodes=0';
 const SMALL_WASM = 'backend=wasm&horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0';
 /**
- * Measured on a 2-core machine under heavy load (load average 20–35), SwiftShader: see the printed time.
- * A bound, not a target: the page must get there, however slowly a CPU plays a GPU.
+ * SwiftShader plays the GPU's work on the CPU: at 4,096 runs one steady iteration of GridHouse at the
+ * short horizon took 333 s in Node (README, bench:gpu), and here two methods share two cores with the
+ * page. On this 2-core machine under heavy load (load average ~30) neither panel had passed its
+ * iteration-0 evaluation after 4.5 min. The bound is what a CPU standing in for a GPU needs for the
+ * evaluation and three iterations of each method, not a target; a real GPU takes seconds.
  */
-const WIDE_BOUND_MS = 420_000;
+const WIDE_BOUND_MS = 45 * 60_000;
 
 const site = servedSite();
 
@@ -58,7 +61,7 @@ describe('thousands of runs', () => {
         // Shown in the panel as text too, under its label.
         expect(await page.locator('method-panel[data-method="grpo"] dl').innerText()).toMatch(/env steps/i);
 
-        await page.locator('comparison-chart button[data-race-x="envSteps"]').click();
+        await page.locator('comparison-chart button[data-race-x="envSteps"]').evaluate((b) => (b as HTMLButtonElement).click());
         await waitFor(
           'raceX in the address',
           () => page.evaluate(() => location.search),
@@ -85,8 +88,10 @@ describe('thousands of runs', () => {
         (v) => v.grpo >= 3 && v.beacon >= 3,
         120_000,
       );
-      const preset = page.locator('method-picker button[data-preset="thousands"]');
-      await preset.click();
+      // Clicked in the page: the settings' buttons sit far below, and a loaded machine makes Playwright's
+      // scrolling and stability checks slow to settle.
+      const press = (selector: string) => page.locator(selector).evaluate((b) => (b as HTMLButtonElement).click());
+      await press('method-picker button[data-preset="thousands"]');
       const estimate = page.locator('cost-check [data-cost-estimate]');
       await estimate.waitFor({ timeout: 5_000 });
       const text = await estimate.innerText();
@@ -94,12 +99,13 @@ describe('thousands of runs', () => {
       expect(text).toMatch(/4,096 runs per iteration on wasm/);
       expect(text).toMatch(/Estimate: about [\d.]+ (s|min) per iteration/);
       expect(Number(await estimate.getAttribute('data-cost-estimate'))).toBeGreaterThan(0);
-      await page.locator('cost-check button:not([data-cost-run])').click();
+      await press('cost-check button:not([data-cost-run])');
       expect(await page.locator('cost-check').count()).toBe(0);
       expect(await page.evaluate(() => location.search)).not.toContain('tasksPerIteration=64');
 
-      await preset.click();
-      await page.locator('cost-check button[data-cost-run]').click();
+      await press('method-picker button[data-preset="thousands"]');
+      await page.locator('cost-check button[data-cost-run]').waitFor({ timeout: 5_000 });
+      await press('cost-check button[data-cost-run]');
       await waitFor(
         'the wide settings in the address',
         () => page.evaluate(() => location.search),
