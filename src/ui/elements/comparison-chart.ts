@@ -83,7 +83,10 @@ export class ComparisonChart extends LitElement {
         align-items: center;
         gap: 6px;
       }
+      /* One width for "not yet" and "iteration 123": a method reaching the target reflows nothing. */
       .reached b {
+        display: inline-block;
+        min-width: 7.5em;
         font-variant-numeric: tabular-nums;
       }
       .axis {
