@@ -55,3 +55,46 @@ export function comparisonColumns(
   }
   return { columns: [xs, ...columns], crossing };
 }
+
+/**
+ * Environment steps played by the end of each of a method's records: the running sum of the training
+ * iterations' `envSteps` (iteration 0, the start measured before any training, sits at 0).
+ */
+export function cumulativeEnvSteps(history: MetricHistory): number[] {
+  let total = 0;
+  return history.records.map((r) => (r.iteration >= 1 ? (total += r.envSteps) : total));
+}
+
+/**
+ * The methods on one env-steps axis: x is every method's cumulative env steps (sorted, distinct), and each
+ * method's raw and smoothed success sit at its own x values, null elsewhere (the chart joins them). The
+ * crossing is the env steps played by the iteration that reached the target. Methods whose runs end at
+ * different lengths play different numbers of steps per iteration: this axis compares them per step of
+ * experience, not per update.
+ */
+export function envStepColumns(
+  histories: Partial<Record<RaceEntryName, MetricHistory>>,
+  methods: readonly RaceEntryName[],
+  beta: number,
+  target: number,
+): Comparison {
+  const shown = methods.filter((m) => histories[m]).map((m) => [m, histories[m]!, cumulativeEnvSteps(histories[m]!)] as const);
+  const xs = [...new Set(shown.flatMap(([, , steps]) => steps))].sort((a, b) => a - b);
+  const at = new Map(xs.map((x, i) => [x, i]));
+  const crossing: Partial<Record<RaceEntryName, number | null>> = {};
+  const columns: Column[] = [];
+  for (const [m, h, steps] of shown) {
+    const [, raw, smooth] = successColumns(h, beta);
+    const place = (col: Column): Column => {
+      const out: Column = new Array(xs.length).fill(null);
+      // Two records at one x (no steps played between them): the later one is shown.
+      for (let i = 0; i < steps.length; i++) out[at.get(steps[i])!] = col[i];
+      return out;
+    };
+    columns.push(place(raw), place(smooth));
+    // The same record as on the iterations axis (comparisonColumns), placed at its env steps.
+    const reached = itersToTarget(h.columns.success as number[], target);
+    crossing[m] = reached === null ? null : steps[reached - 1];
+  }
+  return { columns: [xs, ...columns], crossing };
+}

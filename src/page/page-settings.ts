@@ -32,7 +32,13 @@ export interface PageSettings {
    * (src/page/seed-runs.ts). Page-only: a CLI run or a study run has one seed each.
    */
   seeds: number;
+  /** The race chart's x axis: completed iterations, or environment steps played (chart-data.ts). */
+  raceX: RaceX;
 }
+
+/** The race chart's x axes. */
+export const RACE_X = ['iterations', 'envSteps'] as const;
+export type RaceX = (typeof RACE_X)[number];
 
 /**
  * A list of race entries (registered methods and their named variants). Page-only: the training table
@@ -74,6 +80,12 @@ export const PAGE_FIELDS: readonly PageFieldSpec[] = [
   p('methods', { type: 'methods', min: 2, max: 4 }, DEFAULT_RACE, 'the methods raced side by side, comma-separated, in panel order'),
   p('present', { type: 'bool' }, false, 'presenter mode: race chart and episodes large, minimal controls, large text'),
   p('seeds', { type: 'int', min: 1, max: 5 }, 1, 'seeds per method (seed, seed + 1, …), trained side by side; more than one draws each method as mean ± sd'),
+  p(
+    'raceX',
+    { type: 'enum', values: RACE_X },
+    'iterations',
+    'the race chart’s x axis: iterations, or environment steps played (a wide batch plays many steps per iteration)',
+  ),
 ];
 
 export const DEFAULT_PAGE_SETTINGS: PageSettings = Object.fromEntries(PAGE_FIELDS.map((s) => [s.key, s.default])) as unknown as PageSettings;

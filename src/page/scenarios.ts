@@ -1,6 +1,7 @@
 /**
  * The guided tour and the race presets: one data table each. A scenario is a story told by a URL preset
- * (its narrative, what to look at, and the settings that show it); a race preset is a set of methods.
+ * (its narrative, what to look at, and the settings that show it); a race preset is a set of methods
+ * (and, for "Thousands of runs", the batch that shows what a GPU buys).
  *
  * Presets are written as URL queries and checked by the page's own URL reader against the method
  * registry, its named variants (src/race/entries.ts) and the settings table, so a scenario or preset that names a method or setting that does
@@ -132,6 +133,15 @@ export const SCENARIOS: readonly Scenario[] = [
     query: 'methods=beacon,ppoShaped',
   },
   {
+    id: 'thousands',
+    title: 'Thousands of runs',
+    narrative:
+      'Every iteration plays 64 tasks × 64 runs = 4,096 runs per method, 64 times the page’s default batch. On WebGPU the rollout, the advantages and the update run on the GPU in a few dispatches, so a wide batch costs little more time than a narrow one; on wasm every step of every run is played on the CPU, and an iteration takes many times longer (the page says how long before it starts). The race chart plots success against environment steps: what a GPU buys is experience per second, not updates.',
+    lookAt:
+      'Each panel’s env steps per second, and the race chart against env steps (the x axis toggle under it). A software adapter (SwiftShader) is a CPU too: its figures say nothing about a GPU.',
+    query: 'methods=grpo,beacon&tasksPerIteration=64&groupSize=64&raceX=envSteps',
+  },
+  {
     id: 'ccr-paradox',
     title: 'The credit-concentration paradox',
     narrative:
@@ -197,7 +207,14 @@ export const RACE_PRESETS: readonly RacePreset[] = [
   // BEACON against its released variant (src/race/entries.ts): the variant's panel alone runs the
   // released code's computation and its ALFWorld settings (γ = 0.9, λ = 10, R_ms = 10, mean normalisation).
   { id: 'paper-released', label: 'BEACON’s paper vs released variant', query: 'methods=beacon,beaconReleased' },
+  // Not only methods: the batch too (what a GPU buys), plotted against env steps. Loaded like a scenario.
+  { id: 'thousands', label: 'Thousands of runs (64 × 64)', query: 'methods=grpo,beacon&tasksPerIteration=64&groupSize=64&raceX=envSteps' },
 ];
+
+/** True when a preset sets more than the methods (it is then loaded like a scenario, settings and all). */
+export function presetSetsMore(query: string): boolean {
+  return [...new URLSearchParams(query).keys()].some((k) => k !== 'methods');
+}
 
 const BASE: PageState = { config: PAGE_DEFAULT_CONFIG, page: DEFAULT_PAGE_SETTINGS };
 

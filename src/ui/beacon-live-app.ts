@@ -12,7 +12,8 @@ import { raceEntry, type RaceEntryName } from '../race/entries.ts';
 import type { InjectedFault } from '../worker/protocol.ts';
 import { raceKey } from '../page/race-key.ts';
 import { writePageState } from '../page/url-state.ts';
-import { availableScenarios } from '../page/scenarios.ts';
+import { availableScenarios, presetState } from '../page/scenarios.ts';
+import { estimateCost, needsCostCheck, type CostEstimate, type CostMeasurement } from '../page/scale-estimate.ts';
 import type { TrainingCommandDetail } from './events.ts';
 import { downloadBlob } from './download.ts';
 import { DurableRuns } from './controllers/durable-runs.ts';
@@ -22,11 +23,12 @@ import { ShortcutController } from './controllers/shortcut-controller.ts';
 import { TrainingController } from './controllers/training-controller.ts';
 import { pageFrameStyles, type PageParts } from './layouts/page-frame.ts';
 import { raceLayout, raceLayoutStyles } from './layouts/race-layout.ts';
-import { stageLayout, stageLayoutStyles } from './layouts/stage-layout.ts';
+import { STAGE_CONTROLS_ID, stageLayout, stageLayoutStyles } from './layouts/stage-layout.ts';
 import { sharedStyles } from './theme.ts';
 import type { MetricChart } from './elements/metric-chart.ts';
 import './elements/backend-badge.ts';
 import './elements/comparison-chart.ts';
+import './elements/cost-check.ts';
 import './elements/durable-bar.ts';
 import './elements/explainer-section.ts';
 import './elements/method-panel.ts';
@@ -45,10 +47,16 @@ import { codeEntries } from './controllers/estimator-session.ts';
 export class BeaconLiveApp extends LitElement {
   static override properties = {
     help: { state: true },
+    stageControls: { state: true },
+    costCheck: { state: true },
   };
 
   /** The shortcut help overlay is open. */
   declare private help: boolean;
+  /** Presenter mode: the controls behind the header's button are shown. */
+  declare private stageControls: boolean;
+  /** A wide race about to load on wasm or cpu: its estimated cost, shown before it runs. */
+  declare private costCheck: { title: string; estimate: CostEstimate; load: () => void } | null;
   private readonly state = new PageStateController(this);
   private readonly narrow = new NarrowController(this);
   private readonly training: TrainingController;
@@ -58,6 +66,8 @@ export class BeaconLiveApp extends LitElement {
   constructor() {
     super();
     this.help = false;
+    this.stageControls = false;
+    this.costCheck = null;
     const st = this.state;
     const page = () => ({ config: st.config, page: st.page });
     this.durable = new DurableRuns(
@@ -93,7 +103,13 @@ export class BeaconLiveApp extends LitElement {
     this.addEventListener('page-setting', (e) => st.pageSetting(e.detail));
     this.addEventListener('staged-settings', (e) => st.stagedAction(e.detail));
     this.addEventListener('export-charts', () => void this.exportCharts());
-    this.addEventListener('scenario-select', (e) => st.loadScenario(e.detail));
+    this.addEventListener('scenario-select', (e) => this.loadScenario(e.detail.index));
+    this.addEventListener('preset-load', (e) => this.checkCost(e.detail.query, e.detail.label, () => st.loadQuery(e.detail.query)));
+    this.addEventListener('cost-answer', (e) => {
+      const pending = this.costCheck;
+      this.costCheck = null;
+      if (e.detail.run) pending?.load();
+    });
     this.addEventListener('help-close', () => (this.help = false));
     this.addEventListener('estimator-apply', (e) => st.applyCode(e.detail.source));
     this.addEventListener('estimator-consent', (e) => st.consentCode(e.detail.run));
@@ -103,7 +119,7 @@ export class BeaconLiveApp extends LitElement {
       step: () => this.onCommand({ command: 'step' }),
       reset: () => this.onCommand({ command: 'reset' }),
       toggleFullscreen: () => void toggleFullscreen(),
-      scenario: (index) => st.loadScenario({ index }),
+      scenario: (index) => this.loadScenario(index),
       toggleHelp: () => (this.help = !this.help),
     });
   }
@@ -121,7 +137,7 @@ export class BeaconLiveApp extends LitElement {
 
   override render() {
     const parts = this.parts();
-    return this.state.page.present ? stageLayout(parts) : raceLayout(parts, this.narrow.narrow);
+    return this.state.page.present ? stageLayout(parts, this.stageControls) : raceLayout(parts, this.narrow.narrow);
   }
 
   /** Every view, built from the page's state and the training; the layout places them. */
@@ -133,7 +149,10 @@ export class BeaconLiveApp extends LitElement {
     const methods = t.methods;
     const iterations = race?.iterations ?? Object.fromEntries(methods.map((m) => [m, t.histories[m]?.latest?.iteration ?? 0]));
     const present = page.present;
-    const labels = methods.map((m) => raceEntry(m).label);
+    // The race's methods are known from the first paint (the page's settings); the workers' list only
+    // once they start: the lede and the race chart's legend use the former, so they do not grow later.
+    const raced = methods.length ? methods : page.methods;
+    const labels = raced.map((m) => raceEntry(m).label);
     const backend = t.backend
       ? `${t.backend.report.backend}${t.backend.report.adapterName ? ` (${t.backend.report.adapterName})` : ''}; advantages: ${t.backend.advantages}`
       : '';
@@ -144,13 +163,21 @@ export class BeaconLiveApp extends LitElement {
       presentButton: html`<button type="button" class="present-toggle" aria-pressed=${present ? 'true' : 'false'} @click=${() => this.state.pageSetting({ changes: { present: !present } })}>
         ${present ? 'Exit presenter mode' : 'Presenter mode'}
       </button>`,
+      controlsButton: html`<button
+        type="button"
+        aria-expanded=${this.stageControls ? 'true' : 'false'}
+        aria-controls=${STAGE_CONTROLS_ID}
+        @click=${() => (this.stageControls = !this.stageControls)}
+      >
+        Controls
+      </button>`,
       issues: this.state.issues,
       errors: [...(t.crash ? [t.crash] : []), ...t.errors.filter((e) => !e.method).map((e) => e.message)],
       controls: html`<training-controls ?ready=${race !== null} ?running=${race?.running ?? false} ?finished=${race?.finished ?? false} .iterations=${iterations} .budget=${config.iters} .speed=${page.speed} .smoothing=${page.smoothing}></training-controls>`,
       durable: html`<durable-bar .runs=${this.durable} .revision=${this.durable.revision} .labels=${Object.fromEntries(methods.map((m) => [m, raceEntry(m).label]))}></durable-bar>`,
       shareExport: html`<share-export .url=${this.state.shareUrl()} .histories=${t.histories} .seedRuns=${t.seedRuns} .revision=${rev} .config=${config} .backend=${backend}></share-export>`,
       tour: html`<scenario-tour class="tour ${present ? '' : 'card'}" .scenarios=${availableScenarios()} .index=${this.state.scenario} ?compact=${present}></scenario-tour>`,
-      comparison: html`<comparison-chart .histories=${t.histories} .methods=${methods} .revision=${rev} .smoothing=${page.smoothing} .target=${page.target} .plotHeight=${present ? 400 : 230} .seedRuns=${t.seedRuns}></comparison-chart>`,
+      comparison: html`<comparison-chart .histories=${t.histories} .methods=${raced} .revision=${rev} .smoothing=${page.smoothing} .target=${page.target} .plotHeight=${present ? 400 : 230} .seedRuns=${t.seedRuns} .x=${page.raceX}></comparison-chart>`,
       inspectors: methods.map((m) => html`<run-inspector method=${m} .snapshot=${t.snapshots[m]} .speed=${page.speed}></run-inspector>`),
       panels: html`<section class="block live" aria-labelledby="metrics-title">
         <h2 id="metrics-title">Metrics per method</h2>
@@ -171,8 +198,41 @@ export class BeaconLiveApp extends LitElement {
         <settings-form class="card" .config=${config} .staged=${staged} .page=${page}></settings-form>`,
       explainer: html`<explainer-section .methods=${methods}></explainer-section>`,
       help: html`<shortcut-help ?open=${this.help}></shortcut-help>
+        ${this.costCheck ? html`<cost-check .heading=${this.costCheck.title} .estimate=${this.costCheck.estimate}></cost-check>` : nothing}
         ${code.pending ? html`<consent-dialog .source=${code.pending.source} .origin=${code.pending.origin}></consent-dialog>` : nothing}`,
     };
+  }
+
+  /** Loads scenario `index` of the tour, after the cost check when it is a wide race on the CPU. */
+  private loadScenario(index: number): void {
+    const scenario = availableScenarios()[index];
+    if (scenario) this.checkCost(scenario.query, scenario.title, () => this.state.loadScenario({ index }));
+  }
+
+  /**
+   * Runs `load` at once, or, when the preset `query` would race many runs per iteration on wasm or cpu,
+   * after the visitor has seen what it will cost here (src/page/scale-estimate.ts) and chosen to run it.
+   */
+  private checkCost(query: string, title: string, load: () => void): void {
+    const target = presetState(query);
+    const runs = target ? target.config.tasksPerIteration * target.config.groupSize : 0;
+    const configured = this.state.config.backend;
+    const backend = this.training.backend?.report.backend ?? (configured === 'wasm' || configured === 'cpu' ? configured : null);
+    if (!needsCostCheck(backend, runs)) {
+      load();
+      return;
+    }
+    this.costCheck = { title, estimate: estimateCost(backend!, runs, this.measuredCost()), load };
+  }
+
+  /** Seconds per iteration measured here: the slowest panel's recent pace, else the probe's wasm timing. */
+  private measuredCost(): CostMeasurement | null {
+    const runs = this.state.config.tasksPerIteration * this.state.config.groupSize;
+    const rates = this.training.methods.map((m) => this.training.histories[m]?.iterationsPerSecond() ?? Number.NaN).filter((r) => r > 0);
+    if (rates.length) return { secondsPerIteration: 1 / Math.min(...rates), runs, source: 'this race’s last iterations' };
+    const probeMs = this.training.probe?.wasmMs;
+    if (probeMs) return { secondsPerIteration: probeMs / 1000, runs, source: 'the backend probe’s timing on wasm' };
+    return null;
   }
 
   /** Your estimator's editor, below the panels, when the race has a panel that runs the visitor's code. */

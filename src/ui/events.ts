@@ -30,6 +30,12 @@ export interface ScenarioSelectDetail {
   index: number;
 }
 
+/** A preset that sets more than the methods (e.g. "Thousands of runs"): loaded like a scenario. */
+export interface PresetLoadDetail {
+  query: string;
+  label: string;
+}
+
 export function emit<T>(from: HTMLElement, type: keyof HTMLElementEventMap, detail: T): void {
   from.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
 }
@@ -42,6 +48,7 @@ declare global {
     'staged-settings': CustomEvent<StagedDetail>;
     'export-charts': CustomEvent<Record<string, never>>;
     'scenario-select': CustomEvent<ScenarioSelectDetail>;
+    'preset-load': CustomEvent<PresetLoadDetail>;
     'help-close': CustomEvent<Record<string, never>>;
     /** The backend badge's "Measure again": time this race on wasm and WebGPU anew (under `auto`). */
     'measure-again': CustomEvent<Record<string, never>>;

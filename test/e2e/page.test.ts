@@ -165,7 +165,16 @@ describe('live page', () => {
     // Presenter mode stays off here (it hides the Share button); its own test opens it from the URL.
     const state = {
       config: { ...(config as unknown as TrainConfig), backend: 'cpu' as const, horizon: 'tiny' as const },
-      page: { autostart: false, speed: 'fast', smoothing: 0.5, target: 0.75, methods: ['beacon', 'grpo'], present: false, seeds: 2 } as PageSettings,
+      page: {
+        autostart: false,
+        speed: 'fast',
+        smoothing: 0.5,
+        target: 0.75,
+        methods: ['beacon', 'grpo'],
+        present: false,
+        seeds: 2,
+        raceX: 'envSteps',
+      } as PageSettings,
     };
     const query = writePageState(state);
     for (const spec of CONFIG_FIELDS) if (spec.key !== 'method') expect(query).toContain(`${spec.key}=`);

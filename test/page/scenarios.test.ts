@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { fieldSpec } from '../../src/config.ts';
 import { isRaceEntry } from '../../src/race/entries.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
-import { DEFAULT_PAGE_SETTINGS } from '../../src/page/page-settings.ts';
-import { applyPreset, availablePresets, availableScenarios, presetState, RACE_PRESETS, SCENARIOS } from '../../src/page/scenarios.ts';
+import { DEFAULT_PAGE_SETTINGS, pageFieldSpec } from '../../src/page/page-settings.ts';
+import { applyPreset, availablePresets, availableScenarios, presetSetsMore, presetState, RACE_PRESETS, SCENARIOS } from '../../src/page/scenarios.ts';
 
 /** What a preset names, read directly (not through the page's reader). */
 function namesExist(query: string): boolean {
   const q = new URLSearchParams(query);
-  return [...q].every(([k, v]) => (k === 'methods' ? v.split(',').every(isRaceEntry) : fieldSpec(k) !== undefined));
+  return [...q].every(([k, v]) => (k === 'methods' ? v.split(',').every(isRaceEntry) : fieldSpec(k) !== undefined || pageFieldSpec(k) !== undefined));
 }
 
 describe('scenarios and presets', () => {
@@ -67,5 +67,21 @@ describe('scenarios and presets', () => {
     const teacher = shown.get('sloppy-teacher')!;
     expect(teacher.config.demoNoise).toBeGreaterThan(0);
     expect(teacher.page.methods).toContain('sft');
+  });
+});
+
+describe('thousands of runs', () => {
+  it('is a scenario of the tour and a preset: 64 tasks × 64 runs = 4,096 per method, plotted against env steps', () => {
+    const scenario = availableScenarios().find((s) => s.id === 'thousands');
+    const preset = availablePresets().find((p) => p.id === 'thousands');
+    expect(scenario).toBeDefined();
+    expect(preset).toBeDefined();
+    for (const query of [scenario!.query, preset!.query]) {
+      const state = presetState(query)!;
+      expect(state.config.tasksPerIteration * state.config.groupSize).toBe(4096);
+      expect(state.page.raceX).toBe('envSteps');
+      expect(presetSetsMore(query)).toBe(true);
+    }
+    expect(presetSetsMore('methods=grpo,beacon')).toBe(false);
   });
 });

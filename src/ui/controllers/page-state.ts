@@ -177,10 +177,14 @@ export class PageStateController implements ReactiveController {
   /** Loads a scenario of the tour: its settings over the page defaults, then a restart. */
   loadScenario({ index }: ScenarioSelectDetail): void {
     const scenario = availableScenarios()[index];
-    if (!scenario) return;
-    const state = applyPreset(scenario.query, { config: this.config, page: this.page });
+    if (scenario) this.loadQuery(scenario.query, index);
+  }
+
+  /** Loads a preset's settings over the page defaults (a scenario's, `scenario` its index), then a restart. */
+  loadQuery(query: string, scenario = -1): void {
+    const state = applyPreset(query, { config: this.config, page: this.page });
     if (!state) return;
-    this.scenario = index;
+    this.scenario = scenario;
     this.config = state.config;
     this.page = state.page;
     this.staged = {};

@@ -4,6 +4,10 @@
  * such, where and why an `auto` race moved to WebGPU (or that the choice was remembered from an earlier
  * visit), and what happened after a lost GPU device.
  *
+ * The badge keeps one line (a button); its explanation (the fallback's reason, the probe's figures, the
+ * notes) opens on demand under it, over the page, so late news never moves what is already on screen.
+ * A recovery is also announced to screen readers as an alert.
+ *
  * The host carries `data-backend` (webgpu | wasm | cpu) once the worker has chosen: the contract the
  * end-to-end tests read.
  */
@@ -29,6 +33,7 @@ export class BackendBadge extends LitElement {
     probing: { type: Boolean },
     measurable: { type: Boolean },
     note: { type: String },
+    open: { type: Boolean, reflect: true },
   };
 
   declare report: BackendReport | null;
@@ -46,6 +51,8 @@ export class BackendBadge extends LitElement {
   declare measurable: boolean;
   /** Under `auto`: "moved to webgpu at iteration 5: 3.1× faster than wasm on this adapter", or empty. */
   declare note: string;
+  /** The explanation under the badge is open. */
+  declare open: boolean;
 
   constructor() {
     super();
@@ -57,25 +64,35 @@ export class BackendBadge extends LitElement {
     this.probing = false;
     this.measurable = false;
     this.note = '';
+    this.open = false;
   }
 
   static override styles = [
     sharedStyles,
     css`
+      /*
+       * One line, whatever arrives later: the verdict, a note and a recovery open on demand in an overlay
+       * under the badge, so nothing on the page moves when they come.
+       */
       :host {
         display: block;
         min-width: 0;
+        position: relative;
       }
       .badge {
-        display: inline-flex;
+        display: flex;
         align-items: center;
         gap: 8px;
-        max-width: 100%;
-        padding: 6px 12px;
+        width: 100%;
+        min-height: 34px;
+        padding: 4px 12px;
         border-radius: 999px;
         border: 1px solid var(--border);
         background: var(--surface);
         font-size: 0.85rem;
+        font-weight: 400;
+        white-space: nowrap;
+        text-align: left;
       }
       .dot {
         flex: none;
@@ -91,36 +108,60 @@ export class BackendBadge extends LitElement {
         background: var(--warn);
       }
       .name {
+        flex: none;
         font-weight: 650;
       }
       .kernels {
+        flex: none;
         padding: 1px 8px;
         border-radius: 999px;
         background: var(--surface-2);
         border: 1px solid var(--border);
         font-size: 0.75rem;
-        white-space: nowrap;
       }
       .detail {
+        flex: 1 1 auto;
+        min-width: 0;
         overflow: hidden;
         text-overflow: ellipsis;
-        white-space: nowrap;
         color: var(--fg-muted);
       }
-      .reason,
-      .note,
-      .recovery {
-        margin: 6px 4px 0;
-        font-size: 0.8rem;
+      /* The disclosure's arrow, drawn by CSS so that the badge's text stays its words alone. */
+      .badge::after {
+        content: '▾';
+        flex: none;
+        margin-left: auto;
         color: var(--fg-muted);
+      }
+      .badge[aria-expanded='true']::after {
+        content: '▴';
+      }
+      .details {
+        position: absolute;
+        z-index: 30;
+        top: calc(100% + 6px);
+        left: 0;
+        right: 0;
+        padding: 10px 14px;
+        border-radius: 10px;
+        border: 1px solid var(--border-strong);
+        background: var(--surface);
+        box-shadow: 0 6px 24px rgb(0 0 0 / 0.18);
+        font-size: 0.8rem;
         overflow-wrap: anywhere;
       }
-      .recovery {
-        color: var(--fg);
+      .details[hidden] {
+        display: none;
       }
-      .probe {
-        margin: 6px 4px 0;
-        font-size: 0.8rem;
+      .details p {
+        margin: 0 0 6px;
+      }
+      .details p:last-child {
+        margin-bottom: 0;
+      }
+      .reason,
+      .note {
+        color: var(--fg-muted);
       }
       .probe .figures {
         color: var(--fg-muted);
@@ -134,33 +175,90 @@ export class BackendBadge extends LitElement {
     else delete this.dataset.backend;
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('pointerdown', this.outside);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('pointerdown', this.outside);
+  }
+
+  /** A press anywhere outside the badge closes its explanation. */
+  private outside = (e: PointerEvent) => {
+    if (this.open && !e.composedPath().includes(this)) this.open = false;
+  };
+
+  private onKey = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !this.open) return;
+    e.stopPropagation();
+    this.open = false;
+    this.renderRoot.querySelector<HTMLButtonElement>('button.badge')?.focus();
+  };
+
   override render() {
+    const { name, detail, dot } = this.summary();
+    const line = `${name}${detail ? `: ${detail}` : ''}`;
+    return html`<div class="wrap" @keydown=${this.onKey}>
+      <button
+        type="button"
+        class="badge"
+        aria-expanded=${this.open ? 'true' : 'false'}
+        aria-controls="backend-details"
+        title=${line}
+        @click=${() => (this.open = !this.open)}
+      >
+        <span class="dot ${dot}"></span>
+        <span class="name">${name}</span>
+        <span class="detail">${detail}</span>
+        ${this.advantages === 'webgpu-kernels' ? html`<span class="kernels">WGSL kernels</span>` : nothing}
+      </button>
+      <span class="visually-hidden" role="status">${line}</span>
+      ${this.recovery ? html`<span class="visually-hidden" role="alert">${this.recovery}</span>` : nothing}
+      <div id="backend-details" class="details" role="region" aria-label="About the backend" ?hidden=${!this.open}>${this.explanation()}</div>
+    </div>`;
+  }
+
+  /** The one line the badge keeps: the backend's name, a few words of detail, the dot's colour. */
+  private summary(): { name: string; detail: string; dot: string } {
     const r = this.report;
     if (!r) {
-      return html`<span class="badge" role="status"
-        ><span class="dot"></span><span class="name">${this.failure ? 'No backend' : this.probing ? 'Measuring backends…' : 'Starting…'}</span
-        >${this.failure ? html`<span class="detail">${this.failure}</span>` : this.probing ? html`<span class="detail">timing wasm and this GPU adapter on a throw-away copy</span>` : nothing}</span
-      >`;
+      if (this.failure) return { name: 'No backend', detail: 'could not start', dot: 'fallback' };
+      return this.probing ? { name: 'Measuring backends…', detail: 'wasm and this GPU adapter', dot: '' } : { name: 'Starting…', detail: '', dot: '' };
     }
     const fallback = r.fallbackReason !== undefined;
-    const p = this.probe;
+    const dot = fallback || this.recovery ? 'fallback' : r.backend === 'webgpu' ? 'webgpu' : '';
+    if (this.recovery) return { name: NAMES[r.backend], detail: 'after a lost GPU device', dot };
     const detail = fallback
       ? 'fallback'
       : r.backend === 'webgpu'
         ? `${r.adapterName ?? 'unknown adapter'}${r.software ? ' (software adapter)' : ''}`
-        : p
+        : this.probe
           ? 'chosen by measurement'
           : this.probing
-            ? 'measuring WebGPU in the background'
+            ? 'measuring WebGPU…'
             : 'as chosen in the settings';
+    return { name: NAMES[r.backend], detail, dot };
+  }
+
+  /** What opens on demand: why this backend, the probe's figures, where the race moved, a recovery. */
+  private explanation() {
+    const r = this.report;
+    const p = this.probe;
+    if (!r) {
+      return html`<p>
+        ${this.failure ? html`No backend could start: ${this.failure}` : this.probing ? 'Timing wasm and this GPU adapter on a throw-away copy of the race.' : 'The training workers are choosing their tfjs backend.'}
+      </p>`;
+    }
+    const where =
+      this.advantages === 'webgpu-kernels' ? 'Advantages are computed by the WGSL kernels on the GPU.' : 'Advantages are computed by the CPU reference.';
     return html`
-      <span class="badge" role="status" title=${this.advantages === 'webgpu-kernels' ? 'Advantages computed by the WGSL kernels on the GPU' : 'Advantages computed by the CPU reference'}>
-        <span class="dot ${fallback ? 'fallback' : r.backend === 'webgpu' ? 'webgpu' : ''}"></span>
-        <span class="name">${NAMES[r.backend]}</span>
-        <span class="detail">${detail}</span>
-        ${this.advantages === 'webgpu-kernels' ? html`<span class="kernels">WGSL kernels</span>` : nothing}
-      </span>
-      ${fallback ? html`<p class="reason">Fallback because ${r.fallbackReason}</p>` : nothing}
+      <p>
+        Training runs on <b>${NAMES[r.backend]}</b>${r.adapterName ? html` (${r.adapterName}${r.software ? ', a software adapter: its speed says nothing about a GPU' : ''})` : nothing}.
+        ${this.advantages ? where : nothing}
+      </p>
+      ${r.fallbackReason !== undefined ? html`<p class="reason">Fallback because ${r.fallbackReason}</p>` : nothing}
       ${
         p
           ? html`<p class="probe">
@@ -175,10 +273,12 @@ export class BackendBadge extends LitElement {
             >
             ${this.measurable ? html`<button type="button" class="measure-again" @click=${() => emit(this, 'measure-again', {})}>Measure again</button>` : nothing}
           </p>`
-          : nothing
+          : this.probing
+            ? html`<p class="probing">WebGPU is being measured in the background; the race goes on meanwhile.</p>`
+            : nothing
       }
       ${this.note ? html`<p class="note">${this.note[0].toUpperCase()}${this.note.slice(1)}</p>` : nothing}
-      ${this.recovery ? html`<p class="recovery" role="alert">${this.recovery}</p>` : nothing}
+      ${this.recovery ? html`<p class="recovery">${this.recovery}</p>` : nothing}
     `;
   }
 }

@@ -3,10 +3,14 @@
  * target line, and each method's iterations to the target (src/metrics/iterations-to-target.ts).
  * With several seeds per method the curves are the mean over seeds, each with a shaded ± 1 sd band
  * (src/page/seed-bands.ts) labelled in the legend; with one seed the chart is as it always was.
+ * A toggle plots success against environment steps played instead of iterations (page setting `raceX`):
+ * with thousands of runs per iteration, what a GPU buys shows as steps, not updates.
  */
 import { LitElement, css, html } from 'lit';
 import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
-import { comparisonColumns } from '../../page/chart-data.ts';
+import { comparisonColumns, envStepColumns } from '../../page/chart-data.ts';
+import type { RaceX } from '../../page/page-settings.ts';
+import { emit, type PageSettingDetail } from '../events.ts';
 import { METRIC_DOCS } from '../../page/metric-docs.ts';
 import type { MetricHistory } from '../../page/metric-history.ts';
 import { successBand } from '../../page/seed-bands.ts';
@@ -25,6 +29,7 @@ export class ComparisonChart extends LitElement {
     smoothing: { type: Number },
     target: { type: Number },
     plotHeight: { type: Number, attribute: 'plot-height' },
+    x: { type: String },
   };
 
   /** Per entry: the mean over seeds (one seed: its own history). */
@@ -38,6 +43,8 @@ export class ComparisonChart extends LitElement {
   declare target: number;
   /** Height of the plot in CSS pixels (presenter mode draws it larger). */
   declare plotHeight: number;
+  /** The x axis: iterations, or environment steps played. */
+  declare x: RaceX;
 
   constructor() {
     super();
@@ -48,6 +55,7 @@ export class ComparisonChart extends LitElement {
     this.smoothing = 0.9;
     this.target = 0.6;
     this.plotHeight = 230;
+    this.x = 'iterations';
   }
 
   static override styles = [
@@ -75,8 +83,27 @@ export class ComparisonChart extends LitElement {
         align-items: center;
         gap: 6px;
       }
+      /* One width for "not yet" and "iteration 123": a method reaching the target reflows nothing. */
       .reached b {
+        display: inline-block;
+        min-width: 7.5em;
         font-variant-numeric: tabular-nums;
+      }
+      .axis {
+        display: flex;
+        align-items: center;
+        gap: 6px;
+        font-size: 0.8rem;
+      }
+      .axis button {
+        min-height: 28px;
+        padding: 2px 10px;
+        font-size: 0.8rem;
+      }
+      .axis button[aria-pressed='true'] {
+        background: var(--accent);
+        border-color: var(--accent);
+        color: var(--on-accent);
       }
       .dot {
         width: 10px;
@@ -89,7 +116,10 @@ export class ComparisonChart extends LitElement {
   override render() {
     if (!this.histories) return html``;
     const methods = this.methods.filter((m) => this.histories![m]);
-    const { columns, crossing } = comparisonColumns(this.histories, methods, this.smoothing, this.target);
+    const listed = this.methods;
+    const bySteps = this.x === 'envSteps';
+    // Seed bands are drawn per iteration only (seeds play different numbers of steps).
+    const { columns, crossing } = (bySteps ? envStepColumns : comparisonColumns)(this.histories, methods, this.smoothing, this.target);
     const pctTarget = `${Math.round(this.target * 100)}%`;
     // Line styles keep the methods apart without colour: solid for the first, then dashes and dots.
     const DASHES: (number[] | undefined)[] = [undefined, [7, 3], [2, 3], [10, 3, 2, 3]];
@@ -103,7 +133,7 @@ export class ComparisonChart extends LitElement {
     });
     // Bands after every method's two curves: [lower, upper] per method with more than one seed.
     for (const [i, m] of methods.entries()) {
-      const runs = this.seedRuns?.[m];
+      const runs = bySteps ? undefined : this.seedRuns?.[m];
       const band = runs ? successBand(runs.perSeed, this.smoothing, columns[0].length) : null;
       if (!runs || !band) continue;
       const k = runs.seeds.length;
@@ -118,12 +148,13 @@ export class ComparisonChart extends LitElement {
     const markers: ChartMarker[] = [{ at: this.target, axis: 'y', label: `target ${pctTarget}`, color: '--fg-muted' }];
     for (const m of methods) {
       const at = crossing[m];
-      if (at != null) markers.push({ at, axis: 'x', label: `${raceEntry(m).label} @ ${at}`, color: methodColorVar(m) });
+      if (at != null)
+        markers.push({ at, axis: 'x', label: `${raceEntry(m).label} @ ${bySteps ? `${at.toLocaleString('en')} steps` : at}`, color: methodColorVar(m) });
     }
     const tip = `${METRIC_DOCS.iterationsToTarget.doc} The target is a page setting (target=${this.target}).`;
     return html`<section class="card" aria-label="Comparison of the methods">
       <metric-chart
-        heading=${`Success rate: ${methods.map((m) => raceEntry(m).label).join(' vs ')}`}
+        heading=${`Success rate: ${listed.map((m) => raceEntry(m).label).join(' vs ')}`}
         .doc=${`${METRIC_DOCS.success.doc} Every method trains on the same task stream from the same seed${this.seeds() > 1 ? `s; each curve is the mean over ${this.seeds()} seeds with a ± 1 sd band` : ''}.`}
         .series=${series}
         .data=${columns}
@@ -133,18 +164,31 @@ export class ComparisonChart extends LitElement {
         y-min="0"
         y-max="1"
         plot-height=${this.plotHeight}
+        x-axis=${bySteps ? 'env steps' : 'iterations'}
         filename="beacon-live-comparison"
       ></metric-chart>
+      <div class="axis" role="group" aria-label="Race chart x axis">
+        <span class="muted">x axis:</span>
+        ${(['iterations', 'envSteps'] as const).map(
+          (x) => html`<button type="button" data-race-x=${x} aria-pressed=${this.x === x ? 'true' : 'false'} @click=${() => this.setX(x)}>
+            ${x === 'iterations' ? 'Iterations' : 'Env steps'}
+          </button>`,
+        )}
+      </div>
       <ul class="reached" aria-label="Iterations to ${pctTarget} success">
         <li class="muted">Iterations to ${pctTarget} <metric-tip .label=${METRIC_DOCS.iterationsToTarget.label} .doc=${tip}></metric-tip></li>
-        ${methods.map(
+        ${listed.map(
           (m) => html`<li data-reached=${m}>
             <span class="dot" style="background: var(${methodColorVar(m)})"></span>${raceEntry(m).label}
-            <b>${crossing[m] == null ? 'not yet' : `iteration ${crossing[m]}`}</b>
+            <b>${crossing[m] == null ? 'not yet' : bySteps ? `${crossing[m]!.toLocaleString('en')} env steps` : `iteration ${crossing[m]}`}</b>
           </li>`,
         )}
       </ul>
     </section>`;
+  }
+
+  private setX(x: RaceX): void {
+    if (x !== this.x) emit<PageSettingDetail>(this, 'page-setting', { changes: { raceX: x } });
   }
 
   /** Seeds per method (1 when there are no seed runs). */

@@ -43,10 +43,33 @@ export class DurableBar extends LitElement {
         margin: 8px 0 0;
         font-size: 0.9rem;
       }
-      .notice {
-        padding: 6px 10px;
-        border-radius: 8px;
+      /*
+       * The offer to resume and the autosave notice come after the first paint (once the saved runs have
+       * been read): they float at the bottom of the window, so they move nothing on screen.
+       */
+      .late {
+        position: fixed;
+        z-index: 40;
+        bottom: 16px;
+        left: 50%;
+        transform: translateX(-50%);
+        width: min(44rem, calc(100vw - 24px));
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+      }
+      .late p {
+        margin: 0;
+        padding: 8px 12px;
+        border-radius: 10px;
+        background: var(--surface);
+        box-shadow: 0 6px 24px rgb(0 0 0 / 0.18);
+      }
+      .late .notice {
         border: 1px solid var(--fg-muted);
+      }
+      .late .offer {
+        border: 1px solid var(--border-strong);
       }
       .file-error {
         padding: 6px 10px;
@@ -78,6 +101,7 @@ export class DurableBar extends LitElement {
         <input type="file" accept=${RUN_FILE_EXTENSION} aria-label="Run file to open" @change=${this.picked} />
         <span class="status" role="status">${r.fileStatus}</span>
       </div>
+      <div class="late">
       ${
         resumed
           ? html`<p class="offer">
@@ -90,6 +114,7 @@ export class DurableBar extends LitElement {
           : nothing
       }
       ${r.storageNotice ? html`<p class="notice" role="status" data-storage-notice>${r.storageNotice}</p>` : nothing}
+      </div>
       ${r.fileError ? html`<p class="file-error" role="alert">${r.fileError}</p>` : nothing}`;
   }
 

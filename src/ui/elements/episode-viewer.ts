@@ -64,6 +64,14 @@ export class EpisodeViewer extends LitElement {
         display: block;
         min-width: 0;
       }
+      /*
+       * Until the first batch, about the height of an episode: what comes after (the credit view, the
+       * panels) starts where it will stay, below the first screen in presenter mode.
+       */
+      .waiting {
+        margin: 0;
+        min-height: 18rem;
+      }
       .task {
         margin: 0 0 8px;
         font-size: 0.9rem;
@@ -201,7 +209,7 @@ export class EpisodeViewer extends LitElement {
 
   override render() {
     const r = this.replay;
-    if (!r) return html`<p class="muted">Waiting for the first batch…</p>`;
+    if (!r) return html`<p class="muted waiting">Waiting for the first batch…</p>`;
     const step = this.playback.step;
     const frame = r.frames?.[step];
     return html`

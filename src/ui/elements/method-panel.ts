@@ -179,6 +179,10 @@ export class MethodPanel extends LitElement {
   protected override updated(): void {
     this.dataset.method = this.method;
     this.dataset.iteration = String(this.history?.latest?.iteration ?? 0);
+    // The env steps per second shown (for tests and scripts: what a wide batch on a GPU buys).
+    const rate = this.history?.latest?.envStepsPerSecond;
+    if (rate !== undefined && Number.isFinite(rate)) this.dataset.envStepsPerSecond = String(Math.round(rate));
+    else delete this.dataset.envStepsPerSecond;
   }
 
   override render() {

@@ -7,9 +7,9 @@
  */
 import { LitElement, css, html } from 'lit';
 import { RACE_ENTRY_NAMES, raceEntry, type RaceEntryName } from '../../race/entries.ts';
-import { availablePresets, presetState } from '../../page/scenarios.ts';
+import { availablePresets, presetSetsMore, presetState } from '../../page/scenarios.ts';
 import { PAGE_FIELDS, type MethodListKind } from '../../page/page-settings.ts';
-import { emit, type PageSettingDetail } from '../events.ts';
+import { emit, type PageSettingDetail, type PresetLoadDetail } from '../events.ts';
 import { methodLabel, sharedStyles } from '../theme.ts';
 
 const LIMITS = PAGE_FIELDS.find((s) => s.key === 'methods')!.kind as MethodListKind;
@@ -95,7 +95,14 @@ export class MethodPicker extends LitElement {
       <div class="presets" role="group" aria-label="Race presets">
         <span>Presets:</span>
         ${availablePresets().map(
-          (p) => html`<button type="button" data-preset=${p.id} @click=${() => this.choose(presetState(p.query)!.page.methods)}>${p.label}</button>`,
+          (p) =>
+            html`<button
+              type="button"
+              data-preset=${p.id}
+              @click=${() => (presetSetsMore(p.query) ? emit<PresetLoadDetail>(this, 'preset-load', { query: p.query, label: p.label }) : this.choose(presetState(p.query)!.page.methods))}
+            >
+              ${p.label}
+            </button>`,
         )}
       </div>`;
   }

@@ -88,12 +88,16 @@ export class RunInspector extends LitElement {
         min-width: 0;
         font-size: 0.85rem;
       }
+      /* A fixed width: the batch's run labels (longer than "auto") must not push the header into two rows. */
       select {
         min-width: 0;
+        width: 17em;
         max-width: 100%;
-        flex: 1 1 auto;
+        flex: 0 1 auto;
       }
+      /* A line of its own from the first paint: the first batch's figures move nothing. */
       .meta {
+        flex-basis: 100%;
         font-size: 0.8rem;
         color: var(--fg-muted);
         font-variant-numeric: tabular-nums;
@@ -145,7 +149,9 @@ export class RunInspector extends LitElement {
           </select>
         </label>
         <label><input type="checkbox" .checked=${this.follow} @change=${this.onFollow} /> follow latest batch</label>
-        ${s ? html`<span class="meta">iteration ${s.iteration} · run ${run + 1} of ${runs} · group ${Math.floor(run / s.groupSize) + 1} · ${runOutcome(s, run)}, ${s.milestonesReached[run]}/${s.numMilestones[run]} milestones</span>` : nothing}
+        <span class="meta"
+          >${s ? `iteration ${s.iteration} · run ${run + 1} of ${runs} · group ${Math.floor(run / s.groupSize) + 1} · ${runOutcome(s, run)}, ${s.milestonesReached[run]}/${s.numMilestones[run]} milestones` : 'waiting for the first batch'}</span
+        >
       </header>
       ${this.speed === 'nodraw' && !s ? html`<p class="muted">Episodes and credit are not drawn at speed “nodraw”; pause or change the speed to see them.</p>` : nothing}
       ${this.replayError ? html`<p class="error" role="alert">${this.replayError}</p>` : nothing}

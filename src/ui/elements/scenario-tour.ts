@@ -87,7 +87,9 @@ export class ScenarioTour extends LitElement {
           ? html`<h3 data-scenario=${s.id}>${this.index + 1}. ${s.title}</h3>
             <p class="narrative">${s.narrative}</p>
             <p class="look"><b>What to look at:</b> ${s.lookAt}</p>`
-          : nothing
+          : this.compact
+            ? html`<p class="look">Choose a scenario (keys <kbd>1</kbd>–<kbd>${Math.min(9, n)}</kbd>): its story and what to look at show here.</p>`
+            : nothing
       }
     </section>`;
   }

@@ -14,6 +14,8 @@ export interface PageParts {
   lede: string;
   badge: TemplateResult;
   presentButton: TemplateResult;
+  /** Presenter mode: the one button that shows or hides the controls a presenter rarely needs. */
+  controlsButton: TemplateResult;
   issues: readonly ConfigIssue[];
   /** Errors not tied to one method, and a crashed worker's message. */
   errors: readonly string[];
@@ -40,6 +42,22 @@ export function pageHeader(parts: PageParts, withLede: boolean): TemplateResult 
   </header>`;
 }
 
+/**
+ * Presenter mode's header: one row (title, badge, the controls button, presenter toggle, results link),
+ * so that the race owns the first screen.
+ */
+export function stageHeader(parts: PageParts): TemplateResult {
+  return html`<header class="top stage-head">
+    <h1>Beacon <span>Live</span></h1>
+    ${parts.badge}
+    <div class="stage-actions">${parts.controlsButton}${parts.presentButton}<a class="results-link" href="./results.html">Results</a></div>
+  </header>`;
+}
+
+/**
+ * A bad URL parameter's alert is known at the first paint and stays in the flow; errors that come later
+ * (a worker's) float over the page at its top, so that they move nothing that is on screen.
+ */
 export function alertArea(parts: PageParts): TemplateResult {
   return html`<settings-alert .issues=${parts.issues}></settings-alert>
     ${parts.errors.length ? html`<div class="errors" role="alert">${parts.errors.map((e) => html`<p>${e}</p>`)}</div>` : nothing}`;
@@ -84,8 +102,34 @@ export const pageFrameStyles = css`
     align-items: flex-end;
     gap: 8px;
   }
+  /* A fixed width: the badge's words change as the backend is chosen, the header does not. */
   backend-badge {
-    max-width: min(100%, 460px);
+    width: 24rem;
+    max-width: 100%;
+  }
+  .stage-head {
+    flex-wrap: nowrap;
+    align-items: center;
+  }
+  .stage-head h1 {
+    flex: none;
+    margin: 0;
+    font-size: 1.3rem;
+    font-weight: 750;
+    letter-spacing: -0.02em;
+  }
+  .stage-head h1 span {
+    color: var(--beacon);
+  }
+  .stage-head backend-badge {
+    flex: 0 1 24rem;
+    width: auto;
+  }
+  .stage-actions {
+    flex: none;
+    display: flex;
+    align-items: center;
+    gap: 12px;
   }
   /* The study's results page (results.html). */
   .results-link {
@@ -93,11 +137,17 @@ export const pageFrameStyles = css`
     font-size: 0.9rem;
     font-weight: 550;
   }
-  settings-alert,
-  .errors {
+  settings-alert {
     margin-bottom: 14px;
   }
   .errors {
+    position: fixed;
+    z-index: 40;
+    top: 12px;
+    left: 50%;
+    transform: translateX(-50%);
+    width: min(44rem, calc(100vw - 24px));
+    box-shadow: 0 6px 24px rgb(0 0 0 / 0.18);
     padding: 10px 14px;
     border-radius: 10px;
     border: 1px solid var(--danger);
@@ -124,7 +174,14 @@ export const pageFrameStyles = css`
   }
   @media (max-width: 700px) {
     .top-actions {
-      align-items: flex-start;
+      width: 100%;
+      flex-direction: row;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 8px 14px;
+    }
+    .top-actions backend-badge {
+      width: 100%;
     }
   }
 `;
