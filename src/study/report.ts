@@ -97,7 +97,8 @@ export interface StudyDocument {
   /** Shards the runs were trained in (1: one invocation). */
   shards: number;
   seeds: number;
-  matrix: MatrixDefinition;
+  /** The matrix; `detector` (amendment 2's arms) is absent from documents written before it. */
+  matrix: Omit<MatrixDefinition, 'detector'> & Partial<Pick<MatrixDefinition, 'detector'>>;
   budget: StudyBudget;
   /** Every (env, horizon)'s env-step budget. */
   envStepBudgets: Record<string, Partial<Record<Horizon, number>>>;
@@ -155,6 +156,7 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     variants: profile.variants,
     ablationHorizon: profile.ablationHorizon,
     ablations: profile.ablations,
+    detector: profile.detector,
   };
   const claims = evaluateConfirmatoryClaims(cells);
   const shared = sharedHyperparameters(profile.budget);
@@ -176,7 +178,7 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     matrix,
     budget: profile.budget,
     envStepBudgets,
-    variants: [...new Set([...profile.variants, ...profile.ablations])].map((name) => {
+    variants: [...new Set([...profile.variants, ...profile.ablations, ...profile.detector])].map((name) => {
       const v = variantSpec(name);
       return { name, label: v.label, method: v.method, overrides: v.overrides, ablation: v.ablation };
     }),
