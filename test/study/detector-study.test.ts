@@ -10,6 +10,7 @@ import { parseStudyFlags } from '../../cli/study-flags.ts';
 import { loadRunsFromStudy } from '../../cli/study-store.ts';
 import { UsageError } from '../../cli/flags.ts';
 import { CONFIG_FIELDS, DEFAULT_CONFIG } from '../../src/config.ts';
+import { type CostRun, DetectorCostModel } from '../../src/study/detector-cost.ts';
 import { evaluateConfirmatoryClaims } from '../../src/study/confirmatory-claims.ts';
 import type { ClaimRecord } from '../../src/study/confirmatory-types.ts';
 import { DETECTOR_PRIMARY, DETECTOR_SECONDARY, DETECTOR_VARIANTS, FALSE_ALARMS_HIGH, FALSE_ALARMS_LOW } from '../../src/study/detector-variants.ts';
@@ -195,5 +196,53 @@ describe('the detector study’s claims', () => {
     // Holm within family D: the adjusted p of each tested D claim counts the family's 21 planned tests.
     expect(at('D1').rule).toMatch(/family's 21 pre-registered tests/);
     expect(at('S1').rule).toMatch(/family's 6 pre-registered tests/);
+  });
+});
+
+describe('the detector study’s cost, from study v3’s own seconds', () => {
+  const run = (env: 'gridhouse' | 'shop', variant: string, seed: number, seconds: number, loop: number): CostRun => ({
+    env,
+    horizon: 'long',
+    variant: variant as VariantName,
+    seed,
+    seconds,
+    secondsPerIteration: loop / 10,
+    iterations: 10,
+  });
+  const model = new DetectorCostModel(
+    [
+      // The first run of a seed paid its SFT prior (30 s); the others found it memoised.
+      run('shop', 'beacon', 1, 45, 15),
+      run('shop', 'beacon', 2, 17, 15),
+      run('shop', 'grpo', 1, 14, 14),
+      run('shop', 'grpo', 2, 44, 14),
+      run('shop', 'sft', 1, 40, 40),
+      run('shop', 'sft', 2, 40, 40),
+      run('gridhouse', 'beacon', 1, 12, 12),
+      run('shop', 'beacon', 3, 999, 999), // another horizon's run is not read
+    ].map((r, i) => (i === 7 ? { ...r, horizon: 'short' as const } : r)),
+  );
+
+  it('reads an arm’s run from its base variant’s runs in the same environment, and the prior apart', () => {
+    expect(model.runSeconds('shop', 'beaconFalseAlarmsHigh')).toBe(31);
+    expect(model.loopSeconds('shop', 'beaconLoose')).toBe(15);
+    expect(model.runSeconds('shop', 'sftDemo30')).toBe(40);
+    // Seed 1: 45 − 15 = 30 s outside the loop; seed 2: 44 − 14 = 30 s.
+    expect(model.priorSeconds('shop')).toBe(30);
+    expect(() => model.runSeconds('gridhouse', 'grpoDemo30')).toThrow(/no long runs of grpo in gridhouse/);
+  });
+
+  it('counts each prior (environment, seed, teacher) once per worker, and every run at its base’s mean', () => {
+    const specs = [
+      { env: 'shop' as const, variant: 'beaconLoose' as VariantName, seed: 1 },
+      { env: 'shop' as const, variant: 'beaconFine' as VariantName, seed: 1 },
+      { env: 'shop' as const, variant: 'beaconDemo30' as VariantName, seed: 1 },
+    ];
+    const e = model.estimate(specs, 2);
+    expect(e.runs).toBe(3);
+    expect(e.asMeasured).toBe(3 * 31);
+    // Loops 3 × 15, two priors (exact teacher, 30% teacher) × 2 workers × 30 s.
+    expect(e.priorApart).toBe(45 + 2 * 2 * 30);
+    expect(model.estimate(specs.slice(0, 1), 2).priorApart).toBe(15 + 30);
   });
 });
