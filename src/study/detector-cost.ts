@@ -30,7 +30,8 @@ export interface CostEstimate {
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : Number.NaN);
-const loopSeconds = (r: CostRun) => r.secondsPerIteration * r.iterations;
+/** A run's training loop; a run that recorded no iteration time counts whole. */
+const loopSeconds = (r: CostRun) => (r.secondsPerIteration === null ? r.seconds : r.secondsPerIteration * r.iterations);
 
 export class DetectorCostModel {
   private readonly byCell = new Map<string, CostRun[]>();
