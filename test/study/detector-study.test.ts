@@ -199,6 +199,60 @@ describe('the detector study’s claims', () => {
   });
 });
 
+describe('the pre-registration’s amendment 2', () => {
+  const text = readFileSync(`${STUDY_DIR}preregistration.md`, 'utf8');
+  const blocks = [...text.matchAll(/```json preregistration( [a-z0-9-]+)?\n([\s\S]*?)```/g)].map((m) => ({
+    name: (m[1] ?? '').trim(),
+    json: JSON.parse(m[2]),
+  }));
+
+  it('is the last dated section, with a machine-readable block that agrees with the code', () => {
+    expect(blocks.map((b) => b.name)).toEqual(['', 'amendment-1', 'amendment-2']);
+    const headings = [...text.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    expect(headings.at(-1)).toBe('Amendment 2 (2026-12-02): the detector study');
+    const a2 = blocks[2].json;
+    expect(a2.arms.primary).toEqual(DETECTOR_PRIMARY);
+    expect(a2.arms.secondary).toEqual(DETECTOR_SECONDARY);
+    expect(a2.levels).toEqual({ milestoneFalseAlarms: [FALSE_ALARMS_LOW, FALSE_ALARMS_HIGH], milestoneDelay: 2, milestoneStride: 2, demoNoise: [0.1, 0.3] });
+    expect(a2.seeds).toEqual([FULL_PROFILE.firstSeed, FULL_PROFILE.firstSeed + FULL_PROFILE.seeds - 1]);
+    expect(a2.horizon).toBe(FULL_PROFILE.ablationHorizon);
+    expect(a2.envs).toEqual(FULL_PROFILE.envs);
+    // It sets no budget: the budgets stay v3's (matrix.test.ts merges every block's limitIterations).
+    expect(a2.limitIterations).toBeUndefined();
+    expect(a2.tests).toMatchObject({ alpha: 0.05, minimalEffect: { auc: 0.03 }, equivalenceMargin: { auc: 0.05 }, keepsHalfGain: 0.5 });
+    // The claim ids of families D and S are the code's.
+    const cells = new StudyCells([], {});
+    const ids = (f: string) => [
+      ...new Set(
+        evaluateConfirmatoryClaims(cells)
+          .filter((c) => c.family === f)
+          .map((c) => c.id),
+      ),
+    ];
+    expect(a2.tests.multiplicity.families.D).toEqual(ids('D'));
+    expect(a2.tests.multiplicity.families.S).toEqual(ids('S'));
+    expect(ids('E')).toHaveLength(14);
+  });
+
+  it('states the cost the cost model gives on study v3’s runs', () => {
+    const model = new DetectorCostModel(v3.runs);
+    const specsOf = (arms: readonly VariantName[]) =>
+      buildMatrix({ ...FULL_PROFILE, variants: [], ablations: [], detector: arms }, seedList(FULL_PROFILE, FULL_PROFILE.seeds));
+    const a2 = blocks[2].json;
+    for (const [set, arms] of [
+      ['primary', DETECTOR_PRIMARY],
+      ['secondary', DETECTOR_SECONDARY],
+    ] as const) {
+      const e = model.estimate(specsOf(arms), 2);
+      expect(e.runs).toBe(a2.cost[set].runs);
+      expect(Number((e.asMeasured / 60).toFixed(1))).toBe(a2.cost[set].workerMinutes.asMeasured);
+      expect(Number((e.priorApart / 60).toFixed(1))).toBe(a2.cost[set].workerMinutes.priorApart);
+    }
+    // The primary set fits 90 minutes on 2 workers with its prior counted once per worker.
+    expect(model.estimate(specsOf(DETECTOR_PRIMARY), 2).priorApart / 2 / 60).toBeLessThan(90);
+  });
+});
+
 describe('the detector study’s cost, from study v3’s own seconds', () => {
   const run = (env: 'gridhouse' | 'shop', variant: string, seed: number, seconds: number, loop: number): CostRun => ({
     env,
