@@ -26,7 +26,7 @@ const COMPARED = ['grpo', 'beacon'] as const;
 
 /** The custom method's runs: the profile's cells (its environments and horizons) and seeds. */
 export function estimatorSpecs(profile: Pick<StudyProfile, 'envs' | 'horizons' | 'ablationHorizon' | 'firstSeed'>, seeds: number): RunSpec[] {
-  return buildMatrix({ ...profile, variants: ['custom'], ablations: [] }, seedList(profile, seeds));
+  return buildMatrix({ ...profile, variants: ['custom'], ablations: [], detector: [] }, seedList(profile, seeds));
 }
 
 const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;

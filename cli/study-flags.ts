@@ -1,11 +1,12 @@
 /**
  * The study command's flags: `[merge] --seeds N --workers N --quick --fresh --report-only --shard I/N
- * --help`. Errors name the flag and its allowed values (UsageError; the command exits with 2).
+ * --detector none|primary|all --help`. Errors name the flag and its allowed values (UsageError; the command exits with 2).
  * `merge` (first argument) merges the shard files of a sharded study into the study's outputs.
  */
 import { availableParallelism } from 'node:os';
 import type { EnvName } from '../envs/index.ts';
 import { parseShard, type Shard } from '../src/study/matrix.ts';
+import { DETECTOR_PRIMARY } from '../src/study/detector-variants.ts';
 import { PROFILES, type StudyProfile } from '../src/study/profile.ts';
 import { ESTIMATOR_FLAGS } from './estimator-flags.ts';
 import { flagsHelp, parseFlags, UsageError } from './flags.ts';
@@ -28,12 +29,16 @@ const FLAGS = {
     placeholder: 'A,B',
     doc: "train only these environments' runs of the matrix (stored under runs/ for a later invocation; writes no study.json)",
   },
+  detector: {
+    kind: { type: 'enum', values: ['none', 'primary', 'all'] },
+    doc: "the detector study's arms (pre-registration amendment 2) in the matrix: none (study v3 alone), primary (its primary set, one invocation of about 90 minutes on 2 workers), all (default; the secondary set too)",
+  },
   shard: { kind: 'string', placeholder: 'I/N', doc: 'train only shard I of N (1 ≤ I ≤ N) and write shards/shard-I-of-N.json; `merge` then writes the outputs' },
   ...ESTIMATOR_FLAGS,
 } as const;
 
-export const STUDY_USAGE = `usage: npm run study -- [--seeds N] [--workers N] [--quick | --shop-pilot] [--fresh] [--report-only] [--shard I/N]
-       npm run study -- merge [--seeds N] [--quick | --shop-pilot]     (merge shards/*.json into the outputs)
+export const STUDY_USAGE = `usage: npm run study -- [--seeds N] [--workers N] [--quick | --shop-pilot] [--detector none|primary|all] [--fresh] [--report-only] [--shard I/N]
+       npm run study -- merge [--seeds N] [--quick | --shop-pilot] [--detector none|primary|all]     (merge shards/*.json into the outputs)
        npm run study -- --estimator FILE.js [--estimatorTimeout S] [--seeds N] [--workers N] [--quick]
                                                    (race your estimator in the study's cells and seeds)
 ${flagsHelp(FLAGS)}`;
@@ -41,7 +46,10 @@ ${flagsHelp(FLAGS)}`;
 export interface StudyOptions {
   /** `merge`: merge shard files instead of training. */
   merge: boolean;
+  /** The profile, its detector arms narrowed by `--detector`. */
   profile: StudyProfile;
+  /** `--detector`: which of the detector study's arms the matrix holds. */
+  detector: DetectorChoice;
   seeds: number;
   workers: number;
   fresh: boolean;
@@ -53,13 +61,24 @@ export interface StudyOptions {
   estimator: { path: string; timeoutS?: number } | null;
 }
 
+export type DetectorChoice = 'none' | 'primary' | 'all';
+
+/** The profile with only the detector arms `choice` names (the primary set: those of DETECTOR_PRIMARY). */
+export function withDetector(profile: StudyProfile, choice: DetectorChoice): StudyProfile {
+  if (choice === 'all') return profile;
+  return { ...profile, detector: choice === 'none' ? [] : profile.detector.filter((v) => (DETECTOR_PRIMARY as readonly string[]).includes(v)) };
+}
+
 /** Parses the study's arguments; throws UsageError naming the flag. Returns null for --help. */
 export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
   const merge = argv[0] === 'merge';
   const { flags, help } = parseFlags(merge ? argv.slice(1) : argv, FLAGS);
   if (help) return null;
   if (flags.quick && flags['shop-pilot']) throw new UsageError('--quick and --shop-pilot cannot go together (each is a profile of its own)');
-  const profile = flags.quick ? PROFILES.quick : flags['shop-pilot'] ? PROFILES['shop-pilot'] : PROFILES.full;
+  const detector = flags.detector ?? 'all';
+  if (flags['shop-pilot'] && detector !== 'all') throw new UsageError('--detector goes with the full study or --quick; the shop pilot has no detector arms');
+  if (flags.estimator !== undefined && detector !== 'all') throw new UsageError('--detector chooses study runs; --estimator races your estimator alone');
+  const profile = withDetector(flags.quick ? PROFILES.quick : flags['shop-pilot'] ? PROFILES['shop-pilot'] : PROFILES.full, detector);
   const seeds = flags.seeds ?? profile.seeds;
   if (profile.name === 'full' && seeds < 3) throw new UsageError(`--seeds must be an integer in [3, 20] for the full study; got ${seeds}`);
   if (flags.fresh && flags['report-only'])
@@ -68,7 +87,7 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
   if (flags.shard !== undefined && !shard) throw new UsageError(`--shard must be I/N with integers 1 ≤ I ≤ N ≤ 1000; got ${JSON.stringify(flags.shard)}`);
   if (shard && flags['report-only']) throw new UsageError('--shard and --report-only cannot go together (a shard writes no report; `merge` does)');
   if (merge && (shard || flags.fresh || flags['report-only'] || flags.workers))
-    throw new UsageError('merge takes only --seeds, --quick and --shop-pilot (it trains nothing)');
+    throw new UsageError('merge takes only --seeds, --detector, --quick and --shop-pilot (it trains nothing)');
   if (flags.estimatorTimeout !== undefined && flags.estimator === undefined) throw new UsageError('--estimatorTimeout needs --estimator FILE');
   if (flags.estimator !== undefined && (merge || shard || flags.fresh || flags['report-only']))
     throw new UsageError('--estimator races your estimator alone: it takes only --seeds, --workers, --quick and --estimatorTimeout');
@@ -80,6 +99,7 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
   return {
     merge,
     profile,
+    detector,
     seeds,
     workers: flags.workers ?? availableParallelism(),
     fresh: flags.fresh === true,

@@ -1,5 +1,5 @@
 /**
- * `npm run study [-- --seeds N --workers N --quick --fresh --report-only --shard I/N]` and
+ * `npm run study [-- --seeds N --workers N --quick --detector none|primary|all --fresh --report-only --shard I/N]` and
  * `npm run study -- merge [--quick]`: the study that tests the paper's claims in our environments,
  * headless on wasm, in parallel worker threads, resumable, shardable.
  *
@@ -10,6 +10,8 @@
  * shard I's runs (a cost-balanced partition of the matrix) and writes <outDir>/shards/shard-I-of-N.json;
  * `merge` checks that the shards cover the matrix exactly once and writes the same outputs.
  * --quick runs the small smoke profile into docs/results/quick/, never touching the real results.
+ * --detector primary narrows the matrix to study v3 and the detector study's primary set (pre-registration
+ * amendment 2); v3's runs come from the committed study.json, so only the new runs train.
  * --report-only rewrites the outputs from the stored runs without training (e.g. after editing
  * analysis.md). `--estimator FILE.js` races your own estimator in the profile's cells instead
  * (cli/study-estimator.ts). Bad flags and a dirty tree exit with 2; a run that fails unexpectedly makes the study
@@ -55,6 +57,7 @@ function canonicalCommand(options: StudyOptions): string {
   const args = [
     ...(options.profile.name === 'full' ? [] : [`--${options.profile.name}`]),
     ...(options.seeds !== options.profile.seeds ? ['--seeds', String(options.seeds)] : []),
+    ...(options.detector !== 'all' ? ['--detector', options.detector] : []),
   ];
   return `npm run study${args.length ? ` -- ${args.join(' ')}` : ''}`;
 }
@@ -130,10 +133,14 @@ async function main(argv: string[]): Promise<number> {
   const specs = buildMatrix(profile, seedList(profile, options.seeds));
   const eta = new EtaModel((s) => stepBudget(s, profile.budget), profile.secondsPerKiloStep);
   const part = options.envs ? specs.filter((s) => options.envs?.includes(s.env)) : specs;
-  const mine = shard ? shardRuns(part, shard, (s) => eta.runSeconds(s)) : part;
   const warn = (m: string) => log(`warning: ${m}`);
   // Runs in runs/ first; the committed study.json fills in what runs/ lacks.
   const stored = new Map([...(options.fresh ? [] : loadRunsFromStudy(profile.outDir, warn)), ...loadStoredRuns(profile.outDir, warn)]);
+  // Shards balance the runs still to train: a stored run costs nothing (e.g. study v3's runs, when the
+  // detector study's new runs are sharded), so every shard gets its share of the new ones. Shards of one
+  // study must start from the same store (the committed study.json): `merge` checks they cover the matrix.
+  const storedKeys = new Set(planRuns(part, stored, profile.budget).done.map((r) => r.key));
+  const mine = shard ? shardRuns(part, shard, (s) => (storedKeys.has(runKey(s)) ? 0 : eta.runSeconds(s))) : part;
   const { todo, done } = planRuns(mine, stored, profile.budget);
   const results = new Map<string, RunResult>(done.map((s) => [s.key, { ...s.result, commit: s.commit }]));
   log(
@@ -181,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
       workers: options.workers,
     });
     log(
-      `wrote ${file} (${runs.length}/${mine.length} runs); when every ${shardFileName({ index: 1, count: shard.count }).replace('1-of', 'I-of')} is in ${profile.outDir}/shards/, run: npm run study -- merge${profile.name === 'quick' ? ' --quick' : ''}`,
+      `wrote ${file} (${runs.length}/${mine.length} runs); when every ${shardFileName({ index: 1, count: shard.count }).replace('1-of', 'I-of')} is in ${profile.outDir}/shards/, run: npm run study -- merge${profile.name === 'quick' ? ' --quick' : ''}${options.detector !== 'all' ? ` --detector ${options.detector}` : ''}`,
     );
   } else {
     const meta: DocumentMeta = {

@@ -51,8 +51,11 @@ export interface EffectReference {
   value: number;
 }
 
+/** The families of paired tests: study v3's P and M, amendment 2's D, S and E (the same rules). */
+const PAIRED_FAMILIES: readonly ClaimRecord['family'][] = ['P', 'M', 'D', 'S', 'E'];
+
 /**
- * The reference lines of a paired claim (families P and M), from the decisions its rule names: "beats:"
+ * The reference lines of a paired claim (families P, M, D, S and E), from the decisions its rule names: "beats:"
  * (one-sided, at least the minimal effect) and "agrees:" (TOST within the margin); a claim of both (M4)
  * gets both. In steps to 60% the amount is a fraction of the budget of the cell judged (the long
  * horizon for per-environment claims). None for family T and identities (measured values, not
@@ -63,7 +66,7 @@ export function effectReferences(
   rules: PreregisteredRules,
   budgetOf: (env: string, horizon: string) => number | undefined,
 ): EffectReference[] {
-  if (claim.kind !== 'empirical' || (claim.family !== 'P' && claim.family !== 'M')) return [];
+  if (claim.kind !== 'empirical' || !PAIRED_FAMILIES.includes(claim.family)) return [];
   const kinds: { kind: EffectReference['kind']; set: PreregisteredRules['minimalEffect'] }[] = [];
   if (/\bbeats:/.test(claim.rule)) kinds.push({ kind: 'minimal effect', set: rules.minimalEffect });
   if (/\bagrees:/.test(claim.rule)) kinds.push({ kind: 'equivalence margin', set: rules.equivalenceMargin });

@@ -17,6 +17,7 @@
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import type { Figure, LineSeries } from './svg.ts';
 import { aggregateOnSteps, meanSd, selectRuns, stepGrid, type CurveName, type RunResult } from './summary.ts';
+import { detectorVariant } from './detector-variants.ts';
 import { VARIANT_NAMES, variantColor, variantLabel, variantSpec, type VariantName } from './variants.ts';
 
 /** The env-step grid of a set of runs: the common grid up to the largest budget among them. */
@@ -157,7 +158,8 @@ export function studyFigures(runs: readonly RunResult[], options: { gainFloor: n
     },
   });
 
-  const variants = VARIANT_NAMES.filter((v) => runs.some((r) => r.horizon === H && r.variant === v));
+  // Study v3's variants: the detector study's arms (amendment 2, 25 of them) would crowd the bars out.
+  const variants = VARIANT_NAMES.filter((v) => !detectorVariant(v) && runs.some((r) => r.horizon === H && r.variant === v));
   const byVariant = (field: 'zeroAdvantageRatio' | 'sampleUtilization', list: readonly VariantName[] = variants) =>
     list.map((v) => {
       const s = envs.map((env) => meanSd(selectRuns(runs, { env, horizon: H, variant: v }).map((r) => r[field])));

@@ -77,7 +77,8 @@ export interface PairedTestRecord {
 }
 
 export type ClaimKind = 'empirical' | 'identity';
-export type ClaimFamily = 'P' | 'M' | 'T' | 'I';
+/** P, M, T, I: study v3; D, S (confirmatory) and E (secondary): the detector study, amendment 2. */
+export type ClaimFamily = 'P' | 'M' | 'T' | 'I' | 'D' | 'S' | 'E';
 
 /** A claim as study.json records it: one record per claim and environment (per cell for M8). */
 export interface ClaimRecord {

@@ -10,6 +10,7 @@ import { createEnv, type EnvName, type Horizon } from '../../envs/index.ts';
 import { CONFIG_FIELDS, DEFAULT_CONFIG, withLaterDefaults, type AblationName, type TrainConfig } from '../config.ts';
 import { methodSpec, type Method } from '../methods/registry.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
+import { releasedArmOnShop } from './detector-variants.ts';
 import { releasedVariantFor, variantSpec, type VariantName } from './variants.ts';
 
 export interface RunSpec {
@@ -36,7 +37,7 @@ export function runSpec(env: EnvName, horizon: Horizon, variant: VariantName, se
 
 export const HORIZON_ORDER: Record<Horizon, number> = { tiny: 0, short: 1, medium: 2, long: 3 };
 
-export type MatrixDefinition = Pick<StudyProfile, 'envs' | 'horizons' | 'variants' | 'ablationHorizon' | 'ablations'>;
+export type MatrixDefinition = Pick<StudyProfile, 'envs' | 'horizons' | 'variants' | 'ablationHorizon' | 'ablations' | 'detector'>;
 
 /** The seeds of a profile's cells: `count` seeds from its first (study v3: 101…115). */
 export function seedList(profile: Pick<StudyProfile, 'firstSeed'>, count: number): number[] {
@@ -46,15 +47,18 @@ export function seedList(profile: Pick<StudyProfile, 'firstSeed'>, count: number
 /**
  * The variant a profile's variant name stands for in an environment: `beaconReleased` is the released
  * code's config for that environment (the WebShop config on the shop, the ALFWorld config elsewhere), so
- * that no run is labelled with an environment it is not in; every other name is itself.
+ * that no run is labelled with an environment it is not in; so do the released BEACON's detector arms
+ * (detector-variants.ts); every other name is itself.
  */
 export function variantInEnv(variant: VariantName, env: EnvName): VariantName {
-  return variant === 'beaconReleased' ? releasedVariantFor(env) : variant;
+  if (variant === 'beaconReleased') return releasedVariantFor(env);
+  if (env === 'shop') return releasedArmOnShop(variant) ?? variant;
+  return variant;
 }
 
 /**
- * All runs of a profile over `seeds`: every variant on every horizon, the ablations on the ablation
- * horizon. Longest horizons first, seed-major within a horizon: the longest runs start first so that
+ * All runs of a profile over `seeds`: every variant on every horizon, the ablations and the detector
+ * study's arms (pre-registration amendment 2) on the ablation horizon. Longest horizons first, seed-major within a horizon: the longest runs start first so that
  * the workers finish close together, and early results spread over every cell.
  */
 export function buildMatrix(profile: MatrixDefinition, seeds: readonly number[]): RunSpec[] {
@@ -65,6 +69,7 @@ export function buildMatrix(profile: MatrixDefinition, seeds: readonly number[])
         for (const variant of profile.variants) specs.push(runSpec(env, horizon, variantInEnv(variant, env), seed));
       }
       for (const variant of profile.ablations) specs.push(runSpec(env, profile.ablationHorizon, variant, seed));
+      for (const variant of profile.detector) specs.push(runSpec(env, profile.ablationHorizon, variantInEnv(variant, env), seed));
     }
   }
   return specs.sort((a, b) => HORIZON_ORDER[b.horizon] - HORIZON_ORDER[a.horizon]);

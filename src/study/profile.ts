@@ -19,6 +19,7 @@
 import { ENV_NAMES, envEntry, type EnvName, type Horizon } from '../../envs/index.ts';
 import type { TrainConfig } from '../config.ts';
 import type { Method } from '../methods/registry.ts';
+import { DETECTOR_PRIMARY, DETECTOR_SECONDARY } from './detector-variants.ts';
 import { ABLATION_VARIANTS, type VariantName } from './variants.ts';
 import { METHOD_NAMES } from '../methods/registry.ts';
 
@@ -51,6 +52,11 @@ export interface StudyProfile {
   ablationHorizon: Horizon;
   /** Variants on the ablation horizon only: the ablations (BEACON plus one override each) and others. */
   ablations: readonly VariantName[];
+  /**
+   * The detector study's arms (detector-variants.ts, pre-registration amendment 2), on the ablation horizon
+   * only; `beaconReleased…` arms stand for each environment's released config (matrix.ts `variantInEnv`).
+   */
+  detector: readonly VariantName[];
   /** Output folder, relative to the repository root. */
   outDir: string;
   /**
@@ -98,6 +104,7 @@ export const FULL_PROFILE: StudyProfile = {
   variants: COMPARED,
   ablationHorizon: 'long',
   ablations: ABLATION_VARIANTS,
+  detector: [...DETECTOR_PRIMARY, ...DETECTOR_SECONDARY],
   outDir: 'docs/results',
   secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
   notes: [
@@ -105,6 +112,7 @@ export const FULL_PROFILE: StudyProfile = {
     'Budgets are pre-registered per (env, horizon) cell (docs/results/preregistration.md): where GRPO’s last-5 mean success first reached half its final value in study v2 (the shop: in a pilot of GRPO on seeds 901–905, `npm run study -- --shop-pilot`), rounded up to whole full-length iterations, at least 8; so the budgets sit below the ceiling, where methods can differ. A run stops at 80 iterations at most: one whose episodes are short (under limitIterations / 80 of the step limit on average, e.g. under 29% of it on shop long tasks, where a policy that buys early ends its episodes fast) stops before its budget, and its AUC counts the steps it did not use at its last-5 mean success (docs/maths.md §11).',
     'Seeds 101–115: new seeds, so no task stream of study v2, which chose the questions, informs a test.',
     'Nothing was tuned per method: every variant trains with the same budget and shared hyperparameters; the endpoints, tests and margins were fixed in the pre-registration before any run.',
+    'The detector study (amendment 2 of the pre-registration): BEACON, the released BEACON and shaped-reward PPO under each detector setting, and GRPO, BEACON and SFT under a sloppy teacher, on the long horizon with the same seeds and budgets; its runs were trained after the amendment’s commit.',
   ],
 };
 
@@ -123,6 +131,7 @@ export const SHOP_PILOT_PROFILE: StudyProfile = {
   variants: ['grpo'],
   ablationHorizon: 'long',
   ablations: [],
+  detector: [],
   outDir: 'docs/results/shop-pilot',
   secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
   notes: ['The pilot only sizes the shop’s budgets; it enters no claim.'],
@@ -141,6 +150,8 @@ export const QUICK_PROFILE: StudyProfile = {
   variants: COMPARED,
   ablationHorizon: 'long',
   ablations: ABLATION_VARIANTS,
+  // A few arms of each kind, so the smoke run goes through the detector study's code paths.
+  detector: ['beaconFalseAlarmsHigh', 'beaconLoose', 'beaconReleasedFine', 'sftDemo30'],
   outDir: 'docs/results/quick',
   secondsPerKiloStep: PILOT_SECONDS_PER_KILO_STEP,
   notes: ['quick profile: a smoke test of the pipeline; its budget is far too small to judge any claim'],

@@ -37,7 +37,7 @@ export const DEFINITIONS: Record<string, string> = {
   failedToStart: `whole-seed failure: the last-${TRAILING_WINDOW} mean success never rose 0.10 above iteration 0's`,
   outcomeMix: 'shares of partial and full successes over every sample of the run (T4)',
   contradictoryPeakSigned: 'T2: per-iteration peak of the contradictory ratio with all-zero keys left out of its denominator',
-  'paired test': `paired by seed; effect = mean per-seed difference; CI = bootstrap percentile ${CI_LEVEL * 100}% (${BOOTSTRAP_RESAMPLES} resamples, seed ${BOOTSTRAP_SEED}); p = exact one-sided sign-flip permutation; Holm within families P and M; "beats" needs adjusted p ≤ ${ALPHA} and an effect ≥ ${MIN_EFFECT_AUC} AUC (or ${STEPS_SHARE * 100}% of the budget in env steps to 60%); "agrees" = TOST at ±${MARGIN_AUC} AUC (docs/maths.md §11)`,
+  'paired test': `paired by seed; effect = mean per-seed difference; CI = bootstrap percentile ${CI_LEVEL * 100}% (${BOOTSTRAP_RESAMPLES} resamples, seed ${BOOTSTRAP_SEED}); p = exact one-sided sign-flip permutation; Holm within families P and M (and amendment 2's D, S and E); "beats" needs adjusted p ≤ ${ALPHA} and an effect ≥ ${MIN_EFFECT_AUC} AUC (or ${STEPS_SHARE * 100}% of the budget in env steps to 60%); "agrees" = TOST at ±${MARGIN_AUC} AUC (docs/maths.md §11)`,
   'mean ± sd': 'over seeds; sd is the sample standard deviation (n − 1)',
 };
 
@@ -51,7 +51,7 @@ export const TEST_SETTINGS = {
   pValue: 'exact paired sign-flip permutation',
   minimalEffect: { auc: MIN_EFFECT_AUC, stepsTo60: `${STEPS_SHARE} x budget` },
   equivalenceMargin: { auc: MARGIN_AUC, stepsTo60: `${STEPS_SHARE} x budget` },
-  multiplicity: 'holm within family P and within family M; family T descriptive',
+  multiplicity: 'holm within family P and within family M; family T descriptive; amendment 2: holm within family D, within S and within E (secondary)',
 } as const;
 
 export type SharedHyperparameters = Omit<TrainConfig, 'env' | 'horizon' | 'method' | 'seed'>;
@@ -97,7 +97,8 @@ export interface StudyDocument {
   /** Shards the runs were trained in (1: one invocation). */
   shards: number;
   seeds: number;
-  matrix: MatrixDefinition;
+  /** The matrix; `detector` (amendment 2's arms) is absent from documents written before it. */
+  matrix: Omit<MatrixDefinition, 'detector'> & Partial<Pick<MatrixDefinition, 'detector'>>;
   budget: StudyBudget;
   /** Every (env, horizon)'s env-step budget. */
   envStepBudgets: Record<string, Partial<Record<Horizon, number>>>;
@@ -155,6 +156,7 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     variants: profile.variants,
     ablationHorizon: profile.ablationHorizon,
     ablations: profile.ablations,
+    detector: profile.detector,
   };
   const claims = evaluateConfirmatoryClaims(cells);
   const shared = sharedHyperparameters(profile.budget);
@@ -176,7 +178,7 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     matrix,
     budget: profile.budget,
     envStepBudgets,
-    variants: [...new Set([...profile.variants, ...profile.ablations])].map((name) => {
+    variants: [...new Set([...profile.variants, ...profile.ablations, ...profile.detector])].map((name) => {
       const v = variantSpec(name);
       return { name, label: v.label, method: v.method, overrides: v.overrides, ablation: v.ablation };
     }),

@@ -2,11 +2,13 @@
  * The study's variants: a variant is a method of the registry plus config overrides, with a name (the
  * `variant` field of study.json, the run keys) and a label (tables, charts). Every method of the registry
  * is a variant of its own name with no overrides; the named variants that the page races too
- * (src/race/entries.ts, one table for both) and the ablations of src/config.ts are the only others.
- * Profiles (profile.ts) list variant names; nothing else pairs methods with settings.
+ * (src/race/entries.ts, one table for both), the ablations of src/config.ts and the detector study's
+ * arms (detector-variants.ts: a base variant plus one detector or teacher setting, pre-registration
+ * amendment 2) are the only others. Profiles (profile.ts) list variant names; nothing else pairs methods with settings.
  */
 import { ABLATIONS, type AblationName, type TrainConfig } from '../config.ts';
 import { RACE_ENTRIES, type RaceEntryName } from '../race/entries.ts';
+import { DETECTOR_VARIANTS, type DetectorVariantName } from './detector-variants.ts';
 import type { Method } from '../methods/registry.ts';
 
 // The released settings live with the race entries (src/race/entries.ts); re-exported for the study's readers.
@@ -30,7 +32,7 @@ const ABLATION_COLORS: Record<AblationName, string> = {
   stepMean: '#17becf',
 };
 
-export type VariantName = RaceEntryName | AblationName;
+export type VariantName = RaceEntryName | AblationName | DetectorVariantName;
 
 export interface VariantSpec {
   name: VariantName;
@@ -45,7 +47,8 @@ export interface VariantSpec {
 
 /**
  * Every variant the study knows, in table order: the page's race entries (the registry's methods, then
- * the named variants of src/race/entries.ts, with their light-page line colour), then the ablations.
+ * the named variants of src/race/entries.ts, with their light-page line colour), the ablations, then the
+ * detector study's arms.
  */
 export const VARIANT_SPECS: readonly VariantSpec[] = [
   ...RACE_ENTRIES.map(
@@ -54,6 +57,7 @@ export const VARIANT_SPECS: readonly VariantSpec[] = [
   ...(Object.keys(ABLATIONS) as AblationName[]).map(
     (a): VariantSpec => ({ name: a, method: 'beacon', overrides: ABLATIONS[a], ablation: a, label: ABLATION_LABELS[a], color: ABLATION_COLORS[a] }),
   ),
+  ...DETECTOR_VARIANTS.map((d): VariantSpec => ({ name: d.name, method: d.method, overrides: d.overrides, ablation: null, label: d.label, color: d.color })),
 ];
 
 export const VARIANT_NAMES: readonly VariantName[] = VARIANT_SPECS.map((v) => v.name);

@@ -10,6 +10,7 @@ import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { describeOverrides, entryConfig, isRaceEntry, NAMED_VARIANTS, RACE_ENTRIES, RACE_ENTRY_NAMES, raceEntry } from '../../src/race/entries.ts';
 import { methodConfig } from '../../src/page/method-configs.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
+import { DETECTOR_VARIANTS } from '../../src/study/detector-variants.ts';
 import { VARIANT_SPECS } from '../../src/study/variants.ts';
 
 describe('race entries', () => {
@@ -60,6 +61,8 @@ describe('race entries', () => {
       ['ppoShaped', 'ppo', { shapedRewards: true }, null, 'PPO (shaped rewards)'],
       ['custom', 'custom', {}, null, 'Your estimator'],
       ...Object.entries(ABLATIONS).map(([a, o]) => [a, 'beacon', o, a, expect.any(String)]),
+      // The detector study's arms (amendment 2) follow, each a base variant plus one setting (test/study/detector-study.test.ts).
+      ...DETECTOR_VARIANTS.map((d) => [d.name, d.method, d.overrides, null, d.label]),
     ]);
     for (const [name, v] of Object.entries(NAMED_VARIANTS)) expect(VARIANT_SPECS.find((s) => s.name === name)!.color).toBe(v.color.light.line);
   });

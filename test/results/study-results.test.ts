@@ -62,6 +62,17 @@ describe('claims', () => {
     expect(shown).toBe(fixture.claims.length);
   });
 
+  it('gives the detector study’s families (amendment 2) titled groups of their own, after study v3’s', () => {
+    const c = (id: string, family: ClaimRecord['family']) => ({ ...fixture.claims[0], id, family }) as ClaimRecord;
+    const groups = claimGroups([...fixture.claims, c('E2', 'E'), c('D2', 'D'), c('D1', 'D'), c('S1', 'S'), c('X1', 'X' as ClaimRecord['family'])]);
+    expect(groups.map((g) => g.family)).toEqual(['P', 'M', 'T', 'D', 'S', 'E', '?']);
+    const d = groups.find((g) => g.family === 'D')!;
+    expect(d.title).toBe('D: the detector study (amendment 2)');
+    expect(d.note).toMatch(/Holm–Bonferroni/);
+    expect(d.claims.map((x) => x.id)).toEqual(['D1', 'D2']);
+    expect(groups.find((g) => g.family === 'E')?.title).toMatch(/secondary/);
+  });
+
   it('orders ids with their numbers as numbers (M10 after M9)', () => {
     const c = (id: string) => ({ ...fixture.claims[0], id, family: 'M' }) as ClaimRecord;
     expect(claimGroups([c('M10'), c('M9'), c('M1')])[0].claims.map((x) => x.id)).toEqual(['M1', 'M9', 'M10']);
@@ -141,6 +152,9 @@ describe('preregistered rules', () => {
     expect(effectReferences(byId('P2', 'gridhouse'), rules, budget)).toEqual([{ kind: 'minimal effect', value: 0.1 * 90112 }]);
     expect(effectReferences({ ...byId('P1', 'gridhouse'), rule: 'a rule naming no decision' }, rules, budget)).toEqual([]);
     expect(effectReferences(byId('T1', 'texthouse'), rules, budget)).toEqual([]);
+    // Amendment 2's families are judged by the same rules: a D claim's interval is drawn against the same lines.
+    expect(effectReferences({ ...byId('P1', 'gridhouse'), family: 'D' as const }, rules, budget)).toEqual([{ kind: 'minimal effect', value: 0.03 }]);
+    expect(effectReferences({ ...byId('M8', 'gridhouse'), family: 'D' as const }, rules, budget)).toEqual([{ kind: 'equivalence margin', value: 0.05 }]);
     expect(effectReferences(byId('I1', 'gridhouse'), rules, budget)).toEqual([]);
   });
 });

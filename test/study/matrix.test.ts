@@ -45,7 +45,8 @@ describe('variants and the run matrix', () => {
   });
 
   it('covers envs × horizons × compared variants × seeds 101–115 plus the long-only ablations', () => {
-    const specs = buildMatrix(FULL_PROFILE, seedList(FULL_PROFILE, FULL_PROFILE.seeds));
+    // Study v3's matrix; the detector study's arms (amendment 2) are test/study/detector-study.test.ts's.
+    const specs = buildMatrix({ ...FULL_PROFILE, detector: [] }, seedList(FULL_PROFILE, FULL_PROFILE.seeds));
     expect(specs).toHaveLength(3 * (3 * FULL_PROFILE.variants.length + FULL_PROFILE.ablations.length) * 15);
     expect(specs).toHaveLength(1215);
     expect([...new Set(specs.map((s) => s.seed))].sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => 101 + i));
@@ -140,7 +141,10 @@ describe('variants and the run matrix', () => {
     it('skips a finished run, retrains one whose config or budget changed, ignores unreadable files', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const specs = buildMatrix({ envs: ['gridhouse'], variants: ['grpo', 'beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, [1, 2]);
+      const specs = buildMatrix(
+        { envs: ['gridhouse'], variants: ['grpo', 'beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [], detector: [] },
+        [1, 2],
+      );
       expect(specs).toHaveLength(4);
       const [first, second, third] = specs;
       const result = fakeRun('gridhouse', 'short', first.variant, first.seed, { level: 0.5 });
@@ -168,7 +172,7 @@ describe('variants and the run matrix', () => {
     it('a run stored before the detector settings existed counts as done at their defaults', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const [spec] = buildMatrix({ envs: ['gridhouse'], variants: ['beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [] }, [1]);
+      const [spec] = buildMatrix({ envs: ['gridhouse'], variants: ['beacon'], horizons: ['short'], ablationHorizon: 'long', ablations: [], detector: [] }, [1]);
       const config: Record<string, unknown> = { ...runConfig(spec, budget) };
       for (const key of LATER_KEYS) delete config[key];
       const result = fakeRun('gridhouse', 'short', spec.variant, spec.seed, { level: 0.5 });
@@ -194,7 +198,10 @@ describe('variants and the run matrix', () => {
     it('a study v3 study.json counts as a store; a v2 or v1 document does not', () => {
       dir = mkdtempSync(join(tmpdir(), 'study-'));
       const budget = QUICK_PROFILE.budget;
-      const specs = buildMatrix({ envs: ['texthouse'], variants: ['grpo', 'beacon'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'] }, [1]);
+      const specs = buildMatrix(
+        { envs: ['texthouse'], variants: ['grpo', 'beacon'], horizons: ['long'], ablationHorizon: 'long', ablations: ['gamma1'], detector: [] },
+        [1],
+      );
       const runs = specs.slice(0, 2).map((s) => ({ ...fakeRun(s.env, s.horizon, s.variant, s.seed, { level: 0.4 }), envStepBudget: stepBudget(s, budget) }));
       writeFileSync(join(dir, 'study.json'), JSON.stringify({ version: 3, budget, runs }));
       const plan = planRuns(specs, loadRunsFromStudy(dir), budget);

@@ -44,4 +44,20 @@ describe('preregistration ref', () => {
     expect(preregistrationRef(dir, [])?.runsAfter).toBe(false);
     expect(preregistrationRef(dir, [runA], 'docs/results/none.md')).toBeNull();
   });
+
+  it('counts the runs after a second amendment apart from the first (the detector study, committed before its runs)', () => {
+    const { commit } = repo();
+    commit('docs/results/preregistration.md', 'plan', 'pre-registration');
+    const v3Run = commit('code.ts', '1', 'study code');
+    const first = commit('docs/results/preregistration.md', 'plan + 1', 'Amendment 1');
+    const shopRun = commit('code.ts', '2', 'shop runs');
+    const second = commit('docs/results/preregistration.md', 'plan + 1 + 2', 'Amendment 2 (2026-12-02): the detector study');
+    const detectorRun = commit('code.ts', '3', 'detector runs');
+    const ref = preregistrationRef(dir, [v3Run, shopRun, shopRun, detectorRun, detectorRun, detectorRun]);
+    expect(ref?.amendments).toEqual([
+      { commit: first, title: 'Amendment 1', runsAfterIt: 5 },
+      { commit: second, title: 'Amendment 2 (2026-12-02): the detector study', runsAfterIt: 3 },
+    ]);
+    expect(ref?.runsAfter).toBe(true);
+  });
 });

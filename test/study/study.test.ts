@@ -85,6 +85,8 @@ const MINI: StudyProfile = {
   horizons: ['short', 'medium', 'long'],
   variants: COMPARED,
   ablations: FULL_PROFILE.ablations,
+  // The synthetic matrix is study v3's; the detector study's arms are test/study/detector-study.test.ts's.
+  detector: [],
 };
 
 function miniResults(): Map<string, RunResult> {

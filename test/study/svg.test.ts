@@ -7,7 +7,7 @@ import { studyFigures } from '../../src/study/charts.ts';
 import { meanSd } from '../../src/study/summary.ts';
 import { renderFigure, type Figure } from '../../src/study/svg.ts';
 import { variantLabel, type VariantName } from '../../src/study/variants.ts';
-import { build, COMPARED, PAPER } from './synthetic-runs.ts';
+import { build, COMPARED, fakeRun, PAPER } from './synthetic-runs.ts';
 
 /** A strict-enough well-formedness check: balanced tags, quoted attributes, escaped text, one root. */
 function checkWellFormed(svg: string): void {
@@ -118,5 +118,13 @@ describe('SVG writer', () => {
       ).mean!;
     const beacon = gain.kind === 'bar' ? gain.series.find((x) => x.label === 'BEACON')! : null;
     expect(beacon!.values[2]).toBeCloseTo((final('beacon') - final('grpo')) / final('grpo'), 12);
+  });
+
+  it('leaves the detector study’s arms out of study v3’s signal bars', () => {
+    const runs = [...build(PAPER, 3, ['gridhouse']), fakeRun('gridhouse', 'long', 'beaconLoose', 1, { level: 0.5 })];
+    const signal = studyFigures(runs, { gainFloor: 0.05, ablationHorizon: 'long' }).find((f) => f.name === 'signal')!.figure.panels[0];
+    const labels = signal.kind === 'bar' ? signal.series.map((x) => x.label) : [];
+    expect(labels).toContain('BEACON');
+    expect(labels).not.toContain(variantLabel('beaconLoose'));
   });
 });
