@@ -182,13 +182,22 @@ describe('backend=auto without waiting', () => {
     try {
       const [first] = await waitFor('the first verdict', verdicts, (v) => v.length === 1, 300_000);
       expect(first.measured).toMatch(/^a steady iteration of this race \(gridhouse, tiny horizon, 2 × 2 runs, width 8\)/);
+      // The button lives in the badge's explanation, which opens on demand.
+      const openExplanation = async () => {
+        const badge = page.locator('backend-badge button.badge');
+        if ((await badge.getAttribute('aria-expanded')) !== 'true') await badge.click();
+      };
+      await openExplanation();
       await page.getByRole('button', { name: 'Measure again' }).click();
       // While it measures, the button is gone (one measurement at a time); then a new verdict replaces the first.
       const [again] = await waitFor('a new verdict', verdicts, (v) => v.length === 1 && v[0].measuredAt > first.measuredAt, 300_000);
       expect(again.measured).toMatch(/^a steady iteration of this race/);
       await waitFor(
         'the button back',
-        () => page.getByRole('button', { name: 'Measure again' }).count(),
+        async () => {
+          await openExplanation();
+          return page.getByRole('button', { name: 'Measure again' }).count();
+        },
         (n) => n === 1,
         30_000,
       );
