@@ -6,6 +6,13 @@ import combineAdvantages from '../../shaders/combine-advantages.wgsl?raw';
 import gridhouseStep from '../../shaders/gridhouse-step.wgsl?raw';
 import groupReduce from '../../shaders/group-reduce.wgsl?raw';
 import policyLogits from '../../shaders/policy-logits.wgsl?raw';
+import ppoAdam from '../../shaders/ppo-adam.wgsl?raw';
+import ppoCandidateGrads from '../../shaders/ppo-candidate-grads.wgsl?raw';
+import ppoCandidateInputGrads from '../../shaders/ppo-candidate-input-grads.wgsl?raw';
+import ppoForward from '../../shaders/ppo-forward.wgsl?raw';
+import ppoGradNorm from '../../shaders/ppo-grad-norm.wgsl?raw';
+import ppoStepGrads from '../../shaders/ppo-step-grads.wgsl?raw';
+import ppoStepLoss from '../../shaders/ppo-step-loss.wgsl?raw';
 import sampleActions from '../../shaders/sample-actions.wgsl?raw';
 import segmentScan from '../../shaders/segment-scan.wgsl?raw';
 import shopStep from '../../shaders/shop-step.wgsl?raw';
@@ -25,4 +32,11 @@ export const VITE_SHADERS: ShaderSources = {
   'texthouse-step': texthouseStep,
   'shop-step': shopStep,
   'policy-logits': policyLogits,
+  'ppo-forward': ppoForward,
+  'ppo-step-loss': ppoStepLoss,
+  'ppo-step-grads': ppoStepGrads,
+  'ppo-candidate-grads': ppoCandidateGrads,
+  'ppo-candidate-input-grads': ppoCandidateInputGrads,
+  'ppo-grad-norm': ppoGradNorm,
+  'ppo-adam': ppoAdam,
 };

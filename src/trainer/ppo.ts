@@ -156,7 +156,7 @@ function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch,
  * The PPO loss's gradients over the steps `indices`, times `weight` (1: the whole minibatch), and its
  * statistics [pgLoss, entropy, approxKl, clipFraction] times `weight`, kept. Call inside a tf.tidy.
  */
-function lossGradients(policy: Policy, batch: PpoBatch, indices: Int32Array, s: PpoSettings, weight: number): { grads: tf.NamedTensorMap; parts: tf.Tensor[] } {
+export function lossGradients(policy: Policy, batch: PpoBatch, indices: Int32Array, s: PpoSettings, weight: number): { grads: tf.NamedTensorMap; parts: tf.Tensor[] } {
   const { input, actions, oldLogProbs } = minibatchInputs(batch, indices);
   const numActions = batch.numActions;
   const adv = tf.gather(batch.advantages, tf.tensor1d(indices, 'int32'));
