@@ -29,8 +29,11 @@ const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
 const SCRATCH_USAGE = STORAGE | COPY_SRC | COPY_DST;
-/** What tfjs needs to wrap a buffer as a tensor (webgpu-interop.ts TENSOR_BUFFER_USAGE). */
-const STATS_USAGE = STORAGE | COPY_SRC;
+/**
+ * What tfjs needs to wrap a buffer as a tensor (webgpu-interop.ts TENSOR_BUFFER_USAGE), and COPY_DST:
+ * tfjs's `dataToGPU` copies a tensor into a buffer of its own buffer's usage.
+ */
+const STATS_USAGE = STORAGE | COPY_SRC | COPY_DST;
 
 /** The uniforms every fused PPO kernel reads (the `Params` struct at the top of each ppo-*.wgsl). */
 export const FUSED_PPO_PARAMS = uniformLayout([

@@ -16,6 +16,7 @@ import { composedAdvantages } from '../../bench/composed-ops.ts';
 import { GRIDHOUSE_STEP } from '../../src/gpu/gridhouse-step.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
+import { FUSED_PPO_KERNELS } from '../../src/gpu/fused-ppo.ts';
 import { POLICY_LOGITS } from '../../src/gpu/policy-logits.ts';
 import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
@@ -46,6 +47,7 @@ const SPECS: KernelSpec<string, string>[] = [
   TEXTHOUSE_STEP,
   SHOP_STEP,
   POLICY_LOGITS,
+  ...FUSED_PPO_KERNELS,
 ];
 
 // ---- Helpers: a plain WGSL layout reader, batches, tolerance. ----
@@ -184,6 +186,13 @@ describe('kernel sources and layouts', () => {
     expect(bindings.slice(1).every((b) => b.space === 'storage')).toBe(true);
     expect(wgsl).toMatch(/override WORKGROUP_SIZE: u32/);
     expect(wgsl).toMatch(/@workgroup_size\(WORKGROUP_SIZE\)/);
+  });
+
+  it('the fused PPO kernels share one block of helpers, word for word', () => {
+    const shared = (name: string) => /---- shared helpers[\s\S]*---- end of shared helpers ----/.exec(VITE_SHADERS[name as keyof typeof VITE_SHADERS])?.[0];
+    const first = shared(FUSED_PPO_KERNELS[0].name);
+    expect(first).toMatch(/struct Params/);
+    for (const spec of FUSED_PPO_KERNELS) expect(shared(spec.name), spec.name).toBe(first);
   });
 
   it('SegmentPartial has the same layout in both kernels that share it, and the TS stride', () => {

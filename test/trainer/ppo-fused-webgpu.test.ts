@@ -8,6 +8,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../cli/register-gradients.ts';
 import { createAdam } from '../../src/backend/webgpu-adam.ts';
+import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
 import { flushTfjsQueue, ownGpuBuffer, readTensorToGpu } from '../../src/backend/webgpu-interop.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
@@ -89,9 +90,10 @@ function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 describe('fused PPO update on webgpu', () => {
   let kernels: FusedPpoKernels;
-  beforeAll(() => {
+  beforeAll(async () => {
     kernels = new FusedPpoKernels(device, VITE_SHADERS);
-  });
+    await kernels.prepare(1); // compiles the pipelines (shared by every runner on the device): minutes on a busy SwiftShader
+  }, 300_000);
   afterAll(() => kernels.dispose());
 
   it('gradients match tfjs autodiff per variable (relative error ≤ 1e-4)', async () => {
@@ -139,7 +141,7 @@ describe('fused PPO update on webgpu', () => {
       disposeBatch(batch);
       policy.dispose();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('weights after updates match the tfjs-ops update (relative error ≤ 1e-5), statistics too', async () => {
     const reference = new Policy(SHAPE, new Rng(7));
@@ -181,7 +183,7 @@ describe('fused PPO update on webgpu', () => {
       referenceAdam.dispose();
       fusedAdam.dispose();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('a non-finite loss restores the weights and throws, as the tfjs-ops update does', async () => {
     const policy = new Policy(SHAPE, new Rng(4));
@@ -200,20 +202,31 @@ describe('fused PPO update on webgpu', () => {
       adam.dispose();
       policy.dispose();
     }
-  }, 60_000);
+  }, 180_000);
 
-  it('keeps tensors and GPU buffers flat over many updates, with 7 dispatches per minibatch in one submit', async () => {
+  it('keeps tensors and GPU buffers flat over many updates, with 7 dispatches per minibatch and no read-back', async () => {
     const policy = new Policy(SHAPE, new Rng(8));
     const adam = createAdam(1e-3);
     const update = new FusedPpoUpdate(VITE_SHADERS, device);
     const rng = new Rng(2);
+    const counter = installWebGpuCallCounter();
     try {
       let tensors = -1;
       let buffers = -1;
       for (let i = 0; i < 30; i++) {
         const batch = await makeBatch(policy, 20 + (i % 5) * 7, 3 + (i % 4), 100 + i);
         try {
-          const stats = await readPpoStats(await update.updateDeferred(policy, adam, batch, SETTINGS, rng));
+          const before = counter.read();
+          const pending = await update.updateDeferred(policy, adam, batch, SETTINGS, rng);
+          const calls = callsBetween(before, counter.read());
+          // After the first (which makes Adam's moments): 2 epochs × 2 minibatches × 7 kernels, the
+          // update in one submit (plus tfjs's flush of the batch's uploads), no read-back.
+          if (i > 0) {
+            expect(calls.dispatches, `update ${i}`).toBe(4 * 7);
+            expect(calls.submits).toBeLessThanOrEqual(3);
+          }
+          expect(calls.readBacks).toBe(0);
+          const stats = await readPpoStats(pending);
           expect(Number.isFinite(stats.policyLoss)).toBe(true);
         } finally {
           disposeBatch(batch);
@@ -229,9 +242,10 @@ describe('fused PPO update on webgpu', () => {
       }
       expect(FusedPpoKernels.DISPATCHES_PER_MINIBATCH).toBe(7);
     } finally {
+      counter.uninstall();
       update.dispose();
       adam.dispose();
       policy.dispose();
     }
-  }, 120_000);
+  }, 180_000);
 });
