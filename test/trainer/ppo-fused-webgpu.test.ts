@@ -5,9 +5,15 @@
  * and tensors and GPU buffers flat over many updates.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { nodeEstimatorSandbox } from '../../cli/estimator-sandbox.ts';
 import '../../cli/register-gradients.ts';
 import { createAdam } from '../../src/backend/webgpu-adam.ts';
+import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
+import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
+import { createCustomAdvantageEngine } from '../../src/engine/custom-advantage-engine.ts';
+import { GRPO_TEMPLATE } from '../../src/estimator/templates.ts';
+import { Trainer } from '../../src/trainer/trainer.ts';
 import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
 import { flushTfjsQueue, ownGpuBuffer, readTensorToGpu } from '../../src/backend/webgpu-interop.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
@@ -246,6 +252,44 @@ describe('fused PPO update on webgpu', () => {
       update.dispose();
       adam.dispose();
       policy.dispose();
+    }
+  }, 180_000);
+
+  // Every learner that updates by the clipped surrogate takes the fused path on webgpu; SFT clones.
+  it.each([
+    ['grpo', {}, 1],
+    ['beacon', {}, 1],
+    ['beacon', { variant: 'released' }, 1],
+    ['gigpo', {}, 1],
+    ['ppo', {}, 1],
+    ['custom', {}, 1],
+    ['sft', {}, 0],
+  ] as const)('%s %o: a webgpu iteration updates through the fused kernels %i time(s)', async (method, extra, calls) => {
+    const config: TrainConfig = {
+      ...DEFAULT_CONFIG,
+      ...extra,
+      method,
+      backend: 'webgpu',
+      env: 'gridhouse',
+      horizon: 'tiny',
+      tasksPerIteration: 2,
+      groupSize: 2,
+      hiddenSize: 8,
+      epochs: 1,
+      minibatches: 2,
+      sftEpisodes: 0,
+    };
+    const engine =
+      method === 'custom' ? createCustomAdvantageEngine(nodeEstimatorSandbox(GRPO_TEMPLATE), GRPO_TEMPLATE, VITE_SHADERS) : createAdvantageEngine('webgpu', method, () => VITE_SHADERS);
+    const spy = vi.spyOn(FusedPpoUpdate.prototype, 'updateDeferred');
+    const trainer = new Trainer(config, engine);
+    try {
+      const record = await trainer.step();
+      expect(Number.isFinite(record.policyLoss)).toBe(true);
+      expect(spy).toHaveBeenCalledTimes(calls);
+    } finally {
+      spy.mockRestore();
+      trainer.dispose();
     }
   }, 180_000);
 });
