@@ -215,7 +215,14 @@ function workFloats(M: number, K: number, H: number): number {
  * Why the fused update cannot take this batch on `device`, or null: a width or candidate count over
  * the kernels' arrays, or a buffer over the adapter's storage binding size.
  */
-export function fusedPpoRefusal(shape: FusedPpoShape, steps: number, numRows: number, epochs: number, largestMinibatch: number, device: GPUDevice): string | null {
+export function fusedPpoRefusal(
+  shape: FusedPpoShape,
+  steps: number,
+  numRows: number,
+  epochs: number,
+  largestMinibatch: number,
+  device: GPUDevice,
+): string | null {
   if (shape.hiddenSize > FUSED_PPO_MAX_HIDDEN) return `hiddenSize ${shape.hiddenSize} is over the fused update's ${FUSED_PPO_MAX_HIDDEN}`;
   if (shape.numActions > FUSED_PPO_MAX_ACTIONS) return `${shape.numActions} candidates per step are over the fused update's ${FUSED_PPO_MAX_ACTIONS}`;
   const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
@@ -225,7 +232,8 @@ export function fusedPpoRefusal(shape: FusedPpoShape, steps: number, numRows: nu
     rows: 4 * steps * shape.numActions,
     perm: 4 * steps * epochs,
   };
-  for (const [name, size] of Object.entries(bytes)) if (size > limit) return `the fused update's ${name} buffer (${size} bytes) is over the adapter's binding limit (${limit} bytes)`;
+  for (const [name, size] of Object.entries(bytes))
+    if (size > limit) return `the fused update's ${name} buffer (${size} bytes) is over the adapter's binding limit (${limit} bytes)`;
   return null;
 }
 
@@ -255,7 +263,9 @@ export class FusedPpoKernels {
   private runners(count: number): Promise<Runners[]> {
     while (this.slots.length < count) {
       const slot = Promise.all(
-        FUSED_PPO_KERNELS.map((spec) => KernelRunner.create(this.device, spec as KernelSpec<string, string>, this.shaders[spec.name], spec === PPO_GRAD_NORM ? NORM_WORKGROUP : WORKGROUP)),
+        FUSED_PPO_KERNELS.map((spec) =>
+          KernelRunner.create(this.device, spec as KernelSpec<string, string>, this.shaders[spec.name], spec === PPO_GRAD_NORM ? NORM_WORKGROUP : WORKGROUP),
+        ),
       );
       this.slots.push(slot);
     }
@@ -286,13 +296,15 @@ export class FusedPpoKernels {
     this.pool.reclaim();
     const stats = this.pool.acquireOutput(5 * 4, STATS_USAGE);
     this.pool.lend(stats, released);
-    const buffers = this.writeBatch(shape, batch, minibatches, targets);
+    const buffers = this.writeBatch(shape, batch, minibatches);
     const scopes = pushScopes(d);
     const encoder = d.createCommandEncoder({ label: 'fused ppo update' });
     copyIn(encoder, targets, buffers, variableSizes(shape));
     encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
     const pass = encoder.beginComputePass({ label: 'fused ppo update' });
-    minibatches.forEach((mb, j) => this.recordMinibatch(pass, slots[j], shape, batch, mb, j, minibatches.length, settings, { ...buffers, statsOut: stats }, true));
+    minibatches.forEach((mb, j) =>
+      this.recordMinibatch(pass, slots[j], shape, batch, mb, j, minibatches.length, settings, { ...buffers, statsOut: stats }, true),
+    );
     pass.end();
     copyOut(encoder, targets, buffers, variableSizes(shape));
     d.queue.submit([encoder.finish()]);
@@ -303,12 +315,17 @@ export class FusedPpoKernels {
    * One minibatch's gradients (kernels 1–5, no clipping, no Adam step) at the weights in
    * `weights`, read back as one flat array in `Policy.variables` order: for tests against autodiff.
    */
-  async gradients(shape: FusedPpoShape, batch: FusedPpoBatch, minibatch: FusedMinibatch, settings: FusedPpoSettings, weights: GPUBuffer[]): Promise<Float32Array> {
+  async gradients(
+    shape: FusedPpoShape,
+    batch: FusedPpoBatch,
+    minibatch: FusedMinibatch,
+    settings: FusedPpoSettings,
+    weights: GPUBuffer[],
+  ): Promise<Float32Array> {
     const [slot] = await this.runners(1);
     const d = this.device;
     const sizes = variableSizes(shape);
-    const targets = { weights, firstMoments: [], secondMoments: [], accBeta1: null, accBeta2: null } as unknown as FusedPpoTargets;
-    const buffers = this.writeBatch(shape, batch, [minibatch], targets);
+    const buffers = this.writeBatch(shape, batch, [minibatch]);
     const bytes = buffers.weightBytes;
     const staging = d.createBuffer({ label: 'fused ppo gradients', size: bytes, usage: MAP_READ | COPY_DST });
     try {
@@ -353,7 +370,7 @@ export class FusedPpoKernels {
   }
 
   /** The update's own buffers, with the batch's host arrays written into them. */
-  private writeBatch(shape: FusedPpoShape, batch: FusedPpoBatch, minibatches: readonly FusedMinibatch[], _targets: FusedPpoTargets) {
+  private writeBatch(shape: FusedPpoShape, batch: FusedPpoBatch, minibatches: readonly FusedMinibatch[]) {
     const weightFloats = sumOf(variableSizes(shape));
     const largest = Math.max(...minibatches.map((m) => m.size));
     const scratch = (name: string, floats: number) => this.pool.scratchBuffer(name, 4 * Math.max(1, floats), SCRATCH_USAGE);

@@ -33,7 +33,11 @@ interface AdamInternals {
 }
 
 /** The minibatches of one update and every epoch's order of the steps, drawn from `rng` as ppo.ts draws them. */
-export function fusedMinibatches(steps: number, settings: Pick<PpoSettings, 'epochs' | 'minibatches'>, rng: Rng): { perm: Uint32Array; minibatches: FusedMinibatch[] } {
+export function fusedMinibatches(
+  steps: number,
+  settings: Pick<PpoSettings, 'epochs' | 'minibatches'>,
+  rng: Rng,
+): { perm: Uint32Array; minibatches: FusedMinibatch[] } {
   const perm = new Uint32Array(steps * settings.epochs);
   const minibatches: FusedMinibatch[] = [];
   let epochSeen = -1;
@@ -109,7 +113,14 @@ export class FusedPpoUpdate {
       };
       const fusedSettings: FusedPpoSettings = { ...settings, learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
       let dataId: object | null = null;
-      const run = await this.kernels.update(shape, fusedBatch, minibatches, fusedSettings, targets, () => dataId !== null && tf.engine().backend.refCount(dataId as tf.DataId) === 0);
+      const run = await this.kernels.update(
+        shape,
+        fusedBatch,
+        minibatches,
+        fusedSettings,
+        targets,
+        () => dataId !== null && tf.engine().backend.refCount(dataId as tf.DataId) === 0,
+      );
       errors = run.errors;
       statsTensor = tf.tensor({ buffer: run.stats, zeroCopy: true }, [5], 'float32') as tf.Tensor1D;
       dataId = statsTensor.dataId;

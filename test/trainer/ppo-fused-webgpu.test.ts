@@ -121,7 +121,16 @@ describe('fused PPO update on webgpu', () => {
         flushTfjsQueue();
         const fused = await kernels.gradients(
           { ...SHAPE, numActions: A },
-          { obs: batch.obs, rows: candidateRowsMasked(batch), actions: batch.actions, oldLogProbs: batch.oldLogProbs, features: features.buffer, numRows: 9, advantages: advantages.buffer, perm },
+          {
+            obs: batch.obs,
+            rows: candidateRowsMasked(batch),
+            actions: batch.actions,
+            oldLogProbs: batch.oldLogProbs,
+            features: features.buffer,
+            numRows: 9,
+            advantages: advantages.buffer,
+            perm,
+          },
           mb,
           { ...SETTINGS, learningRate: 1e-3, beta1: 0.9, beta2: 0.999, epsilon: 1e-7 },
           policy.variables.map(ownGpuBuffer),
@@ -264,32 +273,38 @@ describe('fused PPO update on webgpu', () => {
     ['ppo', {}, 1],
     ['custom', {}, 1],
     ['sft', {}, 0],
-  ] as const)('%s %o: a webgpu iteration updates through the fused kernels %i time(s)', async (method, extra, calls) => {
-    const config: TrainConfig = {
-      ...DEFAULT_CONFIG,
-      ...extra,
-      method,
-      backend: 'webgpu',
-      env: 'gridhouse',
-      horizon: 'tiny',
-      tasksPerIteration: 2,
-      groupSize: 2,
-      hiddenSize: 8,
-      epochs: 1,
-      minibatches: 2,
-      sftEpisodes: 0,
-    };
-    const engine =
-      method === 'custom' ? createCustomAdvantageEngine(nodeEstimatorSandbox(GRPO_TEMPLATE), GRPO_TEMPLATE, VITE_SHADERS) : createAdvantageEngine('webgpu', method, () => VITE_SHADERS);
-    const spy = vi.spyOn(FusedPpoUpdate.prototype, 'updateDeferred');
-    const trainer = new Trainer(config, engine);
-    try {
-      const record = await trainer.step();
-      expect(Number.isFinite(record.policyLoss)).toBe(true);
-      expect(spy).toHaveBeenCalledTimes(calls);
-    } finally {
-      spy.mockRestore();
-      trainer.dispose();
-    }
-  }, 180_000);
+  ] as const)(
+    '%s %o: a webgpu iteration updates through the fused kernels %i time(s)',
+    async (method, extra, calls) => {
+      const config: TrainConfig = {
+        ...DEFAULT_CONFIG,
+        ...extra,
+        method,
+        backend: 'webgpu',
+        env: 'gridhouse',
+        horizon: 'tiny',
+        tasksPerIteration: 2,
+        groupSize: 2,
+        hiddenSize: 8,
+        epochs: 1,
+        minibatches: 2,
+        sftEpisodes: 0,
+      };
+      const engine =
+        method === 'custom'
+          ? createCustomAdvantageEngine(nodeEstimatorSandbox(GRPO_TEMPLATE), GRPO_TEMPLATE, VITE_SHADERS)
+          : createAdvantageEngine('webgpu', method, () => VITE_SHADERS);
+      const spy = vi.spyOn(FusedPpoUpdate.prototype, 'updateDeferred');
+      const trainer = new Trainer(config, engine);
+      try {
+        const record = await trainer.step();
+        expect(Number.isFinite(record.policyLoss)).toBe(true);
+        expect(spy).toHaveBeenCalledTimes(calls);
+      } finally {
+        spy.mockRestore();
+        trainer.dispose();
+      }
+    },
+    180_000,
+  );
 });
