@@ -86,19 +86,28 @@ export function flushTfjsQueue(): void {
 }
 
 /**
- * The GPU buffer that holds `t`'s data itself (not a copy, unlike `dataToGPU`), for kernels that
- * write a variable in place. `t` must own its data alone (no other tensor shares it: a write would
- * change both), and its data is uploaded first if still on the CPU; call `flushTfjsQueue` before
- * submitting work on the buffer, and `markWrittenOnGpu` after.
+ * The GPU buffer that holds `t`'s data itself (not a copy, unlike `dataToGPU`, which also fails on a
+ * buffer without COPY_DST usage such as a kernel's zero-copy output), uploaded first if still on the
+ * CPU. For kernels that read it in place: call `flushTfjsQueue` before submitting them, and keep `t`
+ * alive until they are submitted.
  */
-export function ownGpuBuffer(t: tf.Tensor): GPUBuffer {
+export function tensorGpuBuffer(t: tf.Tensor): GPUBuffer {
   const backend = getWebGpuBackend();
-  if (backend.refCount(t.dataId) !== 1) throw new Error(`ownGpuBuffer: tensor ${t.id}'s data is shared (${backend.refCount(t.dataId)} owners)`);
   backend.uploadToGPU(t.dataId);
   const data = (backend as unknown as { tensorMap: { get(id: object): TfjsTensorData } }).tensorMap.get(t.dataId);
   const resource = data.resource as GPUBuffer | undefined;
-  if (!resource || typeof resource.mapAsync !== 'function') throw new Error(`ownGpuBuffer: tensor ${t.id} is not held in a GPU buffer`);
+  if (!resource || typeof resource.mapAsync !== 'function') throw new Error(`tensor ${t.id} is not held in a GPU buffer`);
   return resource;
+}
+
+/**
+ * `tensorGpuBuffer` for kernels that write `t` in place: `t` must own its data alone (no other tensor
+ * shares it, or a write would change both); call `markWrittenOnGpu` after submitting the writes.
+ */
+export function ownGpuBuffer(t: tf.Tensor): GPUBuffer {
+  const owners = getWebGpuBackend().refCount(t.dataId);
+  if (owners !== 1) throw new Error(`ownGpuBuffer: tensor ${t.id}'s data is shared (${owners} owners)`);
+  return tensorGpuBuffer(t);
 }
 
 /** Forgets tfjs's CPU copy of `t`'s values (kept after a read), since a kernel has written its buffer. */

@@ -11,7 +11,7 @@
  * (iteration-read-back.ts), so an update is one submit and no read-back of its own.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { flushTfjsQueue, markWrittenOnGpu, ownGpuBuffer, readTensorToGpu, type GpuView } from '../backend/webgpu-interop.ts';
+import { flushTfjsQueue, markWrittenOnGpu, ownGpuBuffer, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 import { FusedPpoKernels, fusedPpoRefusal, type FusedMinibatch, type FusedPpoBatch, type FusedPpoShape, type FusedPpoSettings } from '../gpu/fused-ppo.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -95,43 +95,36 @@ export class FusedPpoUpdate {
       accBeta1: ownGpuBuffer(adam.accBeta1),
       accBeta2: ownGpuBuffer(adam.accBeta2),
     };
-    const views: GpuView[] = [];
-    let statsTensor: tf.Tensor1D | null = null;
-    let errors: Promise<void>;
-    try {
-      views.push(readTensorToGpu(batch.candidates), readTensorToGpu(batch.advantages));
-      flushTfjsQueue(); // uploads tfjs recorded above run before the update reads the buffers
-      const fusedBatch: FusedPpoBatch = {
-        obs: batch.obs,
-        rows: candidateRowsMasked(batch),
-        actions: batch.actions,
-        oldLogProbs: batch.oldLogProbs,
-        features: views[0].buffer,
-        numRows: batch.candidates.shape[0],
-        advantages: views[1].buffer,
-        perm,
-      };
-      const fusedSettings: FusedPpoSettings = { ...settings, learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
-      let dataId: object | null = null;
-      const run = await this.kernels.update(
-        shape,
-        fusedBatch,
-        minibatches,
-        fusedSettings,
-        targets,
-        () => dataId !== null && tf.engine().backend.refCount(dataId as tf.DataId) === 0,
-      );
-      errors = run.errors;
-      statsTensor = tf.tensor({ buffer: run.stats, zeroCopy: true }, [5], 'float32') as tf.Tensor1D;
-      dataId = statsTensor.dataId;
-    } finally {
-      // Safe once submitted: the queue runs the update's reads before tfjs reuses these buffers.
-      for (const v of views) v.tensorRef.dispose();
-    }
+    // Read where they are (the batch outlives the submit): the advantages are the estimator's own output buffer.
+    const features = tensorGpuBuffer(batch.candidates);
+    const advantages = tensorGpuBuffer(batch.advantages);
+    flushTfjsQueue(); // uploads and work tfjs recorded so far run before the update reads the buffers
+    const fusedBatch: FusedPpoBatch = {
+      obs: batch.obs,
+      rows: candidateRowsMasked(batch),
+      actions: batch.actions,
+      oldLogProbs: batch.oldLogProbs,
+      features,
+      numRows: batch.candidates.shape[0],
+      advantages,
+      perm,
+    };
+    const fusedSettings: FusedPpoSettings = { ...settings, learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
+    let dataId: object | null = null;
+    const run = await this.kernels.update(
+      shape,
+      fusedBatch,
+      minibatches,
+      fusedSettings,
+      targets,
+      () => dataId !== null && tf.engine().backend.refCount(dataId as tf.DataId) === 0,
+    );
+    const statsTensor = tf.tensor({ buffer: run.stats, zeroCopy: true }, [5], 'float32') as tf.Tensor1D;
+    dataId = statsTensor.dataId;
     for (const v of written) markWrittenOnGpu(v);
     for (let i = 0; i < minibatches.length; i++) adam.incrementIterations();
     try {
-      await errors;
+      await run.errors;
     } catch (e) {
       statsTensor.dispose();
       throw e;

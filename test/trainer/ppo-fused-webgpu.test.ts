@@ -15,7 +15,7 @@ import { createCustomAdvantageEngine } from '../../src/engine/custom-advantage-e
 import { GRPO_TEMPLATE } from '../../src/estimator/templates.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
-import { flushTfjsQueue, ownGpuBuffer, readTensorToGpu } from '../../src/backend/webgpu-interop.ts';
+import { flushTfjsQueue, ownGpuBuffer, TENSOR_BUFFER_USAGE, tensorGpuBuffer } from '../../src/backend/webgpu-interop.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
@@ -57,7 +57,12 @@ async function makeBatch(policy: Policy, steps: number, rows: number, seed: numb
   const all = (await logp.data()) as Float32Array;
   logp.dispose();
   const oldLogProbs = Float32Array.from({ length: steps }, (_, s) => all[s * A + actions[s]] + (rng.nextFloat() - 0.5) * 0.8);
-  return {
+  // As the advantage kernels hand them over: a tensor on a buffer of usage STORAGE | COPY_SRC alone.
+  const values = Float32Array.from({ length: steps }, () => advantage(rng));
+  const output = device.createBuffer({ size: values.byteLength, usage: TENSOR_BUFFER_USAGE, mappedAtCreation: true });
+  new Float32Array(output.getMappedRange()).set(values);
+  output.unmap();
+  const batch: PpoBatch = {
     obsDim: SHAPE.obsDim,
     numActions: A,
     obs,
@@ -66,12 +71,19 @@ async function makeBatch(policy: Policy, steps: number, rows: number, seed: numb
     mask,
     actions,
     oldLogProbs,
-    advantages: tf.tensor1d(Float32Array.from({ length: steps }, () => advantage(rng))),
+    advantages: tf.tensor({ buffer: output, zeroCopy: true }, [steps], 'float32') as tf.Tensor1D,
     rows: new MinibatchRows(),
   };
+  advantageBuffers.set(batch, output);
+  return batch;
 }
 
-const disposeBatch = (b: PpoBatch) => tf.dispose([b.candidates, b.advantages]);
+const advantageBuffers = new WeakMap<PpoBatch, GPUBuffer>();
+
+function disposeBatch(b: PpoBatch): void {
+  tf.dispose([b.candidates, b.advantages]);
+  advantageBuffers.get(b)?.destroy(); // ours: a zero-copy tensor leaves its buffer to its maker
+}
 
 /**
  * c2, the candidate tower's output bias, adds the same amount to every candidate's logit, and the
@@ -116,8 +128,8 @@ describe('fused PPO update on webgpu', () => {
         });
         const reference = await Promise.all(grads.map((g) => g.data()));
         tf.dispose(grads);
-        const features = readTensorToGpu(batch.candidates);
-        const advantages = readTensorToGpu(batch.advantages);
+        const features = tensorGpuBuffer(batch.candidates);
+        const advantages = tensorGpuBuffer(batch.advantages);
         flushTfjsQueue();
         const fused = await kernels.gradients(
           { ...SHAPE, numActions: A },
@@ -126,17 +138,15 @@ describe('fused PPO update on webgpu', () => {
             rows: candidateRowsMasked(batch),
             actions: batch.actions,
             oldLogProbs: batch.oldLogProbs,
-            features: features.buffer,
+            features,
             numRows: 9,
-            advantages: advantages.buffer,
+            advantages,
             perm,
           },
           mb,
           { ...SETTINGS, learningRate: 1e-3, beta1: 0.9, beta2: 0.999, epsilon: 1e-7 },
           policy.variables.map(ownGpuBuffer),
         );
-        features.tensorRef.dispose();
-        advantages.tensorRef.dispose();
         const scale = norm(reference.flatMap((g) => Array.from(g)));
         let offset = 0;
         variableSizes(SHAPE).forEach((n, i) => {
@@ -172,6 +182,7 @@ describe('fused PPO update on webgpu', () => {
         try {
           expect(update.refusal(fusedPolicy, batch, SETTINGS)).toBeNull();
           const want = await ppoUpdate(reference, referenceAdam, batch, SETTINGS, referenceRng);
+          expect(want.policyLoss).not.toBe(0); // the advantages were read: a loss of exactly 0 would hide a batch of zeros
           const got = await readPpoStats(await update.updateDeferred(fusedPolicy, fusedAdam, batch, SETTINGS, fusedRng));
           for (const key of ['policyLoss', 'entropy', 'approxKl', 'clipFraction', 'gradNorm'] as const)
             expect(Math.abs(got[key] - want[key]), key).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(want[key])));
