@@ -1,7 +1,9 @@
 /**
- * `npm run bench:device [-- --budget 300]`: the measurements to run on a machine with a real GPU, in one
- * go and one JSON summary on stdout (progress on stderr), within the budget (default 5 minutes):
- * - `bench:gpu`: WebGPU API calls and seconds per iteration, page defaults and 4,096 runs (Dawn in Node);
+ * `npm run bench:device [-- --budget 300 --out DIR --allowSoftware]`: the measurements to run on a
+ * machine with a real GPU, in one go and one JSON summary on stdout (progress on stderr), within the
+ * budget (default 5 minutes):
+ * - `bench:gpu`: WebGPU API calls and seconds per iteration, page defaults and 4,096 runs (Dawn in Node),
+ *   one case per process;
  * - `bench:train`, BEACON, webgpu against wasm, page defaults and 4,096 runs;
  * - `bench:page`, webgpu against wasm, page defaults and 4,096 runs (headless Chromium).
  *
@@ -14,16 +16,30 @@
  * figure as a GPU's.
  *
  * Each part runs as its own process with a share of the budget; a part that fails or runs out of time is
- * reported as such, with its stderr's last lines, and the others still run.
+ * reported as such, with its stderr's last lines, and the others still run. Each part's JSON is written
+ * to `--out` (default `bench-device/`) as soon as it is done, so a time-out or a lost machine loses one
+ * part, not the run.
+ *
+ * First it asks Dawn for the adapter, prints its description and driver, and refuses a software adapter
+ * (SwiftShader, llvmpipe: src/backend/select.ts `isSoftwareAdapter`), naming it and exiting with 2: a
+ * figure from the CPU must not pass for a GPU's. `--allowSoftware` runs anyway (to try the script on a
+ * machine without a GPU); the summary then says so. docs/performance-device.md says how to run it on a
+ * machine that reaches no registry.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { cpus, platform } from 'node:os';
 import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 
+import { initBackend } from '../src/backend/node-webgpu.ts';
+import { adapterDisplayName, isSoftwareAdapter } from '../src/backend/select.ts';
+
 const FLAGS = {
   budget: { kind: { type: 'int', min: 60, max: 3600 }, doc: 'seconds for the whole script (default 300)' },
+  out: { kind: 'string', doc: "folder for each part's JSON, written as soon as the part is done (default bench-device)" },
+  allowSoftware: { kind: 'switch', doc: "run on a software adapter too (to try the script; its figures are the CPU's)" },
 } as const;
-const USAGE = `usage: npm run bench:device [-- --budget SECONDS]\n${flagsHelp(FLAGS)}`;
+const USAGE = `usage: npm run bench:device [-- --budget SECONDS --out DIR --allowSoftware]\n${flagsHelp(FLAGS)}`;
 
 const RUNS_4096 = ['--tasksPerIteration', '64', '--groupSize', '64'];
 const CHROMIUM_GPU_FLAGS = '--use-angle=vulkan --enable-features=Vulkan --disable-vulkan-surface';
@@ -36,8 +52,10 @@ interface Part {
   share: number;
 }
 
+const GPU_CASES = ['gridhouse', 'texthouse', 'gridhouse-4096', 'texthouse-4096'];
+
 const PARTS: Part[] = [
-  { name: 'gpu', script: 'bench/gpu.ts', args: ['--json', '--cases', 'gridhouse,texthouse,gridhouse-4096,texthouse-4096'], share: 0.25 },
+  ...GPU_CASES.map((c): Part => ({ name: `gpu ${c}`, script: 'bench/gpu.ts', args: ['--json', '--cases', c], share: 0.25 / GPU_CASES.length })),
   {
     name: 'train webgpu, page defaults',
     script: 'bench/train.ts',
@@ -126,6 +144,25 @@ function runPart(part: Part, seconds: number, env: NodeJS.ProcessEnv): Promise<P
   });
 }
 
+/** The adapter Dawn gives this process, as the parts will get it (they choose the same way). */
+async function probeAdapter(): Promise<{ info: Record<string, unknown>; name: string; software: boolean; driver: string }> {
+  await initBackend('webgpu', { strict: true });
+  const adapter = await (globalThis as unknown as { navigator: { gpu: GPU } }).navigator.gpu.requestAdapter();
+  if (!adapter) throw new Error('no WebGPU adapter');
+  const raw = adapter.info;
+  const info: Record<string, unknown> = {};
+  for (const key of ['vendor', 'architecture', 'device', 'description', 'driver', 'backend', 'type', 'isFallbackAdapter'])
+    if ((raw as unknown as Record<string, unknown>)[key] !== undefined) info[key] = (raw as unknown as Record<string, unknown>)[key];
+  const driver = process.env.VK_ICD_FILENAMES ? `Vulkan ICD ${process.env.VK_ICD_FILENAMES}` : 'the system Vulkan loader and its ICDs';
+  return { info, name: adapterDisplayName(raw), software: isSoftwareAdapter(raw), driver };
+}
+
+const slug = (name: string) =>
+  name
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+
 async function main(): Promise<number> {
   const { flags, help } = parseFlags(process.argv.slice(2), FLAGS);
   if (help) {
@@ -133,6 +170,18 @@ async function main(): Promise<number> {
     return 0;
   }
   const budget = flags.budget ?? 300;
+  const out = flags.out ?? 'bench-device';
+  const adapter = await probeAdapter();
+  process.stderr.write(`bench:device: adapter ${adapter.name}; driver: ${adapter.driver}; info ${JSON.stringify(adapter.info)}\n`);
+  if (adapter.software && !flags.allowSoftware) {
+    process.stderr.write(
+      `bench:device: refused: ${adapter.name} is a software adapter (it runs WebGPU on the CPU), so its figures are not a GPU's. ` +
+        "Check the machine's Vulkan driver (docs/performance-device.md), or pass --allowSoftware to try the script anyway.\n",
+    );
+    return 2;
+  }
+  mkdirSync(out, { recursive: true });
+  writeFileSync(`${out}/adapter.json`, `${JSON.stringify({ ...adapter, allowSoftware: flags.allowSoftware === true }, null, 1)}\n`);
   const env = { ...process.env };
   env.BEACON_CHROMIUM_FLAGS ??= CHROMIUM_GPU_FLAGS;
   const started = performance.now();
@@ -154,9 +203,14 @@ async function main(): Promise<number> {
       continue;
     }
     process.stderr.write(`bench:device: ${part.name} (up to ${allowed.toFixed(0)} s)\n`);
-    results.push(await runPart(part, allowed, env));
+    const result = await runPart(part, allowed, env);
+    results.push(result);
+    const file = `${out}/${String(results.length).padStart(2, '0')}-${slug(part.name)}.json`;
+    writeFileSync(file, `${JSON.stringify({ adapter: adapter.name, ...result }, null, 1)}\n`);
+    process.stderr.write(`bench:device: ${part.name}: ${result.ok ? 'done' : 'failed'}, written to ${file}\n`);
   }
   const summary = {
+    adapter: { name: adapter.name, software: adapter.software, driver: adapter.driver, info: adapter.info },
     machine: { platform: platform(), cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown' },
     drivers: {
       node: process.env.VK_ICD_FILENAMES
@@ -168,6 +222,7 @@ async function main(): Promise<number> {
     seconds: (performance.now() - started) / 1000,
     parts: results,
   };
+  writeFileSync(`${out}/summary.json`, `${JSON.stringify(summary, null, 1)}\n`);
   console.log(JSON.stringify(summary, null, 1));
   return results.every((r) => r.ok) ? 0 : 1;
 }

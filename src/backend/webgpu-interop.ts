@@ -80,6 +80,52 @@ interface TfjsBufferManager {
   numBytesAllocated: number;
 }
 
+/** The parts of tfjs's (untyped) tensor storage that the in-place helpers below read and reset. */
+interface TfjsTensorData {
+  values: unknown;
+  resource?: unknown;
+}
+
+/** Submits whatever tfjs has recorded but not submitted yet, so that work we submit next runs after it. */
+export function flushTfjsQueue(): void {
+  const backend = getWebGpuBackend() as unknown as TfjsQueue;
+  if (backend.commandEncoder) {
+    backend.endComputePassEncoder();
+    backend.submitQueue();
+  }
+}
+
+/**
+ * The GPU buffer that holds `t`'s data itself (not a copy, unlike `dataToGPU`, which also fails on a
+ * buffer without COPY_DST usage such as a kernel's zero-copy output), uploaded first if still on the
+ * CPU. For kernels that read it in place: call `flushTfjsQueue` before submitting them, and keep `t`
+ * alive until they are submitted.
+ */
+export function tensorGpuBuffer(t: tf.Tensor): GPUBuffer {
+  const backend = getWebGpuBackend();
+  backend.uploadToGPU(t.dataId);
+  const data = (backend as unknown as { tensorMap: { get(id: object): TfjsTensorData } }).tensorMap.get(t.dataId);
+  const resource = data.resource as GPUBuffer | undefined;
+  if (!resource || typeof resource.mapAsync !== 'function') throw new Error(`tensor ${t.id} is not held in a GPU buffer`);
+  return resource;
+}
+
+/**
+ * `tensorGpuBuffer` for kernels that write `t` in place: `t` must own its data alone (no other tensor
+ * shares it, or a write would change both); call `markWrittenOnGpu` after submitting the writes.
+ */
+export function ownGpuBuffer(t: tf.Tensor): GPUBuffer {
+  const owners = getWebGpuBackend().refCount(t.dataId);
+  if (owners !== 1) throw new Error(`ownGpuBuffer: tensor ${t.id}'s data is shared (${owners} owners)`);
+  return tensorGpuBuffer(t);
+}
+
+/** Forgets tfjs's CPU copy of `t`'s values (kept after a read), since a kernel has written its buffer. */
+export function markWrittenOnGpu(t: tf.Tensor): void {
+  const backend = getWebGpuBackend() as unknown as { tensorMap: { get(id: object): TfjsTensorData } };
+  backend.tensorMap.get(t.dataId).values = null;
+}
+
 /**
  * Destroys the GPU buffers tfjs keeps for reuse. tfjs pools freed buffers by exact size, and a rollout's
  * step count changes every iteration, so without a trim the pool grows with every new batch size. Call
@@ -87,11 +133,8 @@ interface TfjsBufferManager {
  * first, so no encoded command still refers to a buffer destroyed here. Buffers in use are untouched.
  */
 export function releaseFreeGpuBuffers(): void {
-  const backend = getWebGpuBackend() as unknown as TfjsQueue & { bufferManager: TfjsBufferManager };
-  if (backend.commandEncoder) {
-    backend.endComputePassEncoder();
-    backend.submitQueue();
-  }
+  const backend = getWebGpuBackend() as unknown as { bufferManager: TfjsBufferManager };
+  flushTfjsQueue();
   const manager = backend.bufferManager;
   // Keys stay in the map: tfjs's releaseBuffer skips its bookkeeping once the map is empty.
   for (const buffers of manager.freeBuffers.values()) {

@@ -20,6 +20,13 @@ export const KERNEL_NAMES = [
   'texthouse-step',
   'shop-step',
   'policy-logits',
+  'ppo-forward',
+  'ppo-step-loss',
+  'ppo-step-grads',
+  'ppo-candidate-grads',
+  'ppo-candidate-input-grads',
+  'ppo-grad-norm',
+  'ppo-adam',
 ] as const;
 export type KernelName = (typeof KERNEL_NAMES)[number];
 

@@ -155,8 +155,15 @@ function minibatchStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch,
 /**
  * The PPO loss's gradients over the steps `indices`, times `weight` (1: the whole minibatch), and its
  * statistics [pgLoss, entropy, approxKl, clipFraction] times `weight`, kept. Call inside a tf.tidy.
+ * Exported as the autodiff reference of the fused update's gradients (ppo-fused.ts, its parity test).
  */
-function lossGradients(policy: Policy, batch: PpoBatch, indices: Int32Array, s: PpoSettings, weight: number): { grads: tf.NamedTensorMap; parts: tf.Tensor[] } {
+export function lossGradients(
+  policy: Policy,
+  batch: PpoBatch,
+  indices: Int32Array,
+  s: PpoSettings,
+  weight: number,
+): { grads: tf.NamedTensorMap; parts: tf.Tensor[] } {
   const { input, actions, oldLogProbs } = minibatchInputs(batch, indices);
   const numActions = batch.numActions;
   const adv = tf.gather(batch.advantages, tf.tensor1d(indices, 'int32'));

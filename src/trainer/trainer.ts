@@ -15,6 +15,7 @@ import { createEnv, type VecEnv } from '../../envs/index.ts';
 import { detectorView } from '../advantages/detector-view.ts';
 import { randomizeMilestones } from '../advantages/random-segments.ts';
 import { createAdam } from '../backend/webgpu-adam.ts';
+import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
 import { advantageSettings, detectorOf, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
@@ -30,7 +31,8 @@ import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { isPendingDetails, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
-import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, type PpoStats } from './ppo.ts';
+import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, readPpoStats, type PpoStats } from './ppo.ts';
+import { FusedPpoUpdate } from './ppo-fused.ts';
 import type { Rollout } from './rollout.ts';
 import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
@@ -67,6 +69,8 @@ export class Trainer {
   private config: TrainConfig;
   private readonly optimizer: tf.AdamOptimizer;
   private readonly collector: Collector;
+  /** The PPO update as WGSL kernels (ppo-fused.ts): on webgpu, when the engine carries the WGSL sources. */
+  private readonly fusedPpo: FusedPpoUpdate | null;
   private readonly minibatchRows = new MinibatchRows();
   private readonly taskRng: Rng;
   private readonly rolloutRng: Rng;
@@ -128,6 +132,8 @@ export class Trainer {
       };
     }
     this.collector = createCollector(this.env, this.policy, engine);
+    // createAdam gives the fused Adam exactly on webgpu (tfjs optimisers answer instanceof structurally).
+    this.fusedPpo = tf.getBackend() === 'webgpu' && engine.shaders ? new FusedPpoUpdate(engine.shaders, getWebGpuDevice()) : null;
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer'), ...engine.parts };
     if (this.critic) {
       this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
@@ -315,11 +321,17 @@ export class Trainer {
 
   /**
    * PPO on the rollout's per-step advantages (the batch takes `advantages` over). With `defer` the
-   * statistics are left pending, to be read with the advantage details (iteration-read-back.ts).
+   * statistics are left pending, to be read with the advantage details (iteration-read-back.ts). On
+   * webgpu the fused kernels run it (ppo-fused.ts), unless the batch is over their limits: then the
+   * tfjs ops do, cut into chunks where needed (update-chunks.ts).
    */
   private async reinforce(rollout: Rollout, advantages: tf.Tensor1D, defer = false): Promise<UpdateStats> {
     const batch = toPpoBatch(rollout, this.env, advantages, this.minibatchRows);
     try {
+      if (this.fusedPpo && this.fusedPpo.refusal(this.policy, batch, this.config) === null) {
+        const pending = await this.fusedPpo.updateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);
+        return defer ? pending : await readPpoStats(pending);
+      }
       if (defer) return ppoUpdateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);
       return await ppoUpdate(this.policy, this.optimizer, batch, this.config, this.updateRng);
     } finally {
@@ -367,6 +379,7 @@ export class Trainer {
 
   dispose(): void {
     this.collector.dispose?.();
+    this.fusedPpo?.dispose();
     this.policy.dispose();
     this.optimizer.dispose();
     this.critic?.net.dispose();

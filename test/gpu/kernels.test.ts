@@ -16,6 +16,7 @@ import { COMBINE_ADVANTAGES } from '../../src/gpu/combine-advantages.ts';
 import { composedAdvantages } from '../../bench/composed-ops.ts';
 import { GRIDHOUSE_STEP } from '../../src/gpu/gridhouse-step.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
+import { FUSED_PPO_KERNELS, FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN } from '../../src/gpu/fused-ppo.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec, reflectKernel } from '../../src/gpu/kernel.ts';
 import { POLICY_LOGITS } from '../../src/gpu/policy-logits.ts';
 import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
@@ -26,7 +27,7 @@ import { TEXTHOUSE_STEP } from '../../src/gpu/texthouse-step.ts';
 import { SHOP_STEP } from '../../src/gpu/shop-step.ts';
 import { KERNEL_NAMES } from '../../src/gpu/shader-source.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
-import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { VITE_SHADER_FILES, VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { packUniforms } from '../../src/gpu/uniforms.ts';
 import { reflectBindings, reflectStruct } from '../../src/gpu/wgsl-layout.ts';
 import { Rng } from '../../src/prng.ts';
@@ -48,6 +49,7 @@ const SPECS: KernelSpec<string, string>[] = [
   TEXTHOUSE_STEP,
   SHOP_STEP,
   POLICY_LOGITS,
+  ...FUSED_PPO_KERNELS,
 ];
 
 // ---- Helpers: batches, tolerance. ----
@@ -143,6 +145,19 @@ describe('kernel sources and layouts', () => {
     expect(reflectBindings(wgsl).map((b) => b.name)).toEqual(['params', ...spec.storage.map(([name]) => name)]);
     expect(wgsl).toMatch(/override WORKGROUP_SIZE: u32/);
     expect(wgsl).toMatch(/@workgroup_size\(WORKGROUP_SIZE\)/);
+  });
+
+  it('the fused PPO kernels import their Params and offsets from shaders/lib/ppo_batch.wgsl, one struct for all seven', () => {
+    const module = VITE_SHADER_FILES['lib/ppo_batch.wgsl'];
+    const params = reflectStruct(module, 'Params');
+    expect(module).toContain(`const MAX_HIDDEN = ${FUSED_PPO_MAX_HIDDEN}u;`);
+    expect(module).toContain(`const MAX_ACTIONS = ${FUSED_PPO_MAX_ACTIONS}u;`);
+    for (const spec of FUSED_PPO_KERNELS) {
+      const file = VITE_SHADER_FILES[`${spec.name}.wgsl`];
+      expect(file, spec.name).toMatch(/^import package::lib::ppo_batch::\{params,/m);
+      expect(file, spec.name).not.toMatch(/struct Params|var<uniform>/);
+      expect(reflectStruct(VITE_SHADERS[spec.name], 'Params'), spec.name).toEqual(params);
+    }
   });
 
   it('a field added to a WGSL Params, or a binding renamed, fails naming it; offsets follow the WGSL', () => {

@@ -40,6 +40,7 @@ describe('linking the WGSL modules', () => {
     expect(Object.keys(VITE_SHADER_FILES).sort()).toEqual(Object.keys(FILES).sort());
     expect(Object.keys(FILES)).toContain('lib/philox.wgsl');
     expect(Object.keys(FILES)).toContain('lib/env_step.wgsl');
+    expect(Object.keys(FILES)).toContain('lib/ppo_batch.wgsl');
   });
 
   it('a linked kernel holds each helper it imports once, and no import statement', () => {
@@ -47,6 +48,7 @@ describe('linking the WGSL modules', () => {
     for (const text of Object.values(linked)) expect(text).not.toMatch(/^\s*import /m);
     expect(linked['sample-actions'].match(/fn philox4x32\(/g)).toHaveLength(1);
     for (const env of ['gridhouse-step', 'texthouse-step', 'shop-step'] as const) expect(linked[env].match(/fn record\(/g)).toHaveLength(1);
+    for (const ppo of ['ppo-forward', 'ppo-step-loss', 'ppo-grad-norm', 'ppo-adam'] as const) expect(linked[ppo].match(/struct Params \{/g)).toHaveLength(1);
   });
 
   it('a syntax error in a shared module names that module’s file and line', () => {

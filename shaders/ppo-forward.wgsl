@@ -1,0 +1,85 @@
+// The fused PPO update, kernel 1 of 7: both towers' forward passes for one minibatch
+// (docs/maths.md §4; the policy of src/policy/policy.ts):
+//
+//   a1 = tanh(obs · W1 + b1), h = tanh(a1 · W2 + b2)          per minibatch row (its step from perm)
+//   g1 = tanh(feat · V1 + c1), e = g1 · V2 + c2                per distinct candidate row
+//
+// One workgroup per row (M observation rows, then K candidate rows); its invocations stride over the
+// hidden units, the first layer's outputs shared in workgroup memory. Each sum is formed as tfjs's
+// fused matMul forms it: the products first, then the bias.
+
+import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN};
+
+@group(0) @binding(1) var<storage, read> weights: array<f32>;
+@group(0) @binding(2) var<storage, read> obs: array<f32>;
+@group(0) @binding(3) var<storage, read> features: array<f32>;
+@group(0) @binding(4) var<storage, read> perm: array<u32>;
+@group(0) @binding(5) var<storage, read_write> work: array<f32>;
+
+var<workgroup> first: array<f32, MAX_HIDDEN>;
+
+// tanh as tfjs computes it on webgpu: finite for every input (WGSL's tanh may give NaN far out).
+fn safeTanh(x: f32) -> f32 {
+  let e = exp(-2.0 * abs(x));
+  return sign(x) * (1.0 - e) / (1.0 + e);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let row = workgroupIndex(wg, grid);
+  let M = params.batchSize;
+  let K = params.numRows;
+  if (row >= M + K) {
+    return;
+  }
+  let H = params.hiddenSize;
+  let w = weightOffsets();
+  let o = workOffsets();
+  let isObservation = row < M;
+  var inputDim = params.actionDim;
+  var input = (row - M) * params.actionDim;
+  var layer1 = w.v1;
+  var bias1 = w.c1;
+  var layer2 = w.v2;
+  var bias2 = w.c2;
+  var out1 = o.g1 + (row - M) * H;
+  var out2 = o.e + (row - M) * H;
+  if (isObservation) {
+    inputDim = params.obsDim;
+    input = perm[params.permOffset + row] * params.obsDim;
+    layer1 = w.w1;
+    bias1 = w.b1;
+    layer2 = w.w2;
+    bias2 = w.b2;
+    out1 = o.a1 + row * H;
+    out2 = o.h + row * H;
+  }
+  for (var j = lid; j < H; j += WORKGROUP_SIZE) {
+    var z = 0.0;
+    for (var i = 0u; i < inputDim; i++) {
+      var x: f32;
+      if (isObservation) {
+        x = obs[input + i];
+      } else {
+        x = features[input + i];
+      }
+      z += x * weights[layer1 + i * H + j];
+    }
+    let y = safeTanh(z + weights[bias1 + j]);
+    first[j] = y;
+    work[out1 + j] = y;
+  }
+  workgroupBarrier();
+  for (var j = lid; j < H; j += WORKGROUP_SIZE) {
+    var z = 0.0;
+    for (var k = 0u; k < H; k++) {
+      z += first[k] * weights[layer2 + k * H + j];
+    }
+    z = z + weights[bias2 + j];
+    if (isObservation) {
+      z = safeTanh(z);
+    }
+    work[out2 + j] = z;
+  }
+}

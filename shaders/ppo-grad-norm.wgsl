@@ -1,0 +1,69 @@
+// The fused PPO update, kernel 6 of 7, one workgroup: the global gradient norm ‖g‖ (by which Adam's
+// step clips, docs/maths.md §4), the minibatch's statistics [policy loss, entropy, approx KL, clip
+// fraction, ‖g‖] as the means over its rows, and Adam's bias corrections for this step (β^t advanced
+// as tfjs's AdamOptimizer advances them). After the last minibatch, the update's statistics: the
+// minibatches' mean, into `statsOut`.
+
+import package::lib::dispatch::{WORKGROUP_SIZE};
+import package::lib::ppo_batch::{params, workOffsets, STATE_ACC_BETA1, STATE_ACC_BETA2, STATE_CORRECTION1, STATE_CORRECTION2, STATE_GRAD_NORM, STATE_ROWS};
+
+@group(0) @binding(1) var<storage, read> grads: array<f32>;
+@group(0) @binding(2) var<storage, read> work: array<f32>;
+@group(0) @binding(3) var<storage, read_write> state: array<f32>;
+@group(0) @binding(4) var<storage, read_write> statsOut: array<f32>;
+
+// Largest workgroup the tree sums hold (a power of two); the runner dispatches 256 invocations.
+const MAX_WORKGROUP = 256u;
+
+var<workgroup> squares: array<f32, MAX_WORKGROUP>;
+var<workgroup> rowSums: array<vec4<f32>, MAX_WORKGROUP>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(@builtin(local_invocation_index) lid: u32) {
+  var square = 0.0;
+  for (var p = lid; p < params.weightCount; p += WORKGROUP_SIZE) {
+    let g = grads[p];
+    square += g * g;
+  }
+  let o = workOffsets();
+  var rowSum = vec4<f32>(0.0);
+  for (var i = lid; i < params.batchSize; i += WORKGROUP_SIZE) {
+    let st = o.stats + i * 4u;
+    rowSum += vec4<f32>(work[st], work[st + 1u], work[st + 2u], work[st + 3u]);
+  }
+  squares[lid] = square;
+  rowSums[lid] = rowSum;
+  workgroupBarrier();
+  for (var width = WORKGROUP_SIZE / 2u; width > 0u; width = width / 2u) {
+    if (lid < width) {
+      squares[lid] += squares[lid + width];
+      rowSums[lid] += rowSums[lid + width];
+    }
+    workgroupBarrier();
+  }
+  if (lid == 0u) {
+    let norm = sqrt(squares[0]);
+    state[STATE_GRAD_NORM] = norm;
+    state[STATE_CORRECTION1] = 1.0 - state[STATE_ACC_BETA1];
+    state[STATE_CORRECTION2] = 1.0 - state[STATE_ACC_BETA2];
+    state[STATE_ACC_BETA1] = state[STATE_ACC_BETA1] * params.beta1;
+    state[STATE_ACC_BETA2] = state[STATE_ACC_BETA2] * params.beta2;
+    let count = f32(params.batchSize);
+    let means = rowSums[0] / count;
+    let row = STATE_ROWS + params.statsRow * 5u;
+    state[row] = -means.x;
+    state[row + 1u] = means.y;
+    state[row + 2u] = means.z;
+    state[row + 3u] = means.w;
+    state[row + 4u] = norm;
+    if (params.statsRow + 1u == params.statsRows) {
+      for (var c = 0u; c < 5u; c++) {
+        var total = 0.0;
+        for (var m = 0u; m < params.statsRows; m++) {
+          total += state[STATE_ROWS + m * 5u + c];
+        }
+        statsOut[c] = total / f32(params.statsRows);
+      }
+    }
+  }
+}

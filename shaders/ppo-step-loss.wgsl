@@ -1,0 +1,162 @@
+// The fused PPO update, kernel 2 of 7: per minibatch row, the loss of docs/maths.md §4 and its
+// gradient back through the observation tower (src/trainer/ppo.ts is the reference):
+//
+//   logit_a = scale · h · e[row(a)] (−1e9 where masked),  log p = logit − max − log Σ exp(logit − max)
+//   ratio = exp(log p[action] − log π_old),  surrogate = min(ratio · A, clip(ratio, 1 − ε, 1 + ε) · A)
+//   loss = −mean(surrogate) − c_H · mean(H(p)) + c_KL · mean((ratio − 1) − log ratio)
+//
+// The derivatives follow tfjs's own gradients: min passes to its first argument where a ≤ b, clip
+// passes where lo ≤ x ≤ hi, log-softmax's is dy − p · Σ dy. One workgroup per row: invocations
+// stride over candidates and hidden units, invocation 0 does the row's short serial part. Writes the
+// row's statistics, its row of dS = ∂loss/∂scores [M, K], dz2 = ∂loss/∂(a1·W2 + b2) and
+// dz1 = ∂loss/∂(obs·W1 + b1).
+
+import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN, MAX_ACTIONS};
+
+@group(0) @binding(1) var<storage, read> weights: array<f32>;
+@group(0) @binding(2) var<storage, read_write> work: array<f32>;
+@group(0) @binding(3) var<storage, read> rows: array<i32>;
+@group(0) @binding(4) var<storage, read> actions: array<u32>;
+@group(0) @binding(5) var<storage, read> oldLogProbs: array<f32>;
+@group(0) @binding(6) var<storage, read> advantages: array<f32>;
+@group(0) @binding(7) var<storage, read> perm: array<u32>;
+
+const MASKED_LOGIT = -1e9;
+
+var<workgroup> hRow: array<f32, MAX_HIDDEN>;
+var<workgroup> dz: array<f32, MAX_HIDDEN>;
+var<workgroup> logp: array<f32, MAX_ACTIONS>;
+var<workgroup> dScore: array<f32, MAX_ACTIONS>;
+var<workgroup> rowOf: array<i32, MAX_ACTIONS>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let i = workgroupIndex(wg, grid);
+  let M = params.batchSize;
+  if (i >= M) {
+    return;
+  }
+  let H = params.hiddenSize;
+  let A = params.numActions;
+  let K = params.numRows;
+  let o = workOffsets();
+  let w = weightOffsets();
+  let s = perm[params.permOffset + i];
+  for (var j = lid; j < H; j += WORKGROUP_SIZE) {
+    hRow[j] = work[o.h + i * H + j];
+  }
+  for (var a = lid; a < A; a += WORKGROUP_SIZE) {
+    rowOf[a] = rows[s * A + a];
+  }
+  workgroupBarrier();
+  for (var a = lid; a < A; a += WORKGROUP_SIZE) {
+    let k = rowOf[a];
+    if (k < 0) {
+      logp[a] = MASKED_LOGIT;
+    } else {
+      var dot = 0.0;
+      for (var j = 0u; j < H; j++) {
+        dot += hRow[j] * work[o.e + u32(k) * H + j];
+      }
+      logp[a] = dot * params.scale;
+    }
+  }
+  workgroupBarrier();
+  if (lid == 0u) {
+    var top = logp[0];
+    for (var a = 1u; a < A; a++) {
+      top = max(top, logp[a]);
+    }
+    var total = 0.0;
+    for (var a = 0u; a < A; a++) {
+      total += exp(logp[a] - top);
+    }
+    let logTotal = log(total);
+    var entropy = 0.0;
+    for (var a = 0u; a < A; a++) {
+      logp[a] = (logp[a] - top) - logTotal;
+      entropy += exp(logp[a]) * logp[a];
+    }
+    let action = actions[s];
+    let advantage = advantages[s];
+    let logRatio = logp[action] - oldLogProbs[s];
+    let ratio = exp(logRatio);
+    let clipped = min(max(ratio, params.clipLow), params.clipHigh);
+    let unclippedTerm = ratio * advantage;
+    let clippedTerm = clipped * advantage;
+    let count = f32(M);
+    // ∂loss/∂surrogate = −1/M; ∂loss/∂ratio through the surrogate and the k3 estimator's (ratio − 1).
+    let dSurrogate = -1.0 / count;
+    var dRatio = params.klCoef / count;
+    if (unclippedTerm <= clippedTerm) {
+      dRatio += dSurrogate * advantage;
+    } else if (ratio >= params.clipLow && ratio <= params.clipHigh) {
+      dRatio += dSurrogate * advantage;
+    }
+    let dLogRatio = dRatio * ratio - params.klCoef / count;
+    // −c_H · mean(−Σ p log p): ∂/∂log p_a = (c_H / M) · (p_a log p_a + p_a).
+    let entropyScale = params.entropyCoef / count;
+    var dTotal = 0.0;
+    for (var a = 0u; a < A; a++) {
+      let p = exp(logp[a]);
+      var d = entropyScale * (p * logp[a] + p);
+      if (a == action) {
+        d += dLogRatio;
+      }
+      dScore[a] = d;
+      dTotal += d;
+    }
+    for (var a = 0u; a < A; a++) {
+      var d = 0.0;
+      if (rowOf[a] >= 0) {
+        d = (dScore[a] - dTotal * exp(logp[a])) * params.scale;
+      }
+      dScore[a] = d;
+    }
+    var clipHit = 0.0;
+    if (abs(ratio - 1.0) > params.clipRatio) {
+      clipHit = 1.0;
+    }
+    let st = o.stats + i * 4u;
+    work[st] = min(unclippedTerm, clippedTerm);
+    work[st + 1u] = -entropy;
+    work[st + 2u] = (ratio - 1.0) - logRatio;
+    work[st + 3u] = clipHit;
+  }
+  workgroupBarrier();
+  // The row's dS: every candidate's score gradient added at its distinct row (rows may repeat).
+  for (var k = lid; k < K; k += WORKGROUP_SIZE) {
+    var d = 0.0;
+    for (var a = 0u; a < A; a++) {
+      if (rowOf[a] == i32(k)) {
+        d += dScore[a];
+      }
+    }
+    work[o.dS + i * K + k] = d;
+  }
+  // dh = Σ_a dS_a · e[row(a)], then through tanh: dz2 = dh · (1 − h²).
+  for (var j = lid; j < H; j += WORKGROUP_SIZE) {
+    var dh = 0.0;
+    for (var a = 0u; a < A; a++) {
+      let k = rowOf[a];
+      if (k >= 0) {
+        dh += dScore[a] * work[o.e + u32(k) * H + j];
+      }
+    }
+    let y = hRow[j];
+    let d = dh * (1.0 - y * y);
+    dz[j] = d;
+    work[o.dz2 + i * H + j] = d;
+  }
+  workgroupBarrier();
+  // da1 = dz2 · W2ᵀ, then through tanh: dz1 = da1 · (1 − a1²).
+  for (var r = lid; r < H; r += WORKGROUP_SIZE) {
+    var da = 0.0;
+    for (var j = 0u; j < H; j++) {
+      da += dz[j] * weights[w.w2 + r * H + j];
+    }
+    let y = work[o.a1 + i * H + r];
+    work[o.dz1 + i * H + r] = da * (1.0 - y * y);
+  }
+}

@@ -1,0 +1,506 @@
+/**
+ * The PPO update of docs/maths.md §4 as seven WGSL kernels per minibatch (shaders/ppo-*.wgsl), on one
+ * GPUDevice: both towers' forward passes, the masked log-softmax, the clipped surrogate with the
+ * entropy bonus and the k3 KL penalty, their backward pass, the weight-gradient reductions, the global
+ * gradient norm with its statistics, and Adam with global-norm clipping. src/trainer/ppo.ts is the
+ * reference (tfjs ops and autodiff); the values agree up to float32 rounding (a test checks).
+ *
+ *   1. ppo-forward                 (per row)     a1, h per minibatch row; g1, e per distinct candidate row
+ *   2. ppo-step-loss               (per row)     logits, log-softmax, loss terms, dS, dz2, dz1
+ *   3. ppo-step-grads              (per output)  dW1, db1, dW2, db2, de (sums over the rows)
+ *   4. ppo-candidate-grads         (per output)  dV2, dc2, du1
+ *   5. ppo-candidate-input-grads   (per output)  dV1, dc1
+ *   6. ppo-grad-norm               (1 workgroup) ‖g‖, the minibatch's statistics, Adam's β^t
+ *   7. ppo-adam                    (per weight)  clipped Adam step on the flat weights and moments
+ *
+ * The whole update (every minibatch of every epoch) is recorded into one command buffer and submitted
+ * once: each minibatch has uniforms of its own (a runner per minibatch slot; the pipelines are
+ * compiled once per device and shared, kernel.ts). The weights and Adam's moments are copied from the
+ * callers' buffers (the tfjs variables') into flat buffers first and back after, GPU-side copies,
+ * not dispatches; a copy of the weights from before the update is kept for `restoreWeights`.
+ */
+import { GpuBufferPool } from './buffer-pool.ts';
+import { GpuKernelError, KernelRunner, defineKernel, type KernelSpec } from './kernel.ts';
+import type { ShaderSources } from './shader-source.ts';
+import { uniformFields } from './uniforms.ts';
+
+const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
+const COPY_SRC = 0x0004;
+const COPY_DST = 0x0008;
+const MAP_READ = 0x0001;
+const SCRATCH_USAGE = STORAGE | COPY_SRC | COPY_DST;
+/**
+ * What tfjs needs to wrap a buffer as a tensor (webgpu-interop.ts TENSOR_BUFFER_USAGE), and COPY_DST:
+ * tfjs's `dataToGPU` copies a tensor into a buffer of its own buffer's usage.
+ */
+const STATS_USAGE = STORAGE | COPY_SRC | COPY_DST;
+
+/**
+ * The uniforms every fused PPO kernel reads: the `Params` struct of shaders/lib/ppo_batch.wgsl, which
+ * all seven import; the offsets are reflected from it when each kernel is compiled (kernel.ts).
+ */
+export const FUSED_PPO_PARAMS = uniformFields([
+  ['numSteps', 'u32'],
+  ['batchSize', 'u32'],
+  ['permOffset', 'u32'],
+  ['numRows', 'u32'],
+  ['obsDim', 'u32'],
+  ['actionDim', 'u32'],
+  ['hiddenSize', 'u32'],
+  ['numActions', 'u32'],
+  ['scale', 'f32'],
+  ['clipLow', 'f32'],
+  ['clipHigh', 'f32'],
+  ['clipRatio', 'f32'],
+  ['entropyCoef', 'f32'],
+  ['klCoef', 'f32'],
+  ['maxGradNorm', 'f32'],
+  ['learningRate', 'f32'],
+  ['beta1', 'f32'],
+  ['beta2', 'f32'],
+  ['epsilon', 'f32'],
+  ['statsRow', 'u32'],
+  ['statsRows', 'u32'],
+  ['weightCount', 'u32'],
+]);
+type ParamName = (typeof FUSED_PPO_PARAMS)[number][0];
+
+export const PPO_FORWARD = defineKernel({
+  name: 'ppo-forward',
+  params: FUSED_PPO_PARAMS,
+  storage: [
+    ['weights', 'read'],
+    ['obs', 'read'],
+    ['features', 'read'],
+    ['perm', 'read'],
+    ['work', 'read_write'],
+  ],
+});
+export const PPO_STEP_LOSS = defineKernel({
+  name: 'ppo-step-loss',
+  params: FUSED_PPO_PARAMS,
+  storage: [
+    ['weights', 'read'],
+    ['work', 'read_write'],
+    ['rows', 'read'],
+    ['actions', 'read'],
+    ['oldLogProbs', 'read'],
+    ['advantages', 'read'],
+    ['perm', 'read'],
+  ],
+});
+export const PPO_STEP_GRADS = defineKernel({
+  name: 'ppo-step-grads',
+  params: FUSED_PPO_PARAMS,
+  storage: [
+    ['obs', 'read'],
+    ['perm', 'read'],
+    ['work', 'read_write'],
+    ['grads', 'read_write'],
+  ],
+});
+export const PPO_CANDIDATE_GRADS = defineKernel({
+  name: 'ppo-candidate-grads',
+  params: FUSED_PPO_PARAMS,
+  storage: [
+    ['weights', 'read'],
+    ['work', 'read_write'],
+    ['grads', 'read_write'],
+  ],
+});
+export const PPO_CANDIDATE_INPUT_GRADS = defineKernel({
+  name: 'ppo-candidate-input-grads',
+  params: FUSED_PPO_PARAMS,
+  storage: [
+    ['features', 'read'],
+    ['work', 'read'],
+    ['grads', 'read_write'],
+  ],
+});
+export const PPO_GRAD_NORM = defineKernel({
+  name: 'ppo-grad-norm',
+  params: FUSED_PPO_PARAMS,
+  storage: [
+    ['grads', 'read'],
+    ['work', 'read'],
+    ['state', 'read_write'],
+    ['statsOut', 'read_write'],
+  ],
+});
+export const PPO_ADAM = defineKernel({
+  name: 'ppo-adam',
+  params: FUSED_PPO_PARAMS,
+  storage: [
+    ['weights', 'read_write'],
+    ['firstMoment', 'read_write'],
+    ['secondMoment', 'read_write'],
+    ['grads', 'read'],
+    ['state', 'read'],
+  ],
+});
+
+/** The seven kernels in dispatch order. */
+export const FUSED_PPO_KERNELS = [PPO_FORWARD, PPO_STEP_LOSS, PPO_STEP_GRADS, PPO_CANDIDATE_GRADS, PPO_CANDIDATE_INPUT_GRADS, PPO_GRAD_NORM, PPO_ADAM] as const;
+
+/** Invocations per workgroup: 64, and 256 for the one-workgroup norm (its tree sums hold 256). */
+const WORKGROUP = 64;
+const NORM_WORKGROUP = 256;
+/** Limits of the kernels' workgroup arrays (MAX_HIDDEN, MAX_ACTIONS in shaders/lib/ppo_batch.wgsl). */
+export const FUSED_PPO_MAX_HIDDEN = 512;
+export const FUSED_PPO_MAX_ACTIONS = 256;
+/** Words of the state buffer before the statistics rows (STATE_ROWS in shaders/lib/ppo_batch.wgsl). */
+const STATE_ROWS = 8;
+
+export interface FusedPpoShape {
+  obsDim: number;
+  actionDim: number;
+  hiddenSize: number;
+  /** Candidates per step (A). */
+  numActions: number;
+}
+
+/** The update's batch: host arrays written once per update, and two buffers already on the device. */
+export interface FusedPpoBatch {
+  /** S × obsDim. */
+  obs: Float32Array;
+  /** S × A: each (step, candidate)'s distinct candidate row, −1 where inadmissible. */
+  rows: Int32Array;
+  actions: Int32Array;
+  oldLogProbs: Float32Array;
+  /** K distinct candidate feature rows, K × actionDim float32. */
+  features: GPUBuffer;
+  numRows: number;
+  /** S per-step advantages, float32. */
+  advantages: GPUBuffer;
+  /** Every epoch's order of the steps, back to back (epochs × S). */
+  perm: Uint32Array;
+}
+
+/** A minibatch: `size` steps from `perm[offset …]`. */
+export interface FusedMinibatch {
+  offset: number;
+  size: number;
+}
+
+export interface FusedPpoSettings {
+  clipRatio: number;
+  entropyCoef: number;
+  klCoef: number;
+  maxGradNorm: number;
+  learningRate: number;
+  beta1: number;
+  beta2: number;
+  epsilon: number;
+}
+
+/** The GPU buffers of the weights and of Adam's state, one per variable in `Policy.variables` order. */
+export interface FusedPpoTargets {
+  weights: GPUBuffer[];
+  firstMoments: GPUBuffer[];
+  secondMoments: GPUBuffer[];
+  /** Adam's β1^t and β2^t, one float32 each. */
+  accBeta1: GPUBuffer;
+  accBeta2: GPUBuffer;
+}
+
+/** Floats of each variable of a policy of this shape, in `Policy.variables` order. */
+export function variableSizes(s: Pick<FusedPpoShape, 'obsDim' | 'actionDim' | 'hiddenSize'>): number[] {
+  const H = s.hiddenSize;
+  return [s.obsDim * H, H, H * H, H, s.actionDim * H, H, H * H, H];
+}
+
+/** Floats of one minibatch's work buffer (workOffsets in the WGSL). */
+function workFloats(M: number, K: number, H: number): number {
+  return 4 * M * H + 4 * K * H + M * K + 4 * M;
+}
+
+/**
+ * Why the fused update cannot take this batch on `device`, or null: a width or candidate count over
+ * the kernels' arrays, or a buffer over the adapter's storage binding size.
+ */
+export function fusedPpoRefusal(
+  shape: FusedPpoShape,
+  steps: number,
+  numRows: number,
+  epochs: number,
+  largestMinibatch: number,
+  device: GPUDevice,
+): string | null {
+  if (shape.hiddenSize > FUSED_PPO_MAX_HIDDEN) return `hiddenSize ${shape.hiddenSize} is over the fused update's ${FUSED_PPO_MAX_HIDDEN}`;
+  if (shape.numActions > FUSED_PPO_MAX_ACTIONS) return `${shape.numActions} candidates per step are over the fused update's ${FUSED_PPO_MAX_ACTIONS}`;
+  const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+  const bytes: Record<string, number> = {
+    work: 4 * workFloats(largestMinibatch, numRows, shape.hiddenSize),
+    obs: 4 * steps * shape.obsDim,
+    rows: 4 * steps * shape.numActions,
+    perm: 4 * steps * epochs,
+  };
+  for (const [name, size] of Object.entries(bytes))
+    if (size > limit) return `the fused update's ${name} buffer (${size} bytes) is over the adapter's binding limit (${limit} bytes)`;
+  return null;
+}
+
+type Runners = KernelRunner<string, string>[];
+
+export class FusedPpoKernels {
+  /** Compute dispatches per minibatch. */
+  static readonly DISPATCHES_PER_MINIBATCH = FUSED_PPO_KERNELS.length;
+
+  private readonly pool: GpuBufferPool;
+  /** Runners per minibatch slot (each slot its own uniform buffers; the pipelines are shared). */
+  private readonly slots: Promise<Runners>[] = [];
+  private disposed = false;
+
+  constructor(
+    readonly device: GPUDevice,
+    private readonly shaders: ShaderSources,
+  ) {
+    this.pool = new GpuBufferPool(device, 'fused ppo');
+  }
+
+  /** GPU buffers held now: the pool's, and one uniform buffer per kernel per minibatch slot. */
+  get liveBuffers(): number {
+    return this.pool.liveBuffers + this.slots.length * FUSED_PPO_KERNELS.length;
+  }
+
+  private runners(count: number): Promise<Runners[]> {
+    while (this.slots.length < count) {
+      const slot = Promise.all(
+        FUSED_PPO_KERNELS.map((spec) =>
+          KernelRunner.create(this.device, spec as KernelSpec<string, string>, this.shaders[spec.name], spec === PPO_GRAD_NORM ? NORM_WORKGROUP : WORKGROUP),
+        ),
+      );
+      this.slots.push(slot);
+    }
+    return Promise.all(this.slots.slice(0, count));
+  }
+
+  /** Compiles the pipelines and makes the runners of `minibatches` slots (the trainer's warm-up). */
+  async prepare(minibatches: number): Promise<void> {
+    await this.runners(minibatches);
+  }
+
+  /**
+   * Records and submits the whole update: weights and moments copied in from `targets`, every
+   * minibatch's seven dispatches, the results copied back into `targets`. Returns the buffer of the
+   * update's statistics [policyLoss, entropy, approxKl, clipFraction, gradNorm] (the minibatches'
+   * mean), lent until `released()` turns true, and a promise that rejects naming a kernel that failed.
+   */
+  async update(
+    shape: FusedPpoShape,
+    batch: FusedPpoBatch,
+    minibatches: readonly FusedMinibatch[],
+    settings: FusedPpoSettings,
+    targets: FusedPpoTargets,
+    released: () => boolean,
+  ): Promise<{ stats: GPUBuffer; errors: Promise<void> }> {
+    const slots = await this.runners(minibatches.length);
+    const d = this.device;
+    this.pool.reclaim();
+    const stats = this.pool.acquireOutput(5 * 4, STATS_USAGE);
+    this.pool.lend(stats, released);
+    const buffers = this.writeBatch(shape, batch, minibatches);
+    const scopes = pushScopes(d);
+    const encoder = d.createCommandEncoder({ label: 'fused ppo update' });
+    copyIn(encoder, targets, buffers, variableSizes(shape));
+    encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
+    const pass = encoder.beginComputePass({ label: 'fused ppo update' });
+    minibatches.forEach((mb, j) =>
+      this.recordMinibatch(pass, slots[j], shape, batch, mb, j, minibatches.length, settings, { ...buffers, statsOut: stats }, true),
+    );
+    pass.end();
+    copyOut(encoder, targets, buffers, variableSizes(shape));
+    d.queue.submit([encoder.finish()]);
+    return { stats, errors: popScopes(d, scopes, 'fused ppo update') };
+  }
+
+  /**
+   * One minibatch's gradients (kernels 1–5, no clipping, no Adam step) at the weights in
+   * `weights`, read back as one flat array in `Policy.variables` order: for tests against autodiff.
+   */
+  async gradients(
+    shape: FusedPpoShape,
+    batch: FusedPpoBatch,
+    minibatch: FusedMinibatch,
+    settings: FusedPpoSettings,
+    weights: GPUBuffer[],
+  ): Promise<Float32Array> {
+    const [slot] = await this.runners(1);
+    const d = this.device;
+    const sizes = variableSizes(shape);
+    const buffers = this.writeBatch(shape, batch, [minibatch]);
+    const bytes = buffers.weightBytes;
+    const staging = d.createBuffer({ label: 'fused ppo gradients', size: bytes, usage: MAP_READ | COPY_DST });
+    try {
+      const scopes = pushScopes(d);
+      const encoder = d.createCommandEncoder({ label: 'fused ppo gradients' });
+      let offset = 0;
+      weights.forEach((w, i) => {
+        encoder.copyBufferToBuffer(w, 0, buffers.weights, offset, sizes[i] * 4);
+        offset += sizes[i] * 4;
+      });
+      const pass = encoder.beginComputePass({ label: 'fused ppo gradients' });
+      this.recordMinibatch(pass, slot, shape, batch, minibatch, 0, 1, settings, { ...buffers, statsOut: buffers.state }, false);
+      pass.end();
+      encoder.copyBufferToBuffer(buffers.grads, 0, staging, 0, bytes);
+      d.queue.submit([encoder.finish()]);
+      await popScopes(d, scopes, 'fused ppo gradients');
+      await staging.mapAsync(MAP_READ);
+      return new Float32Array(staging.getMappedRange().slice(0));
+    } finally {
+      staging.destroy();
+    }
+  }
+
+  /** Copies the weights from before the last `update` back into `weights` (a non-finite loss). */
+  restoreWeights(shape: FusedPpoShape, weights: GPUBuffer[]): void {
+    const snapshot = this.pool.scratchBuffer('snapshot', 4 * sumOf(variableSizes(shape)), SCRATCH_USAGE);
+    const encoder = this.device.createCommandEncoder({ label: 'fused ppo restore' });
+    let offset = 0;
+    variableSizes(shape).forEach((n, i) => {
+      encoder.copyBufferToBuffer(snapshot, offset, weights[i], 0, n * 4);
+      offset += n * 4;
+    });
+    this.device.queue.submit([encoder.finish()]);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.pool.destroy();
+    for (const slot of this.slots) slot.then((runners) => runners.forEach((r) => r.destroy())).catch(() => undefined);
+    this.slots.length = 0;
+  }
+
+  /** The update's own buffers, with the batch's host arrays written into them. */
+  private writeBatch(shape: FusedPpoShape, batch: FusedPpoBatch, minibatches: readonly FusedMinibatch[]) {
+    const weightFloats = sumOf(variableSizes(shape));
+    const largest = Math.max(...minibatches.map((m) => m.size));
+    const scratch = (name: string, floats: number) => this.pool.scratchBuffer(name, 4 * Math.max(1, floats), SCRATCH_USAGE);
+    const buffers = {
+      weightBytes: 4 * weightFloats,
+      weights: scratch('weights', weightFloats),
+      firstMoment: scratch('firstMoment', weightFloats),
+      secondMoment: scratch('secondMoment', weightFloats),
+      snapshot: scratch('snapshot', weightFloats),
+      grads: scratch('grads', weightFloats),
+      state: scratch('state', STATE_ROWS + 5 * minibatches.length),
+      work: scratch('work', workFloats(largest, batch.numRows, shape.hiddenSize)),
+      obs: scratch('obs', batch.obs.length),
+      rows: scratch('rows', batch.rows.length),
+      actions: scratch('actions', batch.actions.length),
+      oldLogProbs: scratch('oldLogProbs', batch.oldLogProbs.length),
+      perm: scratch('perm', batch.perm.length),
+      features: batch.features,
+      advantages: batch.advantages,
+    };
+    const q = this.device.queue;
+    q.writeBuffer(buffers.obs, 0, batch.obs);
+    q.writeBuffer(buffers.rows, 0, batch.rows);
+    q.writeBuffer(buffers.actions, 0, batch.actions);
+    q.writeBuffer(buffers.oldLogProbs, 0, batch.oldLogProbs);
+    q.writeBuffer(buffers.perm, 0, batch.perm);
+    return buffers;
+  }
+
+  private recordMinibatch(
+    pass: GPUComputePassEncoder,
+    runners: Runners,
+    shape: FusedPpoShape,
+    batch: FusedPpoBatch,
+    mb: FusedMinibatch,
+    row: number,
+    rows: number,
+    s: FusedPpoSettings,
+    buffers: Record<string, GPUBuffer | number>,
+    step: boolean,
+  ): void {
+    const { obsDim: D, actionDim: F, hiddenSize: H, numActions: A } = shape;
+    const M = mb.size;
+    const K = batch.numRows;
+    const weightCount = sumOf(variableSizes(shape));
+    const params: Record<ParamName, number> = {
+      numSteps: batch.actions.length,
+      batchSize: M,
+      permOffset: mb.offset,
+      numRows: K,
+      obsDim: D,
+      actionDim: F,
+      hiddenSize: H,
+      numActions: A,
+      scale: 1 / Math.sqrt(H),
+      clipLow: 1 - s.clipRatio,
+      clipHigh: 1 + s.clipRatio,
+      clipRatio: s.clipRatio,
+      entropyCoef: s.entropyCoef,
+      klCoef: s.klCoef,
+      maxGradNorm: s.maxGradNorm,
+      learningRate: s.learningRate,
+      beta1: s.beta1,
+      beta2: s.beta2,
+      epsilon: s.epsilon,
+      statsRow: row,
+      statsRows: rows,
+      weightCount,
+    };
+    const groups = (n: number) => Math.ceil(n / WORKGROUP);
+    const workgroups = [M + K, M, groups(D * H + 2 * H + H * H + K * H), groups(H * H + H + K * H), groups(F * H + H), 1, groups(weightCount)];
+    const kernels = step ? FUSED_PPO_KERNELS.length : 5;
+    for (let k = 0; k < kernels; k++) {
+      const runner = runners[k];
+      const bound = Object.fromEntries(runner.spec.storage.map(([name]) => [name, buffers[name] as GPUBuffer]));
+      runner.record(pass, runner.prepare(bound, params), workgroups[k]);
+    }
+  }
+}
+
+const sumOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+interface FlatBuffers {
+  weights: GPUBuffer;
+  firstMoment: GPUBuffer;
+  secondMoment: GPUBuffer;
+  state: GPUBuffer;
+}
+
+/** The variables' weights and moments into the flat buffers, β^t into the state's first two words. */
+function copyIn(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
+  let offset = 0;
+  sizes.forEach((n, i) => {
+    encoder.copyBufferToBuffer(t.weights[i], 0, b.weights, offset, n * 4);
+    encoder.copyBufferToBuffer(t.firstMoments[i], 0, b.firstMoment, offset, n * 4);
+    encoder.copyBufferToBuffer(t.secondMoments[i], 0, b.secondMoment, offset, n * 4);
+    offset += n * 4;
+  });
+  encoder.copyBufferToBuffer(t.accBeta1, 0, b.state, 0, 4);
+  encoder.copyBufferToBuffer(t.accBeta2, 0, b.state, 4, 4);
+}
+
+/** The flat buffers back into the variables' own. */
+function copyOut(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
+  let offset = 0;
+  sizes.forEach((n, i) => {
+    encoder.copyBufferToBuffer(b.weights, offset, t.weights[i], 0, n * 4);
+    encoder.copyBufferToBuffer(b.firstMoment, offset, t.firstMoments[i], 0, n * 4);
+    encoder.copyBufferToBuffer(b.secondMoment, offset, t.secondMoments[i], 0, n * 4);
+    offset += n * 4;
+  });
+  encoder.copyBufferToBuffer(b.state, 0, t.accBeta1, 0, 4);
+  encoder.copyBufferToBuffer(b.state, 4, t.accBeta2, 0, 4);
+}
+
+function pushScopes(d: GPUDevice): number {
+  d.pushErrorScope('out-of-memory');
+  d.pushErrorScope('internal');
+  d.pushErrorScope('validation');
+  return 3;
+}
+
+/** Pops the scopes pushed by pushScopes; rejects with a GpuKernelError naming `label`. */
+function popScopes(d: GPUDevice, count: number, label: string): Promise<void> {
+  const scopes = Array.from({ length: count }, () => d.popErrorScope());
+  return Promise.all(scopes).then((errors) => {
+    const error = errors.find((e) => e !== null);
+    if (error) throw new GpuKernelError(label, error.message);
+  });
+}

@@ -1,0 +1,178 @@
+/**
+ * The PPO update of ppo.ts on webgpu as seven WGSL kernels per minibatch (src/gpu/fused-ppo.ts)
+ * instead of about 140 tfjs ops: the same loss, gradients, clipping and Adam step on the same
+ * minibatches (the update stream draws them as ppo.ts does), up to float32 rounding.
+ *
+ * The policy's and Adam's tfjs variables stay the state: their own GPU buffers are read and written
+ * in place (webgpu-interop.ts `ownGpuBuffer`), so checkpoints, the SFT prior, the backend switch and
+ * the acting pass see the updated weights as before. The batch's per-step rows are written to the
+ * device once per update (not once per minibatch), the advantages and candidate rows are read where
+ * they already are, and the statistics stay on the device for the iteration's read-back
+ * (iteration-read-back.ts), so an update is one submit and no read-back of its own.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { flushTfjsQueue, markWrittenOnGpu, ownGpuBuffer, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
+import { FusedPpoKernels, fusedPpoRefusal, type FusedMinibatch, type FusedPpoBatch, type FusedPpoShape, type FusedPpoSettings } from '../gpu/fused-ppo.ts';
+import type { ShaderSources } from '../gpu/shader-source.ts';
+import type { Policy } from '../policy/policy.ts';
+import type { Rng } from '../prng.ts';
+import { minibatchOrder } from './minibatches.ts';
+import { NonFiniteLossError, type PendingPpoStats, type PpoBatch, type PpoSettings } from './ppo.ts';
+
+/** tfjs's Adam internals that the fused step reads and advances (as src/backend/webgpu-adam.ts does). */
+interface AdamInternals {
+  beta1: number;
+  beta2: number;
+  epsilon: number;
+  learningRate: number;
+  accBeta1: tf.Variable;
+  accBeta2: tf.Variable;
+  accumulatedFirstMoment: ({ originalName: string; variable: tf.Variable } | undefined)[];
+  accumulatedSecondMoment: ({ originalName: string; variable: tf.Variable } | undefined)[];
+  incrementIterations(): void;
+}
+
+/** The minibatches of one update and every epoch's order of the steps, drawn from `rng` as ppo.ts draws them. */
+export function fusedMinibatches(
+  steps: number,
+  settings: Pick<PpoSettings, 'epochs' | 'minibatches'>,
+  rng: Rng,
+): { perm: Uint32Array; minibatches: FusedMinibatch[] } {
+  const perm = new Uint32Array(steps * settings.epochs);
+  const minibatches: FusedMinibatch[] = [];
+  let epochSeen = -1;
+  for (const { indices, epoch } of minibatchOrder(steps, settings.epochs, settings.minibatches, rng)) {
+    if (epoch !== epochSeen) {
+      perm.set(new Int32Array(indices.buffer, 0, steps), epoch * steps); // the epoch's whole shuffled order
+      epochSeen = epoch;
+    }
+    minibatches.push({ offset: epoch * steps + indices.byteOffset / 4, size: indices.length });
+  }
+  return { perm, minibatches };
+}
+
+/** Each (step, candidate)'s distinct candidate row, −1 where inadmissible. */
+export function candidateRowsMasked(batch: Pick<PpoBatch, 'candidateRows' | 'mask'>): Int32Array {
+  const rows = new Int32Array(batch.candidateRows.length);
+  for (let i = 0; i < rows.length; i++) rows[i] = batch.mask[i] ? batch.candidateRows[i] : -1;
+  return rows;
+}
+
+export class FusedPpoUpdate {
+  readonly kernels: FusedPpoKernels;
+
+  constructor(shaders: ShaderSources, device: GPUDevice) {
+    this.kernels = new FusedPpoKernels(device, shaders);
+  }
+
+  /** Why this batch must take the tfjs-ops update instead (sizes over the kernels' limits), or null. */
+  refusal(policy: Policy, batch: PpoBatch, settings: PpoSettings): string | null {
+    const steps = batch.actions.length;
+    const slices = Math.max(1, Math.min(settings.minibatches, steps));
+    return fusedPpoRefusal(this.shape(policy, batch), steps, batch.candidates.shape[0], settings.epochs, Math.ceil(steps / slices), this.kernels.device);
+  }
+
+  /**
+   * The update, queued in one submit, its statistics left on the device (as ppo.ts
+   * `ppoUpdateDeferred`): settle restores the weights from before the update and throws
+   * NonFiniteLossError on a non-finite loss.
+   */
+  async updateDeferred(policy: Policy, optimizer: tf.AdamOptimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): Promise<PendingPpoStats> {
+    const adam = optimizer as unknown as AdamInternals;
+    const shape = this.shape(policy, batch);
+    const { perm, minibatches } = fusedMinibatches(batch.actions.length, settings, rng);
+    const moments = policy.variables.map((v, i) => {
+      adam.accumulatedFirstMoment[i] ??= { originalName: `${v.name}/m`, variable: tf.tidy(() => tf.zerosLike(v).variable(false)) };
+      adam.accumulatedSecondMoment[i] ??= { originalName: `${v.name}/v`, variable: tf.tidy(() => tf.zerosLike(v).variable(false)) };
+      return [adam.accumulatedFirstMoment[i]!.variable, adam.accumulatedSecondMoment[i]!.variable];
+    });
+    const written = [...policy.variables, ...moments.flat(), adam.accBeta1, adam.accBeta2];
+    for (const v of written) ownData(v);
+    const targets = {
+      weights: policy.variables.map(ownGpuBuffer),
+      firstMoments: moments.map(([m]) => ownGpuBuffer(m)),
+      secondMoments: moments.map(([, v]) => ownGpuBuffer(v)),
+      accBeta1: ownGpuBuffer(adam.accBeta1),
+      accBeta2: ownGpuBuffer(adam.accBeta2),
+    };
+    // Read where they are (the batch outlives the submit): the advantages are the estimator's own output buffer.
+    const features = tensorGpuBuffer(batch.candidates);
+    const advantages = tensorGpuBuffer(batch.advantages);
+    flushTfjsQueue(); // uploads and work tfjs recorded so far run before the update reads the buffers
+    const fusedBatch: FusedPpoBatch = {
+      obs: batch.obs,
+      rows: candidateRowsMasked(batch),
+      actions: batch.actions,
+      oldLogProbs: batch.oldLogProbs,
+      features,
+      numRows: batch.candidates.shape[0],
+      advantages,
+      perm,
+    };
+    const fusedSettings: FusedPpoSettings = { ...settings, learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
+    let dataId: object | null = null;
+    const run = await this.kernels.update(
+      shape,
+      fusedBatch,
+      minibatches,
+      fusedSettings,
+      targets,
+      () => dataId !== null && tf.engine().backend.refCount(dataId as tf.DataId) === 0,
+    );
+    const statsTensor = tf.tensor({ buffer: run.stats, zeroCopy: true }, [5], 'float32') as tf.Tensor1D;
+    dataId = statsTensor.dataId;
+    for (const v of written) markWrittenOnGpu(v);
+    for (let i = 0; i < minibatches.length; i++) adam.incrementIterations();
+    try {
+      await run.errors;
+    } catch (e) {
+      statsTensor.dispose();
+      throw e;
+    }
+    return this.pending(statsTensor, policy, shape);
+  }
+
+  dispose(): void {
+    this.kernels.dispose();
+  }
+
+  private shape(policy: Policy, batch: PpoBatch): FusedPpoShape {
+    const { obsDim, actionDim, hiddenSize } = policy.shape;
+    return { obsDim, actionDim, hiddenSize, numActions: batch.numActions };
+  }
+
+  private pending(tensor: tf.Tensor1D, policy: Policy, shape: FusedPpoShape): PendingPpoStats {
+    let open = true;
+    const close = () => {
+      if (!open) throw new Error('PendingPpoStats: settled or abandoned twice');
+      open = false;
+      tensor.dispose();
+    };
+    return {
+      tensor,
+      settle: (values) => {
+        close();
+        const [policyLoss, entropy, approxKl, clipFraction, gradNorm] = Array.from(values);
+        if (![policyLoss, entropy, approxKl, gradNorm].every(Number.isFinite)) {
+          flushTfjsQueue();
+          this.kernels.restoreWeights(shape, policy.variables.map(ownGpuBuffer)); // leave the last good weights
+          for (const v of policy.variables) markWrittenOnGpu(v);
+          throw new NonFiniteLossError(
+            `non-finite loss (policyLoss=${policyLoss}, entropy=${entropy}, approxKl=${approxKl}, gradNorm=${gradNorm}); weights restored to before this update`,
+          );
+        }
+        return { policyLoss, entropy, approxKl, clipFraction, gradNorm };
+      },
+      abandon: close,
+    };
+  }
+}
+
+/**
+ * Makes `v` the only owner of its data, so that writing its buffer in place changes `v` alone: a
+ * variable shares its data after `assign` from a tensor that is still alive, or after `tf.clone`.
+ * The copy is exact (× 1).
+ */
+function ownData(v: tf.Variable): void {
+  if (tf.engine().backend.refCount(v.dataId) > 1) tf.tidy(() => v.assign(tf.mul(v, 1)));
+}

@@ -1,0 +1,321 @@
+/**
+ * The fused PPO update (src/gpu/fused-ppo.ts, src/trainer/ppo-fused.ts) against the tfjs-ops update
+ * of src/trainer/ppo.ts on the same batch, on tfjs's WebGPU backend on Dawn (SwiftShader here):
+ * gradients against tfjs autodiff, the weights after whole updates, the statistics, a non-finite loss,
+ * and tensors and GPU buffers flat over many updates.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { nodeEstimatorSandbox } from '../../cli/estimator-sandbox.ts';
+import '../../cli/register-gradients.ts';
+import { createAdam } from '../../src/backend/webgpu-adam.ts';
+import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
+import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
+import { createCustomAdvantageEngine } from '../../src/engine/custom-advantage-engine.ts';
+import { GRPO_TEMPLATE } from '../../src/estimator/templates.ts';
+import { Trainer } from '../../src/trainer/trainer.ts';
+import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
+import { flushTfjsQueue, ownGpuBuffer, TENSOR_BUFFER_USAGE, tensorGpuBuffer } from '../../src/backend/webgpu-interop.ts';
+import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
+import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { Policy } from '../../src/policy/policy.ts';
+import { Rng } from '../../src/prng.ts';
+import { candidateRowsMasked, FusedPpoUpdate, fusedMinibatches } from '../../src/trainer/ppo-fused.ts';
+import { lossGradients, MinibatchRows, NonFiniteLossError, type PpoBatch, ppoUpdate, type PpoSettings, readPpoStats } from '../../src/trainer/ppo.ts';
+import { useWebGpuBackend } from '../support/webgpu.ts';
+
+const SHAPE = { obsDim: 6, actionDim: 5, hiddenSize: 8 };
+const A = 4;
+const SETTINGS: PpoSettings = { clipRatio: 0.2, epochs: 2, minibatches: 2, entropyCoef: 0.01, klCoef: 0.05, maxGradNorm: 0.5 };
+
+let device: GPUDevice;
+beforeAll(async () => {
+  ({ device } = await useWebGpuBackend());
+});
+
+/** A seeded batch of `steps` steps over `rows` distinct candidate rows; old log-probabilities near the policy's, so some ratios clip. */
+async function makeBatch(policy: Policy, steps: number, rows: number, seed: number, advantage = (r: Rng) => r.nextFloat() * 4 - 2): Promise<PpoBatch> {
+  const rng = new Rng(seed);
+  const obs = Float32Array.from({ length: steps * SHAPE.obsDim }, () => rng.nextFloat() * 2 - 1);
+  const features = Float32Array.from({ length: rows * SHAPE.actionDim }, () => rng.nextFloat() * 2 - 1);
+  const candidateRows = Int32Array.from({ length: steps * A }, () => Math.floor(rng.nextFloat() * rows));
+  const mask = Uint8Array.from({ length: steps * A }, (_, i) => (i % A === 0 || rng.nextFloat() < 0.7 ? 1 : 0));
+  const actions = Int32Array.from({ length: steps }, (_, s) => {
+    const open = [0, 1, 2, 3].filter((a) => mask[s * A + a]);
+    return open[Math.floor(rng.nextFloat() * open.length)];
+  });
+  const logp = tf.tidy(() => {
+    const pick = Int32Array.from({ length: steps * A }, (_, i) => Math.floor(i / A) * rows + candidateRows[i]);
+    const logits = policy.logits({
+      obs: tf.tensor2d(obs, [steps, SHAPE.obsDim]),
+      candidates: tf.tensor2d(features, [rows, SHAPE.actionDim]),
+      pick: tf.tensor1d(pick, 'int32'),
+      mask: tf.tensor2d(mask, [steps, A], 'bool'),
+    });
+    return tf.logSoftmax(logits);
+  });
+  const all = (await logp.data()) as Float32Array;
+  logp.dispose();
+  const oldLogProbs = Float32Array.from({ length: steps }, (_, s) => all[s * A + actions[s]] + (rng.nextFloat() - 0.5) * 0.8);
+  // As the advantage kernels hand them over: a tensor on a buffer of usage STORAGE | COPY_SRC alone.
+  const values = Float32Array.from({ length: steps }, () => advantage(rng));
+  const output = device.createBuffer({ size: values.byteLength, usage: TENSOR_BUFFER_USAGE, mappedAtCreation: true });
+  new Float32Array(output.getMappedRange()).set(values);
+  output.unmap();
+  const batch: PpoBatch = {
+    obsDim: SHAPE.obsDim,
+    numActions: A,
+    obs,
+    candidates: tf.tensor2d(features, [rows, SHAPE.actionDim]),
+    candidateRows,
+    mask,
+    actions,
+    oldLogProbs,
+    advantages: tf.tensor({ buffer: output, zeroCopy: true }, [steps], 'float32') as tf.Tensor1D,
+    rows: new MinibatchRows(),
+  };
+  advantageBuffers.set(batch, output);
+  return batch;
+}
+
+const advantageBuffers = new WeakMap<PpoBatch, GPUBuffer>();
+
+function disposeBatch(b: PpoBatch): void {
+  tf.dispose([b.candidates, b.advantages]);
+  advantageBuffers.get(b)?.destroy(); // ours: a zero-copy tensor leaves its buffer to its maker
+}
+
+/**
+ * c2, the candidate tower's output bias, adds the same amount to every candidate's logit, and the
+ * log-softmax does not change under such a shift: its gradient is zero in exact arithmetic, and both
+ * updates compute rounding noise for it. It is checked against the gradient's scale instead, and its
+ * weights move by Adam steps on noise (at most a few × the learning rate each) in both updates.
+ */
+const C2 = 7;
+
+const norm = (a: ArrayLike<number>) => Math.sqrt(Array.from(a).reduce((s, x) => s + x * x, 0));
+
+/** ‖a − b‖ / ‖b‖. */
+function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let diff = 0;
+  let norm = 0;
+  for (let i = 0; i < b.length; i++) {
+    diff += (a[i] - b[i]) ** 2;
+    norm += b[i] ** 2;
+  }
+  return Math.sqrt(diff / Math.max(norm, 1e-30));
+}
+
+describe('fused PPO update on webgpu', () => {
+  let kernels: FusedPpoKernels;
+  beforeAll(async () => {
+    kernels = new FusedPpoKernels(device, VITE_SHADERS);
+    await kernels.prepare(1); // compiles the pipelines (shared by every runner on the device): minutes on a busy SwiftShader
+  }, 300_000);
+  afterAll(() => kernels.dispose());
+
+  it('gradients match tfjs autodiff per variable (relative error ≤ 1e-4)', async () => {
+    const policy = new Policy(SHAPE, new Rng(3));
+    const batch = await makeBatch(policy, 40, 9, 11);
+    try {
+      const { perm, minibatches } = fusedMinibatches(40, SETTINGS, new Rng(5));
+      for (const mb of minibatches) {
+        const indices = Int32Array.from(perm.subarray(mb.offset, mb.offset + mb.size));
+        const grads = tf.tidy(() => {
+          const { grads, parts } = lossGradients(policy, batch, indices, SETTINGS, 1);
+          tf.dispose(parts);
+          return policy.variables.map((v) => tf.keep(grads[v.name]));
+        });
+        const reference = await Promise.all(grads.map((g) => g.data()));
+        tf.dispose(grads);
+        const features = tensorGpuBuffer(batch.candidates);
+        const advantages = tensorGpuBuffer(batch.advantages);
+        flushTfjsQueue();
+        const fused = await kernels.gradients(
+          { ...SHAPE, numActions: A },
+          {
+            obs: batch.obs,
+            rows: candidateRowsMasked(batch),
+            actions: batch.actions,
+            oldLogProbs: batch.oldLogProbs,
+            features,
+            numRows: 9,
+            advantages,
+            perm,
+          },
+          mb,
+          { ...SETTINGS, learningRate: 1e-3, beta1: 0.9, beta2: 0.999, epsilon: 1e-7 },
+          policy.variables.map(ownGpuBuffer),
+        );
+        const scale = norm(reference.flatMap((g) => Array.from(g)));
+        let offset = 0;
+        variableSizes(SHAPE).forEach((n, i) => {
+          const got = fused.subarray(offset, offset + n);
+          offset += n;
+          expect(reference[i].length).toBe(n);
+          if (i === C2) {
+            expect(norm(got)).toBeLessThanOrEqual(1e-4 * scale);
+            expect(norm(reference[i])).toBeLessThanOrEqual(1e-4 * scale);
+            return;
+          }
+          expect(Math.max(...Array.from(reference[i], Math.abs)), `variable ${i} has a gradient`).toBeGreaterThan(0);
+          expect(relativeError(got, reference[i]), `variable ${policy.variables[i].name}`).toBeLessThanOrEqual(1e-4);
+        });
+      }
+    } finally {
+      disposeBatch(batch);
+      policy.dispose();
+    }
+  }, 180_000);
+
+  it('weights after updates match the tfjs-ops update (relative error ≤ 1e-5), statistics too', async () => {
+    const reference = new Policy(SHAPE, new Rng(7));
+    const fusedPolicy = new Policy(SHAPE, new Rng(7));
+    const referenceAdam = createAdam(3e-3);
+    const fusedAdam = createAdam(3e-3);
+    const update = new FusedPpoUpdate(VITE_SHADERS, device);
+    const referenceRng = new Rng(9);
+    const fusedRng = new Rng(9);
+    try {
+      for (let round = 0; round < 2; round++) {
+        const batch = await makeBatch(reference, 48, 7, 20 + round);
+        try {
+          expect(update.refusal(fusedPolicy, batch, SETTINGS)).toBeNull();
+          const want = await ppoUpdate(reference, referenceAdam, batch, SETTINGS, referenceRng);
+          expect(want.policyLoss).not.toBe(0); // the advantages were read: a loss of exactly 0 would hide a batch of zeros
+          const got = await readPpoStats(await update.updateDeferred(fusedPolicy, fusedAdam, batch, SETTINGS, fusedRng));
+          for (const key of ['policyLoss', 'entropy', 'approxKl', 'clipFraction', 'gradNorm'] as const)
+            expect(Math.abs(got[key] - want[key]), key).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(want[key])));
+          const [a, b] = [await reference.weights(), await fusedPolicy.weights()];
+          a.forEach((w, i) => {
+            if (i === C2) expect(Math.max(...Array.from(b[i], Math.abs))).toBeLessThanOrEqual(8 * (round + 1) * 4 * 3e-3);
+            else expect(relativeError(b[i], w), `variable ${i} after update ${round + 1}`).toBeLessThanOrEqual(1e-5);
+          });
+        } finally {
+          disposeBatch(batch);
+        }
+      }
+      expect(fusedAdam.iterations).toBe(referenceAdam.iterations);
+      const [ra, fa] = [await referenceAdam.getWeights(), await fusedAdam.getWeights()];
+      for (let i = 1; i < ra.length; i++) {
+        if (ra[i].name.startsWith('c2_')) continue;
+        expect(relativeError((await fa[i].tensor.data()) as Float32Array, (await ra[i].tensor.data()) as Float32Array), ra[i].name).toBeLessThanOrEqual(1e-4);
+      }
+      tf.dispose([ra[0].tensor, fa[0].tensor]); // getWeights makes a fresh scalar for the step count
+    } finally {
+      update.dispose();
+      reference.dispose();
+      fusedPolicy.dispose();
+      referenceAdam.dispose();
+      fusedAdam.dispose();
+    }
+  }, 180_000);
+
+  it('a non-finite loss restores the weights and throws, as the tfjs-ops update does', async () => {
+    const policy = new Policy(SHAPE, new Rng(4));
+    const adam = createAdam(1e-3);
+    const update = new FusedPpoUpdate(VITE_SHADERS, device);
+    const batch = await makeBatch(policy, 24, 5, 31, (r) => (r.nextFloat() < 0.2 ? Number.NaN : 1));
+    try {
+      const before = await policy.weights();
+      const pending = await update.updateDeferred(policy, adam, batch, SETTINGS, new Rng(1));
+      await expect(readPpoStats(pending)).rejects.toThrow(NonFiniteLossError);
+      const after = await policy.weights();
+      after.forEach((w, i) => expect(Array.from(w)).toEqual(Array.from(before[i])));
+    } finally {
+      disposeBatch(batch);
+      update.dispose();
+      adam.dispose();
+      policy.dispose();
+    }
+  }, 180_000);
+
+  it('keeps tensors and GPU buffers flat over many updates, with 7 dispatches per minibatch and no read-back', async () => {
+    const policy = new Policy(SHAPE, new Rng(8));
+    const adam = createAdam(1e-3);
+    const update = new FusedPpoUpdate(VITE_SHADERS, device);
+    const rng = new Rng(2);
+    const counter = installWebGpuCallCounter();
+    try {
+      let tensors = -1;
+      let buffers = -1;
+      for (let i = 0; i < 30; i++) {
+        const batch = await makeBatch(policy, 20 + (i % 5) * 7, 3 + (i % 4), 100 + i);
+        try {
+          const before = counter.read();
+          const pending = await update.updateDeferred(policy, adam, batch, SETTINGS, rng);
+          const calls = callsBetween(before, counter.read());
+          // After the first (which makes Adam's moments): 2 epochs × 2 minibatches × 7 kernels, the
+          // update in one submit (plus tfjs's flush of the batch's uploads), no read-back.
+          if (i > 0) {
+            expect(calls.dispatches, `update ${i}`).toBe(4 * 7);
+            expect(calls.submits).toBeLessThanOrEqual(3);
+          }
+          expect(calls.readBacks).toBe(0);
+          const stats = await readPpoStats(pending);
+          expect(Number.isFinite(stats.policyLoss)).toBe(true);
+        } finally {
+          disposeBatch(batch);
+        }
+        if (i === 4) {
+          tensors = tf.memory().numTensors;
+          buffers = update.kernels.liveBuffers;
+        }
+        if (i > 4) {
+          expect(tf.memory().numTensors).toBe(tensors);
+          expect(update.kernels.liveBuffers).toBe(buffers);
+        }
+      }
+      expect(FusedPpoKernels.DISPATCHES_PER_MINIBATCH).toBe(7);
+    } finally {
+      counter.uninstall();
+      update.dispose();
+      adam.dispose();
+      policy.dispose();
+    }
+  }, 180_000);
+
+  // Every learner that updates by the clipped surrogate takes the fused path on webgpu; SFT clones.
+  it.each([
+    ['grpo', {}, 1],
+    ['beacon', {}, 1],
+    ['beacon', { variant: 'released' }, 1],
+    ['gigpo', {}, 1],
+    ['ppo', {}, 1],
+    ['custom', {}, 1],
+    ['sft', {}, 0],
+  ] as const)(
+    '%s %o: a webgpu iteration updates through the fused kernels %i time(s)',
+    async (method, extra, calls) => {
+      const config: TrainConfig = {
+        ...DEFAULT_CONFIG,
+        ...extra,
+        method,
+        backend: 'webgpu',
+        env: 'gridhouse',
+        horizon: 'tiny',
+        tasksPerIteration: 2,
+        groupSize: 2,
+        hiddenSize: 8,
+        epochs: 1,
+        minibatches: 2,
+        sftEpisodes: 0,
+      };
+      const engine =
+        method === 'custom'
+          ? createCustomAdvantageEngine(nodeEstimatorSandbox(GRPO_TEMPLATE), GRPO_TEMPLATE, VITE_SHADERS)
+          : createAdvantageEngine('webgpu', method, () => VITE_SHADERS);
+      const spy = vi.spyOn(FusedPpoUpdate.prototype, 'updateDeferred');
+      const trainer = new Trainer(config, engine);
+      try {
+        const record = await trainer.step();
+        expect(Number.isFinite(record.policyLoss)).toBe(true);
+        expect(spy).toHaveBeenCalledTimes(calls);
+      } finally {
+        spy.mockRestore();
+        trainer.dispose();
+      }
+    },
+    180_000,
+  );
+});
