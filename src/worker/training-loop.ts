@@ -351,6 +351,10 @@ export class TrainingLoop {
       this.host.post({ type: 'checkpoint', generation: this.generation, method, iteration: run.iteration, bytes }, [bytes]);
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump continues from the previous state
+      // As in a step: a dying device fails the state's read-back (an aborted mapping) just before its
+      // `lost` promise settles; once the loss is reported, the run continues from the previous state.
+      await this.host.wait(DEVICE_LOSS_GRACE_MS);
+      if (this.pendingReset?.force || run !== this.run) return;
       this.report(`${method}: the state could not be saved: ${errorText(e)}`);
     }
   }
