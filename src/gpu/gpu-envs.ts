@@ -9,6 +9,7 @@ import type { Shop } from '../../envs/shop/shop.ts';
 import type { TextHouse } from '../../envs/texthouse/texthouse.ts';
 import type { VecEnv } from '../../envs/types.ts';
 import { EPISODE_OFFSET, EPISODE_WORDS, GRIDHOUSE_STEP, packGridHouseEpisodes, packGridHouseLayouts, usedLayoutSlots } from './gridhouse-step.ts';
+import { GRIDHOUSE_ROLLOUT } from './episode-rollout.ts';
 import type { KernelSpec } from './kernel.ts';
 import { packShopEpisodes, packShopTasks, SHOP_EPISODE_OFFSET, SHOP_EPISODE_WORDS, SHOP_STEP } from './shop-step.ts';
 import { packTextHouseEpisodes, packZobristTables, TEXT_EPISODE_OFFSET, TEXT_EPISODE_WORDS, TEXTHOUSE_STEP } from './texthouse-step.ts';
@@ -36,6 +37,11 @@ export interface GpuEnvKernel {
   upload(env: VecEnv): { episodes: Uint32Array; table: { name: string; data: Uint32Array } };
   /** The kernel's uniforms. */
   params(env: VecEnv, applyActions: 0 | 1): Record<string, number>;
+  /**
+   * The whole-episode rollout kernel (src/gpu/episode-rollout.ts) and the environment's uniforms it
+   * sets, where the environment has one; without it a rollout dispatches its kernels step by step.
+   */
+  episodeKernel?: { spec: KernelSpec<string, string>; params(env: VecEnv): Record<string, number> };
 }
 
 const gridhouse: GpuEnvKernel = {
@@ -58,6 +64,7 @@ const gridhouse: GpuEnvKernel = {
     };
   },
   params: (env, applyActions) => ({ numEpisodes: env.batchSize, maxSteps: env.maxSteps, maxMilestones: env.maxMilestones, applyActions }),
+  episodeKernel: { spec: GRIDHOUSE_ROLLOUT, params: (env) => ({ maxSteps: env.maxSteps, maxMilestones: env.maxMilestones }) },
 };
 
 const texthouse: GpuEnvKernel = {

@@ -20,6 +20,7 @@ export const KERNEL_NAMES = [
   'texthouse-step',
   'shop-step',
   'policy-logits',
+  'gridhouse-rollout',
 ] as const;
 export type KernelName = (typeof KERNEL_NAMES)[number];
 

@@ -1,9 +1,13 @@
 /**
- * The rollout on the GPU (webgpu backend): the environment steps in WGSL (src/gpu/gpu-envs.ts), the
- * policy scores candidates in one fused kernel (src/gpu/policy-logits.ts) and actions are sampled on the
- * GPU from the counter-based generator (src/gpu/counter-rng.ts), so a step is three dispatches and no
- * read-back. Every kernel's uniforms are the same at every step, so the whole rollout is recorded into
- * one command buffer and submitted once.
+ * The rollout on the GPU (webgpu backend). Where the environment has a whole-episode kernel
+ * (src/gpu/episode-rollout.ts; GridHouse) the rollout is one dispatch: a workgroup per run plays its
+ * episode to the end, the policy's acting pass shared by the workgroup, the action drawn from the
+ * counter-based generator (src/gpu/counter-rng.ts), the environment stepped in WGSL. Elsewhere (TextHouse
+ * and the shop, today) it is three dispatches per step: the environment (src/gpu/gpu-envs.ts), the
+ * policy's logits (src/gpu/policy-logits.ts) and the draw; every kernel's uniforms are the same at every
+ * step, so that rollout is recorded into one command buffer too. Both paths draw the same actions (same
+ * logits, same draw code in shaders/lib/sampling.wgsl), and both are submitted once with no read-back
+ * until the end. `GpuEnvKernel.episodeKernel` is the one place that chooses.
  *
  * What comes back is small: each step's sampled actions and their log-probabilities, and each episode's
  * final record (length, success, milestones, graded outcome), in one read-back of 8 · T · B + 4 · W · B
@@ -14,8 +18,9 @@
  * rollout scales to every batch the settings allow. The replay doubles as a check on every rollout: an
  * action the TypeScript environment cannot take, or a final record that differs from the replay's, throws.
  *
- * Without a read-back the CPU cannot tell when every episode has ended, so all maxSteps steps are
- * dispatched; finished episodes' steps change nothing (the kernels skip them).
+ * Step by step, the CPU cannot tell without a read-back when every episode has ended, so all maxSteps
+ * steps are dispatched and finished episodes' steps change nothing; the whole-episode kernel's runs
+ * leave their loop when they end. Step slots after a run's end are never read.
  *
  * Reproducibility: the task layouts and dropout decisions come from the environment's seeded CPU reset,
  * drawn from `rng` exactly as the CPU rollout draws them; the actions from Philox keyed by (the stream's
@@ -36,6 +41,7 @@ import {
   policyWeightCount,
 } from '../gpu/policy-logits.ts';
 import { perEpisodeWorkgroups, SAMPLE_ACTIONS } from '../gpu/sample-actions.ts';
+import { EPISODE_ROLLOUT_WORKGROUP, MAX_CANDIDATES } from '../gpu/episode-rollout.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
@@ -53,21 +59,21 @@ function recordSizes(env: VecEnv, recordWords: number) {
   return { actions: 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * recordWords };
 }
 
-/** Bytes of the buffers one step's kernels bind, for one rollout of `env` at width `hiddenSize`. */
-function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number) {
+/**
+ * Bytes of the buffers the rollout's kernels bind, for one rollout of `env` at width `hiddenSize`:
+ * the environment's state and the weights, and the per-step kernels' own buffers unless `wholeEpisode`.
+ */
+function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number, wholeEpisode: boolean): Record<string, number> {
   const B = env.batchSize;
   const A = env.maxActions;
-  return {
+  const shared = {
     weights: 4 * policyWeightCount(env.obsDim, env.actionDim, hiddenSize),
     episodes: 4 * B * recordWords,
     mask: 4 * B * A,
     obs: 4 * B * env.obsDim,
     actionFeatures: 4 * B * A * env.actionDim,
-    logits: 4 * B * A,
-    actions: 4 * B,
-    logProbs: 4 * B,
-    draws: 4 * B,
   };
+  return wholeEpisode ? shared : { ...shared, logits: 4 * B * A, actions: 4 * B, logProbs: 4 * B, draws: 4 * B };
 }
 
 type RecordName = keyof ReturnType<typeof recordSizes>;
@@ -80,8 +86,10 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   const kernel = gpuEnvKernel(env);
   if (!kernel) return `the ${env.name} environment has no GPU kernel`;
   if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) return `hiddenSize ${hiddenSize} is over the GPU acting pass's ${POLICY_LOGITS_MAX_HIDDEN}`;
+  if (env.maxActions > MAX_CANDIDATES) return `the ${env.name} environment's ${env.maxActions} candidates are over the GPU draw's ${MAX_CANDIDATES}`;
   const binding = device.limits.maxStorageBufferBindingSize;
-  for (const [name, bytes] of Object.entries(stepBufferSizes(env, hiddenSize, kernel.recordWords)))
+  const bound = { ...stepBufferSizes(env, hiddenSize, kernel.recordWords, !!kernel.episodeKernel), ...(kernel.episodeKernel ? recordSizes(env, kernel.recordWords) : {}) };
+  for (const [name, bytes] of Object.entries(bound))
     if (bytes > binding) return `the GPU rollout's ${name} buffer (${bytes} bytes) is over the adapter's maxStorageBufferBindingSize (${binding} bytes)`;
   const total = Object.values(recordSizes(env, kernel.recordWords)).reduce((s, n) => s + n, 0);
   if (total > device.limits.maxBufferSize)
@@ -89,13 +97,17 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   return null;
 }
 
-interface Runners {
+/** The per-step kernels. */
+interface StepRunners {
   /** The environment kernel twice, with uniforms of its own each: after the reset, and per step. */
   envStart: KernelRunner<string, string>;
   env: KernelRunner<string, string>;
   logits: KernelRunner<string, string>;
   sample: KernelRunner<string, string>;
 }
+
+/** The whole-episode kernel, or the per-step ones. */
+type Runners = { episode: KernelRunner<string, string> } | StepRunners;
 
 export class GpuRolloutCollector {
   private readonly kernel: GpuEnvKernel;
@@ -125,6 +137,11 @@ export class GpuRolloutCollector {
   private ready(): Promise<Runners> {
     const d = this.device;
     const s = this.shaders;
+    const whole = this.kernel.episodeKernel;
+    if (whole) {
+      this.runners ??= KernelRunner.create(d, whole.spec, s[whole.spec.name], EPISODE_ROLLOUT_WORKGROUP).then((episode) => ({ episode }));
+      return this.runners;
+    }
     this.runners ??= Promise.all([
       KernelRunner.create(d, this.kernel.spec, s[this.kernel.spec.name], WORKGROUP),
       KernelRunner.create(d, this.kernel.spec, s[this.kernel.spec.name], WORKGROUP),
@@ -145,12 +162,17 @@ export class GpuRolloutCollector {
     const { env, kernel } = this;
     const io = STORAGE | COPY_SRC | COPY_DST;
     this.buffers = Object.fromEntries(
-      Object.entries(stepBufferSizes(env, this.policy.shape.hiddenSize, kernel.recordWords)).map(([name, bytes]) => [name, this.create(name, bytes, io)]),
+      Object.entries(stepBufferSizes(env, this.policy.shape.hiddenSize, kernel.recordWords, !!kernel.episodeKernel)).map(([name, bytes]) => [
+        name,
+        this.create(name, bytes, io),
+      ]),
     );
     const sizes = recordSizes(env, kernel.recordWords);
-    this.records = Object.fromEntries(
-      Object.entries(sizes).map(([name, bytes]) => [name, this.create(`${name} record`, bytes, COPY_SRC | COPY_DST)]),
-    ) as Record<RecordName, GPUBuffer>;
+    // The whole-episode kernel writes the records itself.
+    this.records = Object.fromEntries(Object.entries(sizes).map(([name, bytes]) => [name, this.create(`${name} record`, bytes, io)])) as Record<
+      RecordName,
+      GPUBuffer
+    >;
     this.staging = this.create(
       'read-back',
       Object.values(sizes).reduce((s, n) => s + n, 0),
@@ -166,7 +188,6 @@ export class GpuRolloutCollector {
     const { env, kernel } = this;
     const B = env.batchSize;
     const A = env.maxActions;
-    const T = env.maxSteps;
     // src/backend re-initialises tfjs on a new device after a device loss: start over on that one.
     const current = getWebGpuDevice();
     if (current !== this.device) {
@@ -213,21 +234,22 @@ export class GpuRolloutCollector {
       device.pushErrorScope('validation');
       let errors: Promise<(GPUError | null)[]>;
       try {
-        const startGroup = runners.envStart.prepare(envBuffers, kernel.params(env, 0));
-        const stepGroup = runners.env.prepare(envBuffers, kernel.params(env, 1));
-        const logitsGroup = runners.logits.prepare(buffers, logitsParams);
-        const sampleGroup = runners.sample.prepare(buffers, sampleParams);
-        pass((p) => runners.envStart.record(p, startGroup, episodeGroups));
-        for (let t = 0; t < T; t++) {
-          pass((p) => {
-            runners.logits.record(p, logitsGroup, perEpisodeWorkgroups(B * A, POLICY_LOGITS_WORKGROUP));
-            runners.sample.record(p, sampleGroup, episodeGroups);
-          });
-          // A finished episode's entries are never read: the replay skips finished episodes.
-          encoder.copyBufferToBuffer(buffers.actions, 0, records.actions, 4 * t * B, 4 * B);
-          encoder.copyBufferToBuffer(buffers.logProbs, 0, records.logProbs, 4 * t * B, 4 * B);
-          pass((p) => runners.env.record(p, stepGroup, episodeGroups));
-        }
+        if ('episode' in runners) {
+          // One workgroup per run plays its whole episode.
+          const bindings = { ...envBuffers, actionRecord: records.actions, logProbRecord: records.logProbs };
+          const uniforms = {
+            numEpisodes: B,
+            hiddenSize: this.policy.shape.hiddenSize,
+            scale: logitsParams.scale,
+            ...key,
+            ...kernel.episodeKernel!.params(env),
+            obsDim: env.obsDim,
+            actionDim: env.actionDim,
+            numCandidates: A,
+          };
+          const group = runners.episode.prepare(bindings, uniforms);
+          pass((p) => runners.episode.record(p, group, B));
+        } else this.recordSteps(runners, pass, encoder, envBuffers, logitsParams, sampleParams, episodeGroups);
         encoder.copyBufferToBuffer(buffers.episodes, 0, records.finals, 0, sizes.finals);
         let offset = 0;
         for (const name of Object.keys(sizes) as RecordName[]) {
@@ -256,6 +278,37 @@ export class GpuRolloutCollector {
       // Queue order keeps the table alive for the work already submitted.
       tableBuffer.destroy();
       this.liveBuffers--;
+    }
+  }
+
+  /** Records the per-step rollout: the environment's start, then three dispatches and two copies per step. */
+  private recordSteps(
+    runners: StepRunners,
+    pass: (record: (p: GPUComputePassEncoder) => void) => void,
+    encoder: GPUCommandEncoder,
+    envBuffers: Record<string, GPUBuffer>,
+    logitsParams: Record<string, number>,
+    sampleParams: Record<string, number>,
+    episodeGroups: number,
+  ): void {
+    const { env } = this;
+    const buffers = this.buffers!;
+    const records = this.records!;
+    const B = env.batchSize;
+    const startGroup = runners.envStart.prepare(envBuffers, this.kernel.params(env, 0));
+    const stepGroup = runners.env.prepare(envBuffers, this.kernel.params(env, 1));
+    const logitsGroup = runners.logits.prepare(buffers, logitsParams);
+    const sampleGroup = runners.sample.prepare(buffers, sampleParams);
+    pass((p) => runners.envStart.record(p, startGroup, episodeGroups));
+    for (let t = 0; t < env.maxSteps; t++) {
+      pass((p) => {
+        runners.logits.record(p, logitsGroup, perEpisodeWorkgroups(B * env.maxActions, POLICY_LOGITS_WORKGROUP));
+        runners.sample.record(p, sampleGroup, episodeGroups);
+      });
+      // A finished episode's entries are never read: the replay skips finished episodes.
+      encoder.copyBufferToBuffer(buffers.actions, 0, records.actions, 4 * t * B, 4 * B);
+      encoder.copyBufferToBuffer(buffers.logProbs, 0, records.logProbs, 4 * t * B, 4 * B);
+      pass((p) => runners.env.record(p, stepGroup, episodeGroups));
     }
   }
 
