@@ -5,8 +5,8 @@
 // A finished run leaves the loop: its later step slots are never read (the replay stops at its end).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::gridhouse::{GridHouseConfig, gridHouseStep, EPISODE_WORDS, E_DONE, E_STEPS};
 import package::lib::rollout::{RolloutShape, runPlays, actAndRecord};
+import package::lib::gridhouse::{GridHouseConfig, gridHouseStep, EPISODE_WORDS, E_DONE, E_STEPS};
 
 struct Params {
   numEpisodes: u32,
@@ -26,10 +26,10 @@ struct Params {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) workgroupId: vec3<u32>, @builtin(num_workgroups) numWorkgroups: vec3<u32>, @builtin(local_invocation_index) local: u32) {
   let b = workgroupIndex(workgroupId, numWorkgroups);
+  let config = GridHouseConfig(params.maxSteps, params.maxMilestones);
   if (b >= params.numEpisodes) {
     return;
   }
-  let config = GridHouseConfig(params.maxSteps, params.maxMilestones);
   let shape = RolloutShape(params.numEpisodes, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, vec2<u32>(params.seed, params.iteration), EPISODE_WORDS, E_DONE, E_STEPS);
   if (local == 0u) {
     gridHouseStep(b, 0u, false, config);

@@ -49,3 +49,15 @@ export function episodeRolloutKernel(name: KernelName, table: string, envFields:
 }
 
 export const GRIDHOUSE_ROLLOUT = episodeRolloutKernel('gridhouse-rollout', 'layouts', [['maxMilestones', 'u32']]);
+export const TEXTHOUSE_ROLLOUT = episodeRolloutKernel('texthouse-rollout', 'zobrist', [
+  ['numRec', 'u32'],
+  ['numObj', 'u32'],
+  ['numActions', 'u32'],
+  ['idleCommands', 'u32'],
+]);
+export const SHOP_ROLLOUT = episodeRolloutKernel('shop-rollout', 'tasks', [
+  ['numQueries', 'u32'],
+  ['numResults', 'u32'],
+  ['numProducts', 'u32'],
+  ['listingOptions', 'u32'],
+]);

@@ -21,6 +21,8 @@ export const KERNEL_NAMES = [
   'shop-step',
   'policy-logits',
   'gridhouse-rollout',
+  'texthouse-rollout',
+  'shop-rollout',
 ] as const;
 export type KernelName = (typeof KERNEL_NAMES)[number];
 
