@@ -12,8 +12,12 @@ import { defineKernel, type KernelSpec } from './kernel.ts';
 import type { KernelName } from './shader-source.ts';
 import { type ScalarType, uniformFields } from './uniforms.ts';
 
-/** Invocations per workgroup (one workgroup per run): a hidden unit or a candidate per invocation. */
-export const EPISODE_ROLLOUT_WORKGROUP = 16;
+/**
+ * Invocations per workgroup (one workgroup per run): a hidden unit or a candidate per invocation. At
+ * the page defaults on SwiftShader 64 took 15 s a rollout against 28 s for 16 (one run each, a loaded
+ * machine); 64 also covers the default width's hidden units in one pass on a GPU.
+ */
+export const EPISODE_ROLLOUT_WORKGROUP = 64;
 
 /** Most candidates a step can have (MAX_CANDIDATES in shaders/lib/sampling.wgsl). */
 export const MAX_CANDIDATES = 64;

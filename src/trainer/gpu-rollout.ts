@@ -88,7 +88,10 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) return `hiddenSize ${hiddenSize} is over the GPU acting pass's ${POLICY_LOGITS_MAX_HIDDEN}`;
   if (env.maxActions > MAX_CANDIDATES) return `the ${env.name} environment's ${env.maxActions} candidates are over the GPU draw's ${MAX_CANDIDATES}`;
   const binding = device.limits.maxStorageBufferBindingSize;
-  const bound = { ...stepBufferSizes(env, hiddenSize, kernel.recordWords, !!kernel.episodeKernel), ...(kernel.episodeKernel ? recordSizes(env, kernel.recordWords) : {}) };
+  const bound = {
+    ...stepBufferSizes(env, hiddenSize, kernel.recordWords, !!kernel.episodeKernel),
+    ...(kernel.episodeKernel ? recordSizes(env, kernel.recordWords) : {}),
+  };
   for (const [name, bytes] of Object.entries(bound))
     if (bytes > binding) return `the GPU rollout's ${name} buffer (${bytes} bytes) is over the adapter's maxStorageBufferBindingSize (${binding} bytes)`;
   const total = Object.values(recordSizes(env, kernel.recordWords)).reduce((s, n) => s + n, 0);

@@ -18,6 +18,7 @@ import { GRIDHOUSE_STEP } from '../../src/gpu/gridhouse-step.ts';
 import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec, reflectKernel } from '../../src/gpu/kernel.ts';
 import { POLICY_LOGITS } from '../../src/gpu/policy-logits.ts';
+import { GRIDHOUSE_ROLLOUT, SHOP_ROLLOUT, TEXTHOUSE_ROLLOUT } from '../../src/gpu/episode-rollout.ts';
 import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
 import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
@@ -48,6 +49,9 @@ const SPECS: KernelSpec<string, string>[] = [
   TEXTHOUSE_STEP,
   SHOP_STEP,
   POLICY_LOGITS,
+  GRIDHOUSE_ROLLOUT,
+  TEXTHOUSE_ROLLOUT,
+  SHOP_ROLLOUT,
 ];
 
 // ---- Helpers: batches, tolerance. ----
