@@ -29,6 +29,7 @@ export interface EpisodeRecordFields {
 
 /** What a GPU rollout needs of one environment kernel. */
 export interface GpuEnvKernel {
+  /** The per-step kernel (one invocation per episode, one dispatch per step): the lockstep parity tests'. */
   spec: KernelSpec<string, string>;
   /** u32 words per episode record. */
   recordWords: number;
@@ -37,11 +38,8 @@ export interface GpuEnvKernel {
   upload(env: VecEnv): { episodes: Uint32Array; table: { name: string; data: Uint32Array } };
   /** The kernel's uniforms. */
   params(env: VecEnv, applyActions: 0 | 1): Record<string, number>;
-  /**
-   * The whole-episode rollout kernel (src/gpu/episode-rollout.ts) and the environment's uniforms it
-   * sets, where the environment has one; without it a rollout dispatches its kernels step by step.
-   */
-  episodeKernel?: { spec: KernelSpec<string, string>; params(env: VecEnv): Record<string, number> };
+  /** The whole-episode rollout kernel (src/gpu/episode-rollout.ts) and the environment's uniforms it sets. */
+  episodeKernel: { spec: KernelSpec<string, string>; params(env: VecEnv): Record<string, number> };
 }
 
 const gridhouse: GpuEnvKernel = {

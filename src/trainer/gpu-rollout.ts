@@ -1,13 +1,10 @@
 /**
- * The rollout on the GPU (webgpu backend). Where the environment has a whole-episode kernel
- * (src/gpu/episode-rollout.ts; GridHouse) the rollout is one dispatch: a workgroup per run plays its
+ * The rollout on the GPU (webgpu backend) in one dispatch: the environment's whole-episode kernel
+ * (src/gpu/episode-rollout.ts, `GpuEnvKernel.episodeKernel`) gives each run a workgroup that plays its
  * episode to the end, the policy's acting pass shared by the workgroup, the action drawn from the
- * counter-based generator (src/gpu/counter-rng.ts), the environment stepped in WGSL. Elsewhere (TextHouse
- * and the shop, today) it is three dispatches per step: the environment (src/gpu/gpu-envs.ts), the
- * policy's logits (src/gpu/policy-logits.ts) and the draw; every kernel's uniforms are the same at every
- * step, so that rollout is recorded into one command buffer too. Both paths draw the same actions (same
- * logits, same draw code in shaders/lib/sampling.wgsl), and both are submitted once with no read-back
- * until the end. `GpuEnvKernel.episodeKernel` is the one place that chooses.
+ * counter-based generator (src/gpu/counter-rng.ts), the environment stepped in WGSL by the same function
+ * its per-step parity kernel calls. With tfjs's concat of the weights that is two dispatches a rollout
+ * whatever the horizon, one submit for the rollout, and no read-back until the end.
  *
  * What comes back is small: each step's sampled actions and their log-probabilities, and each episode's
  * final record (length, success, milestones, graded outcome), in one read-back of 8 · T · B + 4 · W · B
@@ -18,9 +15,8 @@
  * rollout scales to every batch the settings allow. The replay doubles as a check on every rollout: an
  * action the TypeScript environment cannot take, or a final record that differs from the replay's, throws.
  *
- * Step by step, the CPU cannot tell without a read-back when every episode has ended, so all maxSteps
- * steps are dispatched and finished episodes' steps change nothing; the whole-episode kernel's runs
- * leave their loop when they end. Step slots after a run's end are never read.
+ * A run's workgroup leaves its loop when the episode ends; step slots after a run's end are never read
+ * (the replay stops there).
  *
  * Reproducibility: the task layouts and dropout decisions come from the environment's seeded CPU reset,
  * drawn from `rng` exactly as the CPU rollout draws them; the actions from Philox keyed by (the stream's
@@ -32,15 +28,7 @@ import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
-import {
-  gatherWeights,
-  POLICY_LOGITS,
-  POLICY_LOGITS_MAX_HIDDEN,
-  POLICY_LOGITS_WORKGROUP,
-  policyLogitsParams,
-  policyWeightCount,
-} from '../gpu/policy-logits.ts';
-import { perEpisodeWorkgroups, SAMPLE_ACTIONS } from '../gpu/sample-actions.ts';
+import { gatherWeights, POLICY_LOGITS_MAX_HIDDEN, policyLogitsParams, policyWeightCount } from '../gpu/policy-logits.ts';
 import { EPISODE_ROLLOUT_WORKGROUP, MAX_CANDIDATES } from '../gpu/episode-rollout.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -51,7 +39,6 @@ const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
 const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
-const WORKGROUP = 64;
 
 /** Bytes of what one rollout of `env` brings back: step-major actions and log-probabilities, final episode records. */
 function recordSizes(env: VecEnv, recordWords: number) {
@@ -59,21 +46,17 @@ function recordSizes(env: VecEnv, recordWords: number) {
   return { actions: 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * recordWords };
 }
 
-/**
- * Bytes of the buffers the rollout's kernels bind, for one rollout of `env` at width `hiddenSize`:
- * the environment's state and the weights, and the per-step kernels' own buffers unless `wholeEpisode`.
- */
-function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number, wholeEpisode: boolean): Record<string, number> {
+/** Bytes of the buffers the rollout kernel binds besides the records, for one rollout of `env` at width `hiddenSize`. */
+function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): Record<string, number> {
   const B = env.batchSize;
   const A = env.maxActions;
-  const shared = {
+  return {
     weights: 4 * policyWeightCount(env.obsDim, env.actionDim, hiddenSize),
     episodes: 4 * B * recordWords,
     mask: 4 * B * A,
     obs: 4 * B * env.obsDim,
     actionFeatures: 4 * B * A * env.actionDim,
   };
-  return wholeEpisode ? shared : { ...shared, logits: 4 * B * A, actions: 4 * B, logProbs: 4 * B, draws: 4 * B };
 }
 
 type RecordName = keyof ReturnType<typeof recordSizes>;
@@ -88,10 +71,7 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) return `hiddenSize ${hiddenSize} is over the GPU acting pass's ${POLICY_LOGITS_MAX_HIDDEN}`;
   if (env.maxActions > MAX_CANDIDATES) return `the ${env.name} environment's ${env.maxActions} candidates are over the GPU draw's ${MAX_CANDIDATES}`;
   const binding = device.limits.maxStorageBufferBindingSize;
-  const bound = {
-    ...stepBufferSizes(env, hiddenSize, kernel.recordWords, !!kernel.episodeKernel),
-    ...(kernel.episodeKernel ? recordSizes(env, kernel.recordWords) : {}),
-  };
+  const bound = { ...stepBufferSizes(env, hiddenSize, kernel.recordWords), ...recordSizes(env, kernel.recordWords) };
   for (const [name, bytes] of Object.entries(bound))
     if (bytes > binding) return `the GPU rollout's ${name} buffer (${bytes} bytes) is over the adapter's maxStorageBufferBindingSize (${binding} bytes)`;
   const total = Object.values(recordSizes(env, kernel.recordWords)).reduce((s, n) => s + n, 0);
@@ -100,23 +80,11 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   return null;
 }
 
-/** The per-step kernels. */
-interface StepRunners {
-  /** The environment kernel twice, with uniforms of its own each: after the reset, and per step. */
-  envStart: KernelRunner<string, string>;
-  env: KernelRunner<string, string>;
-  logits: KernelRunner<string, string>;
-  sample: KernelRunner<string, string>;
-}
-
-/** The whole-episode kernel, or the per-step ones. */
-type Runners = { episode: KernelRunner<string, string> } | StepRunners;
-
 export class GpuRolloutCollector {
   private readonly kernel: GpuEnvKernel;
   /** Lays the batch out by replaying the GPU's actions in the TypeScript environment. */
   private readonly replayer: RolloutCollector;
-  private runners: Promise<Runners> | null = null;
+  private runner: Promise<KernelRunner<string, string>> | null = null;
   private buffers: Record<string, GPUBuffer> | null = null;
   private records: Record<RecordName, GPUBuffer> | null = null;
   private staging: GPUBuffer | null = null;
@@ -137,21 +105,10 @@ export class GpuRolloutCollector {
     this.replayer = new RolloutCollector(env, policy);
   }
 
-  private ready(): Promise<Runners> {
-    const d = this.device;
-    const s = this.shaders;
-    const whole = this.kernel.episodeKernel;
-    if (whole) {
-      this.runners ??= KernelRunner.create(d, whole.spec, s[whole.spec.name], EPISODE_ROLLOUT_WORKGROUP).then((episode) => ({ episode }));
-      return this.runners;
-    }
-    this.runners ??= Promise.all([
-      KernelRunner.create(d, this.kernel.spec, s[this.kernel.spec.name], WORKGROUP),
-      KernelRunner.create(d, this.kernel.spec, s[this.kernel.spec.name], WORKGROUP),
-      KernelRunner.create(d, POLICY_LOGITS, s['policy-logits'], POLICY_LOGITS_WORKGROUP),
-      KernelRunner.create(d, SAMPLE_ACTIONS, s['sample-actions'], WORKGROUP),
-    ]).then(([envStart, env, logits, sample]) => ({ envStart, env, logits, sample }));
-    return this.runners;
+  private ready(): Promise<KernelRunner<string, string>> {
+    const { spec } = this.kernel.episodeKernel;
+    this.runner ??= KernelRunner.create(this.device, spec, this.shaders[spec.name], EPISODE_ROLLOUT_WORKGROUP);
+    return this.runner;
   }
 
   private create(label: string, bytes: number, usage: number): GPUBuffer {
@@ -165,10 +122,7 @@ export class GpuRolloutCollector {
     const { env, kernel } = this;
     const io = STORAGE | COPY_SRC | COPY_DST;
     this.buffers = Object.fromEntries(
-      Object.entries(stepBufferSizes(env, this.policy.shape.hiddenSize, kernel.recordWords, !!kernel.episodeKernel)).map(([name, bytes]) => [
-        name,
-        this.create(name, bytes, io),
-      ]),
+      Object.entries(stepBufferSizes(env, this.policy.shape.hiddenSize, kernel.recordWords)).map(([name, bytes]) => [name, this.create(name, bytes, io)]),
     );
     const sizes = recordSizes(env, kernel.recordWords);
     // The whole-episode kernel writes the records itself.
@@ -198,7 +152,7 @@ export class GpuRolloutCollector {
       this.device = current;
     }
     const device = this.device;
-    const runners = await this.ready();
+    const runner = await this.ready();
     this.allocate();
     const buffers = this.buffers!;
     const records = this.records!;
@@ -213,16 +167,7 @@ export class GpuRolloutCollector {
     gatherWeights(device, this.policy.variables, buffers.weights);
 
     const envBuffers = { ...buffers, [table.name]: tableBuffer };
-    const logitsParams = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
-    const sampleParams = {
-      numEpisodes: B,
-      numCandidates: A,
-      ...key,
-      recordWords: kernel.recordWords,
-      doneField: kernel.fields.done,
-      stepsField: kernel.fields.steps,
-    };
-    const episodeGroups = perEpisodeWorkgroups(B, WORKGROUP);
+    const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
     const sizes = recordSizes(env, kernel.recordWords);
     const at = {} as Record<RecordName, number>;
     try {
@@ -237,22 +182,20 @@ export class GpuRolloutCollector {
       device.pushErrorScope('validation');
       let errors: Promise<(GPUError | null)[]>;
       try {
-        if ('episode' in runners) {
-          // One workgroup per run plays its whole episode.
-          const bindings = { ...envBuffers, actionRecord: records.actions, logProbRecord: records.logProbs };
-          const uniforms = {
-            numEpisodes: B,
-            hiddenSize: this.policy.shape.hiddenSize,
-            scale: logitsParams.scale,
-            ...key,
-            ...kernel.episodeKernel!.params(env),
-            obsDim: env.obsDim,
-            actionDim: env.actionDim,
-            numCandidates: A,
-          };
-          const group = runners.episode.prepare(bindings, uniforms);
-          pass((p) => runners.episode.record(p, group, B));
-        } else this.recordSteps(runners, pass, encoder, envBuffers, logitsParams, sampleParams, episodeGroups);
+        // One workgroup per run plays its whole episode, writing the action and log-probability records.
+        const bindings = { ...envBuffers, actionRecord: records.actions, logProbRecord: records.logProbs };
+        const uniforms = {
+          numEpisodes: B,
+          hiddenSize: this.policy.shape.hiddenSize,
+          scale,
+          ...key,
+          ...kernel.episodeKernel.params(env),
+          obsDim: env.obsDim,
+          actionDim: env.actionDim,
+          numCandidates: A,
+        };
+        const group = runner.prepare(bindings, uniforms);
+        pass((p) => runner.record(p, group, B));
         encoder.copyBufferToBuffer(buffers.episodes, 0, records.finals, 0, sizes.finals);
         let offset = 0;
         for (const name of Object.keys(sizes) as RecordName[]) {
@@ -281,37 +224,6 @@ export class GpuRolloutCollector {
       // Queue order keeps the table alive for the work already submitted.
       tableBuffer.destroy();
       this.liveBuffers--;
-    }
-  }
-
-  /** Records the per-step rollout: the environment's start, then three dispatches and two copies per step. */
-  private recordSteps(
-    runners: StepRunners,
-    pass: (record: (p: GPUComputePassEncoder) => void) => void,
-    encoder: GPUCommandEncoder,
-    envBuffers: Record<string, GPUBuffer>,
-    logitsParams: Record<string, number>,
-    sampleParams: Record<string, number>,
-    episodeGroups: number,
-  ): void {
-    const { env } = this;
-    const buffers = this.buffers!;
-    const records = this.records!;
-    const B = env.batchSize;
-    const startGroup = runners.envStart.prepare(envBuffers, this.kernel.params(env, 0));
-    const stepGroup = runners.env.prepare(envBuffers, this.kernel.params(env, 1));
-    const logitsGroup = runners.logits.prepare(buffers, logitsParams);
-    const sampleGroup = runners.sample.prepare(buffers, sampleParams);
-    pass((p) => runners.envStart.record(p, startGroup, episodeGroups));
-    for (let t = 0; t < env.maxSteps; t++) {
-      pass((p) => {
-        runners.logits.record(p, logitsGroup, perEpisodeWorkgroups(B * env.maxActions, POLICY_LOGITS_WORKGROUP));
-        runners.sample.record(p, sampleGroup, episodeGroups);
-      });
-      // A finished episode's entries are never read: the replay skips finished episodes.
-      encoder.copyBufferToBuffer(buffers.actions, 0, records.actions, 4 * t * B, 4 * B);
-      encoder.copyBufferToBuffer(buffers.logProbs, 0, records.logProbs, 4 * t * B, 4 * B);
-      pass((p) => runners.env.record(p, stepGroup, episodeGroups));
     }
   }
 
@@ -361,10 +273,10 @@ export class GpuRolloutCollector {
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
     this.buffers = this.records = this.staging = null;
-    void this.runners?.then(
-      (r) => Object.values(r).forEach((k) => k.destroy()),
+    void this.runner?.then(
+      (k) => k.destroy(),
       () => {},
     );
-    this.runners = null;
+    this.runner = null;
   }
 }
