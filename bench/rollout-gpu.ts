@@ -1,7 +1,7 @@
 /**
  * One rollout on tfjs webgpu (Dawn in Node), the CPU-sampled way (src/trainer/rollout.ts: a read-back
- * of the log-probabilities every step) against the GPU rollout (src/trainer/gpu-rollout.ts: three
- * dispatches per step, one read-back), with the calls of the WebGPU API itself counted:
+ * of the log-probabilities every step) against the GPU rollout (src/trainer/gpu-rollout.ts: whole
+ * episodes in one kernel, one read-back), with the calls of the WebGPU API itself counted:
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json npx tsx bench/rollout-gpu.ts [--reps N] [--gpuOnly] [settings…]
  *

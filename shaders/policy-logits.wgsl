@@ -12,6 +12,7 @@
 // tanh here is WGSL's; tfjs computes 2σ(2z) − 1: the same function, rounded differently (~1e-7).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+import package::lib::policy::{MAX_HIDDEN, weightOffsets};
 
 struct Params {
   numEpisodes: u32,
@@ -29,8 +30,6 @@ struct Params {
 @group(0) @binding(4) var<storage, read> mask: array<u32>;
 @group(0) @binding(5) var<storage, read_write> logits: array<f32>;
 
-/** Largest hidden size the settings allow (src/config.ts hiddenSize). */
-const MAX_HIDDEN = 512u;
 const MASKED_LOGIT = -1e9;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -49,46 +48,39 @@ fn main(id: Invocation) {
   let H = params.hiddenSize;
   let D = params.obsDim;
   let F = params.actionDim;
-  let w1 = 0u;
-  let b1 = w1 + D * H;
-  let w2 = b1 + H;
-  let b2 = w2 + H * H;
-  let v1 = b2 + H;
-  let c1 = v1 + F * H;
-  let v2 = c1 + H;
-  let c2 = v2 + H * H;
+  let o = weightOffsets(D, F, H);
 
   var hidden: array<f32, MAX_HIDDEN>;
   var embedding: array<f32, MAX_HIDDEN>;
   // Observation tower: embedding holds tanh(obs · W1 + b1), then h = tanh(· W2 + b2) goes to hidden.
   for (var j = 0u; j < H; j++) {
-    var z = weights[b1 + j];
+    var z = weights[o.b1 + j];
     for (var i = 0u; i < D; i++) {
-      z += obs[b * D + i] * weights[w1 + i * H + j];
+      z += obs[b * D + i] * weights[o.w1 + i * H + j];
     }
     embedding[j] = tanh(z);
   }
   for (var j = 0u; j < H; j++) {
-    var z = weights[b2 + j];
+    var z = weights[o.b2 + j];
     for (var k = 0u; k < H; k++) {
-      z += embedding[k] * weights[w2 + k * H + j];
+      z += embedding[k] * weights[o.w2 + k * H + j];
     }
     hidden[j] = tanh(z);
   }
   // Candidate tower's first layer into embedding, then the second layer dotted with h as it goes.
   let row = pair * F;
   for (var j = 0u; j < H; j++) {
-    var z = weights[c1 + j];
+    var z = weights[o.c1 + j];
     for (var i = 0u; i < F; i++) {
-      z += actionFeatures[row + i] * weights[v1 + i * H + j];
+      z += actionFeatures[row + i] * weights[o.v1 + i * H + j];
     }
     embedding[j] = tanh(z);
   }
   var dot = 0.0;
   for (var j = 0u; j < H; j++) {
-    var z = weights[c2 + j];
+    var z = weights[o.c2 + j];
     for (var k = 0u; k < H; k++) {
-      z += embedding[k] * weights[v2 + k * H + j];
+      z += embedding[k] * weights[o.v2 + k * H + j];
     }
     dot += hidden[j] * z;
   }

@@ -1,15 +1,12 @@
-// Action sampling of a GPU rollout: one invocation per episode draws u from the counter-based
-// generator Philox4x32-10, keyed (seed, iteration), counter (run, step, 0, 0), and picks a candidate
-// by inverse CDF over the admissible ones with weights exp(logit − max). It writes the action, its
-// log-probability under the masked softmax and u itself (so a test can recompute every draw).
-// The generator lives in lib/philox.wgsl; src/gpu/counter-rng.ts is the TypeScript twin of both, bit
-// for bit up to `exp` at the boundaries.
+// Action sampling of a GPU rollout: one invocation per episode draws its action from the masked
+// softmax (lib/sampling.wgsl `drawCandidate`), keyed (seed, iteration), counter (run, step, 0, 0). It
+// writes the action, its log-probability and u itself (so a test can recompute every draw).
 // Finished episodes get action 0, log-probability 0 and u = 0: the environment ignores them. The done
 // flag and step count are read from the environment kernel's episode records (u32 words, a record of
 // `recordWords` per episode, the fields at `doneField` and `stepsField`), so nothing is copied out.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
-import package::lib::philox::{philox4x32, unitFloat};
+import package::lib::sampling::{MAX_CANDIDATES, Draw, drawCandidate};
 
 struct Params {
   numEpisodes: u32,
@@ -37,40 +34,22 @@ fn main(id: Invocation) {
   }
   let A = params.numCandidates;
   let row = b * A;
-  var chosen = -1;
-  var maxLogit = 0.0;
+  var rowLogits: array<f32, MAX_CANDIDATES>;
+  var admissible: array<bool, MAX_CANDIDATES>;
   for (var a = 0u; a < A; a++) {
-    if (mask[row + a] != 0u && (chosen < 0 || logits[row + a] > maxLogit)) {
-      maxLogit = logits[row + a];
-      chosen = i32(a);
-    }
+    rowLogits[a] = logits[row + a];
+    admissible[a] = mask[row + a] != 0u;
   }
-  if (episodes[b * params.recordWords + params.doneField] != 0u || chosen < 0) {
-    actions[b] = 0;
-    logProbs[b] = 0.0;
-    draws[b] = 0.0;
-    return;
+  let record = b * params.recordWords;
+  var draw = Draw(-1, 0.0, 0.0);
+  if (episodes[record + params.doneField] == 0u) {
+    let counter = vec4<u32>(b, episodes[record + params.stepsField], 0u, 0u);
+    draw = drawCandidate(rowLogits, admissible, A, counter, vec2<u32>(params.seed, params.iteration));
   }
-  var total = 0.0;
-  for (var a = 0u; a < A; a++) {
-    if (mask[row + a] != 0u) {
-      total += exp(logits[row + a] - maxLogit);
-    }
+  if (draw.action < 0) {
+    draw = Draw(0, 0.0, 0.0);
   }
-  let u = unitFloat(philox4x32(vec4<u32>(b, episodes[b * params.recordWords + params.stepsField], 0u, 0u), vec2<u32>(params.seed, params.iteration)).x);
-  let threshold = u * total;
-  var running = 0.0;
-  for (var a = 0u; a < A; a++) {
-    if (mask[row + a] == 0u) {
-      continue;
-    }
-    chosen = i32(a);
-    running += exp(logits[row + a] - maxLogit);
-    if (threshold < running) {
-      break;
-    }
-  }
-  actions[b] = chosen;
-  logProbs[b] = (logits[row + u32(chosen)] - maxLogit) - log(total);
-  draws[b] = u;
+  actions[b] = draw.action;
+  logProbs[b] = draw.logProb;
+  draws[b] = draw.u;
 }

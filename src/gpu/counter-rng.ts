@@ -1,6 +1,6 @@
 /**
  * The counter-based generator of GPU rollouts (Philox4x32-10, Salmon et al. 2011) and the action
- * sampler it drives, as TypeScript twins of shaders/sample-actions.wgsl.
+ * sampler it drives, as TypeScript twins of shaders/lib/philox.wgsl and shaders/lib/sampling.wgsl.
  *
  * A webgpu rollout cannot thread one sequential `Rng` through thousands of parallel episodes, so each
  * draw is a pure function of its coordinates: key (seed, iteration), counter (run, step, 0, 0). The

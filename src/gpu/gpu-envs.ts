@@ -9,6 +9,7 @@ import type { Shop } from '../../envs/shop/shop.ts';
 import type { TextHouse } from '../../envs/texthouse/texthouse.ts';
 import type { VecEnv } from '../../envs/types.ts';
 import { EPISODE_OFFSET, EPISODE_WORDS, GRIDHOUSE_STEP, packGridHouseEpisodes, packGridHouseLayouts, usedLayoutSlots } from './gridhouse-step.ts';
+import { GRIDHOUSE_ROLLOUT, SHOP_ROLLOUT, TEXTHOUSE_ROLLOUT } from './episode-rollout.ts';
 import type { KernelSpec } from './kernel.ts';
 import { packShopEpisodes, packShopTasks, SHOP_EPISODE_OFFSET, SHOP_EPISODE_WORDS, SHOP_STEP } from './shop-step.ts';
 import { packTextHouseEpisodes, packZobristTables, TEXT_EPISODE_OFFSET, TEXT_EPISODE_WORDS, TEXTHOUSE_STEP } from './texthouse-step.ts';
@@ -28,6 +29,7 @@ export interface EpisodeRecordFields {
 
 /** What a GPU rollout needs of one environment kernel. */
 export interface GpuEnvKernel {
+  /** The per-step kernel (one invocation per episode, one dispatch per step): the lockstep parity tests'. */
   spec: KernelSpec<string, string>;
   /** u32 words per episode record. */
   recordWords: number;
@@ -36,6 +38,8 @@ export interface GpuEnvKernel {
   upload(env: VecEnv): { episodes: Uint32Array; table: { name: string; data: Uint32Array } };
   /** The kernel's uniforms. */
   params(env: VecEnv, applyActions: 0 | 1): Record<string, number>;
+  /** The whole-episode rollout kernel (src/gpu/episode-rollout.ts) and the environment's uniforms it sets. */
+  episodeKernel: { spec: KernelSpec<string, string>; params(env: VecEnv): Record<string, number> };
 }
 
 const gridhouse: GpuEnvKernel = {
@@ -58,7 +62,14 @@ const gridhouse: GpuEnvKernel = {
     };
   },
   params: (env, applyActions) => ({ numEpisodes: env.batchSize, maxSteps: env.maxSteps, maxMilestones: env.maxMilestones, applyActions }),
+  episodeKernel: { spec: GRIDHOUSE_ROLLOUT, params: (env) => ({ maxSteps: env.maxSteps, maxMilestones: env.maxMilestones }) },
 };
+
+/** TextHouse's own uniforms, the same in its per-step and whole-episode kernels. */
+function textHouseUniforms(env: VecEnv) {
+  const s = (env as TextHouse).state;
+  return { maxSteps: env.maxSteps, numRec: s.R, numObj: s.O, numActions: s.A, idleCommands: s.idleCommands };
+}
 
 const texthouse: GpuEnvKernel = {
   spec: TEXTHOUSE_STEP,
@@ -77,10 +88,16 @@ const texthouse: GpuEnvKernel = {
     return { episodes: packTextHouseEpisodes(t.state, t.droppedMilestones), table: { name: 'zobrist', data: packZobristTables() } };
   },
   params(env, applyActions) {
-    const s = (env as TextHouse).state;
-    return { numEpisodes: env.batchSize, maxSteps: env.maxSteps, numRec: s.R, numObj: s.O, numActions: s.A, idleCommands: s.idleCommands, applyActions };
+    return { numEpisodes: env.batchSize, ...textHouseUniforms(env), applyActions };
   },
+  episodeKernel: { spec: TEXTHOUSE_ROLLOUT, params: textHouseUniforms },
 };
+
+/** The shop's own uniforms, the same in its per-step and whole-episode kernels. */
+function shopUniforms(env: VecEnv) {
+  const s = (env as Shop).state;
+  return { maxSteps: env.maxSteps, numQueries: s.Q, numResults: s.R, numProducts: s.P, listingOptions: s.listingOptions ? 1 : 0 };
+}
 
 const shop: GpuEnvKernel = {
   spec: SHOP_STEP,
@@ -100,17 +117,9 @@ const shop: GpuEnvKernel = {
     return { episodes: packShopEpisodes(s.state, s.droppedMilestones), table: { name: 'tasks', data: packShopTasks(s.state) } };
   },
   params(env, applyActions) {
-    const s = (env as Shop).state;
-    return {
-      numEpisodes: env.batchSize,
-      maxSteps: env.maxSteps,
-      numQueries: s.Q,
-      numResults: s.R,
-      numProducts: s.P,
-      listingOptions: s.listingOptions ? 1 : 0,
-      applyActions,
-    };
+    return { numEpisodes: env.batchSize, ...shopUniforms(env), applyActions };
   },
+  episodeKernel: { spec: SHOP_ROLLOUT, params: shopUniforms },
 };
 
 const GPU_ENVS: Readonly<Record<string, GpuEnvKernel>> = { gridhouse, texthouse, shop };

@@ -1,7 +1,10 @@
 /**
  * The lean acting pass (shaders/policy-logits.wgsl): a step's masked logits in one dispatch, reading
  * the policy's weights from one flat GPU buffer. `Policy.logits` (src/policy/policy.ts) is the
- * reference; the values agree up to float32 rounding (a test checks).
+ * reference; the values agree up to float32 rounding (a test checks). The GPU rollout computes the
+ * same logits, summed in the same order, inside its whole-episode kernel (shaders/lib/rollout.wgsl);
+ * this kernel is that acting pass on its own, for the tests. `gatherWeights` and the weight count serve
+ * both.
  *
  * The weights are gathered from tfjs's own buffers (`dataToGPU`) into the flat buffer once per rollout
  * (they stay fixed while acting): GPU-side work, no read-back.

@@ -2,7 +2,9 @@
  * Runner table of shaders/sample-actions.wgsl: one invocation per episode samples its action from the
  * counter-based generator (src/gpu/counter-rng.ts is the CPU twin). Reads the policy's logits, the
  * mask, and each episode's done flag and step count from the environment kernel's episode records;
- * writes actions, log-probabilities and the uniform draws.
+ * writes actions, log-probabilities and the uniform draws. The draw itself is shaders/lib/sampling.wgsl
+ * `drawCandidate`, which the whole-episode rollout kernels call too: this kernel lets a test check
+ * every draw, u included, against the CPU twin.
  */
 import { defineKernel } from './kernel.ts';
 import { uniformFields } from './uniforms.ts';

@@ -27,6 +27,9 @@ export const KERNEL_NAMES = [
   'ppo-candidate-input-grads',
   'ppo-grad-norm',
   'ppo-adam',
+  'gridhouse-rollout',
+  'texthouse-rollout',
+  'shop-rollout',
 ] as const;
 export type KernelName = (typeof KERNEL_NAMES)[number];
 

@@ -1,9 +1,10 @@
 /**
- * The rollout on the GPU (webgpu backend): the environment steps in WGSL (src/gpu/gpu-envs.ts), the
- * policy scores candidates in one fused kernel (src/gpu/policy-logits.ts) and actions are sampled on the
- * GPU from the counter-based generator (src/gpu/counter-rng.ts), so a step is three dispatches and no
- * read-back. Every kernel's uniforms are the same at every step, so the whole rollout is recorded into
- * one command buffer and submitted once.
+ * The rollout on the GPU (webgpu backend) in one dispatch: the environment's whole-episode kernel
+ * (src/gpu/episode-rollout.ts, `GpuEnvKernel.episodeKernel`) gives each run a workgroup that plays its
+ * episode to the end, the policy's acting pass shared by the workgroup, the action drawn from the
+ * counter-based generator (src/gpu/counter-rng.ts), the environment stepped in WGSL by the same function
+ * its per-step parity kernel calls. With tfjs's concat of the weights that is two dispatches a rollout
+ * whatever the horizon, one submit for the rollout, and no read-back until the end.
  *
  * What comes back is small: each step's sampled actions and their log-probabilities, and each episode's
  * final record (length, success, milestones, graded outcome), in one read-back of 8 · T · B + 4 · W · B
@@ -14,8 +15,8 @@
  * rollout scales to every batch the settings allow. The replay doubles as a check on every rollout: an
  * action the TypeScript environment cannot take, or a final record that differs from the replay's, throws.
  *
- * Without a read-back the CPU cannot tell when every episode has ended, so all maxSteps steps are
- * dispatched; finished episodes' steps change nothing (the kernels skip them).
+ * A run's workgroup leaves its loop when the episode ends; step slots after a run's end are never read
+ * (the replay stops there).
  *
  * Reproducibility: the task layouts and dropout decisions come from the environment's seeded CPU reset,
  * drawn from `rng` exactly as the CPU rollout draws them; the actions from Philox keyed by (the stream's
@@ -28,15 +29,8 @@ import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
 import { injectKernelFault, takeGpuFault } from '../gpu/fault-injection.ts';
-import {
-  gatherWeights,
-  POLICY_LOGITS,
-  POLICY_LOGITS_MAX_HIDDEN,
-  POLICY_LOGITS_WORKGROUP,
-  policyLogitsParams,
-  policyWeightCount,
-} from '../gpu/policy-logits.ts';
-import { perEpisodeWorkgroups, SAMPLE_ACTIONS } from '../gpu/sample-actions.ts';
+import { gatherWeights, POLICY_LOGITS_MAX_HIDDEN, policyLogitsParams, policyWeightCount } from '../gpu/policy-logits.ts';
+import { EPISODE_ROLLOUT_WORKGROUP, MAX_CANDIDATES } from '../gpu/episode-rollout.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
@@ -46,7 +40,6 @@ const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
 const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
-const WORKGROUP = 64;
 
 /** Bytes of what one rollout of `env` brings back: step-major actions and log-probabilities, final episode records. */
 function recordSizes(env: VecEnv, recordWords: number) {
@@ -54,8 +47,8 @@ function recordSizes(env: VecEnv, recordWords: number) {
   return { actions: 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * recordWords };
 }
 
-/** Bytes of the buffers one step's kernels bind, for one rollout of `env` at width `hiddenSize`. */
-function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number) {
+/** Bytes of the buffers the rollout kernel binds besides the records, for one rollout of `env` at width `hiddenSize`. */
+function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): Record<string, number> {
   const B = env.batchSize;
   const A = env.maxActions;
   return {
@@ -64,10 +57,6 @@ function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number) {
     mask: 4 * B * A,
     obs: 4 * B * env.obsDim,
     actionFeatures: 4 * B * A * env.actionDim,
-    logits: 4 * B * A,
-    actions: 4 * B,
-    logProbs: 4 * B,
-    draws: 4 * B,
   };
 }
 
@@ -81,8 +70,10 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   const kernel = gpuEnvKernel(env);
   if (!kernel) return `the ${env.name} environment has no GPU kernel`;
   if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) return `hiddenSize ${hiddenSize} is over the GPU acting pass's ${POLICY_LOGITS_MAX_HIDDEN}`;
+  if (env.maxActions > MAX_CANDIDATES) return `the ${env.name} environment's ${env.maxActions} candidates are over the GPU draw's ${MAX_CANDIDATES}`;
   const binding = device.limits.maxStorageBufferBindingSize;
-  for (const [name, bytes] of Object.entries(stepBufferSizes(env, hiddenSize, kernel.recordWords)))
+  const bound = { ...stepBufferSizes(env, hiddenSize, kernel.recordWords), ...recordSizes(env, kernel.recordWords) };
+  for (const [name, bytes] of Object.entries(bound))
     if (bytes > binding) return `the GPU rollout's ${name} buffer (${bytes} bytes) is over the adapter's maxStorageBufferBindingSize (${binding} bytes)`;
   const total = Object.values(recordSizes(env, kernel.recordWords)).reduce((s, n) => s + n, 0);
   if (total > device.limits.maxBufferSize)
@@ -90,19 +81,11 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   return null;
 }
 
-interface Runners {
-  /** The environment kernel twice, with uniforms of its own each: after the reset, and per step. */
-  envStart: KernelRunner<string, string>;
-  env: KernelRunner<string, string>;
-  logits: KernelRunner<string, string>;
-  sample: KernelRunner<string, string>;
-}
-
 export class GpuRolloutCollector {
   private readonly kernel: GpuEnvKernel;
   /** Lays the batch out by replaying the GPU's actions in the TypeScript environment. */
   private readonly replayer: RolloutCollector;
-  private runners: Promise<Runners> | null = null;
+  private runner: Promise<KernelRunner<string, string>> | null = null;
   private buffers: Record<string, GPUBuffer> | null = null;
   private records: Record<RecordName, GPUBuffer> | null = null;
   private staging: GPUBuffer | null = null;
@@ -123,16 +106,10 @@ export class GpuRolloutCollector {
     this.replayer = new RolloutCollector(env, policy);
   }
 
-  private ready(): Promise<Runners> {
-    const d = this.device;
-    const s = this.shaders;
-    this.runners ??= Promise.all([
-      KernelRunner.create(d, this.kernel.spec, s[this.kernel.spec.name], WORKGROUP),
-      KernelRunner.create(d, this.kernel.spec, s[this.kernel.spec.name], WORKGROUP),
-      KernelRunner.create(d, POLICY_LOGITS, s['policy-logits'], POLICY_LOGITS_WORKGROUP),
-      KernelRunner.create(d, SAMPLE_ACTIONS, s['sample-actions'], WORKGROUP),
-    ]).then(([envStart, env, logits, sample]) => ({ envStart, env, logits, sample }));
-    return this.runners;
+  private ready(): Promise<KernelRunner<string, string>> {
+    const { spec } = this.kernel.episodeKernel;
+    this.runner ??= KernelRunner.create(this.device, spec, this.shaders[spec.name], EPISODE_ROLLOUT_WORKGROUP);
+    return this.runner;
   }
 
   private create(label: string, bytes: number, usage: number): GPUBuffer {
@@ -149,9 +126,11 @@ export class GpuRolloutCollector {
       Object.entries(stepBufferSizes(env, this.policy.shape.hiddenSize, kernel.recordWords)).map(([name, bytes]) => [name, this.create(name, bytes, io)]),
     );
     const sizes = recordSizes(env, kernel.recordWords);
-    this.records = Object.fromEntries(
-      Object.entries(sizes).map(([name, bytes]) => [name, this.create(`${name} record`, bytes, COPY_SRC | COPY_DST)]),
-    ) as Record<RecordName, GPUBuffer>;
+    // The whole-episode kernel writes the records itself.
+    this.records = Object.fromEntries(Object.entries(sizes).map(([name, bytes]) => [name, this.create(`${name} record`, bytes, io)])) as Record<
+      RecordName,
+      GPUBuffer
+    >;
     this.staging = this.create(
       'read-back',
       Object.values(sizes).reduce((s, n) => s + n, 0),
@@ -167,7 +146,6 @@ export class GpuRolloutCollector {
     const { env, kernel } = this;
     const B = env.batchSize;
     const A = env.maxActions;
-    const T = env.maxSteps;
     // src/backend re-initialises tfjs on a new device after a device loss: start over on that one.
     const current = getWebGpuDevice();
     if (current !== this.device) {
@@ -175,7 +153,7 @@ export class GpuRolloutCollector {
       this.device = current;
     }
     const device = this.device;
-    const runners = await this.ready();
+    const runner = await this.ready();
     this.allocate();
     const buffers = this.buffers!;
     const records = this.records!;
@@ -190,16 +168,7 @@ export class GpuRolloutCollector {
     gatherWeights(device, this.policy.variables, buffers.weights);
 
     const envBuffers = { ...buffers, [table.name]: tableBuffer };
-    const logitsParams = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
-    const sampleParams = {
-      numEpisodes: B,
-      numCandidates: A,
-      ...key,
-      recordWords: kernel.recordWords,
-      doneField: kernel.fields.done,
-      stepsField: kernel.fields.steps,
-    };
-    const episodeGroups = perEpisodeWorkgroups(B, WORKGROUP);
+    const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
     const sizes = recordSizes(env, kernel.recordWords);
     const at = {} as Record<RecordName, number>;
     try {
@@ -215,21 +184,20 @@ export class GpuRolloutCollector {
       let errors: Promise<(GPUError | null)[]>;
       try {
         injectKernelFault(device);
-        const startGroup = runners.envStart.prepare(envBuffers, kernel.params(env, 0));
-        const stepGroup = runners.env.prepare(envBuffers, kernel.params(env, 1));
-        const logitsGroup = runners.logits.prepare(buffers, logitsParams);
-        const sampleGroup = runners.sample.prepare(buffers, sampleParams);
-        pass((p) => runners.envStart.record(p, startGroup, episodeGroups));
-        for (let t = 0; t < T; t++) {
-          pass((p) => {
-            runners.logits.record(p, logitsGroup, perEpisodeWorkgroups(B * A, POLICY_LOGITS_WORKGROUP));
-            runners.sample.record(p, sampleGroup, episodeGroups);
-          });
-          // A finished episode's entries are never read: the replay skips finished episodes.
-          encoder.copyBufferToBuffer(buffers.actions, 0, records.actions, 4 * t * B, 4 * B);
-          encoder.copyBufferToBuffer(buffers.logProbs, 0, records.logProbs, 4 * t * B, 4 * B);
-          pass((p) => runners.env.record(p, stepGroup, episodeGroups));
-        }
+        // One workgroup per run plays its whole episode, writing the action and log-probability records.
+        const bindings = { ...envBuffers, actionRecord: records.actions, logProbRecord: records.logProbs };
+        const uniforms = {
+          numEpisodes: B,
+          hiddenSize: this.policy.shape.hiddenSize,
+          scale,
+          ...key,
+          ...kernel.episodeKernel.params(env),
+          obsDim: env.obsDim,
+          actionDim: env.actionDim,
+          numCandidates: A,
+        };
+        const group = runner.prepare(bindings, uniforms);
+        pass((p) => runner.record(p, group, B));
         encoder.copyBufferToBuffer(buffers.episodes, 0, records.finals, 0, sizes.finals);
         let offset = 0;
         for (const name of Object.keys(sizes) as RecordName[]) {
@@ -309,10 +277,10 @@ export class GpuRolloutCollector {
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
     this.buffers = this.records = this.staging = null;
-    void this.runners?.then(
-      (r) => Object.values(r).forEach((k) => k.destroy()),
+    void this.runner?.then(
+      (k) => k.destroy(),
       () => {},
     );
-    this.runners = null;
+    this.runner = null;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * GridHouse on the GPU (shaders/gridhouse-step.wgsl) against the TypeScript environment, on Dawn: on
+ * GridHouse on the GPU (shaders/gridhouse-step.wgsl, the step in shaders/lib/gridhouse.wgsl) against the TypeScript environment, on Dawn: on
  * the same action sequences (a mix of random admissible actions and the oracle's, so that milestones,
  * dropout and successes happen), every step's state, mask, milestone, outcome and state key are equal
  * and every feature is equal within float32 rounding, at every horizon, over many seeds
@@ -8,14 +8,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HORIZONS, type Horizon } from '../../envs/types.ts';
 import { EPISODE_OFFSET, EPISODE_WORDS, LAYOUT_BYTES, LAYOUT_OFFSET } from '../../src/gpu/gridhouse-step.ts';
-import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { VITE_SHADER_FILES, VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { wgslConsts } from '../support/env-parity.ts';
 import { runLockstep } from '../support/gpu-env-lockstep.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
 describe('gridhouse-step record layouts', () => {
   it('the WGSL constants are the TypeScript tables', () => {
-    const consts = wgslConsts(VITE_SHADERS['gridhouse-step']);
+    // The step lives in a module (the kernels hold only what they use of it): read the module itself.
+    const consts = wgslConsts(VITE_SHADER_FILES['lib/gridhouse.wgsl']);
     expect(consts.get('LAYOUT_BYTES')).toBe(LAYOUT_BYTES);
     expect(consts.get('EPISODE_WORDS')).toBe(EPISODE_WORDS);
     for (const [name, offset] of Object.entries(LAYOUT_OFFSET)) expect(consts.get(`L_${name}`), `L_${name}`).toBe(offset);

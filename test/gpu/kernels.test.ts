@@ -19,6 +19,7 @@ import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { FUSED_PPO_KERNELS, FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN } from '../../src/gpu/fused-ppo.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec, reflectKernel } from '../../src/gpu/kernel.ts';
 import { POLICY_LOGITS } from '../../src/gpu/policy-logits.ts';
+import { GRIDHOUSE_ROLLOUT, SHOP_ROLLOUT, TEXTHOUSE_ROLLOUT } from '../../src/gpu/episode-rollout.ts';
 import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN } from '../../src/gpu/segment-scan.ts';
 import { STEP_GROUP_REDUCE } from '../../src/gpu/step-group-reduce.ts';
@@ -50,6 +51,9 @@ const SPECS: KernelSpec<string, string>[] = [
   SHOP_STEP,
   POLICY_LOGITS,
   ...FUSED_PPO_KERNELS,
+  GRIDHOUSE_ROLLOUT,
+  TEXTHOUSE_ROLLOUT,
+  SHOP_ROLLOUT,
 ];
 
 // ---- Helpers: batches, tolerance. ----

@@ -15,7 +15,7 @@ import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
 import { rolloutPath } from '../../src/trainer/collector-choice.ts';
 import { HORIZONS, type Horizon } from '../../envs/types.ts';
-import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { VITE_SHADER_FILES, VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import {
   REWARD_DENS,
   SHOP_EPISODE_OFFSET,
@@ -31,7 +31,7 @@ import { useWebGpuBackend } from '../support/webgpu.ts';
 
 describe('shop-step record layouts', () => {
   it('the WGSL constants are the TypeScript tables and the shop’s feature sizes', () => {
-    const consts = wgslConsts(VITE_SHADERS['shop-step']);
+    const consts = wgslConsts(VITE_SHADER_FILES['lib/shop.wgsl']);
     expect(consts.get('EPISODE_WORDS')).toBe(SHOP_EPISODE_WORDS);
     for (const [name, offset] of Object.entries(SHOP_EPISODE_OFFSET)) expect(consts.get(`E_${name}`), `E_${name}`).toBe(offset);
     for (const [name, offset] of Object.entries(SHOP_LINE_OFFSET)) expect(consts.get(`T_${name}`), `T_${name}`).toBe(offset);

@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HORIZONS, type Horizon } from '../../envs/types.ts';
-import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { VITE_SHADER_FILES, VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { TEXT_EPISODE_OFFSET, TEXT_EPISODE_WORDS, ZOBRIST_OFFSET } from '../../src/gpu/texthouse-step.ts';
 import { wgslConsts } from '../support/env-parity.ts';
 import { runLockstep } from '../support/gpu-env-lockstep.ts';
@@ -16,7 +16,7 @@ import { useWebGpuBackend } from '../support/webgpu.ts';
 
 describe('texthouse-step record layouts', () => {
   it('the WGSL constants are the TypeScript tables', () => {
-    const consts = wgslConsts(VITE_SHADERS['texthouse-step']);
+    const consts = wgslConsts(VITE_SHADER_FILES['lib/texthouse.wgsl']);
     expect(consts.get('EPISODE_WORDS')).toBe(TEXT_EPISODE_WORDS);
     for (const [name, offset] of Object.entries(TEXT_EPISODE_OFFSET)) expect(consts.get(`E_${name}`), `E_${name}`).toBe(offset);
     for (const [name, offset] of Object.entries(ZOBRIST_OFFSET)) expect(consts.get(`Z_${name}`), `Z_${name}`).toBe(offset);

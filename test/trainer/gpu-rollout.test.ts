@@ -2,7 +2,7 @@
  * The GPU rollout (src/trainer/gpu-rollout.ts) on Dawn: its batch is laid out run by run as the
  * TypeScript environment plays the GPU's actions (states, masks, milestones, outcomes), every action is
  * the CPU twin's draw from Philox at (stream seed, rollout key, run, step) under `Policy.logits`, the
- * same seed gives the same rollout, a step costs three dispatches and the rollout one small read-back,
+ * same seed gives the same rollout, a rollout costs two dispatches whatever the horizon (the weights' concat and the whole-episode kernel) and one small read-back,
  * counted by wrapping the WebGPU API itself (and the whole rollout goes in one submit), and a WGSL
  * environment that leaves the TypeScript one is caught on the rollout it happens in.
  */
@@ -22,6 +22,8 @@ import { rolloutPath } from '../../src/trainer/collector-choice.ts';
 import { GpuRolloutCollector, gpuRolloutRefusal } from '../../src/trainer/gpu-rollout.ts';
 import type { Rollout } from '../../src/trainer/rollout.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
+import { installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
+import { gpuEnvKernel } from '../../src/gpu/gpu-envs.ts';
 
 interface Counts {
   dispatches: number;
@@ -29,30 +31,15 @@ interface Counts {
   maps: number;
 }
 
-/** Counts dispatchWorkgroups, submit and mapAsync calls made through the WebGPU API while `fn` runs. */
+/** Counts dispatches, submits and read-backs made through the WebGPU API while `fn` runs (src/backend/webgpu-call-counter.ts). */
 async function countGpuCalls<T>(fn: () => Promise<T>): Promise<[T, Counts]> {
-  const g = globalThis as unknown as Record<string, { prototype: Record<string, (...args: unknown[]) => unknown> } | undefined>;
-  const targets: [string, string, keyof Counts][] = [
-    ['GPUComputePassEncoder', 'dispatchWorkgroups', 'dispatches'],
-    ['GPUQueue', 'submit', 'submits'],
-    ['GPUBuffer', 'mapAsync', 'maps'],
-  ];
-  const counts: Counts = { dispatches: 0, submits: 0, maps: 0 };
-  const restore: (() => void)[] = [];
-  for (const [cls, method, count] of targets) {
-    const proto = g[cls]?.prototype;
-    if (!proto || typeof proto[method] !== 'function') throw new Error(`${cls}.prototype.${method} is not a global here: the webgpu package should install it`);
-    const original = proto[method];
-    proto[method] = function (this: unknown, ...args: unknown[]) {
-      counts[count]++;
-      return original.apply(this, args);
-    };
-    restore.push(() => (proto[method] = original));
-  }
+  const counter = installWebGpuCallCounter();
   try {
-    return [await fn(), counts];
+    const result = await fn();
+    const { dispatches, submits, readBacks } = counter.read();
+    return [result, { dispatches, submits, maps: readBacks }];
   } finally {
-    restore.forEach((r) => r());
+    counter.uninstall();
   }
 }
 
@@ -149,37 +136,42 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     ['texthouse medium, fine detector, dropout 0.3', 'texthouse', 'medium', 0.3, 'fine'],
   ];
 
-  it.each(cases)('%s: every run replays on the CPU and every draw is the CPU twin’s', async (_, envName, horizon, milestoneDropout, detector) => {
-    const makeEnv = () => createEnv(envName, { horizon, batchSize: 8, milestoneDropout, ...(detector ? { detector } : {}) });
-    const env = makeEnv();
-    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
-    const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
-    try {
-      const rng = new Rng(11).fork('rollout');
-      const atStart = new Rng(11).fork('rollout');
-      const [rollout, counts] = await countGpuCalls(() => collector.collect(Uint32Array.of(5, 9, 13, 21), 2, rng));
-      // tfjs's concat of the weights, the environment's start, then three per step.
-      expect(counts.dispatches).toBe(2 + 3 * env.maxSteps);
-      expect(counts.maps).toBe(1);
-      // The weight gather (tfjs flushes its queue first) and the whole rollout's one command buffer.
-      expect(counts.submits, JSON.stringify(counts)).toBeLessThanOrEqual(3);
-      const nearBoundary = await replay(rollout, makeEnv, atStart, policy);
-      expect(nearBoundary).toBeLessThanOrEqual(1);
-      expect(rollout.actions.length).toBeGreaterThan(8);
-    } finally {
-      collector.dispose();
-      policy.dispose();
-    }
-  });
+  it.each(cases)(
+    '%s: every run replays on the CPU and every draw is the CPU twin’s',
+    async (_, envName, horizon, milestoneDropout, detector) => {
+      const makeEnv = () => createEnv(envName, { horizon, batchSize: 8, milestoneDropout, ...(detector ? { detector } : {}) });
+      const env = makeEnv();
+      const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
+      const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
+      try {
+        const rng = new Rng(11).fork('rollout');
+        const atStart = new Rng(11).fork('rollout');
+        const [rollout, counts] = await countGpuCalls(() => collector.collect(Uint32Array.of(5, 9, 13, 21), 2, rng));
+        // tfjs's concat of the weights, then the whole-episode kernel, whatever the horizon.
+        expect(counts.dispatches).toBe(2);
+        expect(counts.dispatches, 'a rollout takes at most 4 dispatches whatever the horizon').toBeLessThanOrEqual(4);
+        expect(counts.maps).toBe(1);
+        // The weight gather (tfjs flushes its queue first) and the whole rollout's one command buffer.
+        expect(counts.submits, JSON.stringify(counts)).toBeLessThanOrEqual(3);
+        const nearBoundary = await replay(rollout, makeEnv, atStart, policy);
+        expect(nearBoundary).toBeLessThanOrEqual(1);
+        expect(rollout.actions.length).toBeGreaterThan(8);
+      } finally {
+        collector.dispose();
+        policy.dispose();
+      }
+    },
+    600_000,
+  );
 
-  it('page defaults (GridHouse long, 8 × 8 runs, width 64): 2 + 3 · 128 dispatches, one read-back, at most 3 submits', async () => {
+  it('page defaults (GridHouse long, 8 × 8 runs, width 64): 2 dispatches (the weights and the whole episodes), one read-back, at most 3 submits', async () => {
     const env = createEnv('gridhouse', { horizon: 'long', batchSize: 64 });
     const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 64 }, new Rng(5));
     const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
     try {
       const seeds = Uint32Array.from({ length: 8 }, (_, i) => 100 + i);
       const [rollout, counts] = await countGpuCalls(() => collector.collect(seeds, 8, new Rng(9)));
-      expect(counts).toEqual({ dispatches: 2 + 3 * 128, submits: counts.submits, maps: 1 });
+      expect(counts).toEqual({ dispatches: 2, submits: counts.submits, maps: 1 });
       expect(counts.submits).toBeLessThanOrEqual(3);
       expect(rollout.numRuns).toBe(64);
       expect(rollout.runOffsets[64]).toBe(rollout.actions.length);
@@ -218,12 +210,14 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     ['episodes ended a step early', 'if (steps >= maxSteps) {', 'if (steps + 1u >= maxSteps) {'],
   ];
 
+  // The rollout plays GridHouse in the whole-episode kernel: the fault goes into that kernel's text.
   it.each(faults)('a WGSL environment that leaves the TypeScript one is caught (%s)', async (_, from, to) => {
-    const source = VITE_SHADERS['gridhouse-step'];
+    const source = VITE_SHADERS['gridhouse-rollout'];
     expect(source, 'the fault must change the kernel').toContain(from);
     const env = createEnv('gridhouse', { horizon: 'short', batchSize: 16 });
+    expect(gpuEnvKernel(env)?.episodeKernel.spec.name).toBe('gridhouse-rollout');
     const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
-    const collector = new GpuRolloutCollector(env, policy, { ...VITE_SHADERS, 'gridhouse-step': source.replace(from, to) });
+    const collector = new GpuRolloutCollector(env, policy, { ...VITE_SHADERS, 'gridhouse-rollout': source.replace(from, to) });
     try {
       const failure = await collector.collect(Uint32Array.of(1, 2, 3, 4), 4, new Rng(7)).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(GpuKernelError);

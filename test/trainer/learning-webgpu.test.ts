@@ -7,7 +7,8 @@
  * trainer, 2026-12-01). Webgpu samples from its own counter-based generator, so its runs differ from
  * wasm's draw for draw; what must hold is the learning, not the trajectory. Measured on SwiftShader
  * (2026-12-02): seed 3 passes 40% at iteration 4 (0.47) and reaches 0.95 at iteration 8, with 952
- * dispatches and 2 read-backs per steady iteration (230 s in all under a load of 5–6 on 2 cores). One
+ * dispatches and 2 read-backs per steady iteration (230 s in all under a load of 5–6 on 2 cores); the
+ * same with the whole-episode rollout, at 568 dispatches per steady iteration. One
  * seed, one test: on SwiftShader an iteration at the page defaults takes 15–170 s depending on the
  * machine's load (22 minutes in all under a load of 15–24), hence the hour's limit.
  *

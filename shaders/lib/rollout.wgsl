@@ -1,0 +1,122 @@
+// What the whole-episode rollout kernels (gridhouse-rollout; one workgroup per run, looping over the
+// steps) share: the record bindings, whether the run plays a step, and the step's action: the acting
+// pass of src/policy/policy.ts with its matmuls shared by the workgroup, then the masked-softmax draw
+// of lib/sampling.wgsl by one invocation. Weights come as one flat buffer in `Policy.variables` order
+// (W1, b1, W2, b2, V1, c1, V2, c2), as for policy-logits.wgsl; each logit is summed in the same order
+// as there, so both give the same float32 values. The environment's step is the kernel's: its
+// bindings 1 and 3–6 (lib/env_step.wgsl) are the environment's table and buffers.
+//
+// Uniform control flow: every barrier is reached by the whole workgroup; a run's end is shared
+// through `workgroupUniformLoad`, so its workgroup leaves the step loop together.
+
+import package::lib::dispatch::WORKGROUP_SIZE;
+import package::lib::env_step::{episodes, mask, obs, actionFeatures};
+import package::lib::policy::{MAX_HIDDEN, weightOffsets};
+import package::lib::sampling::{MAX_CANDIDATES, drawCandidate};
+
+// Step-major records: the action and its log-probability of run b at step t at t · numEpisodes + b.
+@group(0) @binding(2) var<storage, read_write> actionRecord: array<i32>;
+@group(0) @binding(7) var<storage, read> weights: array<f32>;
+@group(0) @binding(8) var<storage, read_write> logProbRecord: array<f32>;
+
+const NOT_ADMISSIBLE = -1e9;
+
+// What the shared part reads of its kernel's uniforms, and where the run's record keeps its fields.
+struct RolloutShape {
+  numEpisodes: u32,
+  obsDim: u32,
+  actionDim: u32,
+  numCandidates: u32,
+  hiddenSize: u32,
+  scale: f32,
+  key: vec2<u32>,
+  recordWords: u32,
+  doneField: u32,
+  stepsField: u32,
+}
+
+var<workgroup> firstLayer: array<f32, MAX_HIDDEN>;
+var<workgroup> hidden: array<f32, MAX_HIDDEN>;
+var<workgroup> stepLogits: array<f32, MAX_CANDIDATES>;
+var<workgroup> playing: u32;
+
+// Whether run b plays its next step, the same answer for the whole workgroup; also makes the
+// environment's writes (one invocation's) visible to the others.
+fn runPlays(b: u32, local: u32, r: RolloutShape) -> bool {
+  storageBarrier();
+  if (local == 0u) {
+    playing = select(1u, 0u, episodes[b * r.recordWords + r.doneField] != 0u);
+  }
+  return workgroupUniformLoad(&playing) != 0u;
+}
+
+// Run b's action at step t, drawn and recorded by invocation 0 (which gets it; the others get −1).
+fn actAndRecord(b: u32, t: u32, local: u32, r: RolloutShape) -> i32 {
+  let H = r.hiddenSize;
+  let D = r.obsDim;
+  let F = r.actionDim;
+  let A = r.numCandidates;
+  let o = weightOffsets(D, F, H);
+  // Observation tower, a hidden unit per invocation (strided): h = tanh(tanh(obs · W1 + b1) · W2 + b2).
+  for (var j = local; j < H; j += WORKGROUP_SIZE) {
+    var z = weights[o.b1 + j];
+    for (var i = 0u; i < D; i++) {
+      z += obs[b * D + i] * weights[o.w1 + i * H + j];
+    }
+    firstLayer[j] = tanh(z);
+  }
+  workgroupBarrier();
+  for (var j = local; j < H; j += WORKGROUP_SIZE) {
+    var z = weights[o.b2 + j];
+    for (var k = 0u; k < H; k++) {
+      z += firstLayer[k] * weights[o.w2 + k * H + j];
+    }
+    hidden[j] = tanh(z);
+  }
+  workgroupBarrier();
+  // Candidate tower, a candidate per invocation (strided), dotted with h as its second layer goes.
+  for (var a = local; a < A; a += WORKGROUP_SIZE) {
+    let pair = b * A + a;
+    if (mask[pair] == 0u) {
+      stepLogits[a] = NOT_ADMISSIBLE;
+      continue;
+    }
+    var embedding: array<f32, MAX_HIDDEN>;
+    for (var j = 0u; j < H; j++) {
+      var z = weights[o.c1 + j];
+      for (var i = 0u; i < F; i++) {
+        z += actionFeatures[pair * F + i] * weights[o.v1 + i * H + j];
+      }
+      embedding[j] = tanh(z);
+    }
+    var dot = 0.0;
+    for (var j = 0u; j < H; j++) {
+      var z = weights[o.c2 + j];
+      for (var k = 0u; k < H; k++) {
+        z += embedding[k] * weights[o.v2 + k * H + j];
+      }
+      dot += hidden[j] * z;
+    }
+    stepLogits[a] = dot * r.scale;
+  }
+  workgroupBarrier();
+  if (local != 0u) {
+    return -1;
+  }
+  var rowLogits: array<f32, MAX_CANDIDATES>;
+  var admissible: array<bool, MAX_CANDIDATES>;
+  for (var a = 0u; a < A; a++) {
+    rowLogits[a] = stepLogits[a];
+    admissible[a] = mask[b * A + a] != 0u;
+  }
+  let counter = vec4<u32>(b, episodes[b * r.recordWords + r.stepsField], 0u, 0u);
+  var draw = drawCandidate(rowLogits, admissible, A, counter, r.key);
+  if (draw.action < 0) {
+    // No admissible candidate (no environment has such a state): the environment ignores the action.
+    draw.action = 0;
+    draw.logProb = 0.0;
+  }
+  actionRecord[t * r.numEpisodes + b] = draw.action;
+  logProbRecord[t * r.numEpisodes + b] = draw.logProb;
+  return draw.action;
+}
