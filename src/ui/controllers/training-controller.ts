@@ -298,8 +298,9 @@ export class TrainingController implements ReactiveController {
     this.startedOn = backend;
     const resolved = { ...config, backend };
     const wasmThreads = threadsPerWorker(methods.length);
-    // The first worker computes the shared prior on its backend; the others ready theirs meanwhile.
-    for (const method of methods.slice(1)) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
+    // Every worker readies its backend now: the first computes the shared prior there (unless it is
+    // shipped, prior-sharing.ts), the others build nothing until `init` but are ready for it.
+    for (const method of methods) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
     const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
     this.racePrior = prior;
