@@ -19,7 +19,7 @@ import type { Speed } from '../../page/page-settings.ts';
 import type { BatchSnapshot } from '../../worker/batch-snapshot.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
 import type { BackendMessage, EstimatorCode, FromWorker, InjectedFault, ToWorker } from '../../worker/protocol.ts';
-import { TrainingWorkerClient } from '../../worker/worker-client.ts';
+import { dropUnusedEarlyWorkers, TrainingWorkerClient } from '../../worker/worker-client.ts';
 import { AutoBackend } from './auto-backend.ts';
 import { PriorSharing } from './prior-sharing.ts';
 import {
@@ -293,6 +293,7 @@ export class TrainingController implements ReactiveController {
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
+    dropUnusedEarlyWorkers(); // those main.ts started for other entries
     const backend = await this.auto.start(config, methods);
     if (backend === null || token !== this.startToken) return;
     this.startedOn = backend;
