@@ -3,6 +3,8 @@
  * everything. The backend badge inside it carries `data-backend` (webgpu | wasm | cpu) and each method
  * panel `data-method` and `data-iteration`: the contract the end-to-end tests read.
  */
+// First: the race's workers start loading their scripts while the page builds itself.
+import './ui/early-workers.ts';
 import { methodColorCss } from './ui/theme.ts';
 import './ui/beacon-live-app.ts';
 

@@ -11,6 +11,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { requestTrainingAdapter } from './adapter-request.ts';
+import { loadWebGpuModule } from './webgpu-module.ts';
 import '@tensorflow/tfjs-backend-cpu';
 
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from './names.ts';
@@ -166,7 +167,7 @@ async function tryWebGpu(host: BackendHost): Promise<Attempt> {
   // Imported here, not at the top, so cpu/wasm users never load it and, in Node, so that it is
   // evaluated after the host has installed navigator.gpu and the GPU* globals. It also registers the
   // WEBGPU_* flags read below.
-  const { WebGPUBackend } = await import('@tensorflow/tfjs-backend-webgpu');
+  const { WebGPUBackend } = await loadWebGpuModule();
   let adapter: GPUAdapter | null;
   try {
     adapter = await requestTrainingAdapter(gpu);

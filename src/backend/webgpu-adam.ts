@@ -10,7 +10,8 @@
  * run moves between backends. Used on webgpu only: cpu and wasm keep tfjs's Adam, and their records.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
+import type { WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
+import { webgpuUtil } from './webgpu-module.ts';
 import { globalNorm } from './webgpu-fused-ops.ts';
 import { getWebGpuBackend } from './webgpu-interop.ts';
 
@@ -40,8 +41,8 @@ class AdamStepProgram implements WebGPUProgram {
     this.variableNames = output === 'value' ? ['param', 'first', 'second', 'accBeta1', 'accBeta2'] : ['moment', 'grad', 'gradNorm'];
     this.outputShape = [length];
     this.shaderKey = `beaconAdam_${output}`;
-    this.dispatchLayout = webgpu_util.flatDispatchLayout(this.outputShape);
-    this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, this.outputShape, this.workgroupSize);
+    this.dispatchLayout = webgpuUtil().flatDispatchLayout(this.outputShape);
+    this.dispatch = webgpuUtil().computeDispatch(this.dispatchLayout, this.outputShape, this.workgroupSize);
   }
 
   getUserCode(): string {

@@ -13,7 +13,8 @@
  * Used on webgpu only; cpu and wasm keep the stock ops, and their records.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
+import type { WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
+import { webgpuUtil } from './webgpu-module.ts';
 import { getWebGpuBackend } from './webgpu-interop.ts';
 
 /** dy · (1 − y·y), element by element. */
@@ -28,8 +29,8 @@ class TanhGradProgram implements WebGPUProgram {
 
   constructor(length: number) {
     this.outputShape = [length];
-    this.dispatchLayout = webgpu_util.flatDispatchLayout(this.outputShape);
-    this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, this.outputShape, this.workgroupSize);
+    this.dispatchLayout = webgpuUtil().flatDispatchLayout(this.outputShape);
+    this.dispatch = webgpuUtil().computeDispatch(this.dispatchLayout, this.outputShape, this.workgroupSize);
   }
 
   getUserCode(): string {
@@ -67,7 +68,7 @@ class GlobalNormProgram implements WebGPUProgram {
   ) {
     this.variableNames = [...lengths.map((_, i) => `g${i}`), ...(partial ? ['partial'] : [])];
     this.shaderKey = `beaconGlobalNorm_${lengths.join('_')}_${partial}_${root}`;
-    this.dispatchLayout = webgpu_util.flatDispatchLayout(this.outputShape);
+    this.dispatchLayout = webgpuUtil().flatDispatchLayout(this.outputShape);
   }
 
   getUserCode(): string {

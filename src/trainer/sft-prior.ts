@@ -15,6 +15,7 @@ import { Policy, type PolicyWeights } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { collectDemonstrations } from './demonstrations.ts';
+import { priorKeyOn } from './prior-key.ts';
 import { priorEpisodes, priorEpochs } from './prior-size.ts';
 
 /** Demonstration steps per behaviour-cloning minibatch. */
@@ -23,24 +24,11 @@ const MINIBATCH_STEPS = 256;
 const DEMONSTRATION_BATCH = 32;
 
 /**
- * The settings that determine a prior (and the backend, whose float arithmetic may differ): the prior's
- * identity, also recorded in checkpoints.
+ * The settings that determine a prior, with the backend now in use (whose float arithmetic may differ):
+ * the prior's identity, also recorded in checkpoints (prior-key.ts).
  */
 export function priorKey(config: TrainConfig): string {
-  const { env, horizon, hiddenSize, seed, sftLearningRate, maxGradNorm, demoNoise } = config;
-  return JSON.stringify({
-    env,
-    horizon,
-    hiddenSize,
-    seed,
-    episodes: priorEpisodes(config),
-    sftEpochs: priorEpochs(config),
-    sftLearningRate,
-    maxGradNorm,
-    // Named only when on, so that the keys of an exact teacher's priors (in checkpoints) stay as they were.
-    ...(demoNoise > 0 ? { demoNoise } : {}),
-    backend: tf.getBackend(),
-  });
+  return priorKeyOn(config, tf.getBackend());
 }
 
 const cache = new Map<string, Promise<PolicyWeights>>();

@@ -1,10 +1,14 @@
 /**
  * The sharing of the SFT prior among a race's workers (docs/maths.md §9): the first entry's worker
  * computes each seed's prior once and the training controller hands it to every worker, so every
- * method starts from the same weights without each worker training the prior again.
+ * method starts from the same weights without each worker training the prior again. At the page
+ * defaults the prior is shipped precomputed (src/page/shipped-prior.ts, the same bytes): no worker
+ * trains it, and every worker builds its trainer at once.
  */
 import type { RaceConfig } from '../../config.ts';
 import type { Method } from '../../methods/registry.ts';
+import { shippedPrior } from '../../page/shipped-prior.ts';
+import { entryConfig } from '../../race/entries.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
 import type { PriorMessage } from '../../worker/protocol.ts';
 import type { TrainingWorkerClient } from '../../worker/worker-client.ts';
@@ -50,6 +54,14 @@ export class PriorSharing {
 
   private racePrior(first: TrainingWorkerClient | undefined, config: RaceConfig, request: PriorRequest): Promise<PolicyWeights | null> {
     if (!first || request.allContinue) return Promise.resolve(null);
+    const shipped = shippedPrior(entryConfig(request.method, config), config.backend);
+    const compute = () => this.computed(first, config, request);
+    if (shipped) return shipped.then((weights) => weights ?? compute(), compute);
+    return compute();
+  }
+
+  /** The prior as the first worker computes it on its backend. */
+  private computed(first: TrainingWorkerClient, config: RaceConfig, request: PriorRequest): Promise<PolicyWeights | null> {
     return new Promise<PolicyWeights | null>((resolve) => {
       this.waiters.push((m) => resolve(m.error ? null : m.weights));
       first.send({ type: 'prior', config, method: request.method, wasmThreads: request.wasmThreads });

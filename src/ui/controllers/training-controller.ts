@@ -19,7 +19,7 @@ import type { Speed } from '../../page/page-settings.ts';
 import type { BatchSnapshot } from '../../worker/batch-snapshot.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
 import type { BackendMessage, EstimatorCode, FromWorker, InjectedFault, ToWorker } from '../../worker/protocol.ts';
-import { TrainingWorkerClient } from '../../worker/worker-client.ts';
+import { dropUnusedEarlyWorkers, TrainingWorkerClient } from '../../worker/worker-client.ts';
 import { AutoBackend } from './auto-backend.ts';
 import { PriorSharing } from './prior-sharing.ts';
 import {
@@ -293,13 +293,15 @@ export class TrainingController implements ReactiveController {
       );
       this.slots.set(method, { client, generation: 1, state: null, backend: null });
     }
+    dropUnusedEarlyWorkers(); // those main.ts started for other entries
     const backend = await this.auto.start(config, methods);
     if (backend === null || token !== this.startToken) return;
     this.startedOn = backend;
     const resolved = { ...config, backend };
     const wasmThreads = threadsPerWorker(methods.length);
-    // The first worker computes the shared prior on its backend; the others ready theirs meanwhile.
-    for (const method of methods.slice(1)) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
+    // Every worker readies its backend now: the first computes the shared prior there (unless it is
+    // shipped, prior-sharing.ts), the others build nothing until `init` but are ready for it.
+    for (const method of methods) this.slots.get(method)?.client.send({ type: 'warm', backend: resolved.backend, wasmThreads });
     const [prior, ...extraSeeds] = await this.seedPriors(resolved, checkpoints);
     if (token !== this.startToken) return;
     this.racePrior = prior;
