@@ -366,7 +366,12 @@ describe('workshop page', () => {
         const want = writePageState(expected);
         await waitFor(
           `scenario ${scenarios[i].id} in the URL`,
-          () => page.evaluate(() => location.search.slice(1)),
+          async () => {
+            // On wasm a scenario of thousands of runs first says what it will cost (the cost check); run it.
+            const run = page.locator('cost-check button[data-cost-run]');
+            if ((await run.count()) > 0) await run.evaluate((b) => (b as HTMLButtonElement).click());
+            return page.evaluate(() => location.search.slice(1));
+          },
           (q) => q === want,
           10_000,
         );
