@@ -147,7 +147,8 @@ describe('the page in headless Chromium', () => {
 
   /**
    * Opens the page (paused, so no training competes for the CPU) and waits for the backend badge.
-   * Reads only the page's test contract: an element with `data-backend`, reasons as visible text.
+   * Reads only the page's test contract: an element with `data-backend`, reasons as visible text once its
+   * explanation is opened (a button with `aria-expanded`).
    */
   async function openPage(webgpu: boolean, baseUrl = server.url, query = 'autostart=0') {
     let browser = browsers.get(webgpu);
@@ -180,6 +181,8 @@ describe('the page in headless Chromium', () => {
   it('falls back to wasm, with the reason, when WebGPU has no adapter', async () => {
     const { badge, backend, errors } = await openPage(false);
     expect(backend).toBe('wasm');
+    // The badge keeps one line; its explanation, with the reason, opens on demand.
+    await badge.locator('button[aria-expanded]').first().click();
     await expect(
       badge
         .getByText(/no WebGPU adapter/)
@@ -193,6 +196,8 @@ describe('the page in headless Chromium', () => {
     const { page, badge, backend, errors } = await openPage(true, server.insecureUrl);
     expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
     expect(backend).toBe('wasm');
+    // The badge keeps one line; its explanation, with the reason, opens on demand.
+    await badge.locator('button[aria-expanded]').first().click();
     await expect(
       badge
         .getByText(/no WebGPU API/)
