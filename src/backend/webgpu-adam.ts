@@ -64,8 +64,8 @@ class AdamStepProgram implements WebGPUProgram {
   }
 }
 
-/** tfjs's Adam internals that the fused step reads and updates. */
-interface AdamInternals {
+/** tfjs's Adam internals that the fused steps read and update (this file's and src/trainer/ppo-fused.ts). */
+export interface AdamInternals {
   beta1: number;
   beta2: number;
   epsilon: number;

@@ -17,20 +17,8 @@ import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import { minibatchOrder } from './minibatches.ts';
+import type { AdamInternals } from '../backend/webgpu-adam.ts';
 import { NonFiniteLossError, type PendingPpoStats, type PpoBatch, type PpoSettings } from './ppo.ts';
-
-/** tfjs's Adam internals that the fused step reads and advances (as src/backend/webgpu-adam.ts does). */
-interface AdamInternals {
-  beta1: number;
-  beta2: number;
-  epsilon: number;
-  learningRate: number;
-  accBeta1: tf.Variable;
-  accBeta2: tf.Variable;
-  accumulatedFirstMoment: ({ originalName: string; variable: tf.Variable } | undefined)[];
-  accumulatedSecondMoment: ({ originalName: string; variable: tf.Variable } | undefined)[];
-  incrementIterations(): void;
-}
 
 /** The minibatches of one update and every epoch's order of the steps, drawn from `rng` as ppo.ts draws them. */
 export function fusedMinibatches(
