@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { studyFigures } from '../src/study/charts.ts';
 import { EtaModel, formatDuration } from '../src/study/eta.ts';
-import { buildMatrix, planRuns, runConfig, runKey, seedList, shardRuns, stepBudget } from '../src/study/matrix.ts';
+import { buildMatrix, planRuns, runConfig, runKey, seedList, shardOfStudy, stepBudget } from '../src/study/matrix.ts';
 import type { StudyProfile } from '../src/study/profile.ts';
 import { buildStudyDocument, studyJson, type DocumentMeta, type StudyDocument } from '../src/study/report.ts';
 import { renderReadme } from '../src/study/readme.ts';
@@ -135,12 +135,13 @@ async function main(argv: string[]): Promise<number> {
   const part = options.envs ? specs.filter((s) => options.envs?.includes(s.env)) : specs;
   const warn = (m: string) => log(`warning: ${m}`);
   // Runs in runs/ first; the committed study.json fills in what runs/ lacks.
-  const stored = new Map([...(options.fresh ? [] : loadRunsFromStudy(profile.outDir, warn)), ...loadStoredRuns(profile.outDir, warn)]);
-  // Shards balance the runs still to train: a stored run costs nothing (e.g. study v3's runs, when the
-  // detector study's new runs are sharded), so every shard gets its share of the new ones. Shards of one
-  // study must start from the same store (the committed study.json): `merge` checks they cover the matrix.
-  const storedKeys = new Set(planRuns(part, stored, profile.budget).done.map((r) => r.key));
-  const mine = shard ? shardRuns(part, shard, (s) => (storedKeys.has(runKey(s)) ? 0 : eta.runSeconds(s))) : part;
+  const committed = options.fresh ? new Map<string, never>() : loadRunsFromStudy(profile.outDir, warn);
+  const stored = new Map([...committed, ...loadStoredRuns(profile.outDir, warn)]);
+  // Shards balance the runs the committed study.json lacks, never what runs/ holds: one shard's runs
+  // land in runs/, and a later shard in the same folder must still compute the same partition
+  // (`shardOfStudy`); `merge` checks that the shards cover the matrix.
+  const committedKeys = new Set(planRuns(part, committed, profile.budget).done.map((r) => r.key));
+  const mine = shard ? shardOfStudy(part, shard, committedKeys, (s) => eta.runSeconds(s)) : part;
   const { todo, done } = planRuns(mine, stored, profile.budget);
   const results = new Map<string, RunResult>(done.map((s) => [s.key, { ...s.result, commit: s.commit }]));
   log(

@@ -187,3 +187,14 @@ export function shardRuns(specs: readonly RunSpec[], shard: Shard, cost: (spec: 
   }
   return specs.filter((_, i) => mine.has(i));
 }
+
+/**
+ * Shard `shard` of a study whose committed study.json already holds `committedKeys`: balanced on the
+ * runs still to train (a committed run costs nothing, so every shard gets its share of the new ones).
+ * Every shard of one study must compute the same partition, so the balance reads the committed store
+ * alone: runs a shard trained since (runs/) would move the others' boundaries if they counted, and a
+ * later shard in the same folder would leave runs in no shard.
+ */
+export function shardOfStudy(specs: readonly RunSpec[], shard: Shard, committedKeys: ReadonlySet<string>, seconds: (spec: RunSpec) => number): RunSpec[] {
+  return shardRuns(specs, shard, (s) => (committedKeys.has(runKey(s)) ? 0 : seconds(s)));
+}

@@ -19,6 +19,7 @@ import {
   runKey,
   runSpec,
   seedList,
+  shardOfStudy,
   shardRuns,
   stepBudget,
   stepLimit,
@@ -124,6 +125,23 @@ describe('variants and the run matrix', () => {
         if (n > 1 && n < 16) expect(Math.max(...loads) / Math.min(...loads)).toBeLessThan(1.1);
       }
       expect(shardRuns(specs, { index: 1, count: 1 }, () => 1).map(runKey)).toEqual(specs.map(runKey));
+    });
+
+    it('shards of a study balanced on its committed runs tile the matrix, whatever one shard has trained since', () => {
+      // Half the matrix committed (as study v3's runs were when the detector study was sharded).
+      const committedKeys = new Set(specs.filter((_, i) => i % 2 === 0).map(runKey));
+      const first = shardOfStudy(specs, { index: 1, count: 2 }, committedKeys, (s) => eta.runSeconds(s));
+      // Shard 2 runs later in the same folder, after shard 1's runs were stored; it still balances on the committed store.
+      const second = shardOfStudy(specs, { index: 2, count: 2 }, committedKeys, (s) => eta.runSeconds(s));
+      const keys = [...first, ...second].map(runKey);
+      expect(keys.length).toBe(specs.length);
+      expect(new Set(keys)).toEqual(new Set(specs.map(runKey)));
+      const newIn = (part: typeof specs) => part.filter((s) => !committedKeys.has(runKey(s))).length;
+      expect(Math.abs(newIn(first) - newIn(second))).toBeLessThan(specs.length / 20);
+      // Had shard 2 counted shard 1's stored runs as free, the partition would move and leave runs in no shard.
+      const trained = new Set([...committedKeys, ...first.map(runKey)]);
+      const moved = shardOfStudy(specs, { index: 2, count: 2 }, trained, (s) => eta.runSeconds(s));
+      expect(new Set([...first, ...moved].map(runKey)).size).toBeLessThan(specs.length);
     });
 
     it('parses I/N', () => {
