@@ -1,8 +1,8 @@
 /**
- * The detector study (pre-registration amendment 2) before any of its runs: its arms in the variants
- * table, its place in the full profile's matrix (the long horizon only, study v3's runs stored and
- * skipped), the primary set's flag, and its claims: untestable "no runs yet" on study v3's runs, which
- * keep their claims byte for byte, and judged by the rules once (synthetic) runs exist.
+ * The detector study (pre-registration amendment 2): its arms in the variants table, its place in the
+ * full profile's matrix (the long horizon only, study v3's runs stored and skipped), the primary set's
+ * flag, and its claims: untestable "no runs yet" on study v3's runs alone, which keep their claims byte
+ * for byte now that the detector study's runs are in study.json, and judged by the rules once runs exist.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -23,8 +23,15 @@ import { variantColor, variantLabel, variantSpec, type VariantName } from '../..
 import { fakeRun, ITERS, STEPS_PER_ITERATION } from './synthetic-runs.ts';
 
 const STUDY_DIR = new URL('../../docs/results/', import.meta.url).pathname;
-const v3 = JSON.parse(readFileSync(`${STUDY_DIR}study.json`, 'utf8')) as StudyDocument;
+const study = JSON.parse(readFileSync(`${STUDY_DIR}study.json`, 'utf8')) as StudyDocument;
 const V3_FAMILIES = new Set(['P', 'M', 'T', 'I']);
+const ARMS = new Set<string>(DETECTOR_VARIANTS.map((v) => v.name));
+/** Study v3 inside the committed study.json: its runs (no detector arm) and its claims. */
+const v3 = {
+  runs: study.runs.filter((r) => !ARMS.has(r.variant)),
+  claims: study.claims.filter((c) => V3_FAMILIES.has(c.family)),
+  envStepBudgets: study.envStepBudgets,
+};
 
 describe('the detector study’s arms in the variants table', () => {
   it('each arm is its base variant plus exactly one detector or teacher setting, with a readable label and its own colour', () => {
@@ -108,7 +115,12 @@ describe('the detector study in the full profile', () => {
   });
 
   it('plans only the new runs when study v3’s runs are stored (docs/results/study.json counts as a store)', () => {
-    const stored = loadRunsFromStudy(STUDY_DIR);
+    const all = loadRunsFromStudy(STUDY_DIR);
+    // study.json holds study v3 and the detector study: planned against it, nothing is left to train.
+    expect(all.size).toBe(1215 + 25 * 3 * 15);
+    expect(planRuns(specs, all, FULL_PROFILE.budget).todo).toHaveLength(0);
+    // Against study v3's runs alone (as before the detector study), only the new arms train.
+    const stored = new Map([...all].filter(([, run]) => !ARMS.has(run.result.variant)));
     expect(stored.size).toBe(1215);
     const { todo, done } = planRuns(specs, stored, FULL_PROFILE.budget);
     expect(done).toHaveLength(1215);
