@@ -2,8 +2,9 @@
  * `npm run bench:device [-- --budget 300 --out DIR --allowSoftware]`: the measurements to run on a
  * machine with a real GPU, in one go and one JSON summary on stdout (progress on stderr), within the
  * budget (default 5 minutes):
- * - `bench:gpu`: WebGPU API calls and seconds per iteration, page defaults and 4,096 runs (Dawn in Node),
- *   one case per process;
+ * - `bench:gpu`: WebGPU API calls, bytes, pipelines, host milliseconds and seconds per iteration (Dawn in
+ *   Node), the page defaults one case per process, each 4,096-run case with its 8 × 8 twin in one process
+ *   (so the part's JSON holds the verdict that compares them);
  * - `bench:train`, BEACON, webgpu against wasm, page defaults and 4,096 runs;
  * - `bench:page`, webgpu against wasm, page defaults and 4,096 runs (headless Chromium).
  *
@@ -52,7 +53,7 @@ interface Part {
   share: number;
 }
 
-const GPU_CASES = ['gridhouse', 'texthouse', 'gridhouse-4096', 'texthouse-4096'];
+const GPU_CASES = ['gridhouse', 'texthouse', 'shop', 'gridhouse-64,gridhouse-4096', 'texthouse-64,texthouse-4096'];
 
 const PARTS: Part[] = [
   ...GPU_CASES.map((c): Part => ({ name: `gpu ${c}`, script: 'bench/gpu.ts', args: ['--json', '--cases', c], share: 0.25 / GPU_CASES.length })),

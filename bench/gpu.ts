@@ -1,38 +1,71 @@
 /**
- * `npm run bench:gpu [-- --cases gridhouse,texthouse,shop,gridhouse-4096,texthouse-4096 --measure N --json]
- *   [--name value …]`: what one training iteration asks of the WebGPU API, counted by wrapping the API
- * itself (src/backend/webgpu-call-counter.ts), on tfjs's webgpu backend in Node (Dawn).
+ * `npm run bench:gpu [-- --cases LIST --measure N --json] [--name value …]`: what one training iteration
+ * asks of the WebGPU API, counted by wrapping the API itself (src/backend/webgpu-call-counter.ts), on
+ * tfjs's webgpu backend in Node (Dawn).
  *
- * Per case and per measured iteration it prints compute dispatches, queue submits, buffer read-backs,
- * bytes read back, buffer writes, the seconds on this adapter, and a real-GPU estimate of the call
- * overhead from a stated cost model (gpu-cost-model.ts), labelled as an estimate. The counts do not
- * depend on the adapter; the seconds do (SwiftShader runs the kernels on the CPU).
+ * Per case and per measured iteration it prints compute dispatches, queue submits, buffer read-backs and
+ * their bytes, the bytes the host wrote (writeBuffer and mapped writes, tfjs's tensor uploads included),
+ * pipelines created, the host's milliseconds outside GPU waits, the seconds on this adapter, and a
+ * real-GPU estimate from a stated cost model (gpu-cost-model.ts), labelled as an estimate. The counts
+ * do not depend on the adapter; the seconds and host milliseconds do.
+ *
+ * Host milliseconds outside GPU waits = the iteration's wall time − the time during which at least one
+ * GPU promise was pending (`mapAsync`, `onSubmittedWorkDone`, `popErrorScope`, async pipeline creation;
+ * the union of their intervals, the counter's `gpuWaitMs`). On SwiftShader the GPU's work runs on the
+ * same CPU's cores, so this is mostly an UPPER bound of the host's own work: kernels that run while the
+ * host is not waiting take cores from it (2 cores here, shared). It is a lower bound in one respect: host
+ * work done while a promise is pending but not yet awaited (an error scope popped before the next
+ * encoding) counts as waiting; our code awaits its promises within a few lines, so that is small.
  *
  * Cases: `gridhouse`, `texthouse` and `shop` are the page defaults (long horizon, 8 × 8 runs, width 64,
- * BEACON) in each environment; the `-4096` cases use 64 × 64 = 4,096 runs. Setting flags apply to every
- * case before the case's own changes. The first iteration (the SFT prior, shader compilation) is run
- * and left out; `--measure` iterations follow it.
+ * BEACON, the SFT prior). `<env>-4096` runs 64 × 64 = 4,096 runs and `<env>-64` its twin at 8 × 8,
+ * both at the `tiny` horizon from random init (SwiftShader runs them in minutes); the targets for
+ * 4,096 runs are read against the twin. Setting flags apply to every case before the case's own
+ * changes. The first iteration (the SFT prior, shader compilation) is run and left out; `--measure`
+ * iterations follow it.
  */
 import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
+import { createEnv } from '../envs/index.ts';
 import { callsBetween, installWebGpuCallCounter, type WebGpuCallCounts } from '../src/backend/webgpu-call-counter.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { TrainingRun } from '../src/trainer/run.ts';
-import { COST_MODEL, estimateRealGpuSeconds, type GpuEstimate } from './gpu-cost-model.ts';
+import { COST_MODEL, estimateRealGpuSeconds, formatEstimate, type GpuEstimate, type IterationShape, iterationFlops } from './gpu-cost-model.ts';
+import { type CaseFigures, defaultsChecks, formatChecks, meanFigures, scaleChecks, steadyChecks, TARGETS, type TargetCheck } from './gpu-targets.ts';
 
-const CASES: Record<string, Partial<TrainConfig>> = {
-  gridhouse: { env: 'gridhouse' },
-  texthouse: { env: 'texthouse' },
-  shop: { env: 'shop' },
-  'gridhouse-4096': { env: 'gridhouse', tasksPerIteration: 64, groupSize: 64 },
-  'texthouse-4096': { env: 'texthouse', tasksPerIteration: 64, groupSize: 64 },
-  'shop-4096': { env: 'shop', tasksPerIteration: 64, groupSize: 64 },
+/** The horizon of the 4,096-run cases and their twins: SwiftShader on a shared 2-core machine runs 4,096 tiny episodes in minutes. */
+const SCALE_HORIZON = 'tiny';
+const scale = (env: TrainConfig['env'], runs: 64 | 4096): Partial<TrainConfig> => ({
+  env,
+  horizon: SCALE_HORIZON,
+  sftEpisodes: 0,
+  ...(runs === 4096 ? { tasksPerIteration: 64, groupSize: 64 } : { tasksPerIteration: 8, groupSize: 8 }),
+});
+
+interface CaseSpec {
+  settings: Partial<TrainConfig>;
+  /** The page defaults' targets apply. */
+  defaults?: true;
+  /** The 8 × 8 case this 4,096-run case is read against. */
+  twin?: string;
+}
+
+const CASES: Record<string, CaseSpec> = {
+  gridhouse: { settings: { env: 'gridhouse' }, defaults: true },
+  texthouse: { settings: { env: 'texthouse' }, defaults: true },
+  shop: { settings: { env: 'shop' }, defaults: true },
+  'gridhouse-64': { settings: scale('gridhouse', 64) },
+  'gridhouse-4096': { settings: scale('gridhouse', 4096), twin: 'gridhouse-64' },
+  'texthouse-64': { settings: scale('texthouse', 64) },
+  'texthouse-4096': { settings: scale('texthouse', 4096), twin: 'texthouse-64' },
+  'shop-64': { settings: scale('shop', 64) },
+  'shop-4096': { settings: scale('shop', 4096), twin: 'shop-64' },
 };
-const DEFAULT_CASES = 'gridhouse,texthouse,shop,gridhouse-4096,texthouse-4096';
+const DEFAULT_CASES = Object.keys(CASES).join(',');
 
 const base: TrainConfig = { ...DEFAULT_CONFIG, backend: 'webgpu' };
 const FLAGS = {
-  cases: { kind: 'string', doc: `comma-separated cases among ${Object.keys(CASES).join(', ')}; default ${DEFAULT_CASES}` },
+  cases: { kind: 'string', doc: `comma-separated cases among ${Object.keys(CASES).join(', ')}; default all` },
   measure: { kind: { type: 'int', min: 1, max: 100 }, doc: 'iterations measured per case after the first; default 1' },
   json: { kind: 'switch', doc: 'print one JSON object instead of lines' },
 } as const;
@@ -42,14 +75,21 @@ export interface GpuIterationFigures extends WebGpuCallCounts {
   iteration: number;
   seconds: number;
   envSteps: number;
-  /** Real-GPU estimate of the call overhead (an estimate, see gpu-cost-model.ts). */
+  /** Wall milliseconds − gpuWaitMs: the host's milliseconds outside GPU waits. */
+  hostMs: number;
+  /** Real-GPU estimate (an estimate, see gpu-cost-model.ts). */
   estimate: GpuEstimate;
 }
 
 export interface GpuCaseReport {
   case: string;
   settings: string;
+  runs: number;
+  horizon: string;
+  shape: Omit<IterationShape, 'envSteps'>;
   iterations: GpuIterationFigures[];
+  /** Means over the measured iterations. */
+  mean: CaseFigures & { envSteps: number; seconds: number };
 }
 
 async function measureCase(
@@ -60,7 +100,10 @@ async function measureCase(
   log: (line: string) => void,
 ): Promise<GpuCaseReport> {
   const counter = installWebGpuCallCounter();
-  const settings = `${config.env}/${config.horizon}, ${config.tasksPerIteration}×${config.groupSize} runs, width ${config.hiddenSize}, ${config.method}`;
+  const runs = config.tasksPerIteration * config.groupSize;
+  const settings = `${config.env}/${config.horizon}, ${config.tasksPerIteration}×${config.groupSize} runs, width ${config.hiddenSize}, ${config.method}, SFT episodes ${config.sftEpisodes}`;
+  const env = createEnv(config.env, { horizon: config.horizon, batchSize: 1 });
+  const shape = { obsDim: env.obsDim, actionDim: env.actionDim, candidates: env.maxActions, hiddenSize: config.hiddenSize, epochs: config.epochs };
   log(`${name}: ${settings}`);
   const run = new TrainingRun({ ...config, iters: measure + 1 }, backend.advantageEngine(config.method));
   const iterations: GpuIterationFigures[] = [];
@@ -69,22 +112,56 @@ async function measureCase(
       const before = counter.read();
       const t0 = performance.now();
       const record = await run.step();
-      const seconds = (performance.now() - t0) / 1000;
+      const wallMs = performance.now() - t0;
       if (!record) throw new Error(`${name}: training stopped at iteration ${i + 1}: ${run.halted ?? 'no record'}`);
       const calls = callsBetween(before, counter.read());
-      const figures = { iteration: record.iteration, seconds, envSteps: record.envSteps, ...calls, estimate: estimateRealGpuSeconds(calls) };
-      log(`  iteration ${figures.iteration}${i === 0 ? ' (first: SFT prior and shader compilation, not measured)' : ''}: ${formatFigures(figures)}`);
+      const hostMs = wallMs - calls.gpuWaitMs;
+      const flops = iterationFlops({ ...shape, envSteps: record.envSteps }).total;
+      const estimate = estimateRealGpuSeconds({ ...calls, hostSeconds: hostMs / 1000, flops });
+      const figures = { iteration: record.iteration, seconds: wallMs / 1000, envSteps: record.envSteps, ...calls, hostMs, estimate };
+      const first = i === 0 ? ' (first: SFT prior and shader compilation, not measured)' : '';
+      log(`  iteration ${figures.iteration}${first}: ${formatFigures(figures)}`);
+      log(`    ${formatEstimate(estimate)}`);
       if (i > 0) iterations.push(figures);
     }
   } finally {
     run.dispose();
   }
-  return { case: name, settings, iterations };
+  const mean = meanFigures(iterations);
+  const avg = (f: (x: GpuIterationFigures) => number) => iterations.reduce((a, x) => a + f(x), 0) / iterations.length;
+  return {
+    case: name,
+    settings,
+    runs,
+    horizon: config.horizon,
+    shape,
+    iterations,
+    mean: { ...mean, envSteps: avg((x) => x.envSteps), seconds: avg((x) => x.seconds) },
+  };
 }
 
 function formatFigures(f: GpuIterationFigures): string {
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(2)} MiB`;
-  return `${f.dispatches} dispatches, ${f.submits} submits, ${f.readBacks} read-backs (${mib(f.bytesReadBack)}), ${f.writes} writes (${mib(f.bytesWritten)}), ${f.envSteps} env steps, ${f.seconds.toFixed(2)} s on this adapter; real-GPU ESTIMATE of call overhead ${f.estimate.lowSeconds.toFixed(2)}–${f.estimate.highSeconds.toFixed(2)} s`;
+  return (
+    `${f.dispatches} dispatches, ${f.submits} submits, ${f.readBacks} read-backs (${mib(f.bytesReadBack)}), ` +
+    `${mib(f.bytesWritten)} written by the host (${f.writes} writes, ${f.mappedWrites} mapped: ${mib(f.bytesWrittenMapped)}), ` +
+    `${f.pipelines} pipelines created, ${f.envSteps} env steps; host ${f.hostMs.toFixed(0)} ms outside GPU waits ` +
+    `(GPU waits ${f.gpuWaitMs.toFixed(0)} ms), ${f.seconds.toFixed(2)} s on this adapter`
+  );
+}
+
+/** The targets' checks for the measured cases: each case's own, and each 4,096-run case against its twin when both ran. */
+function verdict(cases: readonly GpuCaseReport[]): { title: string; checks: TargetCheck[] }[] {
+  const byName = new Map(cases.map((c) => [c.case, c]));
+  const out: { title: string; checks: TargetCheck[] }[] = [];
+  for (const c of cases) {
+    const spec = CASES[c.case];
+    const checks = [...steadyChecks(c.mean), ...(spec.defaults ? defaultsChecks(c.mean) : [])];
+    out.push({ title: `${c.case} (${c.settings})`, checks });
+    const twin = spec.twin ? byName.get(spec.twin) : undefined;
+    if (twin) out.push({ title: `${c.case} against ${twin.case} (same horizon, ${c.runs} against ${twin.runs} runs)`, checks: scaleChecks(twin.mean, c.mean) });
+  }
+  return out;
 }
 
 async function main(): Promise<number> {
@@ -102,11 +179,14 @@ async function main(): Promise<number> {
   log(`bench:gpu on ${backend.describe}; counts from the WebGPU API; estimate: ${COST_MODEL.source}`);
   const cases: GpuCaseReport[] = [];
   try {
-    for (const name of names) cases.push(await measureCase(name, { ...config, ...CASES[name] }, flags.measure ?? 1, backend, log));
+    for (const name of names) cases.push(await measureCase(name, { ...config, ...CASES[name].settings }, flags.measure ?? 1, backend, log));
   } finally {
     backend.close();
   }
-  if (json) console.log(JSON.stringify({ adapter: backend.describe, costModel: COST_MODEL, cases }, null, 1));
+  const targets = verdict(cases);
+  log('Targets of the GPU-native iteration, per steady iteration (counts: any adapter; host ms: this machine):');
+  for (const t of targets) for (const line of formatChecks(t.title, t.checks)) log(line);
+  if (json) console.log(JSON.stringify({ adapter: backend.describe, costModel: COST_MODEL, targets: TARGETS, cases, verdict: targets }, null, 1));
   return 0;
 }
 

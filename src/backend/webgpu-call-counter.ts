@@ -1,13 +1,19 @@
 /**
  * Counts calls of the WebGPU API itself: compute dispatches, queue submits, buffer read-backs (maps for
- * reading) and the bytes they read back, plus buffer writes and their bytes.
+ * reading) and the bytes they read back, the host's uploads and their bytes, pipelines created, and the
+ * time the host spends with a GPU promise pending.
  *
- * It wraps `GPUComputePassEncoder.prototype.dispatchWorkgroups` (and the indirect variant),
- * `GPUQueue.prototype.submit`, `GPUQueue.prototype.writeBuffer` and `GPUBuffer.prototype.mapAsync`, so it
- * sees every call whoever makes it (tfjs, our WGSL kernels), not what the code says it does. Install it
- * once the GPU* classes exist: in Node after the `webgpu` package installed its globals (node-webgpu.ts
- * does that on the first webgpu/auto backend request), in a browser at any time. Benches and tests share
- * it; it changes no result.
+ * It wraps methods of the GPU* prototypes, so it sees every call whoever makes it (tfjs, our WGSL
+ * kernels), not what the code says it does. Install it once the GPU* classes exist: in Node after the
+ * `webgpu` package installed its globals (node-webgpu.ts does that on the first webgpu/auto backend
+ * request), in a browser at any time. Benches and tests share it; it changes no result (a wrapped
+ * promise settles as the original does, rejections included).
+ *
+ * Uploads come two ways, and both are counted. `GPUQueue.writeBuffer` (tfjs's uniforms, our kernels'
+ * inputs) and `writeTexture`; and mapped writes: tfjs 4.22's `uploadToGPU` (backend_webgpu.js) creates
+ * the tensor's buffer `mappedAtCreation` (or, when it reuses a pooled buffer, a `MAP_WRITE` staging
+ * buffer created mapped), fills `getMappedRange()` and unmaps. A mapped write counts the range's bytes,
+ * which is what the host may write into it (tfjs fills it whole).
  */
 
 /** Calls counted since the last `reset`. */
@@ -20,14 +26,26 @@ export interface WebGpuCallCounts {
   readBacks: number;
   /** Bytes covered by those read maps. */
   bytesReadBack: number;
-  /** `GPUQueue.writeBuffer` calls (uploads, uniforms included). */
+  /** `GPUQueue.writeBuffer` and `writeTexture` calls (uploads, uniforms included). */
   writes: number;
-  /** Bytes those writes uploaded. */
+  /** `getMappedRange` calls on a buffer mapped for writing (created `mappedAtCreation`, or mapped with WRITE). */
+  mappedWrites: number;
+  /** Bytes the host wrote: those of `writes` plus the ranges of `mappedWrites`. */
   bytesWritten: number;
+  /** Of `bytesWritten`, the bytes of mapped writes. */
+  bytesWrittenMapped: number;
+  /** `createComputePipeline(Async)` + `createRenderPipeline(Async)` calls: each compiles a shader. */
+  pipelines: number;
+  /**
+   * Milliseconds during which at least one GPU promise was pending (`mapAsync`, `onSubmittedWorkDone`,
+   * `popErrorScope`, the async pipeline creations, `getCompilationInfo`): the union of their intervals
+   * from call to settlement, so overlapping waits count once.
+   */
+  gpuWaitMs: number;
 }
 
 export interface WebGpuCallCounter {
-  /** A copy of the counts so far. */
+  /** A copy of the counts so far (a wait still pending counts up to now). */
   read(): WebGpuCallCounts;
   /** Sets every count to 0. */
   reset(): void;
@@ -35,27 +53,40 @@ export interface WebGpuCallCounter {
   uninstall(): void;
 }
 
-const zero = (): WebGpuCallCounts => ({ dispatches: 0, submits: 0, readBacks: 0, bytesReadBack: 0, writes: 0, bytesWritten: 0 });
+const zero = (): WebGpuCallCounts => ({
+  dispatches: 0,
+  submits: 0,
+  readBacks: 0,
+  bytesReadBack: 0,
+  writes: 0,
+  mappedWrites: 0,
+  bytesWritten: 0,
+  bytesWrittenMapped: 0,
+  pipelines: 0,
+  gpuWaitMs: 0,
+});
 
-/** The MAP_READ bit of GPUMapMode, fixed by the WebGPU spec (the global may not exist when this loads). */
+/** The MAP_READ and MAP_WRITE bits of GPUMapMode, fixed by the WebGPU spec (the global may not exist when this loads). */
 const MAP_READ = 0x0001;
+const MAP_WRITE = 0x0002;
 
 let installed: WebGpuCallCounter | null = null;
 
 type Method = (...args: never[]) => unknown;
+type Proto = Record<string, Method>;
 
 /** The GPU* class named `name` in `scope`, or a message naming what is missing. */
-function gpuClass(scope: object, name: string): { prototype: Record<string, Method> } {
-  const cls = (scope as Record<string, unknown>)[name] as { prototype?: Record<string, Method> } | undefined;
+function gpuClass(scope: object, name: string): { prototype: Proto } {
+  const cls = (scope as Record<string, unknown>)[name] as { prototype?: Proto } | undefined;
   if (!cls?.prototype) {
     throw new Error(
       `WebGPU call counter: ${name} is not defined; in Node, initialise the webgpu backend (src/backend/node-webgpu.ts) before installing the counter`,
     );
   }
-  return cls as { prototype: Record<string, Method> };
+  return cls as { prototype: Proto };
 }
 
-/** Byte length of `writeBuffer(buffer, offset, data, dataOffset?, size?)`'s upload. */
+/** Byte length of `writeBuffer(buffer, offset, data, dataOffset?, size?)`'s upload; offset and size count elements of a typed array. */
 function writtenBytes(data: unknown, dataOffset: number | undefined, size: number | undefined): number {
   if (ArrayBuffer.isView(data)) {
     const element = 'BYTES_PER_ELEMENT' in data ? (data as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
@@ -66,6 +97,12 @@ function writtenBytes(data: unknown, dataOffset: number | undefined, size: numbe
   return 0;
 }
 
+/** Byte length of `writeTexture(destination, data, layout, size)`'s source: the data after the layout's offset. */
+function textureBytes(data: unknown, layout: { offset?: number } | undefined): number {
+  const length = ArrayBuffer.isView(data) || data instanceof ArrayBuffer ? data.byteLength : 0;
+  return Math.max(0, length - (layout?.offset ?? 0));
+}
+
 /**
  * Installs the counter (idempotent: a second call returns the installed one). Throws, naming the class,
  * when the GPU* classes are not defined yet.
@@ -73,19 +110,56 @@ function writtenBytes(data: unknown, dataOffset: number | undefined, size: numbe
 export function installWebGpuCallCounter(scope: object = globalThis): WebGpuCallCounter {
   if (installed) return installed;
   const counts = zero();
+  const device = gpuClass(scope, 'GPUDevice').prototype;
   const pass = gpuClass(scope, 'GPUComputePassEncoder').prototype;
   const queue = gpuClass(scope, 'GPUQueue').prototype;
   const buffer = gpuClass(scope, 'GPUBuffer').prototype;
-  const originals: [Record<string, Method>, string, Method][] = [];
-  const wrap = (proto: Record<string, Method>, name: string, count: (self: unknown, args: unknown[]) => void) => {
-    const original = proto[name];
-    if (typeof original !== 'function') return; // an implementation without it: nothing to count
+  const shaderModule = (scope as Record<string, { prototype?: Proto } | undefined>).GPUShaderModule?.prototype;
+  const originals: [Proto, string, Method][] = [];
+  /** Replaces `proto[name]` by a function that hands `around` the original, `this` and the arguments. */
+  const replace = (proto: Proto | undefined, name: string, around: (original: Method, self: unknown, args: unknown[]) => unknown) => {
+    const original = proto?.[name];
+    if (!proto || typeof original !== 'function') return; // an implementation without it: nothing to count
     originals.push([proto, name, original]);
     proto[name] = function (this: unknown, ...args: unknown[]) {
-      count(this, args);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
+      return around(original, this, args);
     } as Method;
   };
+  const call = (original: Method, self: unknown, args: unknown[]) => (original as (...a: unknown[]) => unknown).apply(self, args);
+  /** Counts before calling the original; the original's result is returned unchanged. */
+  const wrap = (proto: Proto | undefined, name: string, count: (self: unknown, args: unknown[]) => void) =>
+    replace(proto, name, (original, self, args) => {
+      count(self, args);
+      return call(original, self, args);
+    });
+
+  // GPU waits: the union of the intervals during which at least one GPU promise is pending.
+  const wait = { pending: 0, since: 0 };
+  const settle = () => {
+    if (--wait.pending === 0) counts.gpuWaitMs += performance.now() - wait.since;
+  };
+  /** As `wrap`, and a promise the original returns is timed from the call to its settlement. */
+  const timed = (proto: Proto | undefined, name: string, count?: (self: unknown, args: unknown[]) => void) =>
+    replace(proto, name, (original, self, args) => {
+      count?.(self, args);
+      const result = call(original, self, args);
+      if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return result;
+      if (wait.pending++ === 0) wait.since = performance.now();
+      return Promise.resolve(result).then(
+        (value) => {
+          settle();
+          return value;
+        },
+        (error: unknown) => {
+          settle();
+          throw error;
+        },
+      );
+    });
+
+  // Buffers mapped for writing, until unmapped: their getMappedRange ranges are host writes.
+  const writeMapped = new WeakSet<object>();
+
   wrap(pass, 'dispatchWorkgroups', () => counts.dispatches++);
   wrap(pass, 'dispatchWorkgroupsIndirect', () => counts.dispatches++);
   wrap(queue, 'submit', () => counts.submits++);
@@ -93,16 +167,43 @@ export function installWebGpuCallCounter(scope: object = globalThis): WebGpuCall
     counts.writes++;
     counts.bytesWritten += writtenBytes(data, dataOffset as number | undefined, size as number | undefined);
   });
-  wrap(buffer, 'mapAsync', (self, [mode, offset, size]) => {
+  wrap(queue, 'writeTexture', (_self, [, data, layout]) => {
+    counts.writes++;
+    counts.bytesWritten += textureBytes(data, layout as { offset?: number } | undefined);
+  });
+  replace(device, 'createBuffer', (original, self, args) => {
+    const created = call(original, self, args);
+    if ((args[0] as GPUBufferDescriptor | undefined)?.mappedAtCreation && created) writeMapped.add(created as object);
+    return created;
+  });
+  for (const name of ['createComputePipeline', 'createRenderPipeline']) wrap(device, name, () => counts.pipelines++);
+  for (const name of ['createComputePipelineAsync', 'createRenderPipelineAsync']) timed(device, name, () => counts.pipelines++);
+  timed(device, 'popErrorScope');
+  timed(queue, 'onSubmittedWorkDone');
+  timed(shaderModule, 'getCompilationInfo');
+  timed(buffer, 'mapAsync', (self, [mode, offset, size]) => {
+    if (((mode as number) & MAP_WRITE) !== 0) writeMapped.add(self as object);
     if (((mode as number) & MAP_READ) === 0) return;
     counts.readBacks++;
     counts.bytesReadBack += (size as number | undefined) ?? (self as GPUBuffer).size - ((offset as number | undefined) ?? 0);
   });
+  wrap(buffer, 'getMappedRange', (self, [offset, size]) => {
+    if (!writeMapped.has(self as object)) return;
+    const bytes = (size as number | undefined) ?? (self as GPUBuffer).size - ((offset as number | undefined) ?? 0);
+    counts.mappedWrites++;
+    counts.bytesWritten += bytes;
+    counts.bytesWrittenMapped += bytes;
+  });
+  for (const name of ['unmap', 'destroy']) wrap(buffer, name, (self) => writeMapped.delete(self as object));
+
   installed = {
-    read: () => ({ ...counts }),
-    reset: () => Object.assign(counts, zero()),
+    read: () => ({ ...counts, gpuWaitMs: counts.gpuWaitMs + (wait.pending > 0 ? performance.now() - wait.since : 0) }),
+    reset: () => {
+      Object.assign(counts, zero());
+      if (wait.pending > 0) wait.since = performance.now();
+    },
     uninstall: () => {
-      for (const [proto, name, original] of originals) proto[name] = original;
+      for (const [proto, name, original] of originals.reverse()) proto[name] = original;
       installed = null;
     },
   };

@@ -1,6 +1,8 @@
 /**
  * The WebGPU call counter counts the API's own calls: a hand-made command stream with known numbers of
- * dispatches, submits, writes and read maps gives exactly those counts, and a tfjs read-back is seen.
+ * dispatches, submits, writes and read maps gives exactly those counts; a tfjs read-back, tfjs's own
+ * upload of a tensor (a mapped write, not a writeBuffer) and its pipeline compilations are seen.
+ * The waits' arithmetic is checked without a GPU in call-counter-waits.test.ts.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +53,19 @@ describe('WebGPU call counter', () => {
     const head = new Float32Array(staging.getMappedRange(0, 40).slice(0));
     staging.unmap();
     expect(Array.from(head)).toEqual(Array.from({ length: 10 }, (_, i) => 8 * i)); // doubled three times
-    expect(counter.read()).toEqual({ dispatches: 3, submits: 1, readBacks: 1, bytesReadBack: 40, writes: 1, bytesWritten: n * 4 });
+    const { gpuWaitMs, ...calls } = counter.read();
+    expect(calls).toEqual({
+      dispatches: 3,
+      submits: 1,
+      readBacks: 1,
+      bytesReadBack: 40,
+      writes: 1,
+      mappedWrites: 0,
+      bytesWritten: n * 4,
+      bytesWrittenMapped: 0,
+      pipelines: 0,
+    });
+    expect(gpuWaitMs).toBeGreaterThan(0); // the mapAsync was awaited
     data.destroy();
     staging.destroy();
   });
@@ -66,6 +80,41 @@ describe('WebGPU call counter', () => {
     expect(calls.dispatches).toBeGreaterThanOrEqual(1);
     expect(calls.readBacks).toBe(1);
     expect(calls.bytesReadBack).toBeGreaterThanOrEqual(256 * 4);
+  });
+
+  it("counts tfjs's upload of a tensor's values, a mapped write of its bytes", async () => {
+    const n = 1000;
+    const before = counter.read();
+    const x = tf.tensor1d(Float32Array.from({ length: n }, (_, i) => i));
+    const y = tf.tidy(() => tf.add(x, x)); // the op makes tfjs upload x, once
+    const values = await y.data();
+    tf.dispose([x, y]);
+    expect(values[n - 1]).toBe(2 * (n - 1));
+    const calls = callsBetween(before, counter.read());
+    expect(calls.mappedWrites).toBe(1);
+    expect(calls.bytesWrittenMapped).toBe(n * 4);
+    // Plus the program's uniforms, which tfjs writes with writeBuffer.
+    expect(calls.bytesWritten).toBeGreaterThan(n * 4);
+    expect(calls.writes).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts a pipeline per new tfjs program and none when the program is cached', async () => {
+    const run = async (size: number) => {
+      const before = counter.read();
+      const x = tf.tidy(() => tf.sqrt(tf.add(tf.fill([size], 4), 5)));
+      await x.data();
+      x.dispose();
+      return callsBetween(before, counter.read()).pipelines;
+    };
+    expect(await run(37)).toBeGreaterThanOrEqual(1); // sqrt and add of this shape's rank, first time in this process
+    expect(await run(37)).toBe(0);
+    expect(await run(41)).toBe(0); // tfjs keys programs by rank, not size
+    const { device } = gpu;
+    const before = counter.read().pipelines;
+    const module = device.createShaderModule({ code: DOUBLE_WGSL });
+    device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+    await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+    expect(counter.read().pipelines - before).toBe(2);
   });
 
   it('is installed once and counts nothing after uninstall', () => {
