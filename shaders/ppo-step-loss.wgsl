@@ -5,6 +5,10 @@
 //   ratio = exp(log p[action] − log π_old),  surrogate = min(ratio · A, clip(ratio, 1 − ε, 1 + ε) · A)
 //   loss = −mean(surrogate) − c_H · mean(H(p)) + c_KL · mean((ratio − 1) − log ratio)
 //
+// or, with `lossKind` LOSS_CLONING, behaviour cloning's loss = −mean(log p[action]) (docs/maths.md §9;
+// src/trainer/behaviour-cloning.ts is the reference): its logits' gradient is (p − onehot(action)) / M
+// over the admissible candidates, with no entropy or KL term.
+//
 // The derivatives follow tfjs's own gradients: min passes to its first argument where a ≤ b, clip
 // passes where lo ≤ x ≤ hi, log-softmax's is dy − p · Σ dy. One workgroup per row: invocations
 // stride over candidates and hidden units, invocation 0 does the row's short serial part. Writes the
@@ -12,7 +16,7 @@
 // dz1 = ∂loss/∂(obs·W1 + b1).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN, MAX_ACTIONS};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN, MAX_ACTIONS, LOSS_CLONING};
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
 @group(0) @binding(2) var<storage, read_write> work: array<f32>;
@@ -64,8 +68,13 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   }
   workgroupBarrier();
   if (lid == 0u) {
+    // The largest logit, and the first candidate that has it (tfjs's argMax: cloning's accuracy).
     var top = logp[0];
+    var best = 0u;
     for (var a = 1u; a < A; a++) {
+      if (logp[a] > top) {
+        best = a;
+      }
       top = max(top, logp[a]);
     }
     var total = 0.0;
@@ -79,30 +88,42 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
       entropy += exp(logp[a]) * logp[a];
     }
     let action = actions[s];
-    let advantage = advantages[s];
-    let logRatio = logp[action] - oldLogProbs[s];
-    let ratio = exp(logRatio);
-    let clipped = min(max(ratio, params.clipLow), params.clipHigh);
-    let unclippedTerm = ratio * advantage;
-    let clippedTerm = clipped * advantage;
     let count = f32(M);
-    // ∂loss/∂surrogate = −1/M; ∂loss/∂ratio through the surrogate and the k3 estimator's (ratio − 1).
-    let dSurrogate = -1.0 / count;
-    var dRatio = params.klCoef / count;
-    if (unclippedTerm <= clippedTerm) {
-      dRatio += dSurrogate * advantage;
-    } else if (ratio >= params.clipLow && ratio <= params.clipHigh) {
-      dRatio += dSurrogate * advantage;
+    // ∂loss/∂log p[action], the entropy term's scale and the row's statistics: cloning's first, PPO's
+    // in their place unless cloning.
+    var dTaken = -1.0 / count;
+    var entropyScale = 0.0;
+    var rowStats = vec4<f32>(logp[action], select(0.0, 1.0, best == action), 0.0, 0.0);
+    if (params.lossKind != LOSS_CLONING) {
+      let advantage = advantages[s];
+      let logRatio = logp[action] - oldLogProbs[s];
+      let ratio = exp(logRatio);
+      let clipped = min(max(ratio, params.clipLow), params.clipHigh);
+      let unclippedTerm = ratio * advantage;
+      let clippedTerm = clipped * advantage;
+      // ∂loss/∂surrogate = −1/M; ∂loss/∂ratio through the surrogate and the k3 estimator's (ratio − 1).
+      let dSurrogate = -1.0 / count;
+      var dRatio = params.klCoef / count;
+      if (unclippedTerm <= clippedTerm) {
+        dRatio += dSurrogate * advantage;
+      } else if (ratio >= params.clipLow && ratio <= params.clipHigh) {
+        dRatio += dSurrogate * advantage;
+      }
+      dTaken = dRatio * ratio - params.klCoef / count;
+      // −c_H · mean(−Σ p log p): ∂/∂log p_a = (c_H / M) · (p_a log p_a + p_a).
+      entropyScale = params.entropyCoef / count;
+      var clipHit = 0.0;
+      if (abs(ratio - 1.0) > params.clipRatio) {
+        clipHit = 1.0;
+      }
+      rowStats = vec4<f32>(min(unclippedTerm, clippedTerm), -entropy, (ratio - 1.0) - logRatio, clipHit);
     }
-    let dLogRatio = dRatio * ratio - params.klCoef / count;
-    // −c_H · mean(−Σ p log p): ∂/∂log p_a = (c_H / M) · (p_a log p_a + p_a).
-    let entropyScale = params.entropyCoef / count;
     var dTotal = 0.0;
     for (var a = 0u; a < A; a++) {
       let p = exp(logp[a]);
       var d = entropyScale * (p * logp[a] + p);
       if (a == action) {
-        d += dLogRatio;
+        d += dTaken;
       }
       dScore[a] = d;
       dTotal += d;
@@ -114,15 +135,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
       }
       dScore[a] = d;
     }
-    var clipHit = 0.0;
-    if (abs(ratio - 1.0) > params.clipRatio) {
-      clipHit = 1.0;
-    }
     let st = o.stats + i * 4u;
-    work[st] = min(unclippedTerm, clippedTerm);
-    work[st + 1u] = -entropy;
-    work[st + 2u] = (ratio - 1.0) - logRatio;
-    work[st + 3u] = clipHit;
+    work[st] = rowStats.x;
+    work[st + 1u] = rowStats.y;
+    work[st + 2u] = rowStats.z;
+    work[st + 3u] = rowStats.w;
   }
   workgroupBarrier();
   // The row's dS: every candidate's score gradient added at its distinct row (rows may repeat).

@@ -28,9 +28,16 @@ struct Params {
   statsRow: u32,
   statsRows: u32,
   weightCount: u32,
+  lossKind: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
+
+// The loss ppo-step-loss differentiates (`lossKind`; fused-ppo-kernels.ts LOSS_KINDS): PPO's clipped
+// surrogate with its entropy bonus and KL penalty (docs/maths.md §4), or behaviour cloning's
+// cross-entropy on the demonstrated action (docs/maths.md §9). Every other kernel is the same for both.
+const LOSS_PPO = 0u;
+const LOSS_CLONING = 1u;
 
 // Limits of the kernels' workgroup arrays (FUSED_PPO_MAX_HIDDEN, FUSED_PPO_MAX_ACTIONS in fused-ppo.ts).
 const MAX_HIDDEN = 512u;
@@ -53,7 +60,8 @@ fn weightOffsets() -> WeightOffsets {
 }
 
 // a1, h, dz2, dz1: [M, H] per minibatch row; g1, e, de, du1: [K, H] per distinct candidate row;
-// dS: [M, K] the scores' gradient; stats: [M, 4] per row (min surrogate, entropy, k3 KL, clipped).
+// dS: [M, K] the scores' gradient; stats: [M, 4] per row (min surrogate, entropy, k3 KL, clipped; when
+// cloning: log p of the demonstrated action, 1 where it is the most likely, 0, 0).
 struct WorkOffsets { a1: u32, h: u32, dz2: u32, dz1: u32, g1: u32, e: u32, de: u32, du1: u32, dS: u32, stats: u32 }
 
 fn workOffsets() -> WorkOffsets {

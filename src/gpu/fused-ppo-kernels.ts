@@ -32,8 +32,16 @@ export const FUSED_PPO_PARAMS = uniformFields([
   ['statsRow', 'u32'],
   ['statsRows', 'u32'],
   ['weightCount', 'u32'],
+  ['lossKind', 'u32'],
 ]);
 export type ParamName = (typeof FUSED_PPO_PARAMS)[number][0];
+
+/**
+ * The losses ppo-step-loss differentiates, as its `lossKind` uniform (LOSS_PPO, LOSS_CLONING in
+ * shaders/lib/ppo_batch.wgsl): PPO's (docs/maths.md §4) and behaviour cloning's (§9).
+ */
+export const LOSS_KINDS = { ppo: 0, cloning: 1 } as const;
+export type LossKind = keyof typeof LOSS_KINDS;
 
 export const PPO_FORWARD = defineKernel({
   name: 'ppo-forward',

@@ -13,6 +13,9 @@
  *   6. ppo-grad-norm               (1 workgroup) ‖g‖, the minibatch's statistics, Adam's β^t
  *   7. ppo-adam                    (per weight)  clipped Adam step on the flat weights and moments
  *
+ * With `lossKind: 'cloning'` kernel 2 differentiates behaviour cloning's cross-entropy instead
+ * (docs/maths.md §9; src/trainer/cloning-fused.ts); the other six are the same for both losses.
+ *
  * The whole update (every minibatch of every epoch) is recorded into one command buffer and submitted
  * once: each minibatch has uniforms of its own (a runner per minibatch slot; the pipelines are
  * compiled once per device and shared, kernel.ts). The weights and Adam's moments are copied from the
@@ -29,10 +32,12 @@ import {
   FUSED_PPO_MAX_HIDDEN,
   FUSED_PPO_MAX_ACTIONS,
   PPO_GRAD_NORM,
+  LOSS_KINDS,
+  type LossKind,
   type ParamName,
 } from './fused-ppo-kernels.ts';
 
-export { FUSED_PPO_KERNELS, FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN, FUSED_PPO_PARAMS } from './fused-ppo-kernels.ts';
+export { FUSED_PPO_KERNELS, FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN, FUSED_PPO_PARAMS, type LossKind } from './fused-ppo-kernels.ts';
 
 const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
 const COPY_SRC = 0x0004;
@@ -88,6 +93,13 @@ export interface FusedPpoSettings {
   beta1: number;
   beta2: number;
   epsilon: number;
+  /** The loss (default `ppo`); `cloning` reads neither `oldLogProbs` nor the advantages (docs/maths.md §9). */
+  lossKind?: LossKind;
+  /**
+   * The update's statistics are the mean over its last `statsOver` minibatches (default: over all of
+   * them); it divides their count (behaviour cloning's: the last epoch's).
+   */
+  statsOver?: number;
 }
 
 /** The GPU buffers of the weights and of Adam's state, one per variable in `Policy.variables` order. */
@@ -181,7 +193,8 @@ export class FusedPpoKernels {
    * Records and submits the whole update: weights and moments copied in from `targets`, every
    * minibatch's seven dispatches, the results copied back into `targets`. Returns the buffer of the
    * update's statistics [policyLoss, entropy, approxKl, clipFraction, gradNorm] (the minibatches'
-   * mean), lent until `released()` turns true, and a promise that rejects naming a kernel that failed.
+   * mean; when cloning [cross-entropy, accuracy, 0, 0, gradNorm]), lent until `released()` turns
+   * true, and a promise that rejects naming a kernel that failed.
    */
   async update(
     shape: FusedPpoShape,
@@ -191,6 +204,9 @@ export class FusedPpoKernels {
     targets: FusedPpoTargets,
     released: () => boolean,
   ): Promise<{ stats: GPUBuffer; errors: Promise<void> }> {
+    const statsOver = settings.statsOver ?? minibatches.length;
+    if (!(statsOver >= 1 && minibatches.length % statsOver === 0))
+      throw new Error(`statsOver ${statsOver} does not divide the update's ${minibatches.length} minibatches`);
     const slots = await this.runners(minibatches.length);
     const d = this.device;
     this.pool.reclaim();
@@ -202,8 +218,9 @@ export class FusedPpoKernels {
     copyIn(encoder, targets, buffers, variableSizes(shape));
     encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
     const pass = encoder.beginComputePass({ label: 'fused ppo update' });
+    // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
     minibatches.forEach((mb, j) =>
-      this.recordMinibatch(pass, slots[j], shape, batch, mb, j, minibatches.length, settings, { ...buffers, statsOut: stats }, true),
+      this.recordMinibatch(pass, slots[j], shape, batch, mb, j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, true),
     );
     pass.end();
     copyOut(encoder, targets, buffers, variableSizes(shape));
@@ -339,6 +356,7 @@ export class FusedPpoKernels {
       statsRow: row,
       statsRows: rows,
       weightCount,
+      lossKind: LOSS_KINDS[s.lossKind ?? 'ppo'],
     };
     const groups = (n: number) => Math.ceil(n / WORKGROUP);
     const workgroups = [M + K, M, groups(D * H + 2 * H + H * H + K * H), groups(H * H + H + K * H), groups(F * H + H), 1, groups(weightCount)];

@@ -6,13 +6,16 @@
  * over epochs × minibatches with Adam and global-norm gradient clipping, as the PPO update does, on the
  * same batch layout (update-batch.ts: each distinct candidate row embedded once). It trains the SFT prior
  * before RL and is the whole update of the SFT baseline. Every tensor made here is disposed here;
- * statistics are read back once.
+ * statistics are read back once. On webgpu, given the fused update's kernels, the same cloning runs as
+ * seven WGSL kernels per minibatch in one submit (cloning-fused.ts), unless the batch is over their limits.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import type { FusedPpoKernels } from '../gpu/fused-ppo.ts';
 import { dedupeRows } from '../policy/candidate-table.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import type { Demonstrations } from './demonstrations.ts';
+import { fusedCloning, fusedCloningRefusal } from './cloning-fused.ts';
 import { applyClippedGradients } from './gradients.ts';
 import { minibatchOrder } from './minibatches.ts';
 import { minibatchInputs, type PpoBatch } from './ppo.ts';
@@ -34,25 +37,21 @@ export interface CloningStats {
   accuracy: number;
 }
 
+/** `fused`: the fused update's kernels (webgpu), to clone through them when they take the batch. */
 export async function behaviourCloning(
   policy: Policy,
   optimizer: tf.Optimizer,
   demos: Demonstrations,
   settings: CloningSettings,
   rng: Rng,
+  fused?: FusedPpoKernels | null,
 ): Promise<CloningStats> {
   const S = demos.steps;
-  const maxActions = demos.mask.length / S;
-  const dims = { obsDim: demos.obs.length / S, actionDim: demos.features.length / (S * maxActions), maxActions };
-  // The PPO batch layout; the log-probabilities and advantages it carries are not read here.
-  const table = dedupeRows(demos.features, dims.actionDim);
-  const batch = toPpoBatch(
-    { ...demos, candidates: table.rows, candidateRows: table.rowOf, mask: Uint8Array.from(demos.mask), logProbs: new Float32Array(S) },
-    dims,
-    tf.zeros([S]) as tf.Tensor1D,
-  );
+  const batch = cloningBatch(demos);
   const last: tf.Tensor[] = [];
   try {
+    if (fused && fusedCloningRefusal(fused, policy, optimizer, batch, settings) === null)
+      return await fusedCloning(fused, policy, optimizer, batch, settings, rng);
     for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {
       const stats = cloningStep(policy, optimizer, batch, indices, settings.maxGradNorm, settings.chunkElements);
       if (epoch === settings.epochs - 1) last.push(stats);
@@ -68,6 +67,35 @@ export async function behaviourCloning(
   }
 }
 
+/**
+ * The demonstrations in the PPO batch layout (dispose with disposePpoBatch); the log-probabilities
+ * and advantages it carries (zeros) are not read by cloning.
+ */
+export function cloningBatch(demos: Demonstrations): PpoBatch {
+  const S = demos.steps;
+  const maxActions = demos.mask.length / S;
+  const dims = { obsDim: demos.obs.length / S, actionDim: demos.features.length / (S * maxActions), maxActions };
+  const table = dedupeRows(demos.features, dims.actionDim);
+  return toPpoBatch(
+    { ...demos, candidates: table.rows, candidateRows: table.rowOf, mask: Uint8Array.from(demos.mask), logProbs: new Float32Array(S) },
+    dims,
+    tf.zeros([S]) as tf.Tensor1D,
+  );
+}
+
+/**
+ * The cloning loss −mean log π(a*|s) of masked logits. Exported as the autodiff reference of the
+ * fused cloning (cloning-fused.ts).
+ */
+export function cloningLoss(logits: tf.Tensor2D, actions: tf.Tensor1D, numActions: number): tf.Scalar {
+  return tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(actions, numActions)), 1))) as tf.Scalar;
+}
+
+/** The share of steps whose argMax (the first of equal maxima) is the demonstrated action. */
+export function cloningAccuracy(logits: tf.Tensor2D, actions: tf.Tensor1D): tf.Scalar {
+  return tf.mean(tf.cast(tf.equal(tf.argMax(logits, 1), actions), 'float32')) as tf.Scalar;
+}
+
 /** One gradient step on the steps `indices`; returns [cross-entropy, accuracy] as a tensor. */
 function cloningStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, indices: Int32Array, maxGradNorm: number, chunkElements?: number): tf.Tensor {
   const chunks = chunksOf(indices, chunkSteps(Math.max(policy.shape.hiddenSize, batch.candidates.shape[0], batch.numActions), chunkElements));
@@ -78,8 +106,8 @@ function cloningStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, i
       let accuracy: tf.Tensor = tf.scalar(0);
       const { value, grads } = tf.variableGrads(() => {
         const logits = policy.logits(input);
-        accuracy = tf.keep(tf.mul(tf.mean(tf.cast(tf.equal(tf.argMax(logits, 1), actions), 'float32')), weight));
-        return tf.mul(tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(actions, batch.numActions)), 1))), weight) as tf.Scalar;
+        accuracy = tf.keep(tf.mul(cloningAccuracy(logits, actions), weight));
+        return tf.mul(cloningLoss(logits, actions, batch.numActions), weight) as tf.Scalar;
       }, policy.variables);
       return { grads, parts: [tf.keep(value), accuracy] };
     });
@@ -92,9 +120,8 @@ function cloningStep(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, i
     let accuracy: tf.Tensor = tf.scalar(0);
     const { value: loss, grads } = tf.variableGrads(() => {
       const logits = policy.logits(input);
-      accuracy = tf.keep(tf.mean(tf.cast(tf.equal(tf.argMax(logits, 1), actions), 'float32')));
-      const logp = tf.logSoftmax(logits);
-      return tf.neg(tf.mean(tf.sum(tf.mul(logp, tf.oneHot(actions, batch.numActions)), 1))) as tf.Scalar;
+      accuracy = tf.keep(cloningAccuracy(logits, actions));
+      return cloningLoss(logits, actions, batch.numActions);
     }, policy.variables);
     applyClippedGradients(optimizer, grads, maxGradNorm);
     const out = tf.stack([loss, accuracy]);

@@ -13,6 +13,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { flushTfjsQueue, markWrittenOnGpu, ownGpuBuffer, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 import { FusedPpoKernels, fusedPpoRefusal, type FusedMinibatch, type FusedPpoBatch, type FusedPpoShape, type FusedPpoSettings } from '../gpu/fused-ppo.ts';
+import type { FusedPpoTargets } from '../gpu/fused-ppo.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
@@ -69,20 +70,7 @@ export class FusedPpoUpdate {
     const adam = optimizer as unknown as AdamInternals;
     const shape = this.shape(policy, batch);
     const { perm, minibatches } = fusedMinibatches(batch.actions.length, settings, rng);
-    const moments = policy.variables.map((v, i) => {
-      adam.accumulatedFirstMoment[i] ??= { originalName: `${v.name}/m`, variable: tf.tidy(() => tf.zerosLike(v).variable(false)) };
-      adam.accumulatedSecondMoment[i] ??= { originalName: `${v.name}/v`, variable: tf.tidy(() => tf.zerosLike(v).variable(false)) };
-      return [adam.accumulatedFirstMoment[i]!.variable, adam.accumulatedSecondMoment[i]!.variable];
-    });
-    const written = [...policy.variables, ...moments.flat(), adam.accBeta1, adam.accBeta2];
-    for (const v of written) ownData(v);
-    const targets = {
-      weights: policy.variables.map(ownGpuBuffer),
-      firstMoments: moments.map(([m]) => ownGpuBuffer(m)),
-      secondMoments: moments.map(([, v]) => ownGpuBuffer(v)),
-      accBeta1: ownGpuBuffer(adam.accBeta1),
-      accBeta2: ownGpuBuffer(adam.accBeta2),
-    };
+    const { targets, written } = fusedTargets(policy, adam);
     // Read where they are (the batch outlives the submit): the advantages are the estimator's own output buffer.
     const features = tensorGpuBuffer(batch.candidates);
     const advantages = tensorGpuBuffer(batch.advantages);
@@ -154,6 +142,29 @@ export class FusedPpoUpdate {
       abandon: close,
     };
   }
+}
+
+/**
+ * What a fused update writes in place: the policy's variables and Adam's state (its moments made here
+ * on first use, as tfjs's Adam makes them), each made the only owner of its data. `written`: the
+ * variables to `markWrittenOnGpu` once the update is submitted.
+ */
+export function fusedTargets(policy: Policy, adam: AdamInternals): { targets: FusedPpoTargets; written: tf.Variable[] } {
+  const moments = policy.variables.map((v, i) => {
+    adam.accumulatedFirstMoment[i] ??= { originalName: `${v.name}/m`, variable: tf.tidy(() => tf.zerosLike(v).variable(false)) };
+    adam.accumulatedSecondMoment[i] ??= { originalName: `${v.name}/v`, variable: tf.tidy(() => tf.zerosLike(v).variable(false)) };
+    return [adam.accumulatedFirstMoment[i]!.variable, adam.accumulatedSecondMoment[i]!.variable];
+  });
+  const written = [...policy.variables, ...moments.flat(), adam.accBeta1, adam.accBeta2];
+  for (const v of written) ownData(v);
+  const targets = {
+    weights: policy.variables.map(ownGpuBuffer),
+    firstMoments: moments.map(([m]) => ownGpuBuffer(m)),
+    secondMoments: moments.map(([, v]) => ownGpuBuffer(v)),
+    accBeta1: ownGpuBuffer(adam.accBeta1),
+    accBeta2: ownGpuBuffer(adam.accBeta2),
+  };
+  return { targets, written };
 }
 
 /**

@@ -10,7 +10,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { createEnv } from '../../envs/index.ts';
 import { createAdam } from '../backend/webgpu-adam.ts';
+import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import type { TrainConfig } from '../config.ts';
+import { FusedPpoKernels } from '../gpu/fused-ppo.ts';
+import type { ShaderSources } from '../gpu/shader-source.ts';
 import { Policy, type PolicyWeights } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
@@ -33,13 +36,17 @@ export function priorKey(config: TrainConfig): string {
 
 const cache = new Map<string, Promise<PolicyWeights>>();
 
-/** The prior's weights for `config` (null when `sftEpisodes` is 0: training starts from random init). */
-export function sftPrior(config: TrainConfig): Promise<PolicyWeights> | null {
+/**
+ * The prior's weights for `config` (null when `sftEpisodes` is 0: training starts from random init).
+ * `shaders`: the WGSL sources, for the fused cloning on webgpu (trainSftPrior); the first call of a key
+ * trains it, and its weights are the key's for the process.
+ */
+export function sftPrior(config: TrainConfig, shaders?: ShaderSources): Promise<PolicyWeights> | null {
   if (priorEpisodes(config) === 0) return null;
   const key = priorKey(config);
   let prior = cache.get(key);
   if (!prior) {
-    prior = trainSftPrior(config);
+    prior = trainSftPrior(config, shaders);
     cache.set(key, prior);
     prior.catch(() => cache.delete(key)); // a failed prior is retried next time, never served
   }
@@ -51,20 +58,25 @@ export function initialPolicy(config: TrainConfig, obsDim: number, actionDim: nu
   return new Policy({ obsDim, actionDim, hiddenSize: config.hiddenSize }, new Rng(config.seed).fork('init'));
 }
 
-/** Trains the prior for `config` (uncached: `sftPrior` is the memoised entry point). */
-export async function trainSftPrior(config: TrainConfig): Promise<PolicyWeights> {
+/**
+ * Trains the prior for `config` (uncached: `sftPrior` is the memoised entry point). On webgpu, given
+ * the WGSL `shaders`, the cloning runs through the fused update's kernels (cloning-fused.ts).
+ */
+export async function trainSftPrior(config: TrainConfig, shaders?: ShaderSources): Promise<PolicyWeights> {
   const episodes = priorEpisodes(config);
   const env = createEnv(config.env, { horizon: config.horizon, batchSize: Math.min(DEMONSTRATION_BATCH, episodes) });
   const policy = initialPolicy(config, env.obsDim, env.actionDim);
   const optimizer = createAdam(config.sftLearningRate);
   const rng = new Rng(config.seed).fork('sft-prior');
+  const fused = shaders && tf.getBackend() === 'webgpu' ? new FusedPpoKernels(getWebGpuDevice(), shaders) : null;
   try {
     const teacher = config.demoNoise > 0 ? { noise: config.demoNoise, rng: new Rng(config.seed).fork('sft-prior-teacher') } : undefined;
     const demos = collectDemonstrations(env, rng, { episodes }, teacher);
     const minibatches = Math.ceil(demos.steps / MINIBATCH_STEPS);
-    await behaviourCloning(policy, optimizer, demos, { epochs: priorEpochs(config), minibatches, maxGradNorm: config.maxGradNorm }, rng);
+    await behaviourCloning(policy, optimizer, demos, { epochs: priorEpochs(config), minibatches, maxGradNorm: config.maxGradNorm }, rng, fused);
     return (await policy.weights()).map((w) => w.slice()); // copies: the backend may reuse its buffers
   } finally {
+    fused?.dispose();
     policy.dispose();
     optimizer.dispose();
   }

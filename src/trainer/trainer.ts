@@ -202,7 +202,7 @@ export class Trainer {
   /** Puts the starting weights in place once: the SFT prior's when `sftEpisodes` > 0. */
   private start(): Promise<void> {
     this.started ??= (async () => {
-      const prior = this.prior ?? (await sftPrior(this.config));
+      const prior = this.prior ?? (await sftPrior(this.config, this.engine.shaders));
       if (prior) this.policy.setWeights(prior);
     })();
     return this.started;
@@ -344,7 +344,7 @@ export class Trainer {
     advantages.dispose(); // reported in the metrics, never used by cloning
     const teacher = this.teacherRng ? { noise: this.config.demoNoise, rng: this.teacherRng } : undefined;
     const demos = collectDemonstrations(this.env, this.demonstrationRng, { minSteps: steps }, teacher);
-    const { loss } = await behaviourCloning(this.policy, this.optimizer, demos, this.config, this.updateRng);
+    const { loss } = await behaviourCloning(this.policy, this.optimizer, demos, this.config, this.updateRng, this.fusedPpo?.kernels);
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 

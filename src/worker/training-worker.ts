@@ -130,7 +130,7 @@ async function customEngine(estimator: EstimatorCode | null | undefined, shaders
  */
 async function sharedPrior(config: RaceConfig, method: Method): Promise<PolicyWeights | null> {
   await backend.ensure(config.backend, false);
-  const prior = sftPrior(entryConfig(method, config));
+  const prior = sftPrior(entryConfig(method, config), VITE_SHADERS); // the sources are read only on webgpu
   return prior ? await prior : null;
 }
 
