@@ -49,6 +49,8 @@ export interface ServeOptions {
    * then cross-origin isolated and the wasm backend can use threads.
    */
   isolated?: boolean;
+  /** The checkout to build (default: this one); bench:first-point's `--compare` builds another. */
+  root?: string;
 }
 
 /** The headers that make a page cross-origin isolated (SharedArrayBuffer, hence wasm threads). */
@@ -59,7 +61,7 @@ export const ISOLATION_HEADERS = {
 
 export async function buildAndServe(options: ServeOptions = {}): Promise<SubPathServer> {
   const outDir = mkdtempSync(join(tmpdir(), 'beacon-live-dist-'));
-  await build({ root: ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  await build({ root: options.root ?? ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const misses: string[] = [];
   const requests: string[] = [];
   const refused: string[] = [];

@@ -7,6 +7,9 @@
 import './ui/early-workers.ts';
 import { methodColorCss } from './ui/theme.ts';
 import './ui/beacon-live-app.ts';
+import { markOnce, TIMELINE_MARKS } from './timeline-marks.ts';
+
+markOnce(TIMELINE_MARKS.pageScript);
 
 const methodColors = document.createElement('style');
 methodColors.textContent = methodColorCss();

@@ -8,6 +8,9 @@
  * SIMD where the browser has it.
  */
 import * as tf from '@tensorflow/tfjs-core';
+// Static: the wasm backend is part of the worker's own script, not a chunk fetched after it (every
+// further fetch is a round trip before the first point; a wasm race, the usual start, needs it first).
+import * as wasmBackend from '@tensorflow/tfjs-backend-wasm';
 import wasmPlainUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
@@ -48,6 +51,7 @@ const THREADS_FLAG = 'WASM_HAS_MULTITHREAD_SUPPORT';
 
 const browserHost: BackendHost = {
   gpu: browserGpu,
+  wasmModule: () => Promise.resolve(wasmBackend),
   configureWasm: (wasm) => {
     wasm.setWasmPaths({
       'tfjs-backend-wasm.wasm': wasmPlainUrl,

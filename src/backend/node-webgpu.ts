@@ -17,6 +17,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
+// In Node the cpu backend is registered at once, as tfjs's default (tests and commands run tensors on it
+// without selecting it); the page's host (browser.ts) loads it only when it is chosen.
+import '@tensorflow/tfjs-backend-cpu';
 import { selectBackend, type BackendChoice, type BackendHost, type BackendOptions, type BackendReport } from './select.ts';
 
 /** glibc's RTLD_NODELETE; Node's os.constants.dlopen does not list it. */
@@ -139,6 +142,7 @@ export async function initBackend(choice: BackendChoice, options: BackendOptions
   const host: BackendHost = {
     gpu: () => gpu,
     // The Node build of tfjs-backend-wasm finds its .wasm files beside itself in node_modules.
+    wasmModule: () => import('@tensorflow/tfjs-backend-wasm'),
     configureWasm: () => undefined,
   };
   silenceCpuBackendBanner();

@@ -12,11 +12,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { requestTrainingAdapter } from './adapter-request.ts';
 import { loadWebGpuModule } from './webgpu-module.ts';
-import '@tensorflow/tfjs-backend-cpu';
 
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from './names.ts';
+import { adapterDisplayName, isSoftwareAdapter } from './adapter-info.ts';
 
 export { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from './names.ts';
+export { adapterDisplayName, isSoftwareAdapter } from './adapter-info.ts';
 
 /** What `initBackend` ended up with; plain data, safe to show or serialise. */
 export interface BackendReport {
@@ -43,6 +44,11 @@ export interface BackendOptions {
 export interface BackendHost {
   /** The WebGPU entry point, or a sentence saying why there is none. */
   gpu(): GPU | string;
+  /**
+   * tfjs's wasm backend module. The page's worker imports it statically, so that a wasm start fetches no
+   * further script once the worker's own has loaded; Node imports it when it is first tried.
+   */
+  wasmModule(): Promise<typeof import('@tensorflow/tfjs-backend-wasm')>;
   /**
    * Points the wasm backend at its binaries and sets its threads before it initialises (no-op where it
    * finds them itself). Returns why threads that were wanted are not used, if so.
@@ -142,25 +148,6 @@ function deviceDescriptor(adapter: GPUAdapter): GPUDeviceDescriptor {
   };
 }
 
-/**
- * A software adapter runs WebGPU on the CPU: usually much slower than wasm. Chromium declares a fallback
- * adapter in `isFallbackAdapter` (newer) but its SwiftShader adapter is not always declared, so the name
- * is checked too.
- */
-export function isSoftwareAdapter(info: GPUAdapterInfo | undefined): boolean {
-  if (!info) return false;
-  if ((info as GPUAdapterInfo & { isFallbackAdapter?: boolean }).isFallbackAdapter === true) return true;
-  return /swiftshader|llvmpipe|lavapipe|software|microsoft basic render/i.test([info.vendor, info.architecture, info.device, info.description].join(' '));
-}
-
-/** A human-readable adapter name: Chrome often leaves `description` empty, Dawn in Node fills it. */
-export function adapterDisplayName(info: GPUAdapterInfo | undefined): string {
-  if (!info) return 'unknown adapter';
-  if (info.description) return info.description;
-  const parts = [info.vendor, info.architecture, info.device].filter((s) => s && s.length > 0);
-  return parts.length > 0 ? parts.join(' ') : 'unknown adapter';
-}
-
 async function tryWebGpu(host: BackendHost): Promise<Attempt> {
   const gpu = host.gpu();
   if (typeof gpu === 'string') return { ok: false, reason: gpu };
@@ -215,7 +202,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'stalled'> {
 
 async function tryWasm(host: BackendHost, boundMs: number): Promise<Attempt> {
   try {
-    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    const wasm = await host.wasmModule();
     // setWasmPaths throws once the backend has initialised, so configure exactly once.
     if (!wasmConfigured) {
       wasmThreadsNote = host.configureWasm(wasm);
@@ -243,6 +230,8 @@ async function tryWasm(host: BackendHost, boundMs: number): Promise<Attempt> {
 const WASM_PRIORITY = 2;
 
 async function tryCpu(): Promise<Attempt> {
+  // Loaded when chosen (Node's host has it loaded already): a wasm or webgpu race never parses its ~0.2 MB.
+  await import('@tensorflow/tfjs-backend-cpu');
   if (await tf.setBackend('cpu')) return { ok: true };
   return { ok: false, reason: 'tfjs cpu init failed' };
 }

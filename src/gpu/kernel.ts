@@ -9,35 +9,12 @@
  * error scopes, so a validation, out-of-memory or internal error comes back naming the kernel that
  * caused it rather than surfacing later from some unrelated submit.
  */
-import { type KernelName, shaderOrigin } from './shader-source.ts';
-import { packUniforms, type UniformFields, type UniformLayout } from './uniforms.ts';
-import { reflectBindings, uniformLayoutOf } from './wgsl-layout.ts';
+import { shaderOrigin } from './shader-source.ts';
+import { packUniforms, type UniformLayout } from './uniforms.ts';
 import { injectKernelFault } from './fault-injection.ts';
+import { GpuKernelError, type KernelSpec } from './kernel-spec.ts';
 
-export type StorageAccess = 'read' | 'read_write';
-
-export interface KernelSpec<P extends string, B extends string> {
-  name: KernelName;
-  /** The fields of the WGSL `struct Params` (bound at @binding(0) as `var<uniform> params`), in order. */
-  params: UniformFields<P>;
-  /** Storage buffers at @binding(1), @binding(2), … in order, with the WGSL variable names. */
-  storage: readonly (readonly [B, StorageAccess])[];
-}
-
-/** Identity with inference: keeps the field and binding names as literal types. */
-export function defineKernel<const P extends string, const B extends string>(spec: KernelSpec<P, B>): KernelSpec<P, B> {
-  return spec;
-}
-
-export class GpuKernelError extends Error {
-  constructor(
-    readonly kernel: string,
-    message: string,
-  ) {
-    super(`WGSL kernel ${kernel}: ${message}`);
-    this.name = 'GpuKernelError';
-  }
-}
+export { defineKernel, GpuKernelError, type KernelSpec, type StorageAccess } from './kernel-spec.ts';
 
 interface CompiledKernel<P extends string = string> {
   layout: GPUBindGroupLayout;
@@ -73,32 +50,14 @@ function compile<P extends string, B extends string>(
   return compiled as Promise<CompiledKernel<P>>;
 }
 
-/**
- * The uniform layout of `source`'s `struct Params` for the fields `spec` sets, and its bindings
- * checked against `spec`'s: a kernel and its runner that disagree fail here, naming what differs.
- */
-export function reflectKernel<P extends string, B extends string>(spec: KernelSpec<P, B>, source: string): UniformLayout<P> {
-  try {
-    const params = uniformLayoutOf(source, 'Params', spec.params);
-    const expected = [`0 uniform read params`, ...spec.storage.map(([name, access], i) => `${i + 1} storage ${access} ${name}`)];
-    const actual = reflectBindings(source).map((b) => `${b.group === 0 ? '' : `group ${b.group} `}${b.binding} ${b.space} ${b.access} ${b.name}`);
-    const differs = Math.max(expected.length, actual.length);
-    for (let i = 0; i < differs; i++) {
-      if (expected[i] !== actual[i])
-        throw new Error(`binding ${i} is "${actual[i] ?? 'nothing'}" in the WGSL but "${expected[i] ?? 'nothing'}" in the runner's table`);
-    }
-    return params;
-  } catch (e) {
-    throw new GpuKernelError(spec.name, e instanceof Error ? e.message : String(e));
-  }
-}
-
 async function compileUncached<P extends string, B extends string>(
   device: GPUDevice,
   spec: KernelSpec<P, B>,
   source: string,
   workgroupSize: number,
 ): Promise<CompiledKernel<P>> {
+  // The WGSL reflection (wgsl_reflect, ~0.2 MB) loads with the first kernel: a wasm race never loads it.
+  const { reflectKernel } = await import('./kernel-reflect.ts');
   const params = reflectKernel(spec, source);
   // Scopes are pushed and popped in one synchronous stretch, so no other code's errors land in them.
   device.pushErrorScope('validation');

@@ -10,7 +10,7 @@
  * Node test fails until then).
  */
 import type { RaceConfig, TrainConfig } from '../config.ts';
-import { DEFAULT_RACE } from '../methods/registry.ts';
+import { DEFAULT_RACE, type Method } from '../methods/registry.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import { entryConfig } from '../race/entries.ts';
 import { priorKeyOn } from '../trainer/prior-key.ts';
@@ -36,15 +36,38 @@ export function shippedPriorKey(): string {
   return priorKeyOn(shippedPriorConfig(), SHIPPED_PRIOR_BACKEND);
 }
 
+/** The shipped file, loaded and decoded once per page (the page may start loading it early: prefetchShippedPrior). */
+let loading: Promise<PolicyWeights | null> | null = null;
+
+function loadShipped(): Promise<PolicyWeights | null> {
+  loading ??= import('./page-prior.json').then(
+    ({ default: file }) => (file.key === shippedPriorKey() ? decodeShippedPrior(file) : null),
+    (e: unknown) => {
+      loading = null; // a failed load (offline before the cache was filled) is tried again next time
+      throw e;
+    },
+  );
+  return loading;
+}
+
 /**
  * The shipped prior when `config`'s prior on `backend` is exactly it (the same key), else null at once
  * (nothing is loaded). Resolves to null if the file's key is not the one asked for (a stale file: the
- * prior is then computed, never served wrong).
+ * prior is then computed, never served wrong). Each caller gets its own copy of the weights.
  */
 export function shippedPrior(config: TrainConfig, backend: string): Promise<PolicyWeights | null> | null {
-  const key = priorKeyOn(config, backend);
-  if (key !== shippedPriorKey()) return null;
-  return import('./page-prior.json').then(({ default: file }) => (file.key === key ? decodeShippedPrior(file) : null));
+  if (priorKeyOn(config, backend) !== shippedPriorKey()) return null;
+  return loadShipped().then((weights) => (weights ? weights.map((w) => w.slice()) : null));
+}
+
+/**
+ * Starts loading the shipped prior when a race of `shared` (its first entry's `method`) may start from it:
+ * its key matches on wasm and the race's backend is wasm or `auto` (which starts on wasm unless an earlier
+ * visit chose WebGPU). The page calls it before it builds itself, so the file is there when the race starts.
+ */
+export function prefetchShippedPrior(shared: RaceConfig, method: Method): void {
+  if (shared.backend !== 'auto' && shared.backend !== SHIPPED_PRIOR_BACKEND) return;
+  void shippedPrior(entryConfig(method, { ...shared, backend: SHIPPED_PRIOR_BACKEND }), SHIPPED_PRIOR_BACKEND)?.catch(() => undefined);
 }
 
 export function encodeShippedPrior(key: string, weights: PolicyWeights): ShippedPriorFile {

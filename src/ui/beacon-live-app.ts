@@ -43,6 +43,7 @@ import './elements/shortcut-help.ts';
 import './elements/training-controls.ts';
 import { failureFromMessage } from '../estimator/failure.ts';
 import { codeEntries } from './controllers/estimator-session.ts';
+import { markOnce, TIMELINE_MARKS } from '../timeline-marks.ts';
 
 export class BeaconLiveApp extends LitElement {
   static override properties = {
@@ -131,6 +132,10 @@ export class BeaconLiveApp extends LitElement {
     this.toggleAttribute('present', this.state.page.present);
     // Presenter mode scales the whole page's rem-based type, so that body text is at least 20 px.
     document.documentElement.classList.toggle('present', this.state.page.present);
+  }
+
+  protected override firstUpdated(): void {
+    markOnce(TIMELINE_MARKS.pageBuilt);
   }
 
   static override styles = [sharedStyles, pageFrameStyles, raceLayoutStyles, stageLayoutStyles];

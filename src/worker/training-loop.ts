@@ -30,6 +30,7 @@ import { DeviceLostError, errorText, isGpuFault, LIVE_KEYS, liveSettings, StepWa
 import { SnapshotPacer } from './snapshot-pacer.ts';
 import { resetAfterDeviceLoss, resetAfterGpuFault, resetForMove, type PendingReset, type RunPosition } from './reset-plan.ts';
 import type { EstimatorCode, ToWorker } from './protocol.ts';
+import { markOnce, TIMELINE_MARKS } from '../timeline-marks.ts';
 
 export { DeviceLostError, LIVE_KEYS, type LoopHost } from './loop-host.ts';
 
@@ -281,6 +282,7 @@ export class TrainingLoop {
         );
       this.run = await create(reset.force);
       if (!this.run) return; // superseded while the backend was initialising
+      markOnce(TIMELINE_MARKS.trainerBuilt);
       if (saved) {
         try {
           await this.steps.watch(this.run.restore(saved));
@@ -304,6 +306,7 @@ export class TrainingLoop {
         // Iteration 0: where every method starts (the shared prior), the first point of every chart.
         const start = await this.steps.watch(this.run.evaluateStart());
         if (this.pendingReset) return;
+        markOnce(TIMELINE_MARKS.firstRecord);
         for (const { seed, record } of start) this.host.post({ type: 'record', generation: this.generation, record, seed });
       }
       await this.keep();

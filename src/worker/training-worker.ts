@@ -12,9 +12,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { TrainingLoop } from './training-loop.ts';
 import { WorkerBackend } from './worker-backend.ts';
-import { VITE_SHADERS } from '../gpu/shaders-vite.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import { initBackend, setWasmThreads, withholdWebGpu } from '../backend/browser.ts';
+import type { BackendName } from '../backend/select.ts';
 import { armGpuFault } from '../gpu/fault-injection.ts';
 import { advantageEngineName, createAdvantageEngine, rolloutShaders } from '../engine/advantage-engine.ts';
 import { probeBackend } from './backend-probe.ts';
@@ -29,6 +29,9 @@ import { browserEstimatorSandbox } from '../estimator/browser-sandbox.ts';
 import { EstimatorError } from '../estimator/failure.ts';
 import { createCustomAdvantageEngine } from '../engine/custom-advantage-engine.ts';
 import type { AdvantageEngine } from '../engine/advantage-engine.ts';
+import { markOnce, TIMELINE_MARKS } from '../timeline-marks.ts';
+
+markOnce(TIMELINE_MARKS.workerScript);
 
 /** The parts of DedicatedWorkerGlobalScope used here (the project compiles against the DOM lib). */
 interface WorkerScope {
@@ -54,6 +57,23 @@ const backend = new WorkerBackend((reason) => {
   loop.deviceLost(reason);
 });
 
+/** The kernels' WGSL, once this worker is on WebGPU (loadShaders). */
+let shaders: ShaderSources | null = null;
+
+/**
+ * Loads the kernels' WGSL (the files Vite inlined, ~0.1 MB, and the WESL linker, ~0.2 MB) when `backend` is
+ * WebGPU, the only backend that runs them: a wasm or cpu race never loads, parses or evaluates them.
+ */
+async function loadShaders(backend: BackendName): Promise<void> {
+  if (backend === 'webgpu' && !shaders) shaders = (await import('../gpu/shaders-vite.ts')).VITE_SHADERS;
+}
+
+/** The kernels' WGSL for an engine on WebGPU (asked for only there, after loadShaders). */
+function loadedShaders(): ShaderSources {
+  if (!shaders) throw new Error('the WGSL kernels were asked for before WebGPU was selected');
+  return shaders;
+}
+
 /** A macrotask turn (MessageChannel is not clamped like setTimeout), or a real pause. */
 function wait(ms: number): Promise<void> {
   if (ms > 0) return new Promise((resolve) => setTimeout(resolve, ms));
@@ -72,6 +92,7 @@ const loop: TrainingLoop = new TrainingLoop({
   wait,
   async prepare(config, method, { force, continuesAt, estimator, fallback }) {
     const { report, changed } = await backend.ensure(config.backend, force || lostReason !== null);
+    await loadShaders(report.backend);
     if (changed || lostReason || !announced) {
       announced = true;
       const at = continuesAt != null ? `continued at iteration ${continuesAt}` : 'training restarted from iteration 0 (no iteration had completed)';
@@ -86,12 +107,8 @@ const loop: TrainingLoop = new TrainingLoop({
       lostReason = null;
       moving = false;
     }
-    if (methodSpec(method).visitorCode)
-      return customEngine(
-        estimator,
-        rolloutShaders(report.backend, () => VITE_SHADERS),
-      );
-    return createAdvantageEngine(report.backend, method, () => VITE_SHADERS);
+    if (methodSpec(method).visitorCode) return customEngine(estimator, rolloutShaders(report.backend, loadedShaders));
+    return createAdvantageEngine(report.backend, method, loadedShaders);
   },
 });
 
@@ -146,8 +163,12 @@ scope.onmessage = (event) => {
   if (message.type === 'probe') {
     void probeBackend(
       message,
-      (b) => initBackend(b, { strict: true }),
-      (b) => createAdvantageEngine(b, message.method, () => VITE_SHADERS),
+      async (b) => {
+        const report = await initBackend(b, { strict: true });
+        await loadShaders(report.backend);
+        return report;
+      },
+      (b) => createAdvantageEngine(b, message.method, loadedShaders),
       () => post({ type: 'probeWarm' }),
     ).then((result) => post({ type: 'probe', result }));
     return;

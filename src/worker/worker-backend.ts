@@ -8,6 +8,7 @@
 import { initBackend } from '../backend/browser.ts';
 import type { BackendChoice, BackendReport } from '../backend/select.ts';
 import { applyTrainingFlags, getWebGpuDevice } from '../backend/webgpu-interop.ts';
+import { markOnce, TIMELINE_MARKS } from '../timeline-marks.ts';
 
 export class WorkerBackend {
   private choice: BackendChoice | null = null;
@@ -38,6 +39,7 @@ export class WorkerBackend {
     const token = ++this.watchToken;
     // The flags the probe times under too (training-flags.ts).
     applyTrainingFlags(report.backend);
+    markOnce(TIMELINE_MARKS.backendReady);
     if (report.backend === 'webgpu') {
       getWebGpuDevice().lost.then((info) => {
         if (token === this.watchToken) this.onLost(info.message ? `${info.reason}: ${info.message}` : String(info.reason));

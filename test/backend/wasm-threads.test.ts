@@ -41,7 +41,12 @@ const realWasmFactory = tf.findBackendFactory('wasm');
 const never = () => new Promise<never>(() => {});
 
 function host(onDrop: () => boolean): BackendHost {
-  return { gpu: () => 'no WebGPU in this test', configureWasm: () => undefined, dropWasmThreads: onDrop };
+  return {
+    gpu: () => 'no WebGPU in this test',
+    wasmModule: () => import('@tensorflow/tfjs-backend-wasm'),
+    configureWasm: () => undefined,
+    dropWasmThreads: onDrop,
+  };
 }
 
 describe('a wasm start under a bound', () => {

@@ -15,7 +15,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { requestTrainingAdapter } from '../../backend/adapter-request.ts';
-import { adapterDisplayName, isSoftwareAdapter } from '../../backend/select.ts';
+import { adapterDisplayName, isSoftwareAdapter } from '../../backend/adapter-info.ts';
 import type { RaceConfig } from '../../config.ts';
 import type { Method } from '../../methods/registry.ts';
 import {
@@ -85,7 +85,7 @@ export class BackendProbeController implements ReactiveController {
   async begin(config: RaceConfig, method: Method): Promise<ProbeStart | null> {
     this.forget();
     const token = this.token;
-    const adapter = await requestAdapter();
+    const adapter = await (takeEarlyAdapter() ?? requestAdapter());
     if (token !== this.token || !adapter) return null;
     this.key = this.keyOf(adapter, config, method);
     const stored = readVerdict(this.storage, this.key);
@@ -244,6 +244,23 @@ function pageStorage(): VerdictStorage | null {
 function memoryStorage(): VerdictStorage {
   const map = new Map<string, string>();
   return { getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v) };
+}
+
+/** The adapter request started before the page built itself (requestAdapterEarly), until the first `begin` takes it. */
+let earlyAdapter: Promise<GPUAdapter | null> | null = null;
+
+/**
+ * Starts the page's adapter request now (early-workers.ts, under `auto`): the GPU process answers it while
+ * the page builds itself, so `auto`'s verdict, and with it the race's start, does not wait for it after.
+ */
+export function requestAdapterEarly(): void {
+  earlyAdapter ??= requestAdapter();
+}
+
+function takeEarlyAdapter(): Promise<GPUAdapter | null> | null {
+  const early = earlyAdapter;
+  earlyAdapter = null;
+  return early;
 }
 
 /** The browser's WebGPU adapter, or null where there is none. */

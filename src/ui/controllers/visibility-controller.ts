@@ -7,7 +7,9 @@
  * to hold off drawing while off screen and catch up in `onChange` when they come back.
  *
  * Before the first observation, and where IntersectionObserver is missing, the host counts as visible:
- * drawing too much is better than not drawing.
+ * drawing too much is better than not drawing. `seen` is stricter: true once the host has been observed on
+ * screen (at once where IntersectionObserver is missing), so a chart below the fold is not even built
+ * while the page starts (docs/performance.md, "The first point").
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
@@ -16,6 +18,8 @@ const MARGIN = '0px';
 
 export class VisibilityController implements ReactiveController {
   visible = true;
+  /** The host has been on screen at least once (always true where IntersectionObserver is missing). */
+  seen = typeof IntersectionObserver === 'undefined';
   private observer: IntersectionObserver | null = null;
 
   constructor(
@@ -30,7 +34,9 @@ export class VisibilityController implements ReactiveController {
     this.observer = new IntersectionObserver(
       (entries) => {
         const visible = entries[entries.length - 1].isIntersecting;
-        if (visible === this.visible) return;
+        const first = visible && !this.seen;
+        if (visible) this.seen = true;
+        if (visible === this.visible && !first) return;
         this.visible = visible;
         this.onChange(visible);
       },

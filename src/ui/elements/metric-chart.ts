@@ -71,9 +71,15 @@ export class MetricChart extends LitElement {
     () => this.renderRoot.querySelector('.plot'),
     (w) => this.resized(w),
   );
-  /** Off screen the plot keeps its last drawing and `stale` notes that the data moved on since. */
+  /**
+   * Off screen the plot keeps its last drawing and `stale` notes that the data moved on since. A chart
+   * that has never been on screen is not built at all (a PNG export builds it): below the fold, the
+   * page's start builds nothing that the training workers' first seconds must share the cores with.
+   */
   private readonly onScreen = new VisibilityController(this, (visible) => {
-    if (visible) this.catchUp();
+    if (!visible) return;
+    if (this.plot) this.catchUp();
+    else this.requestUpdate();
   });
   private stale = false;
 
@@ -198,11 +204,8 @@ export class MetricChart extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     const key = this.buildKey();
     if (this.plot && key !== this.builtFor) this.destroyPlot();
-    const el = this.renderRoot.querySelector<HTMLElement>('.plot');
-    if (!el) return;
     if (!this.plot) {
-      const width = this.resize.width || el.clientWidth;
-      if (width > 0) this.build(el, width);
+      if (this.onScreen.seen) this.ensurePlot();
       return;
     }
     if (changed.has('revision') || changed.has('data') || changed.has('markers')) {
@@ -225,8 +228,9 @@ export class MetricChart extends LitElement {
 
   /** The chart as a PNG: heading, plot and legend values, on the page's background colour. */
   async toPng(): Promise<Blob> {
-    if (!this.plot) throw new Error(`${this.heading}: the chart has not been drawn yet`);
-    if (this.stale) {
+    const unbuilt = !this.plot;
+    if (!this.ensurePlot() || !this.plot) throw new Error(`${this.heading}: the chart has not been drawn yet`);
+    if (this.stale || unbuilt) {
       this.catchUp();
       await null; // uPlot commits a redraw in a microtask
     }
@@ -281,6 +285,19 @@ export class MetricChart extends LitElement {
   /** Plotted columns: cumulative sums when stacked. */
   private plotData(): ChartData {
     return plottedColumns(this.data, this.stacked);
+  }
+
+  /**
+   * Builds the plot if it is not built and can be (laid out with a width, with series to draw: a chart
+   * whose series are not known yet would only be built again when they come). True when there is a plot.
+   */
+  private ensurePlot(): boolean {
+    if (this.plot) return true;
+    const el = this.renderRoot.querySelector<HTMLElement>('.plot');
+    const width = el ? this.resize.width || el.clientWidth : 0;
+    if (!el || width <= 0 || this.series.length === 0) return false;
+    this.build(el, width);
+    return true;
   }
 
   private build(el: HTMLElement, width: number): void {

@@ -1,0 +1,28 @@
+/**
+ * A kernel's spec checked against its WGSL by reflection (wgsl-layout.ts, `wgsl_reflect`), and its
+ * uniform layout taken from there. kernel.ts imports this module when it compiles its first kernel, so
+ * the reflection parser (~0.2 MB of script) loads only where a kernel runs, never in a wasm race.
+ */
+import { GpuKernelError, type KernelSpec } from './kernel-spec.ts';
+import type { UniformLayout } from './uniforms.ts';
+import { reflectBindings, uniformLayoutOf } from './wgsl-layout.ts';
+
+/**
+ * The uniform layout of `source`'s `struct Params` for the fields `spec` sets, and its bindings
+ * checked against `spec`'s: a kernel and its runner that disagree fail here, naming what differs.
+ */
+export function reflectKernel<P extends string, B extends string>(spec: KernelSpec<P, B>, source: string): UniformLayout<P> {
+  try {
+    const params = uniformLayoutOf(source, 'Params', spec.params);
+    const expected = [`0 uniform read params`, ...spec.storage.map(([name, access], i) => `${i + 1} storage ${access} ${name}`)];
+    const actual = reflectBindings(source).map((b) => `${b.group === 0 ? '' : `group ${b.group} `}${b.binding} ${b.space} ${b.access} ${b.name}`);
+    const differs = Math.max(expected.length, actual.length);
+    for (let i = 0; i < differs; i++) {
+      if (expected[i] !== actual[i])
+        throw new Error(`binding ${i} is "${actual[i] ?? 'nothing'}" in the WGSL but "${expected[i] ?? 'nothing'}" in the runner's table`);
+    }
+    return params;
+  } catch (e) {
+    throw new GpuKernelError(spec.name, e instanceof Error ? e.message : String(e));
+  }
+}
