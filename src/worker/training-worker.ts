@@ -146,8 +146,9 @@ async function customEngine(estimator: EstimatorCode | null | undefined, shaders
  * to hand to every method's worker: one prior per page config, whichever worker trains which method.
  */
 async function sharedPrior(config: RaceConfig, method: Method): Promise<PolicyWeights | null> {
-  await backend.ensure(config.backend, false);
-  const prior = sftPrior(entryConfig(method, config), VITE_SHADERS); // the sources are read only on webgpu
+  const { report } = await backend.ensure(config.backend, false);
+  await loadShaders(report.backend);
+  const prior = sftPrior(entryConfig(method, config), shaders ?? undefined); // the fused cloning's sources, on webgpu only
   return prior ? await prior : null;
 }
 
