@@ -59,7 +59,7 @@ function texts(family: 'D' | 'E', first: number, who: string, withTrajectory: bo
       : []),
     [`${who} keeps at least half its AUC gain over GRPO when Φ fires ${MILESTONE_DELAY} steps late.`, 'not tested in the paper'],
     [`${who} with milestone stride ${MILESTONE_STRIDE} (coarser segments: one milestone in ${MILESTONE_STRIDE} counts) still beats GRPO.`, PAPER_LIMIT],
-    [`${who} with the fine detector agrees with ${who} with the task detector.`, PAPER_LIMIT],
+    [`${who} with the fine detector agrees with ${lowerFirst(who)} with the task detector.`, PAPER_LIMIT],
   ];
   return Object.fromEntries(
     words.map(([claim, paper], i) => {
@@ -213,4 +213,9 @@ export function evaluateDetectorClaims(cells: StudyCells): ClaimRecord[] {
     adjustFamily(f);
     return f.sort(byId).map((c) => c.record);
   });
+}
+
+/** `who` inside a sentence: "The released BEACON" → "the released BEACON" (a name such as BEACON stays). */
+function lowerFirst(who: string): string {
+  return /^[A-Z][a-z]/.test(who) ? who[0].toLowerCase() + who.slice(1) : who;
 }
