@@ -14,7 +14,8 @@
  *   mid-range discrete GPU. The policy's matrices are small (width 64), so a real kernel reaches a
  *   fraction of that peak: read this term as a floor.
  * - host: the milliseconds the host spent per iteration outside GPU waits, MEASURED by bench:gpu on the
- *   machine that ran it (on SwiftShader, a software GPU sharing the CPU: see bench/gpu.ts).
+ *   machine that ran it: the main thread's CPU time where Linux gives it, else wall time (bench/gpu.ts
+ *   says how, and why on SwiftShader the wall figure is an upper bound).
  *
  * The total is their sum, low and high: serial, so an upper bound where the GPU works while the host
  * does (the critical path lies between the largest term and the sum). The dominant term is the largest
@@ -85,7 +86,7 @@ export interface GpuEstimate {
 }
 
 export type EstimateInput = Pick<WebGpuCallCounts, 'dispatches' | 'readBacks' | 'bytesReadBack' | 'bytesWritten'> & {
-  /** Measured host seconds outside GPU waits. */
+  /** Measured host seconds outside GPU waits (bench/gpu.ts: main-thread CPU time, else wall time). */
   hostSeconds: number;
   /** The iteration's FLOPs (`iterationFlops(...).total`). */
   flops: number;

@@ -9,14 +9,19 @@
  * real-GPU estimate from a stated cost model (gpu-cost-model.ts), labelled as an estimate. The counts
  * do not depend on the adapter; the seconds and host milliseconds do.
  *
- * Host milliseconds outside GPU waits = the iteration's wall time − the time during which at least one
- * GPU promise was pending (`mapAsync`, `onSubmittedWorkDone`, `popErrorScope`, async pipeline creation;
- * the union of their intervals, the counter's `gpuWaitMs`). On SwiftShader the GPU's work runs on the
- * same CPU's cores, so this is mostly an UPPER bound of the host's own work: kernels that run while the
- * host is not waiting take cores from it (2 cores here, shared). It is a lower bound in one respect: host
- * work done while a promise is pending but not yet awaited (an error scope popped before the next
- * encoding) counts as waiting; our code awaits its promises within a few lines, so that is small.
- *
+ * Host milliseconds outside GPU waits, two ways:
+ * - `hostMs` = the iteration's wall time − the time during which at least one GPU promise was pending
+ *   (`mapAsync`, `onSubmittedWorkDone`, `popErrorScope`, async pipeline creation; the union of their
+ *   intervals, the counter's `gpuWaitMs`). On SwiftShader the GPU's work runs on the same CPU's cores,
+ *   and on a shared machine other jobs take them too, so this is an UPPER bound of the host's own work:
+ *   whatever runs while the host is not waiting delays it (`runQueueMs` says how long the main thread
+ *   waited for a core). It is a lower bound in one respect: host work done while a promise is pending
+ *   but not yet awaited counts as waiting; our code awaits its promises within a few lines.
+ * - `hostCpuMs` (Linux) = the CPU time of the main thread (the one that runs the JavaScript and issues
+ *   the calls; /proc/self/task/<pid>/schedstat) over the iteration, less its CPU time during GPU waits
+ *   (Dawn polling for the promise). Kernels on SwiftShader's worker threads and other jobs do not count,
+ *   so it is close to what the host would spend beside a real GPU (the same code, the same CPU), and
+ *   the verdict uses it when present.
  * Cases: `gridhouse`, `texthouse` and `shop` are the page defaults (long horizon, 8 × 8 runs, width 64,
  * BEACON, the SFT prior). `<env>-4096` runs 64 × 64 = 4,096 runs and `<env>-64` its twin at 8 × 8,
  * both at the `tiny` horizon from random init (SwiftShader runs them in minutes); the targets for
@@ -24,6 +29,7 @@
  * changes. The first iteration (the SFT prior, shader compilation) is run and left out; `--measure`
  * iterations follow it.
  */
+import { readFileSync } from 'node:fs';
 import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
 import { createEnv } from '../envs/index.ts';
@@ -71,12 +77,27 @@ const FLAGS = {
 } as const;
 const USAGE = `usage: npm run bench:gpu [-- --cases LIST --measure N --json] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
 
+/** The main thread's [CPU time, time waiting for a core] in ms (Linux schedstat), or null elsewhere. */
+function mainThreadSchedMs(): [number, number] | null {
+  try {
+    const [onCpu, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(onCpu) && Number.isFinite(waiting) ? [onCpu / 1e6, waiting / 1e6] : null;
+  } catch {
+    return null;
+  }
+}
+const mainThreadCpuMs = () => mainThreadSchedMs()?.[0] ?? 0;
+
 export interface GpuIterationFigures extends WebGpuCallCounts {
   iteration: number;
   seconds: number;
   envSteps: number;
   /** Wall milliseconds − gpuWaitMs: the host's milliseconds outside GPU waits. */
   hostMs: number;
+  /** The main thread's CPU milliseconds outside GPU waits (Linux), else null. */
+  hostCpuMs: number | null;
+  /** The main thread's milliseconds waiting for a core during the iteration (Linux), else null. */
+  runQueueMs: number | null;
   /** Real-GPU estimate (an estimate, see gpu-cost-model.ts). */
   estimate: GpuEstimate;
 }
@@ -99,7 +120,7 @@ async function measureCase(
   backend: Awaited<ReturnType<typeof initNodeBackend>>,
   log: (line: string) => void,
 ): Promise<GpuCaseReport> {
-  const counter = installWebGpuCallCounter();
+  const counter = installWebGpuCallCounter(globalThis, { cpuClock: mainThreadCpuMs });
   const runs = config.tasksPerIteration * config.groupSize;
   const settings = `${config.env}/${config.horizon}, ${config.tasksPerIteration}×${config.groupSize} runs, width ${config.hiddenSize}, ${config.method}, SFT episodes ${config.sftEpisodes}`;
   const env = createEnv(config.env, { horizon: config.horizon, batchSize: 1 });
@@ -110,15 +131,28 @@ async function measureCase(
   try {
     for (let i = 0; i <= measure; i++) {
       const before = counter.read();
+      const schedBefore = mainThreadSchedMs();
       const t0 = performance.now();
       const record = await run.step();
       const wallMs = performance.now() - t0;
+      const schedAfter = mainThreadSchedMs();
       if (!record) throw new Error(`${name}: training stopped at iteration ${i + 1}: ${run.halted ?? 'no record'}`);
       const calls = callsBetween(before, counter.read());
       const hostMs = wallMs - calls.gpuWaitMs;
+      const sched = schedBefore && schedAfter ? { cpu: schedAfter[0] - schedBefore[0], queue: schedAfter[1] - schedBefore[1] } : null;
+      const hostCpuMs = sched ? sched.cpu - calls.gpuWaitCpuMs : null;
       const flops = iterationFlops({ ...shape, envSteps: record.envSteps }).total;
-      const estimate = estimateRealGpuSeconds({ ...calls, hostSeconds: hostMs / 1000, flops });
-      const figures = { iteration: record.iteration, seconds: wallMs / 1000, envSteps: record.envSteps, ...calls, hostMs, estimate };
+      const estimate = estimateRealGpuSeconds({ ...calls, hostSeconds: (hostCpuMs ?? hostMs) / 1000, flops });
+      const figures = {
+        iteration: record.iteration,
+        seconds: wallMs / 1000,
+        envSteps: record.envSteps,
+        ...calls,
+        hostMs,
+        hostCpuMs,
+        runQueueMs: sched?.queue ?? null,
+        estimate,
+      };
       const first = i === 0 ? ' (first: SFT prior and shader compilation, not measured)' : '';
       log(`  iteration ${figures.iteration}${first}: ${formatFigures(figures)}`);
       log(`    ${formatEstimate(estimate)}`);
@@ -145,8 +179,9 @@ function formatFigures(f: GpuIterationFigures): string {
   return (
     `${f.dispatches} dispatches, ${f.submits} submits, ${f.readBacks} read-backs (${mib(f.bytesReadBack)}), ` +
     `${mib(f.bytesWritten)} written by the host (${f.writes} writes, ${f.mappedWrites} mapped: ${mib(f.bytesWrittenMapped)}), ` +
-    `${f.pipelines} pipelines created, ${f.envSteps} env steps; host ${f.hostMs.toFixed(0)} ms outside GPU waits ` +
-    `(GPU waits ${f.gpuWaitMs.toFixed(0)} ms), ${f.seconds.toFixed(2)} s on this adapter`
+    `${f.pipelines} pipelines created, ${f.envSteps} env steps; host outside GPU waits ${f.hostMs.toFixed(0)} ms wall` +
+    (f.hostCpuMs === null ? '' : `, ${f.hostCpuMs.toFixed(0)} ms main-thread CPU (it waited ${f.runQueueMs?.toFixed(0)} ms for a core)`) +
+    `; GPU waits ${f.gpuWaitMs.toFixed(0)} ms; ${f.seconds.toFixed(2)} s on this adapter`
   );
 }
 

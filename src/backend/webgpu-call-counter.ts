@@ -42,6 +42,17 @@ export interface WebGpuCallCounts {
    * from call to settlement, so overlapping waits count once.
    */
   gpuWaitMs: number;
+  /** How far the `cpuClock` given at install (e.g. the main thread's CPU time) advanced during those waits; 0 without one. */
+  gpuWaitCpuMs: number;
+}
+
+export interface WebGpuCallCounterOptions {
+  /**
+   * A second clock in milliseconds, read at the start and end of each GPU wait, such as the CPU time of
+   * the thread that issues the calls: what it spends while waiting (polling the GPU) can then be told
+   * apart from its own work on a machine where it shares the cores.
+   */
+  cpuClock?: () => number;
 }
 
 export interface WebGpuCallCounter {
@@ -64,6 +75,7 @@ const zero = (): WebGpuCallCounts => ({
   bytesWrittenMapped: 0,
   pipelines: 0,
   gpuWaitMs: 0,
+  gpuWaitCpuMs: 0,
 });
 
 /** The MAP_READ and MAP_WRITE bits of GPUMapMode, fixed by the WebGPU spec (the global may not exist when this loads). */
@@ -104,10 +116,10 @@ function textureBytes(data: unknown, layout: { offset?: number } | undefined): n
 }
 
 /**
- * Installs the counter (idempotent: a second call returns the installed one). Throws, naming the class,
- * when the GPU* classes are not defined yet.
+ * Installs the counter (idempotent: a second call returns the installed one, with its first options).
+ * Throws, naming the class, when the GPU* classes are not defined yet.
  */
-export function installWebGpuCallCounter(scope: object = globalThis): WebGpuCallCounter {
+export function installWebGpuCallCounter(scope: object = globalThis, options: WebGpuCallCounterOptions = {}): WebGpuCallCounter {
   if (installed) return installed;
   const counts = zero();
   const device = gpuClass(scope, 'GPUDevice').prototype;
@@ -134,9 +146,12 @@ export function installWebGpuCallCounter(scope: object = globalThis): WebGpuCall
     });
 
   // GPU waits: the union of the intervals during which at least one GPU promise is pending.
-  const wait = { pending: 0, since: 0 };
+  const cpuClock = options.cpuClock;
+  const wait = { pending: 0, since: 0, cpuSince: 0 };
   const settle = () => {
-    if (--wait.pending === 0) counts.gpuWaitMs += performance.now() - wait.since;
+    if (--wait.pending > 0) return;
+    counts.gpuWaitMs += performance.now() - wait.since;
+    if (cpuClock) counts.gpuWaitCpuMs += cpuClock() - wait.cpuSince;
   };
   /** As `wrap`, and a promise the original returns is timed from the call to its settlement. */
   const timed = (proto: Proto | undefined, name: string, count?: (self: unknown, args: unknown[]) => void) =>
@@ -144,7 +159,10 @@ export function installWebGpuCallCounter(scope: object = globalThis): WebGpuCall
       count?.(self, args);
       const result = call(original, self, args);
       if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return result;
-      if (wait.pending++ === 0) wait.since = performance.now();
+      if (wait.pending++ === 0) {
+        wait.since = performance.now();
+        if (cpuClock) wait.cpuSince = cpuClock();
+      }
       return Promise.resolve(result).then(
         (value) => {
           settle();
@@ -197,10 +215,20 @@ export function installWebGpuCallCounter(scope: object = globalThis): WebGpuCall
   for (const name of ['unmap', 'destroy']) wrap(buffer, name, (self) => writeMapped.delete(self as object));
 
   installed = {
-    read: () => ({ ...counts, gpuWaitMs: counts.gpuWaitMs + (wait.pending > 0 ? performance.now() - wait.since : 0) }),
+    read: () => {
+      const open = wait.pending > 0;
+      return {
+        ...counts,
+        gpuWaitMs: counts.gpuWaitMs + (open ? performance.now() - wait.since : 0),
+        gpuWaitCpuMs: counts.gpuWaitCpuMs + (open && cpuClock ? cpuClock() - wait.cpuSince : 0),
+      };
+    },
     reset: () => {
       Object.assign(counts, zero());
-      if (wait.pending > 0) wait.since = performance.now();
+      if (wait.pending > 0) {
+        wait.since = performance.now();
+        if (cpuClock) wait.cpuSince = cpuClock();
+      }
     },
     uninstall: () => {
       for (const [proto, name, original] of originals.reverse()) proto[name] = original;

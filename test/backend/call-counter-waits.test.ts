@@ -107,6 +107,22 @@ describe('WebGPU call counter bookkeeping', () => {
     expect(counter.read().gpuWaitMs).toBe(60);
   });
 
+  it('advances the CPU clock given at install only over the waits', async () => {
+    counter.uninstall();
+    let cpu = 0;
+    counter = installWebGpuCallCounter(fake.scope, { cpuClock: () => cpu });
+    const device = new fake.scope.GPUDevice();
+    cpu = 5; // host work before the wait: not counted
+    const a = device.popErrorScope();
+    cpu = 7;
+    expect(counter.read().gpuWaitCpuMs).toBe(2); // pending: counted up to now
+    cpu = 9;
+    fake.queued[0].resolve(null);
+    await a;
+    cpu = 20;
+    expect(counter.read().gpuWaitCpuMs).toBe(4);
+  });
+
   it('times async pipeline creation as a wait and counts both pipeline kinds', async () => {
     const device = new fake.scope.GPUDevice();
     device.createComputePipeline();

@@ -53,7 +53,7 @@ describe('WebGPU call counter', () => {
     const head = new Float32Array(staging.getMappedRange(0, 40).slice(0));
     staging.unmap();
     expect(Array.from(head)).toEqual(Array.from({ length: 10 }, (_, i) => 8 * i)); // doubled three times
-    const { gpuWaitMs, ...calls } = counter.read();
+    const { gpuWaitMs, gpuWaitCpuMs, ...calls } = counter.read();
     expect(calls).toEqual({
       dispatches: 3,
       submits: 1,
@@ -66,6 +66,7 @@ describe('WebGPU call counter', () => {
       pipelines: 0,
     });
     expect(gpuWaitMs).toBeGreaterThan(0); // the mapAsync was awaited
+    expect(gpuWaitCpuMs).toBe(0); // installed without a CPU clock
     data.destroy();
     staging.destroy();
   });

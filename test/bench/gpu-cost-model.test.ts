@@ -59,6 +59,7 @@ describe('targets of the GPU-native iteration', () => {
     bytesWritten: 256 * 1024,
     pipelines: 0,
     hostMs: 100,
+    hostCpuMs: null,
     ...over,
   });
   const passes = (checks: { pass: boolean }[]) => checks.map((c) => c.pass);
@@ -77,8 +78,20 @@ describe('targets of the GPU-native iteration', () => {
     expect(over[0].value).toBe('111 / 100 = 1.11×');
   });
 
+  it("reads the host's growth on main-thread CPU time when both cases have it, else on wall time", () => {
+    // Wall time doubled (a loaded machine), CPU time grew 1.2×: the CPU figure decides.
+    const small = figures({ hostMs: 100, hostCpuMs: 50 });
+    const large = figures({ hostMs: 200, hostCpuMs: 60 });
+    const host = scaleChecks(small, large)[3];
+    expect(host.pass).toBe(true);
+    expect(host.value).toBe('60 / 50 ms main-thread CPU = 1.20× (wall: 200 / 100 ms = 2.00×)');
+    expect(scaleChecks(small, figures({ hostMs: 200 }))[3]).toMatchObject({ pass: false, value: '200 / 100 ms wall = 2.00×' });
+  });
+
   it('averages iterations', () => {
     expect(meanFigures([figures({ hostMs: 100 }), figures({ hostMs: 200 })]).hostMs).toBe(150);
+    expect(meanFigures([figures({ hostCpuMs: 10 }), figures({ hostCpuMs: 30 })]).hostCpuMs).toBe(20);
+    expect(meanFigures([figures({ hostCpuMs: 10 }), figures()]).hostCpuMs).toBeNull();
     expect(() => meanFigures([])).toThrow(RangeError);
   });
 });
