@@ -4,12 +4,17 @@
  * panel `data-method` and `data-iteration`: the contract the end-to-end tests read.
  */
 // First: the race's workers start loading their scripts while the page builds itself.
-import './ui/early-workers.ts';
+import { earlyWorkersStarting } from './ui/early-workers.ts';
 import { methodColorCss } from './ui/theme.ts';
-import './ui/beacon-live-app.ts';
+import { BeaconLiveApp } from './ui/beacon-live-app.ts';
 import { markOnce, TIMELINE_MARKS } from './timeline-marks.ts';
 
 markOnce(TIMELINE_MARKS.pageScript);
+
+// The page builds itself (defining the element renders it) once the workers' threads may start: in
+// Chromium they start from this thread, which the first render holds for a long task.
+await earlyWorkersStarting();
+customElements.define('beacon-live-app', BeaconLiveApp);
 
 const methodColors = document.createElement('style');
 methodColors.textContent = methodColorCss();

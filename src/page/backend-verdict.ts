@@ -64,6 +64,29 @@ export function readVerdict(storage: VerdictStorage, key: string, now: number = 
   }
 }
 
+/** A storage whose keys can be listed (localStorage). */
+export interface ListedStorage extends VerdictStorage {
+  readonly length: number;
+  key(index: number): string | null;
+}
+
+/**
+ * Whether any verdict in `storage` (any adapter, browser, build or settings) chose `backend` and still
+ * holds at `now`. The page asks before it knows its adapter: where no verdict chose WebGPU, `auto` will
+ * start on wasm, so the workers may ready wasm at once (src/ui/early-workers.ts).
+ */
+export function anyVerdictChose(storage: ListedStorage, backend: ProbeOutcome['chosen'], now: number = Date.now()): boolean {
+  try {
+    for (let i = 0; i < storage.length; i++) {
+      const key = storage.key(i);
+      if (key?.startsWith(PREFIX) && readVerdict(storage, key, now)?.chosen === backend) return true;
+    }
+  } catch {
+    // Storage blocked: the page reads no verdict either, and `auto` starts on wasm.
+  }
+  return false;
+}
+
 /** Remembers `outcome` at `key`; false when the storage refused it (full or blocked). */
 export function writeVerdict(storage: VerdictStorage, key: string, outcome: ProbeOutcome): boolean {
   try {

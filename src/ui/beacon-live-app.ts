@@ -315,8 +315,6 @@ function deepQuery<T extends Element>(root: ParentNode, selector: string): T[] {
   return out;
 }
 
-customElements.define('beacon-live-app', BeaconLiveApp);
-
 declare global {
   interface HTMLElementTagNameMap {
     'beacon-live-app': BeaconLiveApp;

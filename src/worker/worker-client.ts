@@ -14,6 +14,11 @@ function spawn(name: string): Worker {
 /** Workers started early, by name, each with the error it raised before a client took it (if any). */
 const early = new Map<string, { worker: Worker; error: string | null }>();
 
+/** Whether `url` (a resource the page fetched) is a training worker's script (training-worker-<hash>.js, or the dev server's .ts). */
+export function isTrainingWorkerScript(url: string): boolean {
+  return /\/training-worker[^/]*$/.test(new URL(url).pathname);
+}
+
 /** Starts loading a training worker for each of `names` now; a client of the same name takes it over. */
 export function startTrainingWorkersEarly(names: readonly string[]): void {
   for (const name of names) {
@@ -25,6 +30,11 @@ export function startTrainingWorkersEarly(names: readonly string[]): void {
     };
     early.set(name, entry);
   }
+}
+
+/** Sends `message` to every early worker no client has taken yet (a `warm` before the page has built itself). */
+export function sendToEarlyWorkers(message: ToWorker): void {
+  for (const { worker } of early.values()) worker.postMessage(message);
 }
 
 /** Terminates the early workers no client took (the race turned out to have other entries). */

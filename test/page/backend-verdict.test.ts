@@ -5,11 +5,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chooseBackend } from '../../src/page/backend-choice.ts';
-import { adapterIdentity, readVerdict, verdictKey, writeVerdict, type VerdictStorage } from '../../src/page/backend-verdict.ts';
+import {
+  adapterIdentity,
+  anyVerdictChose,
+  readVerdict,
+  verdictKey,
+  writeVerdict,
+  type ListedStorage,
+  type VerdictStorage,
+} from '../../src/page/backend-verdict.ts';
 
-function mapStorage(): VerdictStorage & { map: Map<string, string> } {
+function mapStorage(): ListedStorage & { map: Map<string, string> } {
   const map = new Map<string, string>();
-  return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v) };
+  return {
+    map,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    get length() {
+      return map.size;
+    },
+    key: (i) => [...map.keys()][i] ?? null,
+  };
 }
 
 const swiftshader = adapterIdentity({ vendor: 'google', architecture: 'swiftshader', device: '', description: '' });
@@ -68,6 +84,29 @@ describe('backend verdict store', () => {
       storage.map.set(key, bad);
       expect(readVerdict(storage, key, NOW), bad).toBeNull();
     }
+  });
+
+  it('says whether any fresh verdict, of any adapter, build or settings, chose a backend', () => {
+    const storage = mapStorage();
+    storage.setItem('another-app:key', JSON.stringify(outcome));
+    expect(anyVerdictChose(storage, 'webgpu', NOW)).toBe(false);
+    writeVerdict(storage, verdictKey(swiftshader, CHROME, 'b1', 's'), {
+      ...chooseBackend({ backend: 'wasm', ms: 30 }, { backend: 'webgpu', ms: 900 }),
+      measuredAt: NOW,
+    });
+    expect(anyVerdictChose(storage, 'webgpu', NOW)).toBe(false);
+    expect(anyVerdictChose(storage, 'wasm', NOW)).toBe(true);
+    writeVerdict(storage, verdictKey(nvidia, CHROME, 'b0', 't'), outcome); // chose webgpu
+    expect(outcome.chosen).toBe('webgpu');
+    expect(anyVerdictChose(storage, 'webgpu', NOW)).toBe(true);
+    expect(anyVerdictChose(storage, 'webgpu', NOW + 31 * DAY)).toBe(false); // too old to hold
+    const throwing = {
+      ...storage,
+      key: () => {
+        throw new Error('SecurityError');
+      },
+    };
+    expect(anyVerdictChose(throwing, 'webgpu', NOW)).toBe(false);
   });
 
   it('a storage that throws (blocked or full) reads as absent and reports a failed write', () => {

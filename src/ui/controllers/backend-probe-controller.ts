@@ -30,7 +30,7 @@ import {
 import type { PolicyWeights } from '../../policy/policy.ts';
 import { trainerConfig } from '../../race/workload.ts';
 import { raceEntry } from '../../race/entries.ts';
-import { adapterIdentity, readVerdict, verdictKey, writeVerdict, type VerdictStorage } from '../../page/backend-verdict.ts';
+import { adapterIdentity, readVerdict, verdictKey, writeVerdict, type ListedStorage, type VerdictStorage } from '../../page/backend-verdict.ts';
 import type { ProbeTiming } from '../../worker/backend-probe.ts';
 import { TrainingWorkerClient } from '../../worker/worker-client.ts';
 
@@ -232,7 +232,7 @@ function buildId(): string {
 }
 
 /** localStorage, or null where the page may not use it (a sandboxed frame, storage disabled). */
-function pageStorage(): VerdictStorage | null {
+export function pageStorage(): (VerdictStorage & ListedStorage) | null {
   try {
     return globalThis.localStorage ?? null;
   } catch {
