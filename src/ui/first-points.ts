@@ -16,11 +16,6 @@ export function noteFirstPoints(): void {
   shown();
 }
 
-/** Called when the race is set up paused: no first seconds to protect, so what waits need not. */
-export function noteRacePaused(): void {
-  shown();
-}
-
 /** `firstPointsShown`, or `ms` after now, whichever comes first. */
 export function firstPointsOr(ms: number): Promise<void> {
   return Promise.race([firstPointsShown, new Promise<void>((resolve) => setTimeout(resolve, ms))]);

@@ -21,7 +21,7 @@ import type { PolicyWeights } from '../../policy/policy.ts';
 import type { BackendMessage, EstimatorCode, FromWorker, InjectedFault, ToWorker } from '../../worker/protocol.ts';
 import { dropUnusedEarlyWorkers, TrainingWorkerClient } from '../../worker/worker-client.ts';
 import { AutoBackend } from './auto-backend.ts';
-import { noteFirstPoints, noteRacePaused } from '../first-points.ts';
+import { noteFirstPoints } from '../first-points.ts';
 import { PriorSharing } from './prior-sharing.ts';
 import {
   fallbacksOf,
@@ -196,7 +196,6 @@ export class TrainingController implements ReactiveController {
     seeds: number = this.seeds.length,
   ): void {
     this.seeds = seedList(config.seed, seeds);
-    if (!running) noteRacePaused(); // e.g. autostart=false: the service worker need not wait for first points
     const same = methods.length === this.methods.length && methods.every((m, i) => m === this.methods[i]);
     if (!same || config.backend === 'auto') {
       // New workers (other methods), or `auto` to decide again (at once, from the remembered verdict).
