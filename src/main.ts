@@ -8,7 +8,6 @@ import { earlyWorkersStarting } from './ui/early-workers.ts';
 import { methodColorCss } from './ui/theme.ts';
 import { BeaconLiveApp } from './ui/beacon-live-app.ts';
 import { markOnce, TIMELINE_MARKS } from './timeline-marks.ts';
-import { firstPointsOr } from './ui/first-points.ts';
 
 markOnce(TIMELINE_MARKS.pageScript);
 
@@ -24,17 +23,10 @@ document.head.append(methodColors);
 /** True in a build, which emits sw.js (vite.config.ts). */
 declare const __SERVICE_WORKER__: boolean;
 
-/** The longest the service worker waits for the race's first points. */
-const SERVICE_WORKER_WAIT_MS = 10_000;
-
-// Offline and cross-origin isolation on static hosts (src/sw/service-worker.js). Its install fetches the
-// whole build (~3 MB): registered once every panel shows its first point, so that it does not compete
-// with the workers' scripts and their first iteration.
+// Offline and cross-origin isolation on static hosts (src/sw/service-worker.js).
 if (__SERVICE_WORKER__ && 'serviceWorker' in navigator) {
-  void firstPointsOr(SERVICE_WORKER_WAIT_MS).then(() =>
-    navigator.serviceWorker.register('./sw.js').catch((e: unknown) => {
-      // The page works without it (online, no threads on hosts without the headers); say why in the console.
-      console.warn(`service worker not registered: ${e instanceof Error ? e.message : String(e)}`);
-    }),
-  );
+  navigator.serviceWorker.register('./sw.js').catch((e: unknown) => {
+    // The page works without it (online, no threads on hosts without the headers); say why in the console.
+    console.warn(`service worker not registered: ${e instanceof Error ? e.message : String(e)}`);
+  });
 }

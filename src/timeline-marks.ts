@@ -16,8 +16,6 @@ export const TIMELINE_MARKS = {
   trainerBuilt: 'beacon:trainer-built',
   /** A worker has evaluated iteration 0, the first point (training-loop.ts). */
   firstRecord: 'beacon:first-record',
-  /** Every panel of the page holds its first point (the training controller, src/ui/first-points.ts). */
-  firstPoints: 'beacon:first-points',
 } as const;
 
 export type TimelineMark = (typeof TIMELINE_MARKS)[keyof typeof TIMELINE_MARKS];

@@ -21,7 +21,6 @@ import type { PolicyWeights } from '../../policy/policy.ts';
 import type { BackendMessage, EstimatorCode, FromWorker, InjectedFault, ToWorker } from '../../worker/protocol.ts';
 import { dropUnusedEarlyWorkers, TrainingWorkerClient } from '../../worker/worker-client.ts';
 import { AutoBackend } from './auto-backend.ts';
-import { noteFirstPoints } from '../first-points.ts';
 import { PriorSharing } from './prior-sharing.ts';
 import {
   fallbacksOf,
@@ -365,7 +364,6 @@ export class TrainingController implements ReactiveController {
       case 'record':
         this.seedRuns[method].push(m.seed, m.record, performance.now());
         this.auto.firstPoint(method);
-        if (this.methods.every((e) => this.histories[e]?.latest)) noteFirstPoints();
         break;
       case 'snapshot':
         this.snapshots[method] = m.snapshot;
