@@ -25,7 +25,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
-import { getWebGpuBackend, readTensorToGpu, TENSOR_BUFFER_USAGE, type GpuView } from '../backend/webgpu-interop.ts';
+import { flushTfjsQueue, getWebGpuBackend, TENSOR_BUFFER_USAGE, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 import { anchorCoverage, type GigpoResult, type GigpoSettings, type StepGroupIndex } from '../advantages/gigpo.ts';
 import { STD_EPSILON, type AdvantageResult, type AdvantageSettings, type EstimatorSwitches } from '../advantages/types.ts';
 import { ADVANTAGE_KEYS, checkSettings, GIGPO_KEYS } from '../config.ts';
@@ -33,7 +33,7 @@ import { type AdvantageTensors, checkIndex, checkTensors } from './advantage-ten
 import { GpuBufferPool } from './buffer-pool.ts';
 import { COMBINE_ADVANTAGES, combineWorkgroups } from './combine-advantages.ts';
 import { GROUP_REDUCE, normalizeCode, rowWeightedCode, segmentBaselineCode, segmentNormalizeCode } from './group-reduce.ts';
-import { KernelRunner } from './kernel.ts';
+import { KernelRunner, type RecordedDispatch, submitDispatches } from './kernel.ts';
 import { keepForLater, type PendingRead, pendingRead, readTogether } from './pending-read.ts';
 import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN, segmentScanWorkgroups } from './segment-scan.ts';
 import type { ShaderSources } from './shader-source.ts';
@@ -137,19 +137,20 @@ export class GpuAdvantageEstimator {
     checkSettings(settings, ADVANTAGE_KEYS);
     const [scan, reduce, combine] = await this.ready();
 
-    // From here to the last submit nothing awaits, so concurrent calls cannot interleave on the
-    // shared scratch buffers. Reading the inputs first also flushes tfjs's pending commands, which
-    // must run before any output buffer of a disposed tensor is written again (reclaim below).
-    const views: GpuView[] = [];
+    // From here to the submit nothing awaits, so concurrent calls cannot interleave on the shared
+    // scratch buffers. The inputs are read in place (the caller keeps `batch` alive until this call
+    // returns, after the submit). tfjs's pending commands, which include the copies that upload
+    // inputs still on the CPU, are submitted before the kernels: they must also run before any output
+    // buffer of a disposed tensor is written again (reclaim below).
     let output: GPUBuffer | undefined;
     let advantages: tf.Tensor1D | undefined;
     let details: Promise<AdvantageResult> | undefined;
     let pendingDetails: PendingRead<AdvantageResult> | undefined;
     let errors: Promise<void>[];
     try {
-      for (const t of [batch.groupOffsets, batch.runOffsets, batch.milestones, batch.rewards]) views.push(readTensorToGpu(t));
+      const [groupOffsets, runOffsets, milestones, rewards] = [batch.groupOffsets, batch.runOffsets, batch.milestones, batch.rewards].map(tensorGpuBuffer);
+      flushTfjsQueue();
       this.pool.reclaim();
-      const [groupOffsets, runOffsets, milestones, rewards] = views.map((v) => v.buffer);
       // Intermediates are bound as storage and copied out for `details`.
       const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
       const scratch = (name: string, elements: number, bytes = 4) => this.pool.scratchBuffer(name, elements * bytes, usage);
@@ -166,15 +167,17 @@ export class GpuAdvantageEstimator {
       const baseline = segmentBaselineCode(settings, switches);
       const wg = this.workgroupSize;
 
-      errors = [
-        scan.dispatch(
-          { groupOffsets, runOffsets, milestones, stepRun, stepSlot, shapedRewards, runSegments, segmentPartials },
-          { numRuns, numGroups, shaping: baseline === 0 ? 0 : 1, rMs: settings.rMs, gamma: settings.gamma },
-          segmentScanWorkgroups(numRuns, wg),
-        ),
-        reduce.dispatch(
-          { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages, baselines, segmentScales },
-          {
+      const dispatches: RecordedDispatch[] = [
+        {
+          runner: scan,
+          buffers: { groupOffsets, runOffsets, milestones, stepRun, stepSlot, shapedRewards, runSegments, segmentPartials },
+          params: { numRuns, numGroups, shaping: baseline === 0 ? 0 : 1, rMs: settings.rMs, gamma: settings.gamma },
+          workgroups: segmentScanWorkgroups(numRuns, wg),
+        },
+        {
+          runner: reduce,
+          buffers: { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages, baselines, segmentScales },
+          params: {
             numGroups,
             normalize: normalizeCode(settings),
             trajectoryTerm: settings.trajectoryTerm ? 1 : 0,
@@ -183,13 +186,14 @@ export class GpuAdvantageEstimator {
             rowWeighted: rowWeightedCode(settings),
             segmentNormalize: segmentNormalizeCode(settings, switches),
           },
-          numGroups,
-        ),
-        combine.dispatch(
-          { stepRun, stepSlot, shapedRewards, trajectoryAdvantages, baselines, segmentAdvantages, advantages: output, segmentScales },
-          { numSteps, segmentBaseline: baseline, lambda: settings.lambda, segmentNormalize: segmentNormalizeCode(settings, switches) },
-          combineWorkgroups(numSteps, wg),
-        ),
+          workgroups: numGroups,
+        },
+        {
+          runner: combine,
+          buffers: { stepRun, stepSlot, shapedRewards, trajectoryAdvantages, baselines, segmentAdvantages, advantages: output, segmentScales },
+          params: { numSteps, segmentBaseline: baseline, lambda: settings.lambda, segmentNormalize: segmentNormalizeCode(settings, switches) },
+          workgroups: combineWorkgroups(numSteps, wg),
+        },
       ];
       const parts = pendingRead(
         this.device,
@@ -201,14 +205,17 @@ export class GpuAdvantageEstimator {
         ],
         ([a, aTraj, aSeg, r]) => ({ advantages: widen(a), trajectoryAdvantages: widen(aTraj), segmentAdvantages: widen(aSeg), shapedRewards: widen(r) }),
       );
-      if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'advantage details');
-      else if (options.details) details = readTogether([parts]).then(([r]) => r);
+      // The kernels and, for deferred details, their copy for the iteration's read-back: one submit.
+      errors = [
+        submitDispatches(this.device, 'advantages', dispatches, (encoder) => {
+          if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'advantage details', encoder);
+        }),
+      ];
+      if (options.details && options.details !== 'deferred') details = readTogether([parts]).then(([r]) => r);
       advantages = tf.tensor({ buffer: output, zeroCopy: true }, [numSteps], 'float32') as tf.Tensor1D;
       const { dataId } = advantages;
       this.pool.lend(output, () => this.backend.refCount(dataId) === 0);
     } finally {
-      // Safe right after submitting: the queue runs our reads before tfjs reuses these buffers.
-      for (const v of views) v.tensorRef.dispose();
       if (output && !advantages) this.pool.lend(output, () => true); // failed before the tensor existed
     }
 
@@ -237,17 +244,16 @@ export class GpuAdvantageEstimator {
     checkIndex(index, numSteps);
     const [[, reduce], [returnsKernel, stepGroups]] = await Promise.all([this.ready(), this.readyGigpo()]);
 
-    // As in compute(): nothing awaits from here to the last submit.
-    const views: GpuView[] = [];
+    // As in compute(): nothing awaits from here to the submit; tfjs's pending commands go first.
     let output: GPUBuffer | undefined;
     let advantages: tf.Tensor1D | undefined;
     let details: Promise<GigpoResult> | undefined;
     let pendingDetails: PendingRead<GigpoResult> | undefined;
     let errors: Promise<void>[];
     try {
-      for (const t of [batch.groupOffsets, batch.runOffsets, batch.rewards]) views.push(readTensorToGpu(t));
+      const [groupOffsets, runOffsets, rewards] = [batch.groupOffsets, batch.runOffsets, batch.rewards].map(tensorGpuBuffer);
+      flushTfjsQueue();
       this.pool.reclaim();
-      const [groupOffsets, runOffsets, rewards] = views.map((v) => v.buffer);
       const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
       const scratch = (name: string, elements: number, bytes = 4) => this.pool.scratchBuffer(name, elements * bytes, usage);
       // The CPU's step-group index, uploaded once per call into buffers of its own.
@@ -270,11 +276,17 @@ export class GpuAdvantageEstimator {
       output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE);
       const wg = this.workgroupSize;
 
-      errors = [
-        returnsKernel.dispatch({ runOffsets, rewards, stepRun, stepReturns }, { numRuns, gamma: settings.gamma }, stepReturnsWorkgroups(numRuns, wg)),
-        reduce.dispatch(
-          { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages: episodeAdvantages, baselines, segmentScales },
-          {
+      const dispatches: RecordedDispatch[] = [
+        {
+          runner: returnsKernel,
+          buffers: { runOffsets, rewards, stepRun, stepReturns },
+          params: { numRuns, gamma: settings.gamma },
+          workgroups: stepReturnsWorkgroups(numRuns, wg),
+        },
+        {
+          runner: reduce,
+          buffers: { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages: episodeAdvantages, baselines, segmentScales },
+          params: {
             numGroups,
             normalize: normalizeCode(settings),
             trajectoryTerm: 1,
@@ -283,13 +295,14 @@ export class GpuAdvantageEstimator {
             rowWeighted: rowWeightedCode(settings),
             segmentNormalize: 0,
           },
-          numGroups,
-        ),
-        stepGroups.dispatch(
-          { stepGroupOffsets, stepGroupMembers, stepRun, stepReturns, episodeAdvantages, stepAdvantages, advantages: output },
-          { numStepGroups: index.numStepGroups, normalize: normalizeCode(settings), omega: settings.omega, epsilon: STD_EPSILON },
-          stepGroupWorkgroups(index.numStepGroups, wg),
-        ),
+          workgroups: numGroups,
+        },
+        {
+          runner: stepGroups,
+          buffers: { stepGroupOffsets, stepGroupMembers, stepRun, stepReturns, episodeAdvantages, stepAdvantages, advantages: output },
+          params: { numStepGroups: index.numStepGroups, normalize: normalizeCode(settings), omega: settings.omega, epsilon: STD_EPSILON },
+          workgroups: stepGroupWorkgroups(index.numStepGroups, wg),
+        },
       ];
       const coverage = anchorCoverage(index);
       const parts = pendingRead(
@@ -308,13 +321,16 @@ export class GpuAdvantageEstimator {
           anchorCoverage: coverage,
         }),
       );
-      if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'GiGPO details');
-      else if (options.details) details = readTogether([parts]).then(([r]) => r);
+      errors = [
+        submitDispatches(this.device, 'GiGPO advantages', dispatches, (encoder) => {
+          if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'GiGPO details', encoder);
+        }),
+      ];
+      if (options.details && options.details !== 'deferred') details = readTogether([parts]).then(([r]) => r);
       advantages = tf.tensor({ buffer: output, zeroCopy: true }, [numSteps], 'float32') as tf.Tensor1D;
       const { dataId } = advantages;
       this.pool.lend(output, () => this.backend.refCount(dataId) === 0);
     } finally {
-      for (const v of views) v.tensorRef.dispose();
       if (output && !advantages) this.pool.lend(output, () => true);
     }
 

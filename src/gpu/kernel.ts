@@ -97,6 +97,54 @@ async function compileUncached<P extends string, B extends string>(
   return { layout, pipeline, params };
 }
 
+/** One dispatch for `submitDispatches`: a runner, its bindings and uniforms, and its workgroup count. */
+export interface RecordedDispatch {
+  runner: KernelRunner<string, string>;
+  buffers: Readonly<Record<string, GPUBuffer>>;
+  params: Readonly<Record<string, number>>;
+  workgroups: number;
+}
+
+/**
+ * Records `dispatches` in order into one command buffer (one compute pass each, so each sees the
+ * previous one's writes), then whatever `after` adds (copies), and submits once: one submit where
+ * `KernelRunner.dispatch` would make one per kernel. Each runner may appear once (its uniforms hold
+ * one set of values per submit). The promise rejects with a GpuKernelError naming the kernels if the
+ * device reports an error.
+ */
+export function submitDispatches(
+  device: GPUDevice,
+  label: string,
+  dispatches: readonly RecordedDispatch[],
+  after?: (encoder: GPUCommandEncoder) => void,
+): Promise<void> {
+  const runners = new Set(dispatches.map((d) => d.runner));
+  if (runners.size !== dispatches.length) throw new Error(`submitDispatches (${label}): a runner appears twice`);
+  const groups = dispatches.map((d) => d.runner.prepare(d.buffers, d.params)); // may throw: before any scope is pushed
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('internal');
+  device.pushErrorScope('validation');
+  let scopes: Promise<GPUError | null>[];
+  try {
+    injectKernelFault(device);
+    const encoder = device.createCommandEncoder({ label });
+    dispatches.forEach((d, i) => {
+      const pass = encoder.beginComputePass({ label: d.runner.spec.name });
+      d.runner.record(pass, groups[i], d.workgroups);
+      pass.end();
+    });
+    after?.(encoder);
+    device.queue.submit([encoder.finish()]);
+  } finally {
+    scopes = [device.popErrorScope(), device.popErrorScope(), device.popErrorScope()];
+  }
+  const names = dispatches.map((d) => d.runner.spec.name).join(', ');
+  return Promise.all(scopes).then((errors) => {
+    const error = errors.find((e) => e !== null);
+    if (error) throw new GpuKernelError(names, error.message);
+  });
+}
+
 /** One kernel bound to a device: its cached pipeline and its own uniform buffer. */
 export class KernelRunner<P extends string, B extends string> {
   private readonly uniforms: GPUBuffer;

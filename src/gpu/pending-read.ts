@@ -14,7 +14,7 @@
  * releases it, or releases it.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import { getWebGpuDevice, readTensorToGpu } from '../backend/webgpu-interop.ts';
+import { flushTfjsQueue, getWebGpuDevice, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 
 /** A source of a pending read: its first `count` float32 values. */
 export type ReadSource = readonly [buffer: GPUBuffer, count: number];
@@ -63,20 +63,21 @@ export function mapRead<T, U>(read: PendingRead<T>, f: (value: T) => U): Pending
 }
 
 /**
- * `read`'s values copied now, on the GPU, into one buffer the returned read owns, so its sources may be
- * reused at once (`read` is released here). Queue order makes the copy see every command submitted
- * before this call and none after it.
+ * `read`'s values copied on the GPU into one buffer the returned read owns, so its sources may be
+ * reused (`read` is released here). The copy is recorded into `encoder` when one is given (the caller
+ * submits it, before any later work writes the sources), else submitted now; queue order makes it see
+ * every command submitted before it and none after it.
  */
-export function keepForLater<T>(read: PendingRead<T>, label: string): PendingRead<T> {
+export function keepForLater<T>(read: PendingRead<T>, label: string, encoder?: GPUCommandEncoder): PendingRead<T> {
   const { device, sources } = read;
   const counts = sources.map(([, count]) => count);
   const total = counts.reduce((a, b) => a + b, 0);
   const kept = device.createBuffer({ label: `${label} (kept for the read-back)`, size: Math.max(4, total * 4), usage: COPY_SRC | COPY_DST });
   keptBuffers++;
   try {
-    const encoder = device.createCommandEncoder({ label: `${label} (kept for the read-back)` });
-    copyInOrder(encoder, sources, kept);
-    device.queue.submit([encoder.finish()]);
+    const own = encoder ?? device.createCommandEncoder({ label: `${label} (kept for the read-back)` });
+    copyInOrder(own, sources, kept);
+    if (!encoder) device.queue.submit([own.finish()]);
   } catch (e) {
     kept.destroy();
     keptBuffers--;
@@ -96,18 +97,16 @@ export function keepForLater<T>(read: PendingRead<T>, label: string): PendingRea
 }
 
 /**
- * A float32 tensor's values on the webgpu backend, for a joint read: tfjs copies them into a buffer of
- * its pool now (`dataToGPU`), so the tensor itself may be disposed at once.
+ * A float32 tensor's values on the webgpu backend, for a joint read, copied from the tensor's own
+ * buffer (no copy of tfjs's of its own, which would cost a submit): tfjs's pending work is submitted
+ * now, and `t` must stay alive until the read's copy is submitted (`readTogether` submits it before
+ * it first awaits).
  */
 export function tensorRead(t: tf.Tensor): PendingRead<Float32Array> {
   if (t.dtype !== 'float32') throw new TypeError(`tensorRead: a float32 tensor is needed, got ${t.dtype}`);
-  const { buffer, tensorRef } = readTensorToGpu(t);
-  return pendingRead(
-    getWebGpuDevice(),
-    [[buffer, t.size]],
-    ([values]) => values.slice(),
-    () => tensorRef.dispose(),
-  );
+  const buffer = tensorGpuBuffer(t);
+  flushTfjsQueue();
+  return pendingRead(getWebGpuDevice(), [[buffer, t.size]], ([values]) => values.slice());
 }
 
 /**

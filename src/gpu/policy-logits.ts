@@ -6,11 +6,12 @@
  * this kernel is that acting pass on its own, for the tests. `gatherWeights` and the weight count serve
  * both.
  *
- * The weights are gathered from tfjs's own buffers (`dataToGPU`) into the flat buffer once per rollout
- * (they stay fixed while acting): GPU-side work, no read-back.
+ * The weights are copied from the variables' own GPU buffers into the flat buffer once per rollout
+ * (they stay fixed while acting), recorded into the rollout's command buffer: GPU-side copies, no
+ * dispatch, no read-back.
  */
-import * as tf from '@tensorflow/tfjs-core';
-import { readTensorToGpu } from '../backend/webgpu-interop.ts';
+import type * as tf from '@tensorflow/tfjs-core';
+import { flushTfjsQueue, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 import { defineKernel } from './kernel.ts';
 import { uniformFields } from './uniforms.ts';
 
@@ -45,26 +46,21 @@ export function policyWeightCount(obsDim: number, actionDim: number, hiddenSize:
 }
 
 /**
- * Copies `variables` (a policy's, in order) into `target` back to back, on the GPU: tfjs concatenates
- * them into one flat tensor (one kernel) and `dataToGPU` hands over its buffer, flushing tfjs's queue
- * first, so the copy sees the current weights. One flush instead of one per variable.
+ * Records into `encoder` copies of `variables` (a policy's, in order) into `target`, back to back: GPU
+ * copies from the variables' own buffers, no kernel and no submit of their own. tfjs's pending work
+ * (an update through its ops, the upload of a variable still on the CPU) is submitted here, so the
+ * copies see the current weights; keep the variables alive until `encoder`'s commands are submitted.
  */
-export function gatherWeights(device: GPUDevice, variables: readonly tf.Tensor[], target: GPUBuffer): void {
-  const flat = tf.tidy(() => tf.concat(variables.map((v) => tf.reshape(v, [-1]))));
-  try {
-    const bytes = flat.size * 4;
-    if (bytes > target.size) throw new RangeError(`policy weights need ${bytes} bytes; the buffer has ${target.size}`);
-    const { buffer, tensorRef } = readTensorToGpu(flat);
-    try {
-      const encoder = device.createCommandEncoder({ label: 'policy-logits weights' });
-      encoder.copyBufferToBuffer(buffer, 0, target, 0, bytes);
-      device.queue.submit([encoder.finish()]);
-    } finally {
-      tensorRef.dispose();
-    }
-  } finally {
-    flat.dispose();
-  }
+export function gatherWeights(encoder: GPUCommandEncoder, variables: readonly tf.Tensor[], target: GPUBuffer): void {
+  const bytes = variables.reduce((sum, v) => sum + v.size * 4, 0);
+  if (bytes > target.size) throw new RangeError(`policy weights need ${bytes} bytes; the buffer has ${target.size}`);
+  const sources = variables.map(tensorGpuBuffer); // may record uploads into tfjs's queue
+  flushTfjsQueue();
+  let offset = 0;
+  variables.forEach((v, i) => {
+    encoder.copyBufferToBuffer(sources[i], 0, target, offset, v.size * 4);
+    offset += v.size * 4;
+  });
 }
 
 /** The kernel's uniform values for a batch. */

@@ -3,8 +3,9 @@
  * (src/gpu/episode-rollout.ts, `GpuEnvKernel.episodeKernel`) gives each run a workgroup that plays its
  * episode to the end, the policy's acting pass shared by the workgroup, the action drawn from the
  * counter-based generator (src/gpu/counter-rng.ts), the environment stepped in WGSL by the same function
- * its per-step parity kernel calls. With tfjs's concat of the weights that is two dispatches a rollout
- * whatever the horizon, one submit for the rollout, and no read-back until the end.
+ * its per-step parity kernel calls. The weights are copied from the variables' buffers in the same
+ * command buffer, so a rollout is one dispatch and one submit whatever the horizon, and no read-back
+ * until the end.
  *
  * What comes back is small: each step's sampled actions and their log-probabilities, and each episode's
  * final record (length, success, milestones, graded outcome), in one read-back of 8 · T · B + 4 · W · B
@@ -165,7 +166,6 @@ export class GpuRolloutCollector {
     const tableBuffer = this.create(table.name, table.data.byteLength, STORAGE | COPY_DST);
     device.queue.writeBuffer(tableBuffer, 0, table.data);
     device.queue.writeBuffer(buffers.episodes, 0, episodes);
-    gatherWeights(device, this.policy.variables, buffers.weights);
 
     const envBuffers = { ...buffers, [table.name]: tableBuffer };
     const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
@@ -173,6 +173,7 @@ export class GpuRolloutCollector {
     const at = {} as Record<RecordName, number>;
     try {
       const encoder = device.createCommandEncoder({ label: 'gpu rollout' });
+      gatherWeights(encoder, this.policy.variables, buffers.weights);
       const pass = (record: (p: GPUComputePassEncoder) => void) => {
         const p = encoder.beginComputePass({ label: 'gpu rollout' });
         record(p);

@@ -375,7 +375,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
     ]);
     await onGpu(batch, beacon());
     const pipelines = cachedPipelineCount(device);
-    const spy = vi.spyOn(KernelRunner.prototype, 'dispatch');
+    const spy = vi.spyOn(KernelRunner.prototype, 'record'); // recorded into one command buffer (kernel.ts submitDispatches)
     try {
       await onGpu(batch, beacon());
       expect(spy).toHaveBeenCalledTimes(GpuAdvantageEstimator.DISPATCHES);

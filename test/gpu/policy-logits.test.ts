@@ -68,7 +68,9 @@ describe('policy-logits kernel on WebGPU (Dawn) against Policy.logits', () => {
     expected.dispose();
 
     const weights = emptyBuffer(device, 4 * policyWeightCount(env.obsDim, env.actionDim, hiddenSize));
-    gatherWeights(device, policy.variables, weights);
+    const copies = device.createCommandEncoder();
+    gatherWeights(copies, policy.variables, weights);
+    device.queue.submit([copies.finish()]);
     const buffers = {
       weights,
       obs: uploadBuffer(device, env.obs),
