@@ -16,14 +16,17 @@
  * With `lossKind: 'cloning'` kernel 2 differentiates behaviour cloning's cross-entropy instead
  * (docs/maths.md §9; src/trainer/cloning-fused.ts); the other six are the same for both losses.
  *
- * The whole update (every minibatch of every epoch) is recorded into one command buffer and submitted
- * once: each minibatch has uniforms of its own (a runner per minibatch slot; the pipelines are
+ * The minibatches are contiguous slices of every epoch's order of the steps, which the update either
+ * gets from the host or draws first, in one more dispatch, from a key (minibatch-permutation.ts: a
+ * counter-based permutation with a CPU twin). The whole update (the permutation, every minibatch of
+ * every epoch) is recorded into one command buffer and submitted once: each minibatch has uniforms of its own (a runner per minibatch slot; the pipelines are
  * compiled once per device and shared, kernel.ts). The weights and Adam's moments are copied from the
  * callers' buffers (the tfjs variables') into flat buffers first and back after, GPU-side copies,
  * not dispatches; a copy of the weights from before the update is kept for `restoreWeights`.
  */
 import { GpuBufferPool } from './buffer-pool.ts';
 import { GpuKernelError, KernelRunner, type KernelSpec } from './kernel.ts';
+import { MINIBATCH_PERMUTATION, type PermutationKey, permutationWorkgroups } from './minibatch-permutation.ts';
 import type { ShaderSources } from './shader-source.ts';
 import {
   WORKGROUP,
@@ -74,8 +77,12 @@ export interface FusedPpoBatch {
   numRows: number;
   /** S per-step advantages, float32. */
   advantages: GPUBuffer;
-  /** Every epoch's order of the steps, back to back (epochs × S). */
-  perm: Uint32Array;
+  /**
+   * Every epoch's order of the steps, back to back (epochs × S), written by the host; or the key from
+   * which the GPU draws it at the start of the update (minibatch-permutation.ts), so nothing of the
+   * order crosses the bus.
+   */
+  perm: Uint32Array | { key: PermutationKey; epochs: number };
 }
 
 /** A minibatch: `size` steps from `perm[offset …]`. */
@@ -158,6 +165,8 @@ export class FusedPpoKernels {
   private readonly pool: GpuBufferPool;
   /** Runners per minibatch slot (each slot its own uniform buffers; the pipelines are shared). */
   private readonly slots: Promise<Runners>[] = [];
+  /** The permutation kernel's runner, made on the first update that draws its order on the GPU. */
+  private permutation: Promise<KernelRunner<string, string>> | null = null;
   private disposed = false;
 
   constructor(
@@ -169,7 +178,25 @@ export class FusedPpoKernels {
 
   /** GPU buffers held now: the pool's, and one uniform buffer per kernel per minibatch slot. */
   get liveBuffers(): number {
-    return this.pool.liveBuffers + this.slots.length * FUSED_PPO_KERNELS.length;
+    return this.pool.liveBuffers + this.slots.length * FUSED_PPO_KERNELS.length + (this.permutation ? 1 : 0);
+  }
+
+  private permutationRunner(): Promise<KernelRunner<string, string>> {
+    this.permutation ??= KernelRunner.create(
+      this.device,
+      MINIBATCH_PERMUTATION as KernelSpec<string, string>,
+      this.shaders['minibatch-permutation'],
+      WORKGROUP,
+    );
+    return this.permutation;
+  }
+
+  /** Records the dispatch that draws every epoch's order into `perm` (the batch gives its key). */
+  private recordPermutation(pass: GPUComputePassEncoder, runner: KernelRunner<string, string>, batch: FusedPpoBatch, perm: GPUBuffer): void {
+    if (batch.perm instanceof Uint32Array) return;
+    const { key, epochs } = batch.perm;
+    const numSteps = batch.actions.length;
+    runner.record(pass, runner.prepare({ perm }, { numSteps, epochs, ...key }), permutationWorkgroups(numSteps, epochs, WORKGROUP));
   }
 
   private runners(count: number): Promise<Runners[]> {
@@ -186,7 +213,7 @@ export class FusedPpoKernels {
 
   /** Compiles the pipelines and makes the runners of `minibatches` slots (the trainer's warm-up). */
   async prepare(minibatches: number): Promise<void> {
-    await this.runners(minibatches);
+    await Promise.all([this.runners(minibatches), this.permutationRunner()]);
   }
 
   /**
@@ -208,6 +235,7 @@ export class FusedPpoKernels {
     if (!(statsOver >= 1 && minibatches.length % statsOver === 0))
       throw new Error(`statsOver ${statsOver} does not divide the update's ${minibatches.length} minibatches`);
     const slots = await this.runners(minibatches.length);
+    const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.permutationRunner();
     const d = this.device;
     this.pool.reclaim();
     const stats = this.pool.acquireOutput(5 * 4, STATS_USAGE);
@@ -218,6 +246,7 @@ export class FusedPpoKernels {
     copyIn(encoder, targets, buffers, variableSizes(shape));
     encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
     const pass = encoder.beginComputePass({ label: 'fused ppo update' });
+    if (permutationRunner) this.recordPermutation(pass, permutationRunner, batch, buffers.perm);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
     minibatches.forEach((mb, j) =>
       this.recordMinibatch(pass, slots[j], shape, batch, mb, j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, true),
@@ -240,6 +269,7 @@ export class FusedPpoKernels {
     weights: GPUBuffer[],
   ): Promise<Float32Array> {
     const [slot] = await this.runners(1);
+    const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.permutationRunner();
     const d = this.device;
     const sizes = variableSizes(shape);
     const buffers = this.writeBatch(shape, batch, [minibatch]);
@@ -254,6 +284,7 @@ export class FusedPpoKernels {
         offset += sizes[i] * 4;
       });
       const pass = encoder.beginComputePass({ label: 'fused ppo gradients' });
+      if (permutationRunner) this.recordPermutation(pass, permutationRunner, batch, buffers.perm);
       this.recordMinibatch(pass, slot, shape, batch, minibatch, 0, 1, settings, { ...buffers, statsOut: buffers.state }, false);
       pass.end();
       encoder.copyBufferToBuffer(buffers.grads, 0, staging, 0, bytes);
@@ -284,6 +315,8 @@ export class FusedPpoKernels {
     this.pool.destroy();
     for (const slot of this.slots) slot.then((runners) => runners.forEach((r) => r.destroy())).catch(() => undefined);
     this.slots.length = 0;
+    this.permutation?.then((r) => r.destroy()).catch(() => undefined);
+    this.permutation = null;
   }
 
   /** The update's own buffers, with the batch's host arrays written into them. */
@@ -304,7 +337,7 @@ export class FusedPpoKernels {
       rows: scratch('rows', batch.rows.length),
       actions: scratch('actions', batch.actions.length),
       oldLogProbs: scratch('oldLogProbs', batch.oldLogProbs.length),
-      perm: scratch('perm', batch.perm.length),
+      perm: scratch('perm', batch.perm instanceof Uint32Array ? batch.perm.length : batch.actions.length * batch.perm.epochs),
       features: batch.features,
       advantages: batch.advantages,
     };
@@ -313,7 +346,7 @@ export class FusedPpoKernels {
     q.writeBuffer(buffers.rows, 0, batch.rows);
     q.writeBuffer(buffers.actions, 0, batch.actions);
     q.writeBuffer(buffers.oldLogProbs, 0, batch.oldLogProbs);
-    q.writeBuffer(buffers.perm, 0, batch.perm);
+    if (batch.perm instanceof Uint32Array) q.writeBuffer(buffers.perm, 0, batch.perm);
     return buffers;
   }
 

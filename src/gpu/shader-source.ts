@@ -27,6 +27,7 @@ export const KERNEL_NAMES = [
   'ppo-candidate-input-grads',
   'ppo-grad-norm',
   'ppo-adam',
+  'minibatch-permutation',
   'gridhouse-rollout',
   'texthouse-rollout',
   'shop-rollout',

@@ -1,7 +1,8 @@
 /**
  * The PPO update of ppo.ts on webgpu as seven WGSL kernels per minibatch (src/gpu/fused-ppo.ts)
- * instead of about 140 tfjs ops: the same loss, gradients, clipping and Adam step on the same
- * minibatches (the update stream draws them as ppo.ts does), up to float32 rounding.
+ * instead of about 140 tfjs ops: the same loss, gradients, clipping and Adam step, up to float32
+ * rounding, on minibatches the GPU draws from a key (src/gpu/minibatch-permutation.ts; behaviour
+ * cloning's keep the host's order, `fusedMinibatches`).
  *
  * The policy's and Adam's tfjs variables stay the state: their own GPU buffers are read and written
  * in place (webgpu-interop.ts `ownGpuBuffer`), so checkpoints, the SFT prior, the backend switch and
@@ -14,10 +15,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import { flushTfjsQueue, markWrittenOnGpu, ownGpuBuffer, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 import { FusedPpoKernels, fusedPpoRefusal, type FusedMinibatch, type FusedPpoBatch, type FusedPpoShape, type FusedPpoSettings } from '../gpu/fused-ppo.ts';
 import type { FusedPpoTargets } from '../gpu/fused-ppo.ts';
+import { minibatchPermutation, type PermutationKey, permutationSlices } from '../gpu/minibatch-permutation.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
-import { minibatchOrder } from './minibatches.ts';
+import { type Minibatch, minibatchOrder } from './minibatches.ts';
 import type { AdamInternals } from '../backend/webgpu-adam.ts';
 import { NonFiniteLossError, type PendingPpoStats, type PpoBatch, type PpoSettings } from './ppo.ts';
 
@@ -38,6 +40,25 @@ export function fusedMinibatches(
     minibatches.push({ offset: epoch * steps + indices.byteOffset / 4, size: indices.length });
   }
   return { perm, minibatches };
+}
+
+/**
+ * The PPO update's minibatches on webgpu: a key from one draw of `rng` (the update stream), from which
+ * the GPU draws every epoch's order (minibatch-permutation.ts), and the slices of that order.
+ */
+export function gpuMinibatches(
+  steps: number,
+  settings: Pick<PpoSettings, 'epochs' | 'minibatches'>,
+  rng: Rng,
+): { key: PermutationKey; minibatches: FusedMinibatch[] } {
+  return { key: { key0: rng.seed, key1: rng.nextUint32() }, minibatches: permutationSlices(steps, settings.epochs, settings.minibatches) };
+}
+
+/** The step indices of `gpuMinibatches`' minibatches, from the permutation's CPU twin (the tfjs-ops reference's order in tests). */
+export function* gpuMinibatchOrder(steps: number, settings: Pick<PpoSettings, 'epochs' | 'minibatches'>, key: PermutationKey): Generator<Minibatch> {
+  const perm = Int32Array.from(minibatchPermutation(steps, settings.epochs, key));
+  for (const { offset, size } of permutationSlices(steps, settings.epochs, settings.minibatches))
+    yield { indices: perm.subarray(offset, offset + size), epoch: Math.floor(offset / steps) };
 }
 
 /** Each (step, candidate)'s distinct candidate row, −1 where inadmissible. */
@@ -69,7 +90,9 @@ export class FusedPpoUpdate {
   async updateDeferred(policy: Policy, optimizer: tf.AdamOptimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): Promise<PendingPpoStats> {
     const adam = optimizer as unknown as AdamInternals;
     const shape = this.shape(policy, batch);
-    const { perm, minibatches } = fusedMinibatches(batch.actions.length, settings, rng);
+    // The minibatches' order is drawn on the GPU from one draw of the update stream (ppo.ts shuffles
+    // on the host instead, so webgpu's orders differ from wasm's; both are seeded permutations).
+    const { key, minibatches } = gpuMinibatches(batch.actions.length, settings, rng);
     const { targets, written } = fusedTargets(policy, adam);
     // Read where they are (the batch outlives the submit): the advantages are the estimator's own output buffer.
     const features = tensorGpuBuffer(batch.candidates);
@@ -83,7 +106,7 @@ export class FusedPpoUpdate {
       features,
       numRows: batch.candidates.shape[0],
       advantages,
-      perm,
+      perm: { key, epochs: settings.epochs },
     };
     const fusedSettings: FusedPpoSettings = { ...settings, learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
     let dataId: object | null = null;

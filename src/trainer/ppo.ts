@@ -16,7 +16,7 @@ import { pickIndices } from '../policy/candidate-table.ts';
 import type { Policy, PolicyInput } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
-import { minibatchOrder } from './minibatches.ts';
+import { type Minibatch, minibatchOrder } from './minibatches.ts';
 import { ScratchArray } from './scratch-array.ts';
 import { chunkedStep, chunksOf, chunkSteps } from './update-chunks.ts';
 
@@ -74,8 +74,16 @@ export interface PendingPpoStats {
   abandon(): void;
 }
 
-export async function ppoUpdate(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): Promise<PpoStats> {
-  return readPpoStats(ppoUpdateDeferred(policy, optimizer, batch, settings, rng));
+/** `order`: the minibatches to visit; by default drawn from `rng` (minibatches.ts). */
+export async function ppoUpdate(
+  policy: Policy,
+  optimizer: tf.Optimizer,
+  batch: PpoBatch,
+  settings: PpoSettings,
+  rng: Rng,
+  order?: Iterable<Minibatch>,
+): Promise<PpoStats> {
+  return readPpoStats(ppoUpdateDeferred(policy, optimizer, batch, settings, rng, order));
 }
 
 /** Pending statistics read through tfjs and settled (abandoned if the read fails). */
@@ -94,12 +102,19 @@ export async function readPpoStats(pending: PendingPpoStats): Promise<PpoStats> 
  * The update, every minibatch's work queued, its statistics left on the device: the caller reads
  * `tensor` (on webgpu with the iteration's other values, src/trainer/iteration-read-back.ts) and settles.
  */
-export function ppoUpdateDeferred(policy: Policy, optimizer: tf.Optimizer, batch: PpoBatch, settings: PpoSettings, rng: Rng): PendingPpoStats {
+export function ppoUpdateDeferred(
+  policy: Policy,
+  optimizer: tf.Optimizer,
+  batch: PpoBatch,
+  settings: PpoSettings,
+  rng: Rng,
+  order: Iterable<Minibatch> = minibatchOrder(batch.actions.length, settings.epochs, settings.minibatches, rng),
+): PendingPpoStats {
   const stats: tf.Tensor[] = []; // one [5] vector per minibatch
   const before = policy.snapshot();
   let mean: tf.Tensor1D;
   try {
-    for (const { indices } of minibatchOrder(batch.actions.length, settings.epochs, settings.minibatches, rng)) {
+    for (const { indices } of order) {
       stats.push(minibatchStep(policy, optimizer, batch, indices, settings));
     }
     mean = tf.tidy(() => tf.mean(tf.stack(stats), 0) as tf.Tensor1D);

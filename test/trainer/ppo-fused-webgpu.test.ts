@@ -20,7 +20,7 @@ import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
-import { candidateRowsMasked, FusedPpoUpdate, fusedMinibatches } from '../../src/trainer/ppo-fused.ts';
+import { candidateRowsMasked, FusedPpoUpdate, fusedMinibatches, gpuMinibatches, gpuMinibatchOrder } from '../../src/trainer/ppo-fused.ts';
 import { lossGradients, MinibatchRows, NonFiniteLossError, type PpoBatch, ppoUpdate, type PpoSettings, readPpoStats } from '../../src/trainer/ppo.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -181,7 +181,9 @@ describe('fused PPO update on webgpu', () => {
         const batch = await makeBatch(reference, 48, 7, 20 + round);
         try {
           expect(update.refusal(fusedPolicy, batch, SETTINGS)).toBeNull();
-          const want = await ppoUpdate(reference, referenceAdam, batch, SETTINGS, referenceRng);
+          // The reference visits the minibatches the GPU draws, recomputed by the permutation's CPU twin.
+          const order = gpuMinibatchOrder(48, SETTINGS, gpuMinibatches(48, SETTINGS, referenceRng).key);
+          const want = await ppoUpdate(reference, referenceAdam, batch, SETTINGS, referenceRng, order);
           expect(want.policyLoss).not.toBe(0); // the advantages were read: a loss of exactly 0 would hide a batch of zeros
           const got = await readPpoStats(await update.updateDeferred(fusedPolicy, fusedAdam, batch, SETTINGS, fusedRng));
           for (const key of ['policyLoss', 'entropy', 'approxKl', 'clipFraction', 'gradNorm'] as const)
@@ -230,7 +232,7 @@ describe('fused PPO update on webgpu', () => {
     }
   }, 180_000);
 
-  it('keeps tensors and GPU buffers flat over many updates, with 7 dispatches per minibatch and no read-back', async () => {
+  it('keeps tensors and GPU buffers flat over many updates, with 7 dispatches per minibatch and one for the permutation, no read-back', async () => {
     const policy = new Policy(SHAPE, new Rng(8));
     const adam = createAdam(1e-3);
     const update = new FusedPpoUpdate(VITE_SHADERS, device);
@@ -245,10 +247,11 @@ describe('fused PPO update on webgpu', () => {
           const before = counter.read();
           const pending = await update.updateDeferred(policy, adam, batch, SETTINGS, rng);
           const calls = callsBetween(before, counter.read());
-          // After the first (which makes Adam's moments): 2 epochs × 2 minibatches × 7 kernels, the
-          // update in one submit (plus tfjs's flush of the batch's uploads), no read-back.
+          // After the first (which makes Adam's moments): the minibatches' permutation, then 2 epochs ×
+          // 2 minibatches × 7 kernels, the update in one submit (plus tfjs's flush of the batch's
+          // uploads), no read-back.
           if (i > 0) {
-            expect(calls.dispatches, `update ${i}`).toBe(4 * 7);
+            expect(calls.dispatches, `update ${i}`).toBe(1 + 4 * 7);
             expect(calls.submits).toBeLessThanOrEqual(3);
           }
           expect(calls.readBacks).toBe(0);
