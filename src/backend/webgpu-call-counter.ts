@@ -36,6 +36,10 @@ export interface WebGpuCallCounts {
   bytesWrittenMapped: number;
   /** `createComputePipeline(Async)` + `createRenderPipeline(Async)` calls: each compiles a shader. */
   pipelines: number;
+  /** `createBuffer` calls. */
+  buffersCreated: number;
+  /** Buffers destroyed (each counted once, however often `destroy` is called): created − destroyed is what lives. */
+  buffersDestroyed: number;
   /**
    * Milliseconds during which at least one GPU promise was pending (`mapAsync`, `onSubmittedWorkDone`,
    * `popErrorScope`, the async pipeline creations, `getCompilationInfo`): the union of their intervals
@@ -74,6 +78,8 @@ const zero = (): WebGpuCallCounts => ({
   bytesWritten: 0,
   bytesWrittenMapped: 0,
   pipelines: 0,
+  buffersCreated: 0,
+  buffersDestroyed: 0,
   gpuWaitMs: 0,
   gpuWaitCpuMs: 0,
 });
@@ -191,6 +197,7 @@ export function installWebGpuCallCounter(scope: object = globalThis, options: We
   });
   replace(device, 'createBuffer', (original, self, args) => {
     const created = call(original, self, args);
+    counts.buffersCreated++;
     if ((args[0] as GPUBufferDescriptor | undefined)?.mappedAtCreation && created) writeMapped.add(created as object);
     return created;
   });
@@ -212,7 +219,14 @@ export function installWebGpuCallCounter(scope: object = globalThis, options: We
     counts.bytesWritten += bytes;
     counts.bytesWrittenMapped += bytes;
   });
-  for (const name of ['unmap', 'destroy']) wrap(buffer, name, (self) => writeMapped.delete(self as object));
+  wrap(buffer, 'unmap', (self) => writeMapped.delete(self as object));
+  const destroyed = new WeakSet<object>();
+  wrap(buffer, 'destroy', (self) => {
+    writeMapped.delete(self as object);
+    if (destroyed.has(self as object)) return;
+    destroyed.add(self as object);
+    counts.buffersDestroyed++;
+  });
 
   installed = {
     read: () => {

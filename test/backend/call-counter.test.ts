@@ -64,11 +64,26 @@ describe('WebGPU call counter', () => {
       bytesWritten: n * 4,
       bytesWrittenMapped: 0,
       pipelines: 0,
+      buffersCreated: 0,
+      buffersDestroyed: 0,
     });
     expect(gpuWaitMs).toBeGreaterThan(0); // the mapAsync was awaited
     expect(gpuWaitCpuMs).toBe(0); // installed without a CPU clock
     data.destroy();
     staging.destroy();
+    staging.destroy(); // twice: still one buffer destroyed
+    expect(counter.read().buffersDestroyed).toBe(2); // counted since the reset above
+  });
+
+  it('counts buffers created and destroyed, so a test can see what lives', () => {
+    const before = counter.read();
+    const a = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
+    const b = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE, mappedAtCreation: true });
+    b.unmap();
+    a.destroy();
+    const calls = callsBetween(before, counter.read());
+    expect([calls.buffersCreated, calls.buffersDestroyed]).toEqual([2, 1]);
+    b.destroy();
   });
 
   it('sees tfjs read a tensor back', async () => {

@@ -4,18 +4,19 @@
  * update on tfjs's webgpu backend. Within 8 iterations the batch's success rate rises past 40%.
  *
  * On wasm the same settings pass for seeds 1–5 (success past 40% by iteration 3–5; measured with the
- * trainer, 2026-12-01). Webgpu samples from its own counter-based generator, so its runs differ from
- * wasm's draw for draw; what must hold is the learning, not the trajectory. Measured on SwiftShader
- * (2026-12-02): seed 3 passes 40% at iteration 4 (0.47) and reaches 0.95 at iteration 8, with 952
- * dispatches and 2 read-backs per steady iteration (230 s in all under a load of 5–6 on 2 cores); the
- * same with the whole-episode rollout, at 568 dispatches per steady iteration. One
- * seed, one test: on SwiftShader an iteration at the page defaults takes 15–170 s depending on the
- * machine's load (22 minutes in all under a load of 15–24), hence the hour's limit.
+ * trainer, 2026-12-01). Webgpu samples from its own counter-based generator and draws its minibatches
+ * from a keyed permutation (src/gpu/minibatch-permutation.ts), so its runs differ from wasm's draw for
+ * draw; what must hold is the learning, not the trajectory. Measured on SwiftShader (2026-12-02, the
+ * fused update, the whole-episode rollout, the GPU permutation): seed 2 goes 0, 0, 0.03, 0.16, 0.52,
+ * 0.56, 0.73, 0.86 over iterations 1–8 (past 40% at iteration 5), with 33 dispatches, 4 submits and 2
+ * read-backs per steady iteration, 109 s in all on an otherwise idle 2-core machine. One seed, one
+ * test: on SwiftShader an iteration's seconds depend on the machine's load, hence the hour's limit.
  *
  * The test also checks that the run really is the GPU path, through the WebGPU API itself: the
- * collector is the GPU rollout, and each iteration makes at most 1,000 compute dispatches (the GPU
- * path's target at page defaults) and at most 2 buffer read-backs (the rollout's, and the one at the
- * end of the iteration for the metrics: src/trainer/iteration-read-back.ts; the target is 4).
+ * collector is the GPU rollout, and each steady iteration keeps to the GPU-native iteration's targets
+ * at the page defaults (at most 40 compute dispatches and 10 submits) and to at most 2 buffer
+ * read-backs (the rollout's, and the one at the end of the iteration for the metrics:
+ * src/trainer/iteration-read-back.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../cli/register-gradients.ts';
@@ -40,7 +41,7 @@ const TARGET_SUCCESS = 0.4;
 
 describe('BEACON learns on webgpu at the page defaults', () => {
   it(`success rises past ${TARGET_SUCCESS * 100}% within ${ITERATIONS} iterations, on the GPU path`, { timeout: 3_600_000 }, async () => {
-    const config: TrainConfig = { ...DEFAULT_CONFIG, ...PAGE_DEFAULT_CONFIG, method: 'beacon', backend: 'webgpu', seed: 3, iters: ITERATIONS };
+    const config: TrainConfig = { ...DEFAULT_CONFIG, ...PAGE_DEFAULT_CONFIG, method: 'beacon', backend: 'webgpu', seed: 2, iters: ITERATIONS };
     expect([config.env, config.horizon, config.tasksPerIteration, config.groupSize, config.hiddenSize]).toEqual(['gridhouse', 'long', 8, 8, 64]);
     const engine = createAdvantageEngine('webgpu', 'beacon', readShaderSources);
     const run = new TrainingRun(config, engine);
@@ -54,9 +55,15 @@ describe('BEACON learns on webgpu at the page defaults', () => {
         const calls = callsBetween(before, counter.read());
         expect(record, run.halted ?? 'no record').not.toBeNull();
         successes.push(record!.success);
-        console.log(`iteration ${i}: success ${record!.success.toFixed(3)}, ${calls.dispatches} dispatches, ${calls.readBacks} read-backs`);
+        console.log(
+          `iteration ${i}: success ${record!.success.toFixed(3)}, ${calls.dispatches} dispatches, ${calls.submits} submits, ${calls.readBacks} read-backs`,
+        );
         expect(calls.readBacks).toBeLessThanOrEqual(2);
-        expect(calls.dispatches).toBeLessThanOrEqual(1000);
+        // The GPU-native iteration's targets at the page defaults (the first iteration compiles and makes Adam's state).
+        if (i > 1) {
+          expect(calls.dispatches).toBeLessThanOrEqual(40);
+          expect(calls.submits).toBeLessThanOrEqual(10);
+        }
       }
     } finally {
       run.dispose();
