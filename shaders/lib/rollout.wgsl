@@ -18,6 +18,10 @@ import package::lib::sampling::{MAX_CANDIDATES, drawCandidate};
 @group(0) @binding(2) var<storage, read_write> actionRecord: array<i32>;
 @group(0) @binding(7) var<storage, read> weights: array<f32>;
 @group(0) @binding(8) var<storage, read_write> logProbRecord: array<f32>;
+// Step-major observations, run b's at step t from (t · numEpisodes + b) · obsDim: the update gathers its
+// batch's rows from them on the GPU (shaders/ppo-gather.wgsl). Bound to a buffer too small for a
+// slot (a batch over the binding limit), the kernel records none.
+@group(0) @binding(9) var<storage, read_write> obsRecord: array<f32>;
 
 const NOT_ADMISSIBLE = -1e9;
 
@@ -57,6 +61,12 @@ fn actAndRecord(b: u32, t: u32, local: u32, r: RolloutShape) -> i32 {
   let F = r.actionDim;
   let A = r.numCandidates;
   let o = weightOffsets(D, F, H);
+  let slot = (t * r.numEpisodes + b) * D;
+  if (slot + D <= arrayLength(&obsRecord)) {
+    for (var i = local; i < D; i += WORKGROUP_SIZE) {
+      obsRecord[slot + i] = obs[b * D + i];
+    }
+  }
   // Observation tower, a hidden unit per invocation (strided): h = tanh(tanh(obs · W1 + b1) · W2 + b2).
   for (var j = local; j < H; j += WORKGROUP_SIZE) {
     var z = weights[o.b1 + j];

@@ -4,8 +4,9 @@
  * the acting pass, the masked-softmax draw and the environment's step in a loop over the steps.
  *
  * Every such kernel binds the same buffers: the environment's table (1) and its step buffers (3–6,
- * shaders/lib/env_step.wgsl), the policy's flat weights, and the step-major records of actions and
- * log-probabilities that the rollout reads back. Its uniforms are the shared ones with the
+ * shaders/lib/env_step.wgsl), the policy's flat weights, the step-major records of actions and
+ * log-probabilities that the rollout reads back, and the step-major observations, which stay on the
+ * GPU for the update (shaders/ppo-gather.wgsl). Its uniforms are the shared ones with the
  * environment's own in between (named by the environment, src/gpu/gpu-envs.ts).
  */
 import { defineKernel, type KernelSpec } from './kernel.ts';
@@ -48,6 +49,7 @@ export function episodeRolloutKernel(name: KernelName, table: string, envFields:
       ['actionFeatures', 'read_write'],
       ['weights', 'read'],
       ['logProbRecord', 'read_write'],
+      ['obsRecord', 'read_write'],
     ],
   });
 }

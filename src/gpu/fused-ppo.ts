@@ -16,10 +16,12 @@
  * With `lossKind: 'cloning'` kernel 2 differentiates behaviour cloning's cross-entropy instead
  * (docs/maths.md §9; src/trainer/cloning-fused.ts); the other six are the same for both losses.
  *
- * The minibatches are contiguous slices of every epoch's order of the steps, which the update either
- * gets from the host or draws first, in one more dispatch, from a key (minibatch-permutation.ts: a
- * counter-based permutation with a CPU twin). The whole update (the permutation, every minibatch of
- * every epoch) is recorded into one command buffer and submitted once: each minibatch has uniforms of its own (a runner per minibatch slot; the pipelines are
+ * The batch's per-step observations, actions and old log-probabilities come from the host, or are
+ * gathered first, in one more dispatch, from where a GPU rollout left them (ppo-gather.ts). The
+ * minibatches are contiguous slices of every epoch's order of the steps, which the update either
+ * gets from the host or draws, in one more dispatch, from a key (minibatch-permutation.ts: a
+ * counter-based permutation with a CPU twin). The whole update (the gather, the permutation, every
+ * minibatch of every epoch) is recorded into one command buffer and submitted once: each minibatch has uniforms of its own (a runner per minibatch slot; the pipelines are
  * compiled once per device and shared, kernel.ts). The weights and Adam's moments are copied from the
  * callers' buffers (the tfjs variables') into flat buffers first and back after, GPU-side copies,
  * not dispatches; a copy of the weights from before the update is kept for `restoreWeights`.
@@ -27,6 +29,7 @@
 import { GpuBufferPool } from './buffer-pool.ts';
 import { GpuKernelError, KernelRunner, type KernelSpec } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, type PermutationKey, permutationWorkgroups } from './minibatch-permutation.ts';
+import { PPO_GATHER, type RolloutRecords } from './ppo-gather.ts';
 import type { ShaderSources } from './shader-source.ts';
 import {
   WORKGROUP,
@@ -83,6 +86,12 @@ export interface FusedPpoBatch {
    * order crosses the bus.
    */
   perm: Uint32Array | { key: PermutationKey; epochs: number };
+  /**
+   * Where the GPU rollout left `obs`, `actions` and `oldLogProbs`: the update gathers them there in
+   * one more dispatch (ppo-gather.ts) instead of the host writing them; the host arrays give only
+   * their sizes then.
+   */
+  records?: RolloutRecords;
 }
 
 /** A minibatch: `size` steps from `perm[offset …]`. */
@@ -167,6 +176,8 @@ export class FusedPpoKernels {
   private readonly slots: Promise<Runners>[] = [];
   /** The permutation kernel's runner, made on the first update that draws its order on the GPU. */
   private permutation: Promise<KernelRunner<string, string>> | null = null;
+  /** The gather kernel's runner, made on the first update that reads a rollout's records. */
+  private gather: Promise<KernelRunner<string, string>> | null = null;
   private disposed = false;
 
   constructor(
@@ -178,7 +189,34 @@ export class FusedPpoKernels {
 
   /** GPU buffers held now: the pool's, and one uniform buffer per kernel per minibatch slot. */
   get liveBuffers(): number {
-    return this.pool.liveBuffers + this.slots.length * FUSED_PPO_KERNELS.length + (this.permutation ? 1 : 0);
+    return this.pool.liveBuffers + this.slots.length * FUSED_PPO_KERNELS.length + (this.permutation ? 1 : 0) + (this.gather ? 1 : 0);
+  }
+
+  private gatherRunner(): Promise<KernelRunner<string, string>> {
+    this.gather ??= KernelRunner.create(this.device, PPO_GATHER as KernelSpec<string, string>, this.shaders['ppo-gather'], WORKGROUP);
+    return this.gather;
+  }
+
+  /** Records the dispatch that gathers the batch's rows from the rollout's records (the batch gives them). */
+  private recordGather(
+    pass: GPUComputePassEncoder,
+    runner: KernelRunner<string, string>,
+    shape: FusedPpoShape,
+    batch: FusedPpoBatch,
+    b: Record<'runOffsets' | 'obs' | 'actions' | 'oldLogProbs', GPUBuffer>,
+  ): void {
+    const records = batch.records!;
+    const numSteps = batch.actions.length;
+    const bound = {
+      runOffsets: b.runOffsets,
+      obsRecord: records.obs,
+      actionRecord: records.actions,
+      logProbRecord: records.logProbs,
+      obs: b.obs,
+      actions: b.actions,
+      oldLogProbs: b.oldLogProbs,
+    };
+    runner.record(pass, runner.prepare(bound, { numSteps, numRuns: records.runOffsets.length - 1, obsDim: shape.obsDim }), Math.ceil(numSteps / WORKGROUP));
   }
 
   private permutationRunner(): Promise<KernelRunner<string, string>> {
@@ -213,7 +251,7 @@ export class FusedPpoKernels {
 
   /** Compiles the pipelines and makes the runners of `minibatches` slots (the trainer's warm-up). */
   async prepare(minibatches: number): Promise<void> {
-    await Promise.all([this.runners(minibatches), this.permutationRunner()]);
+    await Promise.all([this.runners(minibatches), this.permutationRunner(), this.gatherRunner()]);
   }
 
   /**
@@ -236,6 +274,7 @@ export class FusedPpoKernels {
       throw new Error(`statsOver ${statsOver} does not divide the update's ${minibatches.length} minibatches`);
     const slots = await this.runners(minibatches.length);
     const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.permutationRunner();
+    const gatherRunner = batch.records ? await this.gatherRunner() : null;
     const d = this.device;
     this.pool.reclaim();
     const stats = this.pool.acquireOutput(5 * 4, STATS_USAGE);
@@ -246,6 +285,7 @@ export class FusedPpoKernels {
     copyIn(encoder, targets, buffers, variableSizes(shape));
     encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
     const pass = encoder.beginComputePass({ label: 'fused ppo update' });
+    if (gatherRunner) this.recordGather(pass, gatherRunner, shape, batch, buffers);
     if (permutationRunner) this.recordPermutation(pass, permutationRunner, batch, buffers.perm);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
     minibatches.forEach((mb, j) =>
@@ -270,6 +310,7 @@ export class FusedPpoKernels {
   ): Promise<Float32Array> {
     const [slot] = await this.runners(1);
     const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.permutationRunner();
+    const gatherRunner = batch.records ? await this.gatherRunner() : null;
     const d = this.device;
     const sizes = variableSizes(shape);
     const buffers = this.writeBatch(shape, batch, [minibatch]);
@@ -284,6 +325,7 @@ export class FusedPpoKernels {
         offset += sizes[i] * 4;
       });
       const pass = encoder.beginComputePass({ label: 'fused ppo gradients' });
+      if (gatherRunner) this.recordGather(pass, gatherRunner, shape, batch, buffers);
       if (permutationRunner) this.recordPermutation(pass, permutationRunner, batch, buffers.perm);
       this.recordMinibatch(pass, slot, shape, batch, minibatch, 0, 1, settings, { ...buffers, statsOut: buffers.state }, false);
       pass.end();
@@ -315,8 +357,8 @@ export class FusedPpoKernels {
     this.pool.destroy();
     for (const slot of this.slots) slot.then((runners) => runners.forEach((r) => r.destroy())).catch(() => undefined);
     this.slots.length = 0;
-    this.permutation?.then((r) => r.destroy()).catch(() => undefined);
-    this.permutation = null;
+    for (const runner of [this.permutation, this.gather]) runner?.then((r) => r.destroy()).catch(() => undefined);
+    this.permutation = this.gather = null;
   }
 
   /** The update's own buffers, with the batch's host arrays written into them. */
@@ -337,15 +379,20 @@ export class FusedPpoKernels {
       rows: scratch('rows', batch.rows.length),
       actions: scratch('actions', batch.actions.length),
       oldLogProbs: scratch('oldLogProbs', batch.oldLogProbs.length),
+      runOffsets: scratch('runOffsets', batch.records ? batch.records.runOffsets.length : 1),
       perm: scratch('perm', batch.perm instanceof Uint32Array ? batch.perm.length : batch.actions.length * batch.perm.epochs),
       features: batch.features,
       advantages: batch.advantages,
     };
     const q = this.device.queue;
-    q.writeBuffer(buffers.obs, 0, batch.obs);
     q.writeBuffer(buffers.rows, 0, batch.rows);
-    q.writeBuffer(buffers.actions, 0, batch.actions);
-    q.writeBuffer(buffers.oldLogProbs, 0, batch.oldLogProbs);
+    if (batch.records) {
+      q.writeBuffer(buffers.runOffsets, 0, batch.records.runOffsets);
+    } else {
+      q.writeBuffer(buffers.obs, 0, batch.obs);
+      q.writeBuffer(buffers.actions, 0, batch.actions);
+      q.writeBuffer(buffers.oldLogProbs, 0, batch.oldLogProbs);
+    }
     if (batch.perm instanceof Uint32Array) q.writeBuffer(buffers.perm, 0, batch.perm);
     return buffers;
   }

@@ -28,6 +28,7 @@ export const KERNEL_NAMES = [
   'ppo-grad-norm',
   'ppo-adam',
   'minibatch-permutation',
+  'ppo-gather',
   'gridhouse-rollout',
   'texthouse-rollout',
   'shop-rollout',

@@ -7,7 +7,9 @@
  * command buffer, so a rollout is one dispatch and one submit whatever the horizon, and no read-back
  * until the end.
  *
- * What comes back is small: each step's sampled actions and their log-probabilities, and each episode's
+ * Each step's observation stays on the GPU with its action and log-probability, step-major, for the
+ * fused update to gather its rows from (ppo-gather.ts; not kept where that buffer would pass the
+ * binding limit). What comes back is small: each step's sampled actions and their log-probabilities, and each episode's
  * final record (length, success, milestones, graded outcome), in one read-back of 8 · T · B + 4 · W · B
  * bytes. The batch the update takes (observations, candidate rows, masks, state keys, milestone flags) is
  * laid out by replaying those actions in the TypeScript environment (rollout.ts `replay`), which the
@@ -64,6 +66,15 @@ function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): 
 type RecordName = keyof ReturnType<typeof recordSizes>;
 
 /**
+ * Bytes of the step-major observations the rollout keeps on the GPU for the update (ppo-gather.ts), or
+ * 4 (none kept: the kernel then records none) where they would be over the device's binding limits.
+ */
+function obsRecordBytes(env: VecEnv, device: GPUDevice): number {
+  const bytes = 4 * env.maxSteps * env.batchSize * env.obsDim;
+  return bytes <= Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) ? bytes : 4;
+}
+
+/**
  * Why `env` cannot be rolled out on `device` by a GpuRolloutCollector, or null if it can: an environment
  * without a kernel, a width over the kernel's, or a buffer over the device's limits.
  */
@@ -89,6 +100,8 @@ export class GpuRolloutCollector {
   private runner: Promise<KernelRunner<string, string>> | null = null;
   private buffers: Record<string, GPUBuffer> | null = null;
   private records: Record<RecordName, GPUBuffer> | null = null;
+  /** Step-major observations, kept on the GPU for the update (4 bytes: none kept). */
+  private obsRecord: GPUBuffer | null = null;
   private staging: GPUBuffer | null = null;
   /** Live GPU buffers this collector owns (tests check that it does not grow). */
   liveBuffers = 0;
@@ -132,6 +145,7 @@ export class GpuRolloutCollector {
       RecordName,
       GPUBuffer
     >;
+    this.obsRecord = this.create('observation record', obsRecordBytes(env, this.device), STORAGE | COPY_SRC);
     this.staging = this.create(
       'read-back',
       Object.values(sizes).reduce((s, n) => s + n, 0),
@@ -186,7 +200,7 @@ export class GpuRolloutCollector {
       try {
         injectKernelFault(device);
         // One workgroup per run plays its whole episode, writing the action and log-probability records.
-        const bindings = { ...envBuffers, actionRecord: records.actions, logProbRecord: records.logProbs };
+        const bindings = { ...envBuffers, actionRecord: records.actions, logProbRecord: records.logProbs, obsRecord: this.obsRecord! };
         const uniforms = {
           numEpisodes: B,
           hiddenSize: this.policy.shape.hiddenSize,
@@ -222,7 +236,11 @@ export class GpuRolloutCollector {
       } finally {
         staging.unmap();
       }
-      return await this.layOut(taskSeeds, groupSize, episodeSeeds, recorded);
+      const rollout = await this.layOut(taskSeeds, groupSize, episodeSeeds, recorded);
+      // The records stay on the GPU for the update, until the next rollout writes them again.
+      if (this.obsRecord!.size > 4)
+        rollout.gpuRecords = { obs: this.obsRecord!, actions: records.actions, logProbs: records.logProbs, runOffsets: rollout.runOffsets };
+      return rollout;
     } finally {
       // Queue order keeps the table alive for the work already submitted.
       tableBuffer.destroy();
@@ -274,10 +292,10 @@ export class GpuRolloutCollector {
   }
 
   dispose(): void {
-    const owned = [...Object.values(this.buffers ?? {}), ...Object.values(this.records ?? {}), ...(this.staging ? [this.staging] : [])];
+    const owned = [...Object.values(this.buffers ?? {}), ...Object.values(this.records ?? {}), ...[this.staging, this.obsRecord].filter((b) => b !== null)];
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
-    this.buffers = this.records = this.staging = null;
+    this.buffers = this.records = this.staging = this.obsRecord = null;
     void this.runner?.then(
       (k) => k.destroy(),
       () => {},

@@ -107,6 +107,7 @@ export class FusedPpoUpdate {
       numRows: batch.candidates.shape[0],
       advantages,
       perm: { key, epochs: settings.epochs },
+      ...(batch.records ? { records: batch.records } : {}),
     };
     const fusedSettings: FusedPpoSettings = { ...settings, learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
     let dataId: object | null = null;

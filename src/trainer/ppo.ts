@@ -17,6 +17,7 @@ import type { Policy, PolicyInput } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
 import { type Minibatch, minibatchOrder } from './minibatches.ts';
+import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 import { ScratchArray } from './scratch-array.ts';
 import { chunkedStep, chunksOf, chunkSteps } from './update-chunks.ts';
 
@@ -49,6 +50,8 @@ export interface PpoBatch {
   advantages: tf.Tensor1D; // [S]
   /** Where minibatch rows are gathered. */
   rows: MinibatchRows;
+  /** `obs`, `actions` and `oldLogProbs` as a GPU rollout left them on the device (the fused update reads them there). */
+  records?: RolloutRecords;
 }
 
 export interface PpoStats {

@@ -14,6 +14,7 @@ import type { VecEnv } from '../../envs/types.ts';
 import { CandidateDictionary, pickIndices } from '../policy/candidate-table.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
+import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 
 export interface Rollout {
   numRuns: number;
@@ -42,6 +43,11 @@ export interface Rollout {
   milestones: Uint8Array;
   /** K × actionDim: the rollout's distinct candidate feature rows, in order of first appearance. */
   candidates: Float32Array;
+  /**
+   * A GPU rollout's step-major records of `obs`, `actions` and `logProbs`, still on the device: the
+   * fused update gathers its rows there instead of uploading these arrays (ppo-gather.ts).
+   */
+  gpuRecords?: RolloutRecords;
 }
 
 /**

@@ -19,7 +19,7 @@ export interface BatchDims {
  * over. `rows`: minibatch row storage to reuse (a trainer keeps one for all its updates).
  */
 export function toPpoBatch(
-  rollout: Pick<Rollout, 'obs' | 'candidates' | 'candidateRows' | 'mask' | 'actions' | 'logProbs'>,
+  rollout: Pick<Rollout, 'obs' | 'candidates' | 'candidateRows' | 'mask' | 'actions' | 'logProbs' | 'gpuRecords'>,
   dims: BatchDims,
   advantages: tf.Tensor1D,
   rows = new MinibatchRows(),
@@ -36,6 +36,7 @@ export function toPpoBatch(
     oldLogProbs: rollout.logProbs,
     advantages,
     rows,
+    ...(rollout.gpuRecords ? { records: rollout.gpuRecords } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ import { rolloutPath } from '../../src/trainer/collector-choice.ts';
 import { GpuRolloutCollector, gpuRolloutRefusal } from '../../src/trainer/gpu-rollout.ts';
 import type { Rollout } from '../../src/trainer/rollout.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
+import { readBack } from '../support/gpu-buffers.ts';
 import { installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
 import { gpuEnvKernel } from '../../src/gpu/gpu-envs.ts';
 
@@ -68,6 +69,35 @@ function plainLogits([w1, b1, w2, b2, v1, c1, v2, c2]: Float32Array[], H: number
 }
 
 /** Replays every run of `rollout` in a fresh environment and checks it step by step; returns how many actions fell near a CDF boundary. */
+/**
+ * The records the rollout leaves on the GPU for the update (ppo-gather.ts) hold, at run b's step t,
+ * slot t · B + b, the replay's action and log-probability exactly and its observation up to float32
+ * rounding.
+ */
+async function expectRecordsMatch(rollout: Rollout, obsDim: number): Promise<void> {
+  const records = rollout.gpuRecords;
+  expect(records, 'the rollout keeps its records on the GPU').toBeDefined();
+  const device = getWebGpuDevice();
+  const [obs, actions, logProbs] = [
+    new Float32Array(await readBack(device, records!.obs)),
+    new Int32Array(await readBack(device, records!.actions)),
+    new Float32Array(await readBack(device, records!.logProbs)),
+  ];
+  const B = rollout.numRuns;
+  expect(Array.from(records!.runOffsets)).toEqual(Array.from(rollout.runOffsets));
+  for (let b = 0; b < B; b++)
+    for (let s = rollout.runOffsets[b]; s < rollout.runOffsets[b + 1]; s++) {
+      const slot = (s - rollout.runOffsets[b]) * B + b;
+      expect(actions[slot], `run ${b} step ${s}: action`).toBe(rollout.actions[s]);
+      expect(logProbs[slot], `run ${b} step ${s}: log-probability`).toBe(rollout.logProbs[s]);
+      // The WGSL environments compute a few features (the shop's ratios) with float32 rounding of their own.
+      for (let i = 0; i < obsDim; i++) {
+        const [gpu, cpu] = [obs[slot * obsDim + i], rollout.obs[s * obsDim + i]];
+        if (!(Math.abs(gpu - cpu) <= 1e-6)) expect.fail(`run ${b} step ${s}: observation ${i} is ${gpu} on the GPU, ${cpu} in the replay`);
+      }
+    }
+}
+
 async function replay(rollout: Rollout, makeEnv: () => VecEnv, rngAtStart: Rng, policy: Policy): Promise<number> {
   const env = makeEnv();
   const B = rollout.numRuns;
@@ -156,6 +186,7 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
         const nearBoundary = await replay(rollout, makeEnv, atStart, policy);
         expect(nearBoundary).toBeLessThanOrEqual(1);
         expect(rollout.actions.length).toBeGreaterThan(8);
+        await expectRecordsMatch(rollout, env.obsDim);
       } finally {
         collector.dispose();
         policy.dispose();

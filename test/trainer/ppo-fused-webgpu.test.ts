@@ -22,6 +22,7 @@ import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
 import { candidateRowsMasked, FusedPpoUpdate, fusedMinibatches, gpuMinibatches, gpuMinibatchOrder } from '../../src/trainer/ppo-fused.ts';
 import { lossGradients, MinibatchRows, NonFiniteLossError, type PpoBatch, ppoUpdate, type PpoSettings, readPpoStats } from '../../src/trainer/ppo.ts';
+import { uploadBuffer } from '../support/gpu-buffers.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
 const SHAPE = { obsDim: 6, actionDim: 5, hiddenSize: 8 };
@@ -210,6 +211,66 @@ describe('fused PPO update on webgpu', () => {
       fusedPolicy.dispose();
       referenceAdam.dispose();
       fusedAdam.dispose();
+    }
+  }, 180_000);
+
+  it("reading the batch's rows from a GPU rollout's step-major records gives the same update, bit for bit, and writes less", async () => {
+    const steps = 48;
+    const runLengths = [10, 14, 8, 16]; // run-major: run b's steps follow run b − 1's
+    const B = runLengths.length;
+    const maxT = Math.max(...runLengths);
+    const runOffsets = Int32Array.from({ length: B + 1 }, (_, b) => runLengths.slice(0, b).reduce((x, y) => x + y, 0));
+    expect(runOffsets[B]).toBe(steps);
+    const policies = [new Policy(SHAPE, new Rng(12)), new Policy(SHAPE, new Rng(12))];
+    const adams = [createAdam(3e-3), createAdam(3e-3)];
+    const update = new FusedPpoUpdate(VITE_SHADERS, device);
+    const batch = await makeBatch(policies[0], steps, 6, 40);
+    // Step-major records as the rollout kernel leaves them; slots no step uses hold garbage.
+    const D = SHAPE.obsDim;
+    const obsRecord = new Float32Array(maxT * B * D).fill(Number.NaN);
+    const actionRecord = new Int32Array(maxT * B).fill(-7);
+    const logProbRecord = new Float32Array(maxT * B).fill(Number.NaN);
+    for (let b = 0; b < B; b++)
+      for (let s = runOffsets[b]; s < runOffsets[b + 1]; s++) {
+        const slot = (s - runOffsets[b]) * B + b;
+        obsRecord.set(batch.obs.subarray(s * D, (s + 1) * D), slot * D);
+        actionRecord[slot] = batch.actions[s];
+        logProbRecord[slot] = batch.oldLogProbs[s];
+      }
+    const records = {
+      obs: uploadBuffer(device, obsRecord),
+      actions: uploadBuffer(device, actionRecord),
+      logProbs: uploadBuffer(device, logProbRecord),
+      runOffsets,
+    };
+    const counter = installWebGpuCallCounter();
+    try {
+      const written: number[] = [];
+      const dispatches: number[] = [];
+      // Two rounds; the second is counted (the first also uploads the policies and makes Adam's state).
+      for (let round = 0; round < 2; round++)
+        for (const [i, variant] of [batch, { ...batch, records }].entries()) {
+          const before = counter.read();
+          await readPpoStats(await update.updateDeferred(policies[i], adams[i], variant, SETTINGS, new Rng(77 + round)));
+          const calls = callsBetween(before, counter.read());
+          if (round === 0) continue;
+          written.push(calls.bytesWritten);
+          dispatches.push(calls.dispatches);
+        }
+      const [a, b] = [await policies[0].weights(), await policies[1].weights()];
+      a.forEach((w, i) => expect(Array.from(b[i]), `variable ${i}`).toEqual(Array.from(w)));
+      expect(dispatches[1]).toBe(dispatches[0] + 1); // the gather
+      // The host no longer writes the observations, actions and old log-probabilities, only B + 1
+      // offsets and the gather's uniforms (under 64 bytes).
+      const saved = 4 * steps * (D + 2) - 4 * (B + 1);
+      expect(written[0] - written[1]).toBeLessThanOrEqual(saved);
+      expect(written[0] - written[1]).toBeGreaterThan(saved - 64);
+    } finally {
+      counter.uninstall();
+      for (const buffer of [records.obs, records.actions, records.logProbs]) buffer.destroy();
+      disposeBatch(batch);
+      update.dispose();
+      for (const x of [...policies, ...adams]) x.dispose();
     }
   }, 180_000);
 
