@@ -10,8 +10,8 @@
  * fused update, the whole-episode rollout, the GPU permutation): seed 2 goes 0, 0, 0.03, 0.16, 0.52,
  * 0.56, 0.73, 0.86 over iterations 1–8 (past 40% at iteration 5), with 34 dispatches, 4 submits and 2
  * read-backs per steady iteration (the same with the batch gathered on the GPU), 109–123 s in all on
- * an otherwise idle 2-core machine. One seed, one
- * test: on SwiftShader an iteration's seconds depend on the machine's load, hence the hour's limit.
+ * an otherwise idle 2-core machine. One seed, one test: on SwiftShader an iteration's seconds depend
+ * on the machine's load, hence the hour's limit.
  *
  * The test also checks that the run really is the GPU path, through the WebGPU API itself: the
  * collector is the GPU rollout, and each steady iteration keeps to the GPU-native iteration's targets
