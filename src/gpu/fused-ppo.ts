@@ -21,10 +21,11 @@
  * minibatches are contiguous slices of every epoch's order of the steps, which the update either
  * gets from the host or draws, in one more dispatch, from a key (minibatch-permutation.ts: a
  * counter-based permutation with a CPU twin). The whole update (the gather, the permutation, every
- * minibatch of every epoch) is recorded into one command buffer and submitted once: each minibatch has uniforms of its own (a runner per minibatch slot; the pipelines are
- * compiled once per device and shared, kernel.ts). The weights and Adam's moments are copied from the
- * callers' buffers (the tfjs variables') into flat buffers first and back after, GPU-side copies,
- * not dispatches; a copy of the weights from before the update is kept for `restoreWeights`.
+ * minibatch of every epoch) is recorded into one command buffer and submitted once: each minibatch
+ * has uniforms of its own (a runner per minibatch slot; the pipelines are compiled once per device
+ * and shared, kernel.ts). The weights and Adam's moments are copied from the callers' buffers (the
+ * tfjs variables') into flat buffers first and back after, GPU-side copies, not dispatches; a copy
+ * of the weights from before the update is kept for `restoreWeights`.
  */
 import { GpuBufferPool } from './buffer-pool.ts';
 import { GpuKernelError, KernelRunner, type KernelSpec } from './kernel.ts';

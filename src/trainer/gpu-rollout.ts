@@ -9,10 +9,10 @@
  *
  * Each step's observation stays on the GPU with its action and log-probability, step-major, for the
  * fused update to gather its rows from (ppo-gather.ts; not kept where that buffer would pass the
- * binding limit). What comes back is small: each step's sampled actions and their log-probabilities, and each episode's
- * final record (length, success, milestones, graded outcome), in one read-back of 8 · T · B + 4 · W · B
- * bytes. The batch the update takes (observations, candidate rows, masks, state keys, milestone flags) is
- * laid out by replaying those actions in the TypeScript environment (rollout.ts `replay`), which the
+ * binding limit). What comes back is small: each step's sampled actions and their log-probabilities,
+ * and each episode's final record (length, success, milestones, graded outcome), in one read-back of
+ * 8 · T · B + 4 · W · B bytes. The rest of the batch (candidate rows, masks, state keys, milestone
+ * flags, and the observations again for the CPU's uses) is laid out by replaying those actions in the TypeScript environment (rollout.ts `replay`), which the
  * WGSL environments match exactly on the same actions (their parity tests): a replay costs far less than
  * reading back every step's candidate features (GridHouse long at 4,096 runs: 864 MB), so the GPU
  * rollout scales to every batch the settings allow. The replay doubles as a check on every rollout: an
