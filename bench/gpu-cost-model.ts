@@ -3,10 +3,10 @@
  * measurement. It adds five terms, each priced at a stated figure:
  *
  * - calls: compute dispatches × 24–95 µs. About 24–36 µs per dispatch at the API on Vulkan and about
- *   95 µs with a framework on top (arXiv 2604.02344; ../shared/GPU-NOTES.md "Published overheads").
+ *   95 µs with a framework on top (arXiv 2604.02344; docs/performance.md, "The cost model").
  *   Submits and uploads' call overhead are folded into this figure (tfjs batches 15 dispatches per submit).
  * - read-back round trips: read maps × 0.5–1.5 ms, a `mapAsync` round trip in a browser being on the
- *   order of a millisecond (the same notes).
+ *   order of a millisecond (published figures, as in docs/performance.md).
  * - bytes over the bus: (bytes read back + bytes written by the host) at 12 GB/s, an ASSUMED effective
  *   PCIe 3.0 x16 / 4.0 x8 rate (16 GB/s raw, less the protocol's share); integrated GPUs share memory and
  *   pay less.
