@@ -9,7 +9,7 @@
 // fused matMul forms it: the products first, then the bias.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, safeTanh, MAX_HIDDEN};
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
 @group(0) @binding(2) var<storage, read> obs: array<f32>;
@@ -18,12 +18,6 @@ import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN}
 @group(0) @binding(5) var<storage, read_write> work: array<f32>;
 
 var<workgroup> first: array<f32, MAX_HIDDEN>;
-
-// tanh as tfjs computes it on webgpu: finite for every input (WGSL's tanh may give NaN far out).
-fn safeTanh(x: f32) -> f32 {
-  let e = exp(-2.0 * abs(x));
-  return sign(x) * (1.0 - e) / (1.0 + e);
-}
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {

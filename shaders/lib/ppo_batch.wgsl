@@ -1,9 +1,12 @@
 // What the fused PPO update's seven kernels (ppo-forward, ppo-step-loss, ppo-step-grads,
-// ppo-candidate-grads, ppo-candidate-input-grads, ppo-grad-norm, ppo-adam) share: the one Params struct
-// at @binding(0), written once per minibatch (src/gpu/fused-ppo.ts FUSED_PPO_PARAMS), and where each
-// kernel finds its values in the flat buffers. Weights, gradients and Adam's moments are flat, in
-// `Policy.variables` order: W1 [D, H], b1, W2 [H, H], b2, V1 [F, H], c1, V2 [H, H], c2. The work buffer
-// holds one minibatch's activations and deltas at offsets that depend on its size M (workOffsets).
+// ppo-candidate-grads, ppo-candidate-input-grads, ppo-grad-norm, ppo-adam) share, and the fused
+// critic's (critic-values, critic-value-loss, critic-head-grads, with four of the seven): the one
+// Params struct at @binding(0), written once per minibatch (src/gpu/fused-ppo.ts FUSED_PPO_PARAMS),
+// and where each kernel finds its values in the flat buffers. Weights, gradients and Adam's moments
+// are flat, in `Policy.variables` order: W1 [D, H], b1, W2 [H, H], b2, V1 [F, H], c1, V2 [H, H], c2
+// (the critic's: W1, b1, W2, b2, then its head [H] and bias where V1 and c1 are, with F = 1). The
+// work buffer holds one minibatch's activations and deltas at offsets that depend on its size M
+// (workOffsets).
 
 struct Params {
   numSteps: u32,
@@ -29,6 +32,8 @@ struct Params {
   statsRows: u32,
   weightCount: u32,
   lossKind: u32,
+  // The critic's value-loss weight (critic-value-loss; docs/maths.md §8); unread by the policy's kernels.
+  valueCoef: f32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -90,3 +95,9 @@ const STATE_CORRECTION1 = 2u;
 const STATE_CORRECTION2 = 3u;
 const STATE_GRAD_NORM = 4u;
 const STATE_ROWS = 8u;
+
+// tanh as tfjs computes it on webgpu: finite for every input (WGSL's tanh may give NaN far out).
+fn safeTanh(x: f32) -> f32 {
+  let e = exp(-2.0 * abs(x));
+  return sign(x) * (1.0 - e) / (1.0 + e);
+}

@@ -33,6 +33,7 @@ export const FUSED_PPO_PARAMS = uniformFields([
   ['statsRows', 'u32'],
   ['weightCount', 'u32'],
   ['lossKind', 'u32'],
+  ['valueCoef', 'f32'],
 ]);
 export type ParamName = (typeof FUSED_PPO_PARAMS)[number][0];
 

@@ -15,6 +15,8 @@
  *
  * With `lossKind: 'cloning'` kernel 2 differentiates behaviour cloning's cross-entropy instead
  * (docs/maths.md §9; src/trainer/cloning-fused.ts); the other six are the same for both losses.
+ * Kernels 1, 3, 6 and 7, and the helpers below that copy the variables in and out, also run critic
+ * PPO's value network (fused-critic.ts).
  *
  * The batch's per-step observations, actions and old log-probabilities come from the host, or are
  * gathered first, in one more dispatch, from where a GPU rollout left them (ppo-gather.ts). The
@@ -29,8 +31,8 @@
  */
 import { GpuBufferPool } from './buffer-pool.ts';
 import { GpuKernelError, KernelRunner, type KernelSpec } from './kernel.ts';
-import { MINIBATCH_PERMUTATION, permutationWorkgroups } from './minibatch-permutation.ts';
-import { PPO_GATHER } from './ppo-gather.ts';
+import { MINIBATCH_PERMUTATION, recordPermutation } from './minibatch-permutation.ts';
+import { PPO_GATHER, recordPpoGather } from './ppo-gather.ts';
 import {
   type FusedMinibatch,
   type FusedPpoBatch,
@@ -100,28 +102,6 @@ export class FusedPpoKernels {
     return this.gather;
   }
 
-  /** Records the dispatch that gathers the batch's rows from the rollout's records (the batch gives them). */
-  private recordGather(
-    pass: GPUComputePassEncoder,
-    runner: KernelRunner<string, string>,
-    shape: FusedPpoShape,
-    batch: FusedPpoBatch,
-    b: Record<'runOffsets' | 'obs' | 'actions' | 'oldLogProbs', GPUBuffer>,
-  ): void {
-    const records = batch.records!;
-    const numSteps = batch.actions.length;
-    const bound = {
-      runOffsets: b.runOffsets,
-      obsRecord: records.obs,
-      actionRecord: records.actions,
-      logProbRecord: records.logProbs,
-      obs: b.obs,
-      actions: b.actions,
-      oldLogProbs: b.oldLogProbs,
-    };
-    runner.record(pass, runner.prepare(bound, { numSteps, numRuns: records.runOffsets.length - 1, obsDim: shape.obsDim }), Math.ceil(numSteps / WORKGROUP));
-  }
-
   private permutationRunner(): Promise<KernelRunner<string, string>> {
     this.permutation ??= KernelRunner.create(
       this.device,
@@ -130,14 +110,6 @@ export class FusedPpoKernels {
       WORKGROUP,
     );
     return this.permutation;
-  }
-
-  /** Records the dispatch that draws every epoch's order into `perm` (the batch gives its key). */
-  private recordPermutation(pass: GPUComputePassEncoder, runner: KernelRunner<string, string>, batch: FusedPpoBatch, perm: GPUBuffer): void {
-    if (batch.perm instanceof Uint32Array) return;
-    const { key, epochs } = batch.perm;
-    const numSteps = batch.actions.length;
-    runner.record(pass, runner.prepare({ perm }, { numSteps, epochs, ...key }), permutationWorkgroups(numSteps, epochs, WORKGROUP));
   }
 
   private runners(count: number): Promise<Runners[]> {
@@ -188,8 +160,9 @@ export class FusedPpoKernels {
     copyIn(encoder, targets, buffers, variableSizes(shape));
     encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
     const pass = encoder.beginComputePass({ label: 'fused ppo update' });
-    if (gatherRunner) this.recordGather(pass, gatherRunner, shape, batch, buffers);
-    if (permutationRunner) this.recordPermutation(pass, permutationRunner, batch, buffers.perm);
+    if (gatherRunner) recordPpoGather(pass, gatherRunner, WORKGROUP, batch.records!, batch.actions.length, shape.obsDim, buffers);
+    if (permutationRunner && !(batch.perm instanceof Uint32Array))
+      recordPermutation(pass, permutationRunner, WORKGROUP, batch.actions.length, batch.perm.epochs, batch.perm.key, buffers.perm);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
     minibatches.forEach((mb, j) =>
       this.recordMinibatch(pass, slots[j], shape, batch, mb, j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, true),
@@ -228,8 +201,9 @@ export class FusedPpoKernels {
         offset += sizes[i] * 4;
       });
       const pass = encoder.beginComputePass({ label: 'fused ppo gradients' });
-      if (gatherRunner) this.recordGather(pass, gatherRunner, shape, batch, buffers);
-      if (permutationRunner) this.recordPermutation(pass, permutationRunner, batch, buffers.perm);
+      if (gatherRunner) recordPpoGather(pass, gatherRunner, WORKGROUP, batch.records!, batch.actions.length, shape.obsDim, buffers);
+      if (permutationRunner && !(batch.perm instanceof Uint32Array))
+        recordPermutation(pass, permutationRunner, WORKGROUP, batch.actions.length, batch.perm.epochs, batch.perm.key, buffers.perm);
       this.recordMinibatch(pass, slot, shape, batch, minibatch, 0, 1, settings, { ...buffers, statsOut: buffers.state }, false);
       pass.end();
       encoder.copyBufferToBuffer(buffers.grads, 0, staging, 0, bytes);
@@ -340,6 +314,7 @@ export class FusedPpoKernels {
       statsRows: rows,
       weightCount,
       lossKind: LOSS_KINDS[s.lossKind ?? 'ppo'],
+      valueCoef: 0,
     };
     const groups = (n: number) => Math.ceil(n / WORKGROUP);
     const workgroups = [M + K, M, groups(D * H + 2 * H + H * H + K * H), groups(H * H + H + K * H), groups(F * H + H), 1, groups(weightCount)];
@@ -352,7 +327,7 @@ export class FusedPpoKernels {
   }
 }
 
-const sumOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+export const sumOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 interface FlatBuffers {
   weights: GPUBuffer;
@@ -362,7 +337,7 @@ interface FlatBuffers {
 }
 
 /** The variables' weights and moments into the flat buffers, β^t into the state's first two words. */
-function copyIn(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
+export function copyIn(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
   let offset = 0;
   sizes.forEach((n, i) => {
     encoder.copyBufferToBuffer(t.weights[i], 0, b.weights, offset, n * 4);
@@ -375,7 +350,7 @@ function copyIn(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, 
 }
 
 /** The flat buffers back into the variables' own. */
-function copyOut(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
+export function copyOut(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
   let offset = 0;
   sizes.forEach((n, i) => {
     encoder.copyBufferToBuffer(b.weights, offset, t.weights[i], 0, n * 4);
@@ -387,7 +362,7 @@ function copyOut(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers,
   encoder.copyBufferToBuffer(b.state, 4, t.accBeta2, 0, 4);
 }
 
-function pushScopes(d: GPUDevice): number {
+export function pushScopes(d: GPUDevice): number {
   d.pushErrorScope('out-of-memory');
   d.pushErrorScope('internal');
   d.pushErrorScope('validation');
@@ -395,7 +370,7 @@ function pushScopes(d: GPUDevice): number {
 }
 
 /** Pops the scopes pushed by pushScopes; rejects with a GpuKernelError naming `label`. */
-function popScopes(d: GPUDevice, count: number, label: string): Promise<void> {
+export function popScopes(d: GPUDevice, count: number, label: string): Promise<void> {
   const scopes = Array.from({ length: count }, () => d.popErrorScope());
   return Promise.all(scopes).then((errors) => {
     const error = errors.find((e) => e !== null);

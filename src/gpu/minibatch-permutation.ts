@@ -6,7 +6,7 @@
  * slices of near-equal size, cut as src/trainer/minibatches.ts cuts the CPU's shuffled order.
  */
 import { philox4x32 } from './counter-rng.ts';
-import { defineKernel } from './kernel.ts';
+import { defineKernel, type KernelRunner } from './kernel.ts';
 import { uniformFields } from './uniforms.ts';
 
 export const MINIBATCH_PERMUTATION = defineKernel({
@@ -80,3 +80,19 @@ export function permutationSlices(steps: number, epochs: number, minibatches: nu
 
 /** Workgroups for one invocation per (epoch, position). */
 export const permutationWorkgroups = (steps: number, epochs: number, workgroupSize: number): number => Math.ceil((steps * epochs) / workgroupSize);
+
+/**
+ * Records the dispatch that draws every epoch's order of `numSteps` steps from `key` into `perm`, on
+ * `runner` (made from MINIBATCH_PERMUTATION with `workgroup` invocations per workgroup).
+ */
+export function recordPermutation(
+  pass: GPUComputePassEncoder,
+  runner: KernelRunner<string, string>,
+  workgroup: number,
+  numSteps: number,
+  epochs: number,
+  key: PermutationKey,
+  perm: GPUBuffer,
+): void {
+  runner.record(pass, runner.prepare({ perm }, { numSteps, epochs, ...key }), permutationWorkgroups(numSteps, epochs, workgroup));
+}

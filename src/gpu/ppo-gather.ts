@@ -3,7 +3,7 @@
  * old log-probabilities) gathered on the GPU from the whole-episode rollout's step-major records, so
  * the host does not write them. One invocation per batch step.
  */
-import { defineKernel } from './kernel.ts';
+import { defineKernel, type KernelRunner } from './kernel.ts';
 import { uniformFields } from './uniforms.ts';
 
 export const PPO_GATHER = defineKernel({
@@ -35,4 +35,30 @@ export interface RolloutRecords {
   logProbs: GPUBuffer;
   /** B + 1 step offsets of the run-major batch. */
   runOffsets: Int32Array;
+}
+
+/**
+ * Records the dispatch that gathers `numSteps` rows of the run-major batch from `records` into
+ * `into` (observations obsDim floats per step), on `runner` (made from PPO_GATHER with `workgroup`
+ * invocations per workgroup).
+ */
+export function recordPpoGather(
+  pass: GPUComputePassEncoder,
+  runner: KernelRunner<string, string>,
+  workgroup: number,
+  records: RolloutRecords,
+  numSteps: number,
+  obsDim: number,
+  into: { runOffsets: GPUBuffer; obs: GPUBuffer; actions: GPUBuffer; oldLogProbs: GPUBuffer },
+): void {
+  const bound = {
+    runOffsets: into.runOffsets,
+    obsRecord: records.obs,
+    actionRecord: records.actions,
+    logProbRecord: records.logProbs,
+    obs: into.obs,
+    actions: into.actions,
+    oldLogProbs: into.oldLogProbs,
+  };
+  runner.record(pass, runner.prepare(bound, { numSteps, numRuns: records.runOffsets.length - 1, obsDim }), Math.ceil(numSteps / workgroup));
 }

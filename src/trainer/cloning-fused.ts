@@ -73,7 +73,7 @@ export async function fusedCloning(
   const adam = optimizer as unknown as AdamInternals;
   const steps = batch.actions.length;
   const { perm, minibatches } = fusedMinibatches(steps, settings, rng);
-  const { targets, written } = fusedTargets(policy, adam);
+  const { targets, written } = fusedTargets(policy.variables, adam);
   // Read where they are (the batch outlives the submit); the advantages are bound but not read.
   const features = tensorGpuBuffer(batch.candidates);
   const advantages = tensorGpuBuffer(batch.advantages);

@@ -10,7 +10,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Critic } from '../policy/critic.ts';
 import type { Rng } from '../prng.ts';
 import { applyClippedGradients } from './gradients.ts';
-import { minibatchOrder } from './minibatches.ts';
+import { type Minibatch, minibatchOrder } from './minibatches.ts';
 import { chunkedStep, chunksOf, chunkSteps } from './update-chunks.ts';
 
 export interface CriticSettings {
@@ -22,7 +22,10 @@ export interface CriticSettings {
   chunkElements?: number;
 }
 
-/** Returns the mean value loss over the last epoch's minibatches. */
+/**
+ * Returns the mean value loss over the last epoch's minibatches. `order`: the minibatches to visit;
+ * by default drawn from `rng` (minibatches.ts).
+ */
 export async function criticUpdate(
   critic: Critic,
   optimizer: tf.Optimizer,
@@ -30,12 +33,13 @@ export async function criticUpdate(
   returns: Float64Array,
   settings: CriticSettings,
   rng: Rng,
+  order: Iterable<Minibatch> = minibatchOrder(returns.length, settings.epochs, settings.minibatches, rng),
 ): Promise<number> {
   const S = returns.length;
   const obsDim = obs.length / S;
   const last: tf.Tensor[] = [];
   try {
-    for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {
+    for (const { indices, epoch } of order) {
       // The value loss over `rows`, times `weight`, and its gradients. Call inside a tf.tidy.
       const lossGradients = (rows: Int32Array, weight: number) => {
         const x = new Float32Array(rows.length * obsDim);

@@ -93,7 +93,7 @@ export class FusedPpoUpdate {
     // The minibatches' order is drawn on the GPU from one draw of the update stream (ppo.ts shuffles
     // on the host instead, so webgpu's orders differ from wasm's; both are seeded permutations).
     const { key, minibatches } = gpuMinibatches(batch.actions.length, settings, rng);
-    const { targets, written } = fusedTargets(policy, adam);
+    const { targets, written } = fusedTargets(policy.variables, adam);
     // Read where they are (the batch outlives the submit): the advantages are the estimator's own output buffer.
     const features = tensorGpuBuffer(batch.candidates);
     const advantages = tensorGpuBuffer(batch.advantages);
@@ -169,20 +169,20 @@ export class FusedPpoUpdate {
 }
 
 /**
- * What a fused update writes in place: the policy's variables and Adam's state (its moments made here
- * on first use, as tfjs's Adam makes them), each made the only owner of its data. `written`: the
- * variables to `markWrittenOnGpu` once the update is submitted.
+ * What a fused update writes in place: the network's variables (the policy's, or the critic's) and
+ * Adam's state (its moments made here on first use, as tfjs's Adam makes them), each made the only
+ * owner of its data. `written`: the variables to `markWrittenOnGpu` once the update is submitted.
  */
-export function fusedTargets(policy: Policy, adam: AdamInternals): { targets: FusedPpoTargets; written: tf.Variable[] } {
-  const moments = policy.variables.map((v, i) => {
+export function fusedTargets(variables: readonly tf.Variable[], adam: AdamInternals): { targets: FusedPpoTargets; written: tf.Variable[] } {
+  const moments = variables.map((v, i) => {
     adam.accumulatedFirstMoment[i] ??= { originalName: `${v.name}/m`, variable: tf.tidy(() => tf.zerosLike(v).variable(false)) };
     adam.accumulatedSecondMoment[i] ??= { originalName: `${v.name}/v`, variable: tf.tidy(() => tf.zerosLike(v).variable(false)) };
     return [adam.accumulatedFirstMoment[i]!.variable, adam.accumulatedSecondMoment[i]!.variable];
   });
-  const written = [...policy.variables, ...moments.flat(), adam.accBeta1, adam.accBeta2];
+  const written = [...variables, ...moments.flat(), adam.accBeta1, adam.accBeta2];
   for (const v of written) ownData(v);
   const targets = {
-    weights: policy.variables.map(ownGpuBuffer),
+    weights: variables.map(ownGpuBuffer),
     firstMoments: moments.map(([m]) => ownGpuBuffer(m)),
     secondMoments: moments.map(([, v]) => ownGpuBuffer(v)),
     accBeta1: ownGpuBuffer(adam.accBeta1),

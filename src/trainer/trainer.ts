@@ -27,6 +27,7 @@ import { checkCombinedLimits } from '../setting-limits.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from '../engine/advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { createCollector, type Collector } from './collector-choice.ts';
+import { FusedCriticUpdate } from './critic-fused.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
@@ -84,8 +85,11 @@ export class Trainer {
   private readonly detectorRng: Rng | null;
   /** The sloppy teacher's slips (`demoNoise`), a stream of their own; null with an exact teacher. */
   private readonly teacherRng: Rng | null;
-  /** Critic PPO's value network, its optimiser and its minibatch stream (docs/maths.md §8). */
-  private readonly critic: { net: Critic; optimizer: tf.AdamOptimizer; rng: Rng } | null = null;
+  /**
+   * Critic PPO's value network, its optimiser and its minibatch stream (docs/maths.md §8), and on
+   * webgpu its kernels (critic-fused.ts).
+   */
+  private readonly critic: { net: Critic; optimizer: tf.AdamOptimizer; rng: Rng; fused: FusedCriticUpdate | null } | null = null;
   private completed = 0;
   /** Resolves once the starting weights (random init or the SFT prior) are in place. */
   private started: Promise<void> | null = null;
@@ -124,16 +128,18 @@ export class Trainer {
     });
     this.policy = initialPolicy(config, this.env.obsDim, this.env.actionDim);
     this.optimizer = createAdam(config.learningRate);
+    const fused = tf.getBackend() === 'webgpu' && engine.shaders ? { shaders: engine.shaders, device: getWebGpuDevice() } : null;
     if (methodSpec(config.method).learner.critic) {
       this.critic = {
         net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')),
         optimizer: createAdam(config.learningRate),
         rng: root.fork('critic'),
+        fused: fused && new FusedCriticUpdate(fused.shaders, fused.device),
       };
     }
     this.collector = createCollector(this.env, this.policy, engine);
     // createAdam gives the fused Adam exactly on webgpu (tfjs optimisers answer instanceof structurally).
-    this.fusedPpo = tf.getBackend() === 'webgpu' && engine.shaders ? new FusedPpoUpdate(engine.shaders, getWebGpuDevice()) : null;
+    this.fusedPpo = fused && new FusedPpoUpdate(fused.shaders, fused.device);
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer'), ...engine.parts };
     if (this.critic) {
       this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
@@ -255,9 +261,7 @@ export class Trainer {
     }
     const { result, stats } = await readIteration(details, pending);
     const t3 = now();
-    const valueLoss = this.critic
-      ? await criticUpdate(this.critic.net, this.critic.optimizer, rollout.obs, result.shapedRewards, c, this.critic.rng)
-      : undefined;
+    const valueLoss = this.critic ? await this.criticUpdate(rollout, result.shapedRewards) : undefined;
     const t4 = now();
     this.completed++;
     this.lastBatch = { rollout, batch, result };
@@ -286,8 +290,24 @@ export class Trainer {
     return this.record(0, rollout, batch, result, none, { rollout: t1 - t0, advantage: t2 - t1, update: 0 });
   }
 
+  /** Whether the critic's kernels take this rollout (else the tfjs ops do: sizes over their limits). */
+  private fusedCritic(rollout: Rollout): FusedCriticUpdate | null {
+    const { fused, net } = this.critic!;
+    return fused && fused.refusal(net, this.env.obsDim, rollout.actions.length, this.config) === null ? fused : null;
+  }
+
+  /** The critic's regression towards the returns R̂_t (docs/maths.md §8); resolves to its loss. */
+  private criticUpdate(rollout: Rollout, returns: Float64Array): Promise<number> {
+    const { net, optimizer, rng } = this.critic!;
+    const fused = this.fusedCritic(rollout);
+    if (fused) return fused.update(net, optimizer, rollout, returns, this.config, rng);
+    return criticUpdate(net, optimizer, rollout.obs, returns, this.config, rng);
+  }
+
   /** The critic's V(s_t) for every step of a rollout: one forward pass. */
   private async values(rollout: Rollout): Promise<Float32Array> {
+    const fused = this.fusedCritic(rollout);
+    if (fused) return fused.values(this.critic!.net, rollout);
     const v = tf.tidy(() => this.critic!.net.values(tf.tensor2d(rollout.obs, [rollout.actions.length, this.env.obsDim])));
     const out = (await v.data()) as Float32Array;
     v.dispose();
@@ -384,6 +404,7 @@ export class Trainer {
     this.optimizer.dispose();
     this.critic?.net.dispose();
     this.critic?.optimizer.dispose();
+    this.critic?.fused?.dispose();
     this.engine.dispose();
   }
 }

@@ -1,0 +1,34 @@
+// The fused critic update (docs/maths.md §8): the linear head's gradients, summed over the
+// minibatch's rows in order, from g = ∂loss/∂V that critic-value-loss left in each row's statistics:
+//
+//   dw_v[j] = Σ_i g_i · h_ij,   dc_v = Σ_i g_i
+//
+// One invocation per output (H + 1); ppo-step-grads forms the tower's.
+
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets};
+
+@group(0) @binding(1) var<storage, read> work: array<f32>;
+@group(0) @binding(2) var<storage, read_write> grads: array<f32>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(id: Invocation) {
+  let q = invocationIndex(id);
+  let M = params.batchSize;
+  let H = params.hiddenSize;
+  let w = weightOffsets();
+  let o = workOffsets();
+  if (q < H) {
+    var sum = 0.0;
+    for (var i = 0u; i < M; i++) {
+      sum += work[o.stats + i * 4u + 1u] * work[o.h + i * H + q];
+    }
+    grads[w.v1 + q] = sum;
+  } else if (q == H) {
+    var sum = 0.0;
+    for (var i = 0u; i < M; i++) {
+      sum += work[o.stats + i * 4u + 1u];
+    }
+    grads[w.c1] = sum;
+  }
+}
