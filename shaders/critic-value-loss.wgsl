@@ -12,14 +12,12 @@
 // sums g from the second.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN};
+import package::lib::tower_backward::{weights, work, dz, firstLayerDeltas};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets};
 
-@group(0) @binding(1) var<storage, read> weights: array<f32>;
-@group(0) @binding(2) var<storage, read_write> work: array<f32>;
 @group(0) @binding(3) var<storage, read> returns: array<f32>;
 @group(0) @binding(4) var<storage, read> perm: array<u32>;
 
-var<workgroup> dz: array<f32, MAX_HIDDEN>;
 var<workgroup> gradient: f32;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -57,12 +55,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     work[o.dz2 + i * H + j] = d;
   }
   workgroupBarrier();
-  for (var r = lid; r < H; r += WORKGROUP_SIZE) {
-    var da = 0.0;
-    for (var j = 0u; j < H; j++) {
-      da += dz[j] * weights[w.w2 + r * H + j];
-    }
-    let y = work[o.a1 + i * H + r];
-    work[o.dz1 + i * H + r] = da * (1.0 - y * y);
-  }
+  // dz1 = (dz2 · W2ᵀ) · (1 − a1²), from dz (lib/tower_backward.wgsl).
+  firstLayerDeltas(i, lid);
 }

@@ -16,10 +16,9 @@
 // dz1 = ∂loss/∂(obs·W1 + b1).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN, MAX_ACTIONS, LOSS_CLONING};
+import package::lib::tower_backward::{weights, work, dz, firstLayerDeltas};
+import package::lib::ppo_batch::{params, workOffsets, MAX_HIDDEN, MAX_ACTIONS, LOSS_CLONING};
 
-@group(0) @binding(1) var<storage, read> weights: array<f32>;
-@group(0) @binding(2) var<storage, read_write> work: array<f32>;
 @group(0) @binding(3) var<storage, read> rows: array<i32>;
 @group(0) @binding(4) var<storage, read> actions: array<u32>;
 @group(0) @binding(5) var<storage, read> oldLogProbs: array<f32>;
@@ -29,7 +28,6 @@ import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN,
 const MASKED_LOGIT = -1e9;
 
 var<workgroup> hRow: array<f32, MAX_HIDDEN>;
-var<workgroup> dz: array<f32, MAX_HIDDEN>;
 var<workgroup> logp: array<f32, MAX_ACTIONS>;
 var<workgroup> dScore: array<f32, MAX_ACTIONS>;
 var<workgroup> rowOf: array<i32, MAX_ACTIONS>;
@@ -45,7 +43,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   let A = params.numActions;
   let K = params.numRows;
   let o = workOffsets();
-  let w = weightOffsets();
   let s = perm[params.permOffset + i];
   for (var j = lid; j < H; j += WORKGROUP_SIZE) {
     hRow[j] = work[o.h + i * H + j];
@@ -167,13 +164,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     work[o.dz2 + i * H + j] = d;
   }
   workgroupBarrier();
-  // da1 = dz2 · W2ᵀ, then through tanh: dz1 = da1 · (1 − a1²).
-  for (var r = lid; r < H; r += WORKGROUP_SIZE) {
-    var da = 0.0;
-    for (var j = 0u; j < H; j++) {
-      da += dz[j] * weights[w.w2 + r * H + j];
-    }
-    let y = work[o.a1 + i * H + r];
-    work[o.dz1 + i * H + r] = da * (1.0 - y * y);
-  }
+  // dz1 = (dz2 · W2ᵀ) · (1 − a1²), from dz (lib/tower_backward.wgsl).
+  firstLayerDeltas(i, lid);
 }

@@ -22,11 +22,11 @@
  * the host (S floats: they come from the advantages' read-back, which critic PPO needs before its
  * update anyway, docs/maths.md §8).
  */
-import { GpuBufferPool } from './buffer-pool.ts';
 import { type FusedMinibatch, type FusedPpoTargets, fusedPpoRefusal, workFloats } from './fused-ppo-batch.ts';
-import { FUSED_PPO_PARAMS, NORM_WORKGROUP, PPO_ADAM, PPO_FORWARD, PPO_GRAD_NORM, PPO_STEP_GRADS, WORKGROUP, type ParamName } from './fused-ppo-kernels.ts';
+import { FUSED_PPO_PARAMS, STATE_ROWS, PPO_ADAM, PPO_FORWARD, PPO_GRAD_NORM, PPO_STEP_GRADS, WORKGROUP, type ParamName } from './fused-ppo-kernels.ts';
 import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-ppo.ts';
-import { defineKernel, KernelRunner, type KernelSpec } from './kernel.ts';
+import { FusedRunners } from './fused-runners.ts';
+import { defineKernel } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, type PermutationKey, recordPermutation } from './minibatch-permutation.ts';
 import { PPO_GATHER, recordPpoGather, type RolloutRecords } from './ppo-gather.ts';
 import type { ShaderSources } from './shader-source.ts';
@@ -90,10 +90,6 @@ const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
 const SCRATCH_USAGE = STORAGE | COPY_SRC | COPY_DST;
-/** Words of the state buffer before the statistics rows (STATE_ROWS in shaders/lib/ppo_batch.wgsl). */
-const STATE_ROWS = 8;
-
-type Runners = KernelRunner<string, string>[];
 
 /**
  * Why the fused critic cannot take a batch of `steps` steps on `device`, or null: the same limits as
@@ -105,37 +101,23 @@ export function fusedCriticRefusal(shape: CriticShape, steps: number, epochs: nu
 }
 
 export class FusedCriticKernels {
-  private readonly pool: GpuBufferPool;
-  /** Runners per minibatch slot (each slot its own uniform buffers; the pipelines are shared). */
-  private readonly slots: Promise<Runners>[] = [];
-  private valuesRunner: Promise<KernelRunner<string, string>> | null = null;
-  private permutation: Promise<KernelRunner<string, string>> | null = null;
-  private gather: Promise<KernelRunner<string, string>> | null = null;
+  private readonly runners: FusedRunners;
   private disposed = false;
 
   constructor(
     readonly device: GPUDevice,
-    private readonly shaders: ShaderSources,
+    shaders: ShaderSources,
   ) {
-    this.pool = new GpuBufferPool(device, 'fused critic');
+    this.runners = new FusedRunners(device, shaders, 'fused critic', FUSED_CRITIC_KERNELS);
   }
 
-  /** GPU buffers held now: the pool's, and one uniform buffer per runner. */
+  /** GPU buffers held now: the pool's and the runners'. */
   get liveBuffers(): number {
-    const runners = [this.valuesRunner, this.permutation, this.gather].filter((r) => r !== null).length;
-    return this.pool.liveBuffers + this.slots.length * FUSED_CRITIC_KERNELS.length + runners;
+    return this.runners.liveBuffers;
   }
 
-  private runner(spec: KernelSpec<string, string>, workgroup = WORKGROUP): Promise<KernelRunner<string, string>> {
-    return KernelRunner.create(this.device, spec, this.shaders[spec.name as keyof ShaderSources], workgroup);
-  }
-
-  private runners(count: number): Promise<Runners[]> {
-    while (this.slots.length < count)
-      this.slots.push(
-        Promise.all(FUSED_CRITIC_KERNELS.map((spec) => this.runner(spec as KernelSpec<string, string>, spec === PPO_GRAD_NORM ? NORM_WORKGROUP : WORKGROUP))),
-      );
-    return Promise.all(this.slots.slice(0, count));
+  private get pool() {
+    return this.runners.pool;
   }
 
   /**
@@ -149,8 +131,7 @@ export class FusedCriticKernels {
       this.device.queue.writeBuffer(buffer, 0, obs.host);
       return buffer;
     }
-    this.gather ??= this.runner(PPO_GATHER as KernelSpec<string, string>);
-    const runner = await this.gather;
+    const runner = await this.runners.single(PPO_GATHER);
     const runOffsets = scratch('runOffsets', obs.records.runOffsets.length);
     this.device.queue.writeBuffer(runOffsets, 0, obs.records.runOffsets);
     // The gather writes actions and old log-probabilities too; the critic leaves them unread.
@@ -161,8 +142,7 @@ export class FusedCriticKernels {
 
   /** V(s) of every step of a batch, at the weights in `weights` (the critic's variables' buffers): one read-back. */
   async values(shape: CriticShape, obs: CriticObs, steps: number, weights: GPUBuffer[]): Promise<Float32Array> {
-    this.valuesRunner ??= this.runner(CRITIC_VALUES as KernelSpec<string, string>);
-    const runner = await this.valuesRunner;
+    const runner = await this.runners.single(CRITIC_VALUES);
     const d = this.device;
     this.pool.reclaim();
     const sizes = criticVariableSizes(shape);
@@ -208,9 +188,8 @@ export class FusedCriticKernels {
     const steps = returns.length;
     const statsOver = minibatches.length / settings.epochs;
     if (!Number.isInteger(statsOver)) throw new Error(`the critic's ${minibatches.length} minibatches are not ${settings.epochs} epochs of equal count`);
-    const slots = await this.runners(minibatches.length);
-    this.permutation ??= this.runner(MINIBATCH_PERMUTATION as KernelSpec<string, string>);
-    const permutationRunner = await this.permutation;
+    const slots = await this.runners.minibatches(minibatches.length);
+    const permutationRunner = await this.runners.single(MINIBATCH_PERMUTATION);
     const d = this.device;
     this.pool.reclaim();
     const sizes = criticVariableSizes(shape);
@@ -284,10 +263,6 @@ export class FusedCriticKernels {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.pool.destroy();
-    for (const slot of this.slots) slot.then((runners) => runners.forEach((r) => r.destroy())).catch(() => undefined);
-    this.slots.length = 0;
-    for (const runner of [this.valuesRunner, this.permutation, this.gather]) runner?.then((r) => r.destroy()).catch(() => undefined);
-    this.valuesRunner = this.permutation = this.gather = null;
+    this.runners.dispose();
   }
 }

@@ -124,6 +124,8 @@ export const FUSED_PPO_KERNELS = [PPO_FORWARD, PPO_STEP_LOSS, PPO_STEP_GRADS, PP
 /** Invocations per workgroup: 64, and 256 for the one-workgroup norm (its tree sums hold 256). */
 export const WORKGROUP = 64;
 export const NORM_WORKGROUP = 256;
+/** Words of the state buffer before the statistics rows (STATE_ROWS in shaders/lib/ppo_batch.wgsl). */
+export const STATE_ROWS = 8;
 /** Limits of the kernels' workgroup arrays (MAX_HIDDEN, MAX_ACTIONS in shaders/lib/ppo_batch.wgsl). */
 export const FUSED_PPO_MAX_HIDDEN = 512;
 export const FUSED_PPO_MAX_ACTIONS = 256;

@@ -29,8 +29,8 @@
  * tfjs variables') into flat buffers first and back after, GPU-side copies, not dispatches; a copy
  * of the weights from before the update is kept for `restoreWeights`.
  */
-import { GpuBufferPool } from './buffer-pool.ts';
-import { GpuKernelError, KernelRunner, type KernelSpec } from './kernel.ts';
+import { FusedRunners } from './fused-runners.ts';
+import { GpuKernelError, type KernelRunner } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, recordPermutation } from './minibatch-permutation.ts';
 import { PPO_GATHER, recordPpoGather } from './ppo-gather.ts';
 import {
@@ -43,7 +43,7 @@ import {
   workFloats,
 } from './fused-ppo-batch.ts';
 import type { ShaderSources } from './shader-source.ts';
-import { WORKGROUP, NORM_WORKGROUP, FUSED_PPO_KERNELS, PPO_GRAD_NORM, LOSS_KINDS, type ParamName } from './fused-ppo-kernels.ts';
+import { WORKGROUP, STATE_ROWS, FUSED_PPO_KERNELS, LOSS_KINDS, type ParamName } from './fused-ppo-kernels.ts';
 
 export {
   type FusedMinibatch,
@@ -67,66 +67,32 @@ const SCRATCH_USAGE = STORAGE | COPY_SRC | COPY_DST;
  */
 const STATS_USAGE = STORAGE | COPY_SRC | COPY_DST;
 
-/** Words of the state buffer before the statistics rows (STATE_ROWS in shaders/lib/ppo_batch.wgsl). */
-const STATE_ROWS = 8;
-
-type Runners = KernelRunner<string, string>[];
-
 export class FusedPpoKernels {
   /** Compute dispatches per minibatch. */
   static readonly DISPATCHES_PER_MINIBATCH = FUSED_PPO_KERNELS.length;
 
-  private readonly pool: GpuBufferPool;
-  /** Runners per minibatch slot (each slot its own uniform buffers; the pipelines are shared). */
-  private readonly slots: Promise<Runners>[] = [];
-  /** The permutation kernel's runner, made on the first update that draws its order on the GPU. */
-  private permutation: Promise<KernelRunner<string, string>> | null = null;
-  /** The gather kernel's runner, made on the first update that reads a rollout's records. */
-  private gather: Promise<KernelRunner<string, string>> | null = null;
+  private readonly runners: FusedRunners;
   private disposed = false;
 
   constructor(
     readonly device: GPUDevice,
-    private readonly shaders: ShaderSources,
+    shaders: ShaderSources,
   ) {
-    this.pool = new GpuBufferPool(device, 'fused ppo');
+    this.runners = new FusedRunners(device, shaders, 'fused ppo', FUSED_PPO_KERNELS);
   }
 
-  /** GPU buffers held now: the pool's, and one uniform buffer per kernel per minibatch slot. */
+  /** GPU buffers held now: the pool's and the runners'. */
   get liveBuffers(): number {
-    return this.pool.liveBuffers + this.slots.length * FUSED_PPO_KERNELS.length + (this.permutation ? 1 : 0) + (this.gather ? 1 : 0);
+    return this.runners.liveBuffers;
   }
 
-  private gatherRunner(): Promise<KernelRunner<string, string>> {
-    this.gather ??= KernelRunner.create(this.device, PPO_GATHER as KernelSpec<string, string>, this.shaders['ppo-gather'], WORKGROUP);
-    return this.gather;
-  }
-
-  private permutationRunner(): Promise<KernelRunner<string, string>> {
-    this.permutation ??= KernelRunner.create(
-      this.device,
-      MINIBATCH_PERMUTATION as KernelSpec<string, string>,
-      this.shaders['minibatch-permutation'],
-      WORKGROUP,
-    );
-    return this.permutation;
-  }
-
-  private runners(count: number): Promise<Runners[]> {
-    while (this.slots.length < count) {
-      const slot = Promise.all(
-        FUSED_PPO_KERNELS.map((spec) =>
-          KernelRunner.create(this.device, spec as KernelSpec<string, string>, this.shaders[spec.name], spec === PPO_GRAD_NORM ? NORM_WORKGROUP : WORKGROUP),
-        ),
-      );
-      this.slots.push(slot);
-    }
-    return Promise.all(this.slots.slice(0, count));
+  private get pool() {
+    return this.runners.pool;
   }
 
   /** Compiles the pipelines and makes the runners of `minibatches` slots (the trainer's warm-up). */
   async prepare(minibatches: number): Promise<void> {
-    await Promise.all([this.runners(minibatches), this.permutationRunner(), this.gatherRunner()]);
+    await Promise.all([this.runners.minibatches(minibatches), this.runners.single(MINIBATCH_PERMUTATION), this.runners.single(PPO_GATHER)]);
   }
 
   /**
@@ -147,9 +113,9 @@ export class FusedPpoKernels {
     const statsOver = settings.statsOver ?? minibatches.length;
     if (!(statsOver >= 1 && minibatches.length % statsOver === 0))
       throw new Error(`statsOver ${statsOver} does not divide the update's ${minibatches.length} minibatches`);
-    const slots = await this.runners(minibatches.length);
-    const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.permutationRunner();
-    const gatherRunner = batch.records ? await this.gatherRunner() : null;
+    const slots = await this.runners.minibatches(minibatches.length);
+    const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.runners.single(MINIBATCH_PERMUTATION);
+    const gatherRunner = batch.records ? await this.runners.single(PPO_GATHER) : null;
     const d = this.device;
     this.pool.reclaim();
     const stats = this.pool.acquireOutput(5 * 4, STATS_USAGE);
@@ -184,9 +150,9 @@ export class FusedPpoKernels {
     settings: FusedPpoSettings,
     weights: GPUBuffer[],
   ): Promise<Float32Array> {
-    const [slot] = await this.runners(1);
-    const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.permutationRunner();
-    const gatherRunner = batch.records ? await this.gatherRunner() : null;
+    const [slot] = await this.runners.minibatches(1);
+    const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.runners.single(MINIBATCH_PERMUTATION);
+    const gatherRunner = batch.records ? await this.runners.single(PPO_GATHER) : null;
     const d = this.device;
     const sizes = variableSizes(shape);
     const buffers = this.writeBatch(shape, batch, [minibatch]);
@@ -231,11 +197,7 @@ export class FusedPpoKernels {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.pool.destroy();
-    for (const slot of this.slots) slot.then((runners) => runners.forEach((r) => r.destroy())).catch(() => undefined);
-    this.slots.length = 0;
-    for (const runner of [this.permutation, this.gather]) runner?.then((r) => r.destroy()).catch(() => undefined);
-    this.permutation = this.gather = null;
+    this.runners.dispose();
   }
 
   /** The update's own buffers, with the batch's host arrays written into them. */
@@ -276,7 +238,7 @@ export class FusedPpoKernels {
 
   private recordMinibatch(
     pass: GPUComputePassEncoder,
-    runners: Runners,
+    runners: KernelRunner<string, string>[],
     shape: FusedPpoShape,
     batch: FusedPpoBatch,
     mb: FusedMinibatch,

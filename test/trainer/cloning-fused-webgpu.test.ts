@@ -25,6 +25,7 @@ import { trainSftPrior } from '../../src/trainer/sft-prior.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { disposePpoBatch } from '../../src/trainer/update-batch.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
+import { relativeError } from '../support/relative-error.ts';
 
 const SHAPE = { obsDim: 6, actionDim: 5, hiddenSize: 8 };
 const A = 4;
@@ -58,17 +59,6 @@ function makeDemos(steps: number, seed: number): Demonstrations {
 const C2 = 7;
 
 const norm = (a: ArrayLike<number>) => Math.sqrt(Array.from(a).reduce((s, x) => s + x * x, 0));
-
-/** ‖a − b‖ / ‖b‖. */
-function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let diff = 0;
-  let total = 0;
-  for (let i = 0; i < b.length; i++) {
-    diff += (a[i] - b[i]) ** 2;
-    total += b[i] ** 2;
-  }
-  return Math.sqrt(diff / Math.max(total, 1e-30));
-}
 
 const ADAM = { learningRate: 3e-3, beta1: 0.9, beta2: 0.999, epsilon: 1e-7 };
 

@@ -20,6 +20,7 @@ import { criticUpdate, type CriticSettings } from '../../src/trainer/critic-upda
 import { gpuMinibatches, gpuMinibatchOrder } from '../../src/trainer/ppo-fused.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
+import { relativeError } from '../support/relative-error.ts';
 
 const OBS_DIM = 7;
 const HIDDEN = 8;
@@ -29,17 +30,6 @@ let device: GPUDevice;
 beforeAll(async () => {
   ({ device } = await useWebGpuBackend());
 });
-
-/** ‖a − b‖ / ‖b‖. */
-function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let diff = 0;
-  let norm = 0;
-  for (let i = 0; i < b.length; i++) {
-    diff += (a[i] - b[i]) ** 2;
-    norm += b[i] ** 2;
-  }
-  return Math.sqrt(diff / Math.max(norm, 1e-30));
-}
 
 /** A seeded batch: observations in [−1, 1) and returns in [−2, 3). */
 function makeBatch(steps: number, seed: number): { obs: Float32Array; returns: Float64Array; actions: Int32Array } {

@@ -24,6 +24,7 @@ import { candidateRowsMasked, FusedPpoUpdate, fusedMinibatches, gpuMinibatches, 
 import { lossGradients, MinibatchRows, NonFiniteLossError, type PpoBatch, ppoUpdate, type PpoSettings, readPpoStats } from '../../src/trainer/ppo.ts';
 import { uploadBuffer } from '../support/gpu-buffers.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
+import { relativeError } from '../support/relative-error.ts';
 
 const SHAPE = { obsDim: 6, actionDim: 5, hiddenSize: 8 };
 const A = 4;
@@ -95,17 +96,6 @@ function disposeBatch(b: PpoBatch): void {
 const C2 = 7;
 
 const norm = (a: ArrayLike<number>) => Math.sqrt(Array.from(a).reduce((s, x) => s + x * x, 0));
-
-/** ‖a − b‖ / ‖b‖. */
-function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let diff = 0;
-  let norm = 0;
-  for (let i = 0; i < b.length; i++) {
-    diff += (a[i] - b[i]) ** 2;
-    norm += b[i] ** 2;
-  }
-  return Math.sqrt(diff / Math.max(norm, 1e-30));
-}
 
 describe('fused PPO update on webgpu', () => {
   let kernels: FusedPpoKernels;
