@@ -6,10 +6,12 @@
  *   rollout's) error scopes, so the device reports a validation error and the caller throws
  *   GpuKernelError as for any kernel error;
  * - `replay`: the next GPU rollout's first recorded action is replaced by one no environment admits,
- *   so the TypeScript replay does not match and the rollout throws as for a real divergence.
+ *   so the TypeScript replay does not match and the rollout throws as for a real divergence;
+ * - `logProb`: the next GPU rollout's recorded log-probability of a checked run's first step is moved
+ *   by 0.01, so the check against the policy (src/trainer/log-prob-check.ts) throws.
  * Nothing is armed unless a test asks: the page's own controls never send `fault`.
  */
-export type ArmedGpuFault = 'kernel' | 'replay';
+export type ArmedGpuFault = 'kernel' | 'replay' | 'logProb';
 
 const armed = new Set<ArmedGpuFault>();
 

@@ -10,13 +10,15 @@
  * Each step's observation stays on the GPU with its action and log-probability, step-major, for the
  * fused update to gather its rows from (ppo-gather.ts; not kept where that buffer would pass the
  * binding limit). What comes back is small: each step's sampled actions and their log-probabilities,
- * and each episode's final record (length, success, milestones, graded outcome), in one read-back of
- * 8 · T · B + 4 · W · B bytes. The rest of the batch (candidate rows, masks, state keys, milestone
+ * each episode's final record (length, success, milestones, graded outcome), and the weights the
+ * rollout acted with, in one read-back of 8 · T · B + 4 · W · B bytes plus the policy's size. The rest of the batch (candidate rows, masks, state keys, milestone
  * flags, and the observations again for the CPU's uses) is laid out by replaying those actions in the TypeScript environment (rollout.ts `replay`), which the
  * WGSL environments match exactly on the same actions (their parity tests): a replay costs far less than
  * reading back every step's candidate features (GridHouse long at 4,096 runs: 864 MB), so the GPU
  * rollout scales to every batch the settings allow. The replay doubles as a check on every rollout: an
- * action the TypeScript environment cannot take, or a final record that differs from the replay's, throws.
+ * action the TypeScript environment cannot take, or a final record that differs from the replay's, throws;
+ * and on a seeded sample of 8 runs every recorded log-probability is checked against the policy at
+ * those weights (log-prob-check.ts), since the update takes them as π_old.
  *
  * A run's workgroup leaves its loop when the episode ends; step slots after a run's end are never read
  * (the replay stops there).
@@ -37,6 +39,7 @@ import { EPISODE_ROLLOUT_WORKGROUP, MAX_CANDIDATES } from '../gpu/episode-rollou
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
+import { checkedRuns, checkLogProbs } from './log-prob-check.ts';
 import { ReplayMismatchError, resetEpisodes, RolloutCollector, type Rollout } from './rollout.ts';
 
 const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
@@ -107,6 +110,8 @@ export class GpuRolloutCollector {
   liveBuffers = 0;
   /** Seconds the last rollout's replay on the CPU took (bench/rollout-gpu.ts prints it). */
   lastReplaySeconds = 0;
+  /** The runs whose log-probabilities the last rollout checked against the policy (log-prob-check.ts). */
+  lastCheckedRuns: number[] = [];
 
   constructor(
     private readonly env: VecEnv,
@@ -136,9 +141,10 @@ export class GpuRolloutCollector {
     if (this.buffers) return;
     const { env, kernel } = this;
     const io = STORAGE | COPY_SRC | COPY_DST;
-    this.buffers = Object.fromEntries(
+    const buffers = Object.fromEntries(
       Object.entries(stepBufferSizes(env, this.policy.shape.hiddenSize, kernel.recordWords)).map(([name, bytes]) => [name, this.create(name, bytes, io)]),
     );
+    this.buffers = buffers;
     const sizes = recordSizes(env, kernel.recordWords);
     // The whole-episode kernel writes the records itself.
     this.records = Object.fromEntries(Object.entries(sizes).map(([name, bytes]) => [name, this.create(`${name} record`, bytes, io)])) as Record<
@@ -146,11 +152,8 @@ export class GpuRolloutCollector {
       GPUBuffer
     >;
     this.obsRecord = this.create('observation record', obsRecordBytes(env, this.device), STORAGE | COPY_SRC);
-    this.staging = this.create(
-      'read-back',
-      Object.values(sizes).reduce((s, n) => s + n, 0),
-      MAP_READ | COPY_DST,
-    );
+    // The records, then the weights the rollout acted with (for the log-probability check).
+    this.staging = this.create('read-back', Object.values(sizes).reduce((s, n) => s + n, 0) + buffers.weights.size, MAP_READ | COPY_DST);
   }
 
   /**
@@ -185,6 +188,7 @@ export class GpuRolloutCollector {
     const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
     const sizes = recordSizes(env, kernel.recordWords);
     const at = {} as Record<RecordName, number>;
+    let weightsAt = 0;
     try {
       const encoder = device.createCommandEncoder({ label: 'gpu rollout' });
       gatherWeights(encoder, this.policy.variables, buffers.weights);
@@ -220,6 +224,8 @@ export class GpuRolloutCollector {
           encoder.copyBufferToBuffer(records[name], 0, staging, offset, sizes[name]);
           offset += sizes[name];
         }
+        weightsAt = offset;
+        encoder.copyBufferToBuffer(buffers.weights, 0, staging, offset, buffers.weights.size);
         device.queue.submit([encoder.finish()]);
       } finally {
         errors = Promise.all([device.popErrorScope(), device.popErrorScope(), device.popErrorScope()]);
@@ -228,15 +234,24 @@ export class GpuRolloutCollector {
       if (error) throw new GpuKernelError('gpu rollout', error.message);
       await staging.mapAsync(MAP_READ);
       let recorded: { actions: Int32Array; logProbs: Float32Array; finals: Uint32Array };
+      let weights: Float32Array;
       try {
         const bytes = staging.getMappedRange();
         const copy = <C extends Float32Array | Uint32Array | Int32Array>(name: RecordName, Ctor: new (b: ArrayBuffer) => C) =>
           new Ctor(bytes.slice(at[name], at[name] + sizes[name]));
         recorded = { actions: copy('actions', Int32Array), logProbs: copy('logProbs', Float32Array), finals: copy('finals', Uint32Array) };
+        const { obsDim, actionDim, hiddenSize } = this.policy.shape;
+        weights = new Float32Array(bytes.slice(weightsAt, weightsAt + 4 * policyWeightCount(obsDim, actionDim, hiddenSize)));
       } finally {
         staging.unmap();
       }
+      // Test hook (gpu/fault-injection.ts): a log-probability off by 0.01, as a diverged acting pass would record.
+      const faulty = takeGpuFault('logProb');
+      const checked = checkedRuns(B, { key0: key.seed, key1: key.iteration });
       const rollout = await this.layOut(taskSeeds, groupSize, episodeSeeds, recorded);
+      if (faulty) rollout.logProbs[rollout.runOffsets[checked[0]]] += 0.01;
+      this.lastCheckedRuns = checked;
+      checkLogProbs(rollout, weights, this.policy.shape, checked);
       // The records stay on the GPU for the update, until the next rollout writes them again.
       if (this.obsRecord!.size > 4)
         rollout.gpuRecords = { obs: this.obsRecord!, actions: records.actions, logProbs: records.logProbs, runOffsets: rollout.runOffsets };

@@ -67,6 +67,7 @@ export type ToWorker =
    * Test-only fault injection (docs/page-failures.md), never sent by the page's own controls: arms a
    * real fault on this worker's GPU path (gpu/fault-injection.ts): `kernel`, a validation error in the
    * next WGSL kernel's error scope; `replay`, a corrupted action in the next GPU rollout's replay;
+   * `logProb`, a corrupted log-probability in the next GPU rollout's check against the policy;
    * `deviceLostNoNewDevice`, the device destroyed and no adapter offered for a new one.
    */
   | { type: 'fault'; fault: InjectedFault }
@@ -86,7 +87,7 @@ export type ToWorker =
    */
   | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm'; prior?: PolicyWeights | null };
 
-export type InjectedFault = 'kernel' | 'replay' | 'deviceLostNoNewDevice';
+export type InjectedFault = 'kernel' | 'replay' | 'logProb' | 'deviceLostNoNewDevice';
 
 /**
  * The visitor's estimator for a worker whose entry runs visitor code (the custom method): its source

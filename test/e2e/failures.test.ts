@@ -78,6 +78,7 @@ describe('no failure ends a race', () => {
   const FAULTS: { fault: string; reason: RegExp }[] = [
     { fault: 'kernel', reason: /WebGPU failed: WGSL kernel .*(Validation|usage)/i },
     { fault: 'replay', reason: /WebGPU failed: WGSL kernel gpu rollout: the GPU environment left the TypeScript one/ },
+    { fault: 'logProb', reason: /WebGPU failed: WGSL kernel gpu rollout: run \d+, step 0: the GPU recorded log-probability .* the policy gives/ },
     { fault: 'deviceLostNoNewDevice', reason: /WebGPU failed: the GPU device was lost .* and no new one was offered/ },
   ];
   for (const { fault, reason } of FAULTS)

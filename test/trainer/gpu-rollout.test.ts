@@ -20,6 +20,8 @@ import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { rolloutPath } from '../../src/trainer/collector-choice.ts';
 import { GpuRolloutCollector, gpuRolloutRefusal } from '../../src/trainer/gpu-rollout.ts';
+import { CHECKED_RUNS, checkLogProbs } from '../../src/trainer/log-prob-check.ts';
+import { armGpuFault } from '../../src/gpu/fault-injection.ts';
 import type { Rollout } from '../../src/trainer/rollout.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 import { readBack } from '../support/gpu-buffers.ts';
@@ -207,6 +209,41 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
       expect(rollout.numRuns).toBe(64);
       expect(rollout.runOffsets[64]).toBe(rollout.actions.length);
       expect(rollout.actions.length).toBeGreaterThan(64 * 10);
+    } finally {
+      collector.dispose();
+      policy.dispose();
+    }
+  }, 600_000);
+
+  it('each rollout checks the log-probabilities it recorded against the policy on 8 seeded runs; a wrong one stops the GPU path naming the run and step', async () => {
+    const env = createEnv('gridhouse', { horizon: 'short', batchSize: 16 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(4));
+    const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
+    try {
+      const seeds = Uint32Array.of(40, 41, 42, 43);
+      await collector.collect(seeds, 4, new Rng(13));
+      const other = collector.lastCheckedRuns;
+      collector.lastCheckedRuns = [];
+      // (A rollout's arrays are the collector's, until its next rollout.)
+      const rollout = await collector.collect(seeds, 4, new Rng(12));
+      const checked = collector.lastCheckedRuns;
+      expect(new Set(checked).size).toBe(CHECKED_RUNS);
+      expect(checked.every((b) => Number.isInteger(b) && b >= 0 && b < 16)).toBe(true);
+      // Seeded by the rollout's key: another stream gives another sample, the same stream the same one.
+      expect(other).not.toEqual(checked);
+      // The check itself: silent at the weights the rollout acted with, loud at any others.
+      const weights = Float32Array.from((await policy.weights()).flatMap((w) => Array.from(w)));
+      expect(() => checkLogProbs(rollout, weights, policy.shape, checked)).not.toThrow();
+      const moved = weights.map((w) => w * 1.1);
+      const runs = Array.from({ length: 16 }, (_, b) => b);
+      expect(() => checkLogProbs(rollout, Float32Array.from(moved), policy.shape, runs)).toThrow(/the GPU recorded log-probability .* the policy gives/);
+      // A recorded log-probability off by 0.01 (the test hook) is caught on the rollout it happens in.
+      armGpuFault('logProb');
+      collector.lastCheckedRuns = [];
+      const fault = await collector.collect(seeds, 4, new Rng(12)).catch((e: unknown) => e);
+      expect(collector.lastCheckedRuns, 'the same stream, the same sample').toEqual(checked);
+      expect(fault).toBeInstanceOf(GpuKernelError);
+      expect(String(fault)).toMatch(new RegExp(`run ${checked[0]}, step 0: the GPU recorded log-probability .* the policy gives .* \\(tolerance 0.0001\\)`));
     } finally {
       collector.dispose();
       policy.dispose();

@@ -1,0 +1,86 @@
+/**
+ * The policy's function (src/policy/policy.ts) in plain arithmetic, float64 sums, on its flat
+ * weights in `Policy.variables` order (as the GPU's acting pass reads them, src/gpu/policy-logits.ts):
+ *
+ *   h = tanh(tanh(obs · W1 + b1) · W2 + b2),  e = tanh(feat · V1 + c1) · V2 + c2,  logit = h · e / √H
+ *
+ * A CPU twin for checking what a GPU rollout recorded without a tfjs pass (which on webgpu would be
+ * more dispatches and a read-back of its own). Candidate embeddings are kept by row id, since a
+ * batch has few distinct candidate rows (candidate-table.ts).
+ */
+import type { PolicyShape } from './policy.ts';
+
+export class PlainPolicy {
+  private readonly parts: Float32Array[];
+  private readonly embedded = new Map<number, Float64Array>();
+
+  constructor(
+    weights: Float32Array,
+    readonly shape: PolicyShape,
+  ) {
+    const { obsDim: D, actionDim: F, hiddenSize: H } = shape;
+    const sizes = [D * H, H, H * H, H, F * H, H, H * H, H];
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (weights.length !== total) throw new RangeError(`a policy of this shape has ${total} weights; got ${weights.length}`);
+    let offset = 0;
+    this.parts = sizes.map((n) => weights.subarray(offset, (offset += n)));
+  }
+
+  private layer(x: ArrayLike<number>, at: number, n: number, w: Float32Array, bias: Float32Array, tanh: boolean): Float64Array {
+    const H = this.shape.hiddenSize;
+    const out = new Float64Array(H);
+    // Row by row of w (contiguous), skipping zero inputs: observations and features are mostly one-hot.
+    for (let i = 0; i < n; i++) {
+      const xi = x[at + i];
+      if (xi === 0) continue;
+      const row = i * H;
+      for (let j = 0; j < H; j++) out[j] += xi * w[row + j];
+    }
+    for (let j = 0; j < H; j++) {
+      const z = out[j] + bias[j];
+      out[j] = tanh ? Math.tanh(z) : z;
+    }
+    return out;
+  }
+
+  /** h of the observation at `obs[at …]`. */
+  observation(obs: ArrayLike<number>, at: number): Float64Array {
+    const [w1, b1, w2, b2] = this.parts;
+    const { obsDim: D, hiddenSize: H } = this.shape;
+    return this.layer(this.layer(obs, at, D, w1, b1, true), 0, H, w2, b2, true);
+  }
+
+  /** e of candidate row `row` (features at `features[row · actionDim …]`), computed once per row. */
+  candidate(features: ArrayLike<number>, row: number): Float64Array {
+    let e = this.embedded.get(row);
+    if (!e) {
+      const [, , , , v1, c1, v2, c2] = this.parts;
+      const { actionDim: F, hiddenSize: H } = this.shape;
+      e = this.layer(this.layer(features, row * F, F, v1, c1, true), 0, H, v2, c2, false);
+      this.embedded.set(row, e);
+    }
+    return e;
+  }
+
+  /**
+   * log π(action | step) of one step: `h` its observation's embedding, `rows[a]` candidate a's row in
+   * `features`, or −1 where a is inadmissible (masked out of the softmax).
+   */
+  logProb(h: Float64Array, features: ArrayLike<number>, rows: ArrayLike<number>, action: number): number {
+    const scale = 1 / Math.sqrt(this.shape.hiddenSize);
+    const logits: number[] = [];
+    let top = -Infinity;
+    for (let a = 0; a < rows.length; a++) {
+      if (rows[a] < 0) continue;
+      const e = this.candidate(features, rows[a]);
+      let dot = 0;
+      for (let j = 0; j < h.length; j++) dot += h[j] * e[j];
+      logits[a] = dot * scale;
+      top = Math.max(top, logits[a]);
+    }
+    let total = 0;
+    for (const z of logits) if (z !== undefined) total += Math.exp(z - top);
+    if (rows[action] < 0) return -Infinity;
+    return logits[action] - top - Math.log(total);
+  }
+}
