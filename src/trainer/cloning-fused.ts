@@ -10,11 +10,11 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { AdamInternals } from '../backend/webgpu-adam.ts';
-import { flushTfjsQueue, markWrittenOnGpu, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
+import { markWrittenOnGpu } from '../backend/webgpu-interop.ts';
 import { type FusedPpoKernels, fusedPpoRefusal, type FusedPpoShape } from '../gpu/fused-ppo.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
-import { candidateRowsMasked, fusedMinibatches, fusedTargets } from './ppo-fused.ts';
+import { adamSettings, fusedBatchOf, fusedMinibatches, fusedTargets } from './ppo-fused.ts';
 import type { PpoBatch } from './ppo.ts';
 
 /** What the fused cloning reads of behaviour-cloning.ts's CloningSettings. */
@@ -74,33 +74,19 @@ export async function fusedCloning(
   const steps = batch.actions.length;
   const { perm, minibatches } = fusedMinibatches(steps, settings, rng);
   const { targets, written } = fusedTargets(policy.variables, adam);
-  // Read where they are (the batch outlives the submit); the advantages are bound but not read.
-  const features = tensorGpuBuffer(batch.candidates);
-  const advantages = tensorGpuBuffer(batch.advantages);
-  flushTfjsQueue(); // uploads tfjs recorded so far run before the kernels read the buffers
+  // Cloning keeps the host's order; the advantages are bound but not read.
+  const fusedBatch = fusedBatchOf(batch, perm);
   let dataId: object | null = null;
   const run = await kernels.update(
     shapeOf(policy, batch),
-    {
-      obs: batch.obs,
-      rows: candidateRowsMasked(batch),
-      actions: batch.actions,
-      oldLogProbs: batch.oldLogProbs,
-      features,
-      numRows: batch.candidates.shape[0],
-      advantages,
-      perm,
-    },
+    fusedBatch,
     minibatches,
     {
       clipRatio: 0,
       entropyCoef: 0,
       klCoef: 0,
       maxGradNorm: settings.maxGradNorm,
-      learningRate: adam.learningRate,
-      beta1: adam.beta1,
-      beta2: adam.beta2,
-      epsilon: adam.epsilon,
+      ...adamSettings(adam),
       lossKind: 'cloning',
       statsOver: slicesOf(steps, settings),
     },

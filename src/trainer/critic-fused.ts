@@ -16,7 +16,7 @@ import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Critic } from '../policy/critic.ts';
 import type { Rng } from '../prng.ts';
 import type { CriticSettings } from './critic-update.ts';
-import { fusedTargets, gpuMinibatches } from './ppo-fused.ts';
+import { adamSettings, fusedTargets, gpuMinibatches } from './ppo-fused.ts';
 import type { Rollout } from './rollout.ts';
 
 export class FusedCriticUpdate {
@@ -60,7 +60,7 @@ export class FusedCriticUpdate {
       Float32Array.from(returns),
       key,
       minibatches,
-      { ...settings, learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon },
+      { ...settings, ...adamSettings(adam) },
       targets,
     );
     for (const v of written) markWrittenOnGpu(v);

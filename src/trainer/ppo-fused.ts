@@ -61,6 +61,34 @@ export function* gpuMinibatchOrder(steps: number, settings: Pick<PpoSettings, 'e
     yield { indices: perm.subarray(offset, offset + size), epoch: Math.floor(offset / steps) };
 }
 
+/**
+ * The fused update's view of a batch: its host arrays, its candidate features and advantages read
+ * where they are on the GPU (the batch outlives the submit; the advantages are the estimator's own
+ * output buffer), the rollout's records where it left them. tfjs's queue is flushed, so the uploads
+ * and work it recorded so far run before the update reads the buffers.
+ */
+export function fusedBatchOf(batch: PpoBatch, perm: FusedPpoBatch['perm']): FusedPpoBatch {
+  const features = tensorGpuBuffer(batch.candidates);
+  const advantages = tensorGpuBuffer(batch.advantages);
+  flushTfjsQueue(); // after tensorGpuBuffer: tfjs records a CPU-held tensor's upload in its queue
+  return {
+    obs: batch.obs,
+    rows: candidateRowsMasked(batch),
+    actions: batch.actions,
+    oldLogProbs: batch.oldLogProbs,
+    features,
+    numRows: batch.candidates.shape[0],
+    advantages,
+    perm,
+    ...(batch.records ? { records: batch.records } : {}),
+  };
+}
+
+/** Adam's settings as the fused kernels take them, from a tfjs Adam (its learning rate as it is now). */
+export function adamSettings(adam: AdamInternals): Pick<FusedPpoSettings, 'learningRate' | 'beta1' | 'beta2' | 'epsilon'> {
+  return { learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
+}
+
 /** Each (step, candidate)'s distinct candidate row, −1 where inadmissible. */
 export function candidateRowsMasked(batch: Pick<PpoBatch, 'candidateRows' | 'mask'>): Int32Array {
   const rows = new Int32Array(batch.candidateRows.length);
@@ -94,22 +122,8 @@ export class FusedPpoUpdate {
     // on the host instead, so webgpu's orders differ from wasm's; both are seeded permutations).
     const { key, minibatches } = gpuMinibatches(batch.actions.length, settings, rng);
     const { targets, written } = fusedTargets(policy.variables, adam);
-    // Read where they are (the batch outlives the submit): the advantages are the estimator's own output buffer.
-    const features = tensorGpuBuffer(batch.candidates);
-    const advantages = tensorGpuBuffer(batch.advantages);
-    flushTfjsQueue(); // uploads and work tfjs recorded so far run before the update reads the buffers
-    const fusedBatch: FusedPpoBatch = {
-      obs: batch.obs,
-      rows: candidateRowsMasked(batch),
-      actions: batch.actions,
-      oldLogProbs: batch.oldLogProbs,
-      features,
-      numRows: batch.candidates.shape[0],
-      advantages,
-      perm: { key, epochs: settings.epochs },
-      ...(batch.records ? { records: batch.records } : {}),
-    };
-    const fusedSettings: FusedPpoSettings = { ...settings, learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
+    const fusedBatch = fusedBatchOf(batch, { key, epochs: settings.epochs });
+    const fusedSettings: FusedPpoSettings = { ...settings, ...adamSettings(adam) };
     let dataId: object | null = null;
     const run = await this.kernels.update(
       shape,
