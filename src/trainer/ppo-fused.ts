@@ -90,7 +90,7 @@ export function adamSettings(adam: AdamInternals): Pick<FusedPpoSettings, 'learn
 }
 
 /** Each (step, candidate)'s distinct candidate row, −1 where inadmissible. */
-export function candidateRowsMasked(batch: Pick<PpoBatch, 'candidateRows' | 'mask'>): Int32Array {
+function candidateRowsMasked(batch: Pick<PpoBatch, 'candidateRows' | 'mask'>): Int32Array {
   const rows = new Int32Array(batch.candidateRows.length);
   for (let i = 0; i < rows.length; i++) rows[i] = batch.mask[i] ? batch.candidateRows[i] : -1;
   return rows;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import '../../cli/register-gradients.ts';
 import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
 import { createAdam } from '../../src/backend/webgpu-adam.ts';
-import { flushTfjsQueue, ownGpuBuffer, tensorGpuBuffer } from '../../src/backend/webgpu-interop.ts';
+import { ownGpuBuffer } from '../../src/backend/webgpu-interop.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
@@ -19,7 +19,7 @@ import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
 import { behaviourCloning, cloningAccuracy, cloningBatch, cloningLoss } from '../../src/trainer/behaviour-cloning.ts';
 import type { Demonstrations } from '../../src/trainer/demonstrations.ts';
-import { candidateRowsMasked, fusedMinibatches } from '../../src/trainer/ppo-fused.ts';
+import { fusedBatchOf, fusedMinibatches } from '../../src/trainer/ppo-fused.ts';
 import { minibatchInputs } from '../../src/trainer/ppo.ts';
 import { trainSftPrior } from '../../src/trainer/sft-prior.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
@@ -85,21 +85,9 @@ describe('fused behaviour cloning on webgpu', () => {
         });
         const reference = await Promise.all(grads.map((g) => g.data()));
         tf.dispose(grads);
-        const features = tensorGpuBuffer(batch.candidates);
-        const advantages = tensorGpuBuffer(batch.advantages);
-        flushTfjsQueue();
         const fused = await kernels.gradients(
           { ...SHAPE, numActions: A },
-          {
-            obs: batch.obs,
-            rows: candidateRowsMasked(batch),
-            actions: batch.actions,
-            oldLogProbs: batch.oldLogProbs,
-            features,
-            numRows: batch.candidates.shape[0],
-            advantages,
-            perm,
-          },
+          fusedBatchOf(batch, perm),
           mb,
           { clipRatio: 0, entropyCoef: 0, klCoef: 0, maxGradNorm: 1, ...ADAM, lossKind: 'cloning' },
           policy.variables.map(ownGpuBuffer),

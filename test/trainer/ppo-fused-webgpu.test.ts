@@ -15,12 +15,12 @@ import { createCustomAdvantageEngine } from '../../src/engine/custom-advantage-e
 import { GRPO_TEMPLATE } from '../../src/estimator/templates.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
-import { flushTfjsQueue, ownGpuBuffer, TENSOR_BUFFER_USAGE, tensorGpuBuffer } from '../../src/backend/webgpu-interop.ts';
+import { ownGpuBuffer, TENSOR_BUFFER_USAGE } from '../../src/backend/webgpu-interop.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
-import { candidateRowsMasked, FusedPpoUpdate, fusedMinibatches, gpuMinibatches, gpuMinibatchOrder } from '../../src/trainer/ppo-fused.ts';
+import { FusedPpoUpdate, fusedBatchOf, fusedMinibatches, gpuMinibatches, gpuMinibatchOrder } from '../../src/trainer/ppo-fused.ts';
 import { lossGradients, MinibatchRows, NonFiniteLossError, type PpoBatch, ppoUpdate, type PpoSettings, readPpoStats } from '../../src/trainer/ppo.ts';
 import { uploadBuffer } from '../support/gpu-buffers.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
@@ -119,21 +119,9 @@ describe('fused PPO update on webgpu', () => {
         });
         const reference = await Promise.all(grads.map((g) => g.data()));
         tf.dispose(grads);
-        const features = tensorGpuBuffer(batch.candidates);
-        const advantages = tensorGpuBuffer(batch.advantages);
-        flushTfjsQueue();
         const fused = await kernels.gradients(
           { ...SHAPE, numActions: A },
-          {
-            obs: batch.obs,
-            rows: candidateRowsMasked(batch),
-            actions: batch.actions,
-            oldLogProbs: batch.oldLogProbs,
-            features,
-            numRows: 9,
-            advantages,
-            perm,
-          },
+          fusedBatchOf(batch, perm),
           mb,
           { ...SETTINGS, learningRate: 1e-3, beta1: 0.9, beta2: 0.999, epsilon: 1e-7 },
           policy.variables.map(ownGpuBuffer),
