@@ -53,10 +53,20 @@ interface Part {
   share: number;
 }
 
-const GPU_CASES = ['gridhouse', 'texthouse', 'shop', 'gridhouse-64,gridhouse-4096', 'texthouse-64,texthouse-4096'];
+/** bench:gpu's cases, and critic PPO's iteration (its value network on kernels of its own). */
+const GPU_CASES = [
+  ['--cases', 'gridhouse'],
+  ['--cases', 'texthouse'],
+  ['--cases', 'shop'],
+  ['--cases', 'gridhouse-64,gridhouse-4096'],
+  ['--cases', 'texthouse-64,texthouse-4096'],
+  ['--cases', 'gridhouse-64', '--method', 'ppo'],
+];
 
 const PARTS: Part[] = [
-  ...GPU_CASES.map((c): Part => ({ name: `gpu ${c}`, script: 'bench/gpu.ts', args: ['--json', '--cases', c], share: 0.25 / GPU_CASES.length })),
+  ...GPU_CASES.map(
+    (args): Part => ({ name: `gpu ${args.slice(1).join(' ')}`, script: 'bench/gpu.ts', args: ['--json', ...args], share: 0.25 / GPU_CASES.length }),
+  ),
   {
     name: 'train webgpu, page defaults',
     script: 'bench/train.ts',
