@@ -9,7 +9,9 @@
  * defaults are the page's (GridHouse long, 8 × 8 runs, width 64). Prints one JSON line per rollout:
  * `{rollout, rep, seconds, steps, dispatches, submits, readBacks, bytesReadBack}` (counted by
  * src/backend/webgpu-call-counter.ts), and for the GPU rollout
- * `replaySeconds`, the part of `seconds` its batch took to lay out by replaying its actions on the CPU.
+ * `replaySeconds`, the part of `seconds` its batch took to lay out by replaying its actions on the CPU,
+ * and `checkSeconds`, the part its log-probability check against the policy took (8 runs, plain
+ * arithmetic on the CPU: src/trainer/log-prob-check.ts).
  * `--gpuOnly` skips the CPU-sampled rollout (slow at thousands of runs on a software adapter). The
  * policy has fresh random weights, so the runs are long. A figure to read, not a test; on a software
  * adapter the seconds are the CPU's.
@@ -59,7 +61,7 @@ async function main(): Promise<number> {
       const t0 = performance.now();
       const rollout = await collector.collect(seeds, config.groupSize, new Rng(config.seed + rep));
       const seconds = round((performance.now() - t0) / 1000);
-      const replay = collector === gpu ? { replaySeconds: round(gpu.lastReplaySeconds) } : {};
+      const replay = collector === gpu ? { replaySeconds: round(gpu.lastReplaySeconds), checkSeconds: round(gpu.lastCheckSeconds) } : {};
       const { dispatches, submits, readBacks, bytesReadBack } = counter.read();
       const calls = { dispatches, submits, readBacks, bytesReadBack };
       process.stdout.write(`${JSON.stringify({ rollout: name, rep, seconds, steps: rollout.actions.length, ...calls, ...replay })}\n`);

@@ -112,6 +112,8 @@ export class GpuRolloutCollector {
   lastReplaySeconds = 0;
   /** The runs whose log-probabilities the last rollout checked against the policy (log-prob-check.ts). */
   lastCheckedRuns: number[] = [];
+  /** Seconds that check took on the CPU (bench/rollout-gpu.ts prints it). */
+  lastCheckSeconds = 0;
 
   constructor(
     private readonly env: VecEnv,
@@ -251,7 +253,9 @@ export class GpuRolloutCollector {
       const rollout = await this.layOut(taskSeeds, groupSize, episodeSeeds, recorded);
       if (faulty) rollout.logProbs[rollout.runOffsets[checked[0]]] += 0.01;
       this.lastCheckedRuns = checked;
+      const t0 = performance.now();
       checkLogProbs(rollout, weights, this.policy.shape, checked);
+      this.lastCheckSeconds = (performance.now() - t0) / 1000;
       // The records stay on the GPU for the update, until the next rollout writes them again.
       if (this.obsRecord!.size > 4)
         rollout.gpuRecords = { obs: this.obsRecord!, actions: records.actions, logProbs: records.logProbs, runOffsets: rollout.runOffsets };
