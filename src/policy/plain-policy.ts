@@ -13,6 +13,10 @@ import type { PolicyShape } from './policy.ts';
 export class PlainPolicy {
   private readonly parts: Float32Array[];
   private readonly embedded = new Map<number, Float64Array>();
+  // Scratch, reused on every call (a check evaluates thousands of steps: no allocation per step).
+  private readonly first: Float64Array;
+  private readonly h: Float64Array;
+  private logits = new Float64Array(0);
 
   constructor(
     weights: Float32Array,
@@ -24,11 +28,14 @@ export class PlainPolicy {
     if (weights.length !== total) throw new RangeError(`a policy of this shape has ${total} weights; got ${weights.length}`);
     let offset = 0;
     this.parts = sizes.map((n) => weights.subarray(offset, (offset += n)));
+    this.first = new Float64Array(H);
+    this.h = new Float64Array(H);
   }
 
-  private layer(x: ArrayLike<number>, at: number, n: number, w: Float32Array, bias: Float32Array, tanh: boolean): Float64Array {
+  /** out = act(x[at …] · w + bias), x of n values; act is tanh or the identity. */
+  private layer(x: ArrayLike<number>, at: number, n: number, w: Float32Array, bias: Float32Array, tanh: boolean, out: Float64Array): Float64Array {
     const H = this.shape.hiddenSize;
-    const out = new Float64Array(H);
+    out.fill(0);
     // Row by row of w (contiguous), skipping zero inputs: observations and features are mostly one-hot.
     for (let i = 0; i < n; i++) {
       const xi = x[at + i];
@@ -43,11 +50,11 @@ export class PlainPolicy {
     return out;
   }
 
-  /** h of the observation at `obs[at …]`. */
+  /** h of the observation at `obs[at …]`: valid until the next call. */
   observation(obs: ArrayLike<number>, at: number): Float64Array {
     const [w1, b1, w2, b2] = this.parts;
     const { obsDim: D, hiddenSize: H } = this.shape;
-    return this.layer(this.layer(obs, at, D, w1, b1, true), 0, H, w2, b2, true);
+    return this.layer(this.layer(obs, at, D, w1, b1, true, this.first), 0, H, w2, b2, true, this.h);
   }
 
   /** e of candidate row `row` (features at `features[row · actionDim …]`), computed once per row. */
@@ -56,7 +63,7 @@ export class PlainPolicy {
     if (!e) {
       const [, , , , v1, c1, v2, c2] = this.parts;
       const { actionDim: F, hiddenSize: H } = this.shape;
-      e = this.layer(this.layer(features, row * F, F, v1, c1, true), 0, H, v2, c2, false);
+      e = this.layer(this.layer(features, row * F, F, v1, c1, true, new Float64Array(H)), 0, H, v2, c2, false, new Float64Array(H));
       this.embedded.set(row, e);
     }
     return e;
@@ -67,8 +74,10 @@ export class PlainPolicy {
    * `features`, or −1 where a is inadmissible (masked out of the softmax).
    */
   logProb(h: Float64Array, features: ArrayLike<number>, rows: ArrayLike<number>, action: number): number {
+    if (rows[action] < 0) return -Infinity;
     const scale = 1 / Math.sqrt(this.shape.hiddenSize);
-    const logits: number[] = [];
+    if (this.logits.length < rows.length) this.logits = new Float64Array(rows.length);
+    const logits = this.logits;
     let top = -Infinity;
     for (let a = 0; a < rows.length; a++) {
       if (rows[a] < 0) continue;
@@ -76,11 +85,10 @@ export class PlainPolicy {
       let dot = 0;
       for (let j = 0; j < h.length; j++) dot += h[j] * e[j];
       logits[a] = dot * scale;
-      top = Math.max(top, logits[a]);
+      if (logits[a] > top) top = logits[a];
     }
     let total = 0;
-    for (const z of logits) if (z !== undefined) total += Math.exp(z - top);
-    if (rows[action] < 0) return -Infinity;
+    for (let a = 0; a < rows.length; a++) if (rows[a] >= 0) total += Math.exp(logits[a] - top);
     return logits[action] - top - Math.log(total);
   }
 }
