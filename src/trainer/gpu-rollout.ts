@@ -249,8 +249,8 @@ export class GpuRolloutCollector {
       }
       // Test hook (gpu/fault-injection.ts): a log-probability off by 0.01, as a diverged acting pass would record.
       const faulty = takeGpuFault('logProb');
-      const checked = checkedRuns(B, { key0: key.seed, key1: key.iteration });
       const rollout = await this.layOut(taskSeeds, groupSize, episodeSeeds, recorded);
+      const checked = checkedRuns(rollout.runOffsets, { key0: key.seed, key1: key.iteration }, this.policy.shape);
       if (faulty) rollout.logProbs[rollout.runOffsets[checked[0]]] += 0.01;
       this.lastCheckedRuns = checked;
       const t0 = performance.now();

@@ -12,18 +12,37 @@ import { PlainPolicy } from '../policy/plain-policy.ts';
 import type { PolicyShape } from '../policy/policy.ts';
 import type { Rollout } from './rollout.ts';
 
-/** Runs checked per rollout, whatever the batch. */
+/** Runs checked per rollout, whatever the batch (fewer at large widths: CHECK_BUDGET). */
 export const CHECKED_RUNS = 8;
+/**
+ * Multiply-adds the check may spend per rollout, counted as if every input were non-zero (they are
+ * mostly zeros, so it costs less: about 10–40 ms of plain arithmetic on a slow core). At width 64
+ * and 128 it covers 8 runs of the longest horizon (1,024 steps); a step costs about H² more at
+ * larger widths, so fewer runs are checked there, always at least one.
+ */
+export const CHECK_BUDGET = 36e6;
 /** The largest difference allowed between a recorded log-probability and the policy's (float32 sums against float64). */
 export const LOG_PROB_TOLERANCE = 1e-4;
 
 /**
  * The runs a rollout's check covers: the first `count` of a keyed permutation of its runs (the
  * minibatches' bijection, minibatch-permutation.ts), keyed by the rollout's own key, so the sample is
- * seeded and reproducible and draws from no stream.
+ * seeded and reproducible and draws from no stream; cut where the next run's steps would take the
+ * check over CHECK_BUDGET (at least one run).
  */
-export function checkedRuns(numRuns: number, key: PermutationKey, count = CHECKED_RUNS): number[] {
-  return Array.from({ length: Math.min(count, numRuns) }, (_, i) => permutedIndex(i, numRuns, key, 0));
+export function checkedRuns(runOffsets: Int32Array, key: PermutationKey, shape: PolicyShape, count = CHECKED_RUNS): number[] {
+  const numRuns = runOffsets.length - 1;
+  const { obsDim: D, actionDim: F, hiddenSize: H } = shape;
+  const perStep = D * H + H * H + F * H; // an upper bound: the observation tower, and a new candidate row's
+  const runs: number[] = [];
+  let spent = 0;
+  for (let i = 0; i < Math.min(count, numRuns); i++) {
+    const b = permutedIndex(i, numRuns, key, 0);
+    spent += (runOffsets[b + 1] - runOffsets[b]) * perStep;
+    if (runs.length > 0 && spent > CHECK_BUDGET) break;
+    runs.push(b);
+  }
+  return runs;
 }
 
 /**
