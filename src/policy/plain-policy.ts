@@ -44,7 +44,15 @@ export class PlainPolicy {
       const xi = x[i];
       if (xi === 0) continue;
       const row = i * H;
-      for (let j = 0; j < H; j++) out[j] += xi * w[row + j];
+      let j = 0;
+      // Four at a time: V8 does not vectorise, but it schedules independent adds better.
+      for (; j + 3 < H; j += 4) {
+        out[j] += xi * w[row + j];
+        out[j + 1] += xi * w[row + j + 1];
+        out[j + 2] += xi * w[row + j + 2];
+        out[j + 3] += xi * w[row + j + 3];
+      }
+      for (; j < H; j++) out[j] += xi * w[row + j];
     }
     for (let j = 0; j < H; j++) {
       const z = out[j] + bias[j];
