@@ -30,7 +30,7 @@ fn main(@builtin(workgroup_id) workgroupId: vec3<u32>, @builtin(num_workgroups) 
   if (b >= params.numEpisodes) {
     return;
   }
-  let shape = RolloutShape(params.numEpisodes, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, vec2<u32>(params.seed, params.iteration), EPISODE_WORDS, E_DONE, E_STEPS);
+  let shape = RolloutShape(params.numEpisodes, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, vec2<u32>(params.seed, params.iteration), EPISODE_WORDS, E_DONE, E_STEPS, params.maxSteps);
   if (local == 0u) {
     gridHouseStep(b, 0u, false, config);
   }

@@ -4,6 +4,7 @@
 // record slot is t · numEpisodes + b. One invocation per step; run b by binary search.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+import package::lib::run_offsets::recordSlot;
 
 struct Params {
   numSteps: u32,
@@ -12,7 +13,6 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> runOffsets: array<i32>;
 @group(0) @binding(2) var<storage, read> obsRecord: array<f32>;
 @group(0) @binding(3) var<storage, read> actionRecord: array<i32>;
 @group(0) @binding(4) var<storage, read> logProbRecord: array<f32>;
@@ -26,19 +26,7 @@ fn main(id: Invocation) {
   if (s >= params.numSteps) {
     return;
   }
-  // The last run whose first step is at most s.
-  var low = 0u;
-  var high = params.numRuns;
-  while (high - low > 1u) {
-    let mid = (low + high) / 2u;
-    if (u32(runOffsets[mid]) <= s) {
-      low = mid;
-    } else {
-      high = mid;
-    }
-  }
-  let b = low;
-  let slot = (s - u32(runOffsets[b])) * params.numRuns + b;
+  let slot = recordSlot(s, params.numRuns);
   let D = params.obsDim;
   for (var i = 0u; i < D; i++) {
     obs[s * D + i] = obsRecord[slot * D + i];

@@ -13,6 +13,7 @@ import package::lib::dispatch::WORKGROUP_SIZE;
 import package::lib::env_step::{episodes, mask, obs, actionFeatures};
 import package::lib::policy::{MAX_HIDDEN, weightOffsets};
 import package::lib::sampling::{MAX_CANDIDATES, drawCandidate};
+import package::lib::candidate_dictionary::{DICTIONARY_SLOTS, D_OVERFLOW, D_KEYS, D_HASH_MAX, D_HASH_MIN, D_FIRST_USE, D_ROWS, dictionaryPairs};
 
 // Step-major records: the action and its log-probability of run b at step t at t · numEpisodes + b.
 @group(0) @binding(2) var<storage, read_write> actionRecord: array<i32>;
@@ -22,6 +23,10 @@ import package::lib::sampling::{MAX_CANDIDATES, drawCandidate};
 // batch's rows from them on the GPU (shaders/ppo-gather.wgsl). Bound to a buffer too small for a
 // slot (a batch over the binding limit), the kernel records none.
 @group(0) @binding(9) var<storage, read_write> obsRecord: array<f32>;
+// The dictionary of the rollout's candidate rows and each pair's slot (lib/candidate_dictionary.wgsl),
+// zeroed by the host before the dispatch. Bound to a buffer too small for the pairs (a batch over the
+// binding limit), the kernel records none.
+@group(0) @binding(10) var<storage, read_write> candidateTable: array<atomic<u32>>;
 
 const NOT_ADMISSIBLE = -1e9;
 
@@ -37,6 +42,7 @@ struct RolloutShape {
   recordWords: u32,
   doneField: u32,
   stepsField: u32,
+  maxSteps: u32,
 }
 
 var<workgroup> firstLayer: array<f32, MAX_HIDDEN>;
@@ -52,6 +58,83 @@ fn runPlays(b: u32, local: u32, r: RolloutShape) -> bool {
     playing = select(1u, 0u, episodes[b * r.recordWords + r.doneField] != 0u);
   }
   return workgroupUniformLoad(&playing) != 0u;
+}
+
+// MurmurHash3's step for one word: its low bits reach the high ones and back (a float's low mantissa
+// bits are mostly zero, so a plain multiplicative hash such as FNV-1a would leave the key's low bits,
+// the slot, the same for every row).
+fn murmurWord(h: u32, word: u32) -> u32 {
+  var k = word * 0xcc9e2d51u;
+  k = (k << 15u) | (k >> 17u);
+  k *= 0x1b873593u;
+  var x = h ^ k;
+  x = (x << 13u) | (x >> 19u);
+  return x * 5u + 0xe6546b64u;
+}
+
+// MurmurHash3's finish over `words` words.
+fn murmurFinal(h: u32, words: u32) -> u32 {
+  var x = h ^ (words * 4u);
+  x ^= x >> 16u;
+  x *= 0x85ebca6bu;
+  x ^= x >> 13u;
+  x *= 0xc2b2ae35u;
+  return x ^ (x >> 16u);
+}
+
+// Enters run b's candidate a at step t into the dictionary: the row's slot (claimed by the first to
+// come, which writes the row), its first use in the run-major order (b · maxSteps + t) · A + a, and
+// the pair's record. Rows that share a slot's first hash but not its second set no flag here: the
+// slot keeps both hashes' extremes and candidate-ranks compares them.
+fn enterCandidate(b: u32, t: u32, a: u32, admissible: bool, r: RolloutShape) {
+  let F = r.actionDim;
+  let A = r.numCandidates;
+  let pair = (t * r.numEpisodes + b) * A + a;
+  let pairs = dictionaryPairs(F);
+  if (pairs + (pair + 1u) > arrayLength(&candidateTable)) {
+    return;
+  }
+  let base = (b * A + a) * F;
+  // Two MurmurHash3 (x86, 32-bit) hashes of the row's words under two seeds.
+  var hash = 0u;
+  var check = 0x9e3779b9u;
+  for (var i = 0u; i < F; i++) {
+    let word = bitcast<u32>(actionFeatures[base + i]);
+    hash = murmurWord(hash, word);
+    check = murmurWord(check, word);
+  }
+  hash = murmurFinal(hash, F);
+  check = murmurFinal(check, F);
+  let key = select(hash, 1u, hash == 0u); // 0 marks an empty slot
+  var slot = key & (DICTIONARY_SLOTS - 1u);
+  var found = false;
+  // Linear probing; a weak exchange may fail without cause, so a probe retries its slot until it is taken.
+  for (var probe = 0u; probe < 2u * DICTIONARY_SLOTS; probe++) {
+    let claim = atomicCompareExchangeWeak(&candidateTable[D_KEYS + slot], 0u, key);
+    if (claim.exchanged) {
+      for (var i = 0u; i < F; i++) {
+        atomicStore(&candidateTable[D_ROWS + slot * F + i], bitcast<u32>(actionFeatures[base + i]));
+      }
+      found = true;
+      break;
+    }
+    if (claim.old_value == key) {
+      found = true;
+      break;
+    }
+    if (claim.old_value != 0u) {
+      slot = (slot + 1u) & (DICTIONARY_SLOTS - 1u);
+    }
+  }
+  if (!found) {
+    atomicStore(&candidateTable[D_OVERFLOW], 1u);
+    atomicStore(&candidateTable[pairs + pair], 0u);
+    return;
+  }
+  atomicMax(&candidateTable[D_HASH_MAX + slot], check);
+  atomicMax(&candidateTable[D_HASH_MIN + slot], ~check);
+  atomicMax(&candidateTable[D_FIRST_USE + slot], ~((b * r.maxSteps + t) * A + a));
+  atomicStore(&candidateTable[pairs + pair], select(0u, slot + 1u, admissible));
 }
 
 // Run b's action at step t, drawn and recorded by invocation 0 (which gets it; the others get −1).
@@ -87,6 +170,7 @@ fn actAndRecord(b: u32, t: u32, local: u32, r: RolloutShape) -> i32 {
   // Candidate tower, a candidate per invocation (strided), dotted with h as its second layer goes.
   for (var a = local; a < A; a += WORKGROUP_SIZE) {
     let pair = b * A + a;
+    enterCandidate(b, t, a, mask[pair] != 0u, r);
     if (mask[pair] == 0u) {
       stepLogits[a] = NOT_ADMISSIBLE;
       continue;

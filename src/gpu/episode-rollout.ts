@@ -5,8 +5,9 @@
  *
  * Every such kernel binds the same buffers: the environment's table (1) and its step buffers (3–6,
  * shaders/lib/env_step.wgsl), the policy's flat weights, the step-major records of actions and
- * log-probabilities that the rollout reads back, and the step-major observations, which stay on the
- * GPU for the update (shaders/ppo-gather.wgsl). Its uniforms are the shared ones with the
+ * log-probabilities that the rollout reads back, the step-major observations, which stay on the
+ * GPU for the update (shaders/ppo-gather.wgsl), and the dictionary of the rollout's candidate rows
+ * (candidate-dictionary.ts), which stays there too. Its uniforms are the shared ones with the
  * environment's own in between (named by the environment, src/gpu/gpu-envs.ts).
  */
 import { defineKernel, type KernelSpec } from './kernel.ts';
@@ -50,6 +51,7 @@ export function episodeRolloutKernel(name: KernelName, table: string, envFields:
       ['weights', 'read'],
       ['logProbRecord', 'read_write'],
       ['obsRecord', 'read_write'],
+      ['candidateTable', 'read_write'],
     ],
   });
 }

@@ -19,7 +19,10 @@ export interface FusedPpoShape {
 export interface FusedPpoBatch {
   /** S × obsDim. */
   obs: Float32Array;
-  /** S × A: each (step, candidate)'s distinct candidate row, −1 where inadmissible. */
+  /**
+   * S × A: each (step, candidate)'s distinct candidate row, −1 where inadmissible; not read where
+   * `records` holds the rollout's candidate dictionary (the update gathers the rows from it).
+   */
   rows: Int32Array;
   actions: Int32Array;
   oldLogProbs: Float32Array;

@@ -19,7 +19,8 @@
  * PPO's value network (fused-critic.ts).
  *
  * The batch's per-step observations, actions and old log-probabilities come from the host, or are
- * gathered first, in one more dispatch, from where a GPU rollout left them (ppo-gather.ts). The
+ * gathered first, in one more dispatch, from where a GPU rollout left them (ppo-gather.ts); so do
+ * its candidate rows, from the rollout's dictionary (candidate-dictionary.ts). The
  * minibatches are contiguous slices of every epoch's order of the steps, which the update either
  * gets from the host or draws, in one more dispatch, from a key (minibatch-permutation.ts: a
  * counter-based permutation with a CPU twin). The whole update (the gather, the permutation, every
@@ -29,6 +30,7 @@
  * tfjs variables') into flat buffers first and back after, GPU-side copies, not dispatches; a copy
  * of the weights from before the update is kept for `restoreWeights`.
  */
+import { CANDIDATE_ROWS, recordCandidateRows } from './candidate-dictionary.ts';
 import { FusedRunners } from './fused-runners.ts';
 import { GpuKernelError, type KernelRunner } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, recordPermutation } from './minibatch-permutation.ts';
@@ -92,7 +94,12 @@ export class FusedPpoKernels {
 
   /** Compiles the pipelines and makes the runners of `minibatches` slots (the trainer's warm-up). */
   async prepare(minibatches: number): Promise<void> {
-    await Promise.all([this.runners.minibatches(minibatches), this.runners.single(MINIBATCH_PERMUTATION), this.runners.single(PPO_GATHER)]);
+    await Promise.all([
+      this.runners.minibatches(minibatches),
+      this.runners.single(MINIBATCH_PERMUTATION),
+      this.runners.single(PPO_GATHER),
+      this.runners.single(CANDIDATE_ROWS),
+    ]);
   }
 
   /**
@@ -116,6 +123,7 @@ export class FusedPpoKernels {
     const slots = await this.runners.minibatches(minibatches.length);
     const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.runners.single(MINIBATCH_PERMUTATION);
     const gatherRunner = batch.records ? await this.runners.single(PPO_GATHER) : null;
+    const rowsRunner = batch.records?.candidates ? await this.runners.single(CANDIDATE_ROWS) : null;
     const d = this.device;
     this.pool.reclaim();
     const stats = this.pool.acquireOutput(5 * 4, STATS_USAGE);
@@ -126,7 +134,7 @@ export class FusedPpoKernels {
     copyIn(encoder, targets, buffers, variableSizes(shape));
     encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
     const pass = encoder.beginComputePass({ label: 'fused ppo update' });
-    if (gatherRunner) recordPpoGather(pass, gatherRunner, WORKGROUP, batch.records!, batch.actions.length, shape.obsDim, buffers);
+    this.recordGathers(pass, gatherRunner, rowsRunner, shape, batch, buffers);
     if (permutationRunner && !(batch.perm instanceof Uint32Array))
       recordPermutation(pass, permutationRunner, WORKGROUP, batch.actions.length, batch.perm.epochs, batch.perm.key, buffers.perm);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
@@ -153,6 +161,7 @@ export class FusedPpoKernels {
     const [slot] = await this.runners.minibatches(1);
     const permutationRunner = batch.perm instanceof Uint32Array ? null : await this.runners.single(MINIBATCH_PERMUTATION);
     const gatherRunner = batch.records ? await this.runners.single(PPO_GATHER) : null;
+    const rowsRunner = batch.records?.candidates ? await this.runners.single(CANDIDATE_ROWS) : null;
     const d = this.device;
     const sizes = variableSizes(shape);
     const buffers = this.writeBatch(shape, batch, [minibatch]);
@@ -167,7 +176,7 @@ export class FusedPpoKernels {
         offset += sizes[i] * 4;
       });
       const pass = encoder.beginComputePass({ label: 'fused ppo gradients' });
-      if (gatherRunner) recordPpoGather(pass, gatherRunner, WORKGROUP, batch.records!, batch.actions.length, shape.obsDim, buffers);
+      this.recordGathers(pass, gatherRunner, rowsRunner, shape, batch, buffers);
       if (permutationRunner && !(batch.perm instanceof Uint32Array))
         recordPermutation(pass, permutationRunner, WORKGROUP, batch.actions.length, batch.perm.epochs, batch.perm.key, buffers.perm);
       this.recordMinibatch(pass, slot, shape, batch, minibatch, 0, 1, settings, { ...buffers, statsOut: buffers.state }, false);
@@ -200,6 +209,36 @@ export class FusedPpoKernels {
     this.runners.dispose();
   }
 
+  /**
+   * The batch's rows gathered where the GPU rollout left them: observations, actions and old
+   * log-probabilities (ppo-gather.ts), and the candidate rows from its dictionary
+   * (candidate-dictionary.ts).
+   */
+  private recordGathers(
+    pass: GPUComputePassEncoder,
+    gatherRunner: KernelRunner<string, string> | null,
+    rowsRunner: KernelRunner<string, string> | null,
+    shape: FusedPpoShape,
+    batch: FusedPpoBatch,
+    buffers: { runOffsets: GPUBuffer; obs: GPUBuffer; actions: GPUBuffer; oldLogProbs: GPUBuffer; rows: GPUBuffer },
+  ): void {
+    const records = batch.records;
+    if (!records) return;
+    const numSteps = batch.actions.length;
+    if (gatherRunner) recordPpoGather(pass, gatherRunner, WORKGROUP, records, numSteps, shape.obsDim, buffers);
+    if (rowsRunner && records.candidates) {
+      const { numActions: numCandidates, actionDim } = shape;
+      recordCandidateRows(
+        pass,
+        rowsRunner,
+        WORKGROUP,
+        records.candidates,
+        { numSteps, numRuns: records.runOffsets.length - 1, numCandidates, actionDim },
+        buffers,
+      );
+    }
+  }
+
   /** The update's own buffers, with the batch's host arrays written into them. */
   private writeBatch(shape: FusedPpoShape, batch: FusedPpoBatch, minibatches: readonly FusedMinibatch[]) {
     const weightFloats = sumOf(variableSizes(shape));
@@ -215,7 +254,7 @@ export class FusedPpoKernels {
       state: scratch('state', STATE_ROWS + 5 * minibatches.length),
       work: scratch('work', workFloats(largest, batch.numRows, shape.hiddenSize)),
       obs: scratch('obs', batch.obs.length),
-      rows: scratch('rows', batch.rows.length),
+      rows: scratch('rows', batch.actions.length * shape.numActions),
       actions: scratch('actions', batch.actions.length),
       oldLogProbs: scratch('oldLogProbs', batch.oldLogProbs.length),
       runOffsets: scratch('runOffsets', batch.records ? batch.records.runOffsets.length : 1),
@@ -224,7 +263,7 @@ export class FusedPpoKernels {
       advantages: batch.advantages,
     };
     const q = this.device.queue;
-    q.writeBuffer(buffers.rows, 0, batch.rows);
+    if (!batch.records?.candidates) q.writeBuffer(buffers.rows, 0, batch.rows);
     if (batch.records) {
       q.writeBuffer(buffers.runOffsets, 0, batch.records.runOffsets);
     } else {

@@ -3,6 +3,7 @@
  * old log-probabilities) gathered on the GPU from the whole-episode rollout's step-major records, so
  * the host does not write them. One invocation per batch step.
  */
+import type { GpuCandidates } from './candidate-dictionary.ts';
 import { defineKernel, type KernelRunner } from './kernel.ts';
 import { uniformFields } from './uniforms.ts';
 
@@ -35,6 +36,8 @@ export interface RolloutRecords {
   logProbs: GPUBuffer;
   /** B + 1 step offsets of the run-major batch. */
   runOffsets: Int32Array;
+  /** The rollout's candidate dictionary, numbered, where the update reads its candidate rows (absent: the host writes them). */
+  candidates?: GpuCandidates;
 }
 
 /**

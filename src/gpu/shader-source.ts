@@ -29,6 +29,8 @@ export const KERNEL_NAMES = [
   'ppo-adam',
   'minibatch-permutation',
   'ppo-gather',
+  'candidate-ranks',
+  'candidate-rows',
   'critic-values',
   'critic-value-loss',
   'critic-head-grads',

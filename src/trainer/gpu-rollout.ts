@@ -1,24 +1,30 @@
 /**
- * The rollout on the GPU (webgpu backend) in one dispatch: the environment's whole-episode kernel
+ * The rollout on the GPU (webgpu backend) in two dispatches: the environment's whole-episode kernel
  * (src/gpu/episode-rollout.ts, `GpuEnvKernel.episodeKernel`) gives each run a workgroup that plays its
  * episode to the end, the policy's acting pass shared by the workgroup, the action drawn from the
  * counter-based generator (src/gpu/counter-rng.ts), the environment stepped in WGSL by the same function
  * its per-step parity kernel calls. The weights are copied from the variables' buffers in the same
- * command buffer, so a rollout is one dispatch and one submit whatever the horizon, and no read-back
- * until the end.
+ * command buffer, so a rollout is two dispatches (the episodes, the dictionary's numbering) and one
+ * submit whatever the horizon, and no read-back until the end.
  *
  * Each step's observation stays on the GPU with its action and log-probability, step-major, for the
- * fused update to gather its rows from (ppo-gather.ts; not kept where that buffer would pass the
- * binding limit). What comes back is small: each step's sampled actions and their log-probabilities,
- * each episode's final record (length, success, milestones, graded outcome), and the weights the
- * rollout acted with, in one read-back of 8 · T · B + 4 · W · B bytes plus the policy's size. The rest of the batch (candidate rows, masks, state keys, milestone
- * flags, and the observations again for the CPU's uses) is laid out by replaying those actions in the TypeScript environment (rollout.ts `replay`), which the
- * WGSL environments match exactly on the same actions (their parity tests): a replay costs far less than
- * reading back every step's candidate features (GridHouse long at 4,096 runs: 864 MB), so the GPU
- * rollout scales to every batch the settings allow. The replay doubles as a check on every rollout: an
- * action the TypeScript environment cannot take, or a final record that differs from the replay's, throws;
- * and on a seeded sample of 8 runs every recorded log-probability is checked against the policy at
- * those weights (log-prob-check.ts), since the update takes them as π_old.
+ * fused update to gather its rows from (ppo-gather.ts), and so does the dictionary of the rollout's
+ * candidate rows, which the kernel builds as it plays and one more dispatch numbers in order of first
+ * use (candidate-dictionary.ts): the update reads each (step, candidate)'s row there. Neither is kept
+ * where its buffer would pass the binding limit. What comes back is small: each step's sampled
+ * actions and their log-probabilities, each episode's final record (length, success, milestones,
+ * graded outcome), the weights the rollout acted with and the dictionary's header, in one read-back
+ * of 8 · T · B + 4 · W · B bytes plus the policy's size and 16 bytes.
+ *
+ * The rest of the batch (masks, state keys, milestone flags, the candidate rows and observations
+ * again for the CPU's uses) is laid out by replaying those actions in the TypeScript environment
+ * (rollout.ts `replay`), which the WGSL environments match exactly on the same actions (their parity
+ * tests): a replay costs far less than reading back every step's candidate features (GridHouse long
+ * at 4,096 runs: 864 MB), so the GPU rollout scales to every batch the settings allow. The replay
+ * doubles as a check on every rollout: an action the TypeScript environment cannot take, a final
+ * record that differs from the replay's, or a dictionary with another count of distinct rows than the
+ * replay's, throws; and on a seeded sample of 8 runs every recorded log-probability is checked
+ * against the policy at those weights (log-prob-check.ts), since the update takes them as π_old.
  *
  * A run's workgroup leaves its loop when the episode ends; step slots after a run's end are never read
  * (the replay stops there).
@@ -33,6 +39,16 @@ import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
+import {
+  CANDIDATE_RANKS,
+  CANDIDATE_RANKS_WORKGROUP,
+  DICTIONARY_HEADER_BYTES,
+  DICTIONARY_SLOTS,
+  dictionaryBytes,
+  dictionaryRefusal,
+  dictionaryTableBytes,
+  readDictionaryHeader,
+} from '../gpu/candidate-dictionary.ts';
 import { injectKernelFault, takeGpuFault } from '../gpu/fault-injection.ts';
 import { gatherWeights, POLICY_LOGITS_MAX_HIDDEN, policyLogitsParams, policyWeightCount } from '../gpu/policy-logits.ts';
 import { EPISODE_ROLLOUT_WORKGROUP, MAX_CANDIDATES } from '../gpu/episode-rollout.ts';
@@ -78,6 +94,18 @@ function obsRecordBytes(env: VecEnv, device: GPUDevice): number {
 }
 
 /**
+ * Bytes of the candidate dictionary's buffer (candidate-dictionary.ts), or 4 (none: the kernel enters
+ * no candidate, and the host lays the candidate rows out) where it would be over the device's limits.
+ */
+function dictionaryBufferBytes(env: VecEnv, device: GPUDevice): number {
+  const bytes = dictionaryBytes(env.actionDim, env.maxSteps * env.batchSize * env.maxActions);
+  return bytes <= Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) ? bytes : 4;
+}
+
+/** Storage buffers the whole-episode kernel binds (episode-rollout.ts). */
+const ROLLOUT_STORAGE_BUFFERS = 10;
+
+/**
  * Why `env` cannot be rolled out on `device` by a GpuRolloutCollector, or null if it can: an environment
  * without a kernel, a width over the kernel's, or a buffer over the device's limits.
  */
@@ -86,6 +114,8 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   if (!kernel) return `the ${env.name} environment has no GPU kernel`;
   if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) return `hiddenSize ${hiddenSize} is over the GPU acting pass's ${POLICY_LOGITS_MAX_HIDDEN}`;
   if (env.maxActions > MAX_CANDIDATES) return `the ${env.name} environment's ${env.maxActions} candidates are over the GPU draw's ${MAX_CANDIDATES}`;
+  if (device.limits.maxStorageBuffersPerShaderStage < ROLLOUT_STORAGE_BUFFERS)
+    return `the GPU rollout binds ${ROLLOUT_STORAGE_BUFFERS} storage buffers, over the adapter's maxStorageBuffersPerShaderStage (${device.limits.maxStorageBuffersPerShaderStage})`;
   const binding = device.limits.maxStorageBufferBindingSize;
   const bound = { ...stepBufferSizes(env, hiddenSize, kernel.recordWords), ...recordSizes(env, kernel.recordWords) };
   for (const [name, bytes] of Object.entries(bound))
@@ -101,10 +131,13 @@ export class GpuRolloutCollector {
   /** Lays the batch out by replaying the GPU's actions in the TypeScript environment. */
   private readonly replayer: RolloutCollector;
   private runner: Promise<KernelRunner<string, string>> | null = null;
+  private ranks: Promise<KernelRunner<string, string>> | null = null;
   private buffers: Record<string, GPUBuffer> | null = null;
   private records: Record<RecordName, GPUBuffer> | null = null;
   /** Step-major observations, kept on the GPU for the update (4 bytes: none kept). */
   private obsRecord: GPUBuffer | null = null;
+  /** The rollout's candidate dictionary (4 bytes: none kept) and its rows in order of first use. */
+  private dictionary: { table: GPUBuffer; features: GPUBuffer } | null = null;
   private staging: GPUBuffer | null = null;
   /** Live GPU buffers this collector owns (tests check that it does not grow). */
   liveBuffers = 0;
@@ -114,6 +147,8 @@ export class GpuRolloutCollector {
   lastCheckedRuns: number[] = [];
   /** Seconds that check took on the CPU (bench/rollout-gpu.ts prints it). */
   lastCheckSeconds = 0;
+  /** Why the last rollout's batch takes the host's candidate layout instead of the GPU dictionary's, or null. */
+  lastDictionaryRefusal: string | null = null;
 
   constructor(
     private readonly env: VecEnv,
@@ -127,10 +162,11 @@ export class GpuRolloutCollector {
     this.replayer = new RolloutCollector(env, policy);
   }
 
-  private ready(): Promise<KernelRunner<string, string>> {
+  private ready(): Promise<[KernelRunner<string, string>, KernelRunner<string, string>]> {
     const { spec } = this.kernel.episodeKernel;
     this.runner ??= KernelRunner.create(this.device, spec, this.shaders[spec.name], EPISODE_ROLLOUT_WORKGROUP);
-    return this.runner;
+    this.ranks ??= KernelRunner.create(this.device, CANDIDATE_RANKS, this.shaders[CANDIDATE_RANKS.name], CANDIDATE_RANKS_WORKGROUP);
+    return Promise.all([this.runner, this.ranks]);
   }
 
   private create(label: string, bytes: number, usage: number): GPUBuffer {
@@ -154,8 +190,13 @@ export class GpuRolloutCollector {
       GPUBuffer
     >;
     this.obsRecord = this.create('observation record', obsRecordBytes(env, this.device), STORAGE | COPY_SRC);
-    // The records, then the weights the rollout acted with (for the log-probability check).
-    this.staging = this.create('read-back', Object.values(sizes).reduce((s, n) => s + n, 0) + buffers.weights.size, MAP_READ | COPY_DST);
+    this.dictionary = {
+      table: this.create('candidate dictionary', dictionaryBufferBytes(env, this.device), STORAGE | COPY_SRC | COPY_DST),
+      features: this.create('candidate rows', 4 * DICTIONARY_SLOTS * env.actionDim, STORAGE | COPY_SRC),
+    };
+    // The records, then the weights the rollout acted with (for the log-probability check), then the dictionary's header.
+    const recordBytes = Object.values(sizes).reduce((s, n) => s + n, 0);
+    this.staging = this.create('read-back', recordBytes + buffers.weights.size + DICTIONARY_HEADER_BYTES, MAP_READ | COPY_DST);
   }
 
   /**
@@ -173,9 +214,11 @@ export class GpuRolloutCollector {
       this.device = current;
     }
     const device = this.device;
-    const runner = await this.ready();
+    const [runner, ranks] = await this.ready();
     this.allocate();
     const buffers = this.buffers!;
+    const dictionary = this.dictionary!;
+    const keepsDictionary = dictionary.table.size > 4;
     const records = this.records!;
     const staging = this.staging!;
 
@@ -191,9 +234,11 @@ export class GpuRolloutCollector {
     const sizes = recordSizes(env, kernel.recordWords);
     const at = {} as Record<RecordName, number>;
     let weightsAt = 0;
+    let headerAt = 0;
     try {
       const encoder = device.createCommandEncoder({ label: 'gpu rollout' });
       gatherWeights(encoder, this.policy.variables, buffers.weights);
+      if (keepsDictionary) encoder.clearBuffer(dictionary.table, 0, dictionaryTableBytes(env.actionDim));
       const pass = (record: (p: GPUComputePassEncoder) => void) => {
         const p = encoder.beginComputePass({ label: 'gpu rollout' });
         record(p);
@@ -206,7 +251,13 @@ export class GpuRolloutCollector {
       try {
         injectKernelFault(device);
         // One workgroup per run plays its whole episode, writing the action and log-probability records.
-        const bindings = { ...envBuffers, actionRecord: records.actions, logProbRecord: records.logProbs, obsRecord: this.obsRecord! };
+        const bindings = {
+          ...envBuffers,
+          actionRecord: records.actions,
+          logProbRecord: records.logProbs,
+          obsRecord: this.obsRecord!,
+          candidateTable: dictionary.table,
+        };
         const uniforms = {
           numEpisodes: B,
           hiddenSize: this.policy.shape.hiddenSize,
@@ -219,6 +270,9 @@ export class GpuRolloutCollector {
         };
         const group = runner.prepare(bindings, uniforms);
         pass((p) => runner.record(p, group, B));
+        // The dictionary numbered in order of first use (one workgroup), for the update to read.
+        if (keepsDictionary)
+          pass((p) => ranks.record(p, ranks.prepare({ candidateTable: dictionary.table, features: dictionary.features }, { actionDim: env.actionDim }), 1));
         encoder.copyBufferToBuffer(buffers.episodes, 0, records.finals, 0, sizes.finals);
         let offset = 0;
         for (const name of Object.keys(sizes) as RecordName[]) {
@@ -228,6 +282,8 @@ export class GpuRolloutCollector {
         }
         weightsAt = offset;
         encoder.copyBufferToBuffer(buffers.weights, 0, staging, offset, buffers.weights.size);
+        headerAt = offset + buffers.weights.size;
+        if (keepsDictionary) encoder.copyBufferToBuffer(dictionary.table, 0, staging, headerAt, DICTIONARY_HEADER_BYTES);
         device.queue.submit([encoder.finish()]);
       } finally {
         errors = Promise.all([device.popErrorScope(), device.popErrorScope(), device.popErrorScope()]);
@@ -237,6 +293,7 @@ export class GpuRolloutCollector {
       await staging.mapAsync(MAP_READ);
       let recorded: { actions: Int32Array; logProbs: Float32Array; finals: Uint32Array };
       let weights: Float32Array;
+      let header: Uint32Array;
       try {
         const bytes = staging.getMappedRange();
         const copy = <C extends Float32Array | Uint32Array | Int32Array>(name: RecordName, Ctor: new (b: ArrayBuffer) => C) =>
@@ -244,6 +301,7 @@ export class GpuRolloutCollector {
         recorded = { actions: copy('actions', Int32Array), logProbs: copy('logProbs', Float32Array), finals: copy('finals', Uint32Array) };
         const { obsDim, actionDim, hiddenSize } = this.policy.shape;
         weights = new Float32Array(bytes.slice(weightsAt, weightsAt + 4 * policyWeightCount(obsDim, actionDim, hiddenSize)));
+        header = new Uint32Array(bytes.slice(headerAt, headerAt + DICTIONARY_HEADER_BYTES));
       } finally {
         staging.unmap();
       }
@@ -257,8 +315,18 @@ export class GpuRolloutCollector {
       checkLogProbs(rollout, weights, this.policy.shape, checked);
       this.lastCheckSeconds = (performance.now() - t0) / 1000;
       // The records stay on the GPU for the update, until the next rollout writes them again.
-      if (this.obsRecord!.size > 4)
+      if (this.obsRecord!.size > 4) {
         rollout.gpuRecords = { obs: this.obsRecord!, actions: records.actions, logProbs: records.logProbs, runOffsets: rollout.runOffsets };
+        const dictionaryHeader = readDictionaryHeader(header);
+        this.lastDictionaryRefusal = keepsDictionary ? dictionaryRefusal(dictionaryHeader) : 'the candidate dictionary would be over the binding limit';
+        if (this.lastDictionaryRefusal === null) {
+          // Every live step's candidates are in both dictionaries: a merge of two rows on the GPU shows here.
+          const replayed = rollout.candidates.length / env.actionDim;
+          if (dictionaryHeader.count !== replayed)
+            throw new GpuKernelError('gpu rollout', `the GPU's candidate dictionary holds ${dictionaryHeader.count} distinct rows, the replay's ${replayed}`);
+          rollout.gpuRecords.candidates = { ...dictionary, numRows: dictionaryHeader.count };
+        }
+      }
       return rollout;
     } finally {
       // Queue order keeps the table alive for the work already submitted.
@@ -311,14 +379,20 @@ export class GpuRolloutCollector {
   }
 
   dispose(): void {
-    const owned = [...Object.values(this.buffers ?? {}), ...Object.values(this.records ?? {}), ...[this.staging, this.obsRecord].filter((b) => b !== null)];
+    const owned = [
+      ...Object.values(this.buffers ?? {}),
+      ...Object.values(this.records ?? {}),
+      ...Object.values(this.dictionary ?? {}),
+      ...[this.staging, this.obsRecord].filter((b) => b !== null),
+    ];
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
-    this.buffers = this.records = this.staging = this.obsRecord = null;
-    void this.runner?.then(
-      (k) => k.destroy(),
-      () => {},
-    );
-    this.runner = null;
+    this.buffers = this.records = this.staging = this.obsRecord = this.dictionary = null;
+    for (const runner of [this.runner, this.ranks])
+      void runner?.then(
+        (k) => k.destroy(),
+        () => {},
+      );
+    this.runner = this.ranks = null;
   }
 }

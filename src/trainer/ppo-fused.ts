@@ -68,16 +68,19 @@ export function* gpuMinibatchOrder(steps: number, settings: Pick<PpoSettings, 'e
  * and work it recorded so far run before the update reads the buffers.
  */
 export function fusedBatchOf(batch: PpoBatch, perm: FusedPpoBatch['perm']): FusedPpoBatch {
-  const features = tensorGpuBuffer(batch.candidates);
+  // The GPU rollout's dictionary holds the same rows as batch.candidates, in the same order (checked
+  // against the replay's count by gpu-rollout.ts): read there, the host writes neither.
+  const gpu = batch.records?.candidates;
+  const features = gpu ? gpu.features : tensorGpuBuffer(batch.candidates);
   const advantages = tensorGpuBuffer(batch.advantages);
   flushTfjsQueue(); // after tensorGpuBuffer: tfjs records a CPU-held tensor's upload in its queue
   return {
     obs: batch.obs,
-    rows: candidateRowsMasked(batch),
+    rows: gpu ? NO_ROWS : candidateRowsMasked(batch),
     actions: batch.actions,
     oldLogProbs: batch.oldLogProbs,
     features,
-    numRows: batch.candidates.shape[0],
+    numRows: gpu ? gpu.numRows : batch.candidates.shape[0],
     advantages,
     perm,
     ...(batch.records ? { records: batch.records } : {}),
@@ -88,6 +91,8 @@ export function fusedBatchOf(batch: PpoBatch, perm: FusedPpoBatch['perm']): Fuse
 export function adamSettings(adam: AdamInternals): Pick<FusedPpoSettings, 'learningRate' | 'beta1' | 'beta2' | 'epsilon'> {
   return { learningRate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, epsilon: adam.epsilon };
 }
+
+const NO_ROWS = new Int32Array(0);
 
 /** Each (step, candidate)'s distinct candidate row, −1 where inadmissible. */
 function candidateRowsMasked(batch: Pick<PpoBatch, 'candidateRows' | 'mask'>): Int32Array {

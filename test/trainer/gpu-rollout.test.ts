@@ -27,6 +27,10 @@ import { useWebGpuBackend } from '../support/webgpu.ts';
 import { readBack } from '../support/gpu-buffers.ts';
 import { installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
 import { gpuEnvKernel } from '../../src/gpu/gpu-envs.ts';
+import { CANDIDATE_ROWS } from '../../src/gpu/candidate-dictionary.ts';
+import { KernelRunner } from '../../src/gpu/kernel.ts';
+import { renumberByFirstUse } from '../../src/policy/candidate-table.ts';
+import { emptyBuffer, uploadBuffer } from '../support/gpu-buffers.ts';
 
 interface Counts {
   dispatches: number;
@@ -98,6 +102,40 @@ async function expectRecordsMatch(rollout: Rollout, obsDim: number): Promise<voi
         if (!(Math.abs(gpu - cpu) <= 1e-6)) expect.fail(`run ${b} step ${s}: observation ${i} is ${gpu} on the GPU, ${cpu} in the replay`);
       }
     }
+}
+
+/**
+ * The candidate dictionary the rollout built on the GPU (candidate-dictionary.ts) is the host layout's
+ * (update-batch.ts): the same distinct rows, bit for bit, in the same order, and every (step,
+ * candidate)'s row, −1 where not admissible, as the candidate-rows kernel gathers them for the update.
+ */
+async function expectDictionaryMatches(rollout: Rollout, collector: GpuRolloutCollector, actionDim: number, numActions: number): Promise<void> {
+  const candidates = rollout.gpuRecords?.candidates;
+  expect(collector.lastDictionaryRefusal).toBeNull();
+  expect(candidates, 'the rollout keeps its candidate dictionary on the GPU').toBeDefined();
+  const device = getWebGpuDevice();
+  const host = renumberByFirstUse(rollout.candidateRows, rollout.candidates, actionDim);
+  expect(candidates!.numRows).toBe(host.count);
+  const features = new Uint32Array(await readBack(device, candidates!.features, 4 * host.count * actionDim));
+  expect(Array.from(features)).toEqual(Array.from(new Uint32Array(host.rows.buffer, host.rows.byteOffset, host.rows.length)));
+  const S = rollout.actions.length;
+  const runner = await KernelRunner.create(device, CANDIDATE_ROWS, VITE_SHADERS['candidate-rows'], 64);
+  const runOffsets = uploadBuffer(device, rollout.runOffsets);
+  const rows = emptyBuffer(device, 4 * S * numActions);
+  try {
+    await runner.dispatch(
+      { runOffsets, candidateTable: candidates!.table, rows },
+      { numSteps: S, numRuns: rollout.numRuns, numCandidates: numActions, actionDim },
+      Math.ceil((S * numActions) / 64),
+    );
+    const gathered = new Int32Array(await readBack(device, rows));
+    const want = host.rowOf.map((row, i) => (rollout.mask[i] ? row : -1));
+    expect(Array.from(gathered)).toEqual(Array.from(want));
+  } finally {
+    runner.destroy();
+    runOffsets.destroy();
+    rows.destroy();
+  }
 }
 
 async function replay(rollout: Rollout, makeEnv: () => VecEnv, rngAtStart: Rng, policy: Policy): Promise<number> {
@@ -179,8 +217,8 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
         const rng = new Rng(11).fork('rollout');
         const atStart = new Rng(11).fork('rollout');
         const [rollout, counts] = await countGpuCalls(() => collector.collect(Uint32Array.of(5, 9, 13, 21), 2, rng));
-        // The whole-episode kernel, whatever the horizon (the weights are copied, not computed).
-        expect(counts.dispatches).toBe(1);
+        // The whole-episode kernel and the dictionary's numbering, whatever the horizon (the weights are copied, not computed).
+        expect(counts.dispatches).toBe(2);
         expect(counts.dispatches, 'a rollout takes at most 4 dispatches whatever the horizon').toBeLessThanOrEqual(4);
         expect(counts.maps).toBe(1);
         // The weights' copies and the whole rollout in one command buffer (tfjs's queue flushed first, if open).
@@ -189,6 +227,7 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
         expect(nearBoundary).toBeLessThanOrEqual(1);
         expect(rollout.actions.length).toBeGreaterThan(8);
         await expectRecordsMatch(rollout, env.obsDim);
+        await expectDictionaryMatches(rollout, collector, env.actionDim, env.maxActions);
       } finally {
         collector.dispose();
         policy.dispose();
@@ -197,14 +236,14 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     600_000,
   );
 
-  it('page defaults (GridHouse long, 8 × 8 runs, width 64): 1 dispatch (the whole episodes; the weights copied in the same command buffer), one read-back, at most 2 submits', async () => {
+  it('page defaults (GridHouse long, 8 × 8 runs, width 64): 2 dispatches (the whole episodes and the dictionary; the weights copied in the same command buffer), one read-back, at most 2 submits', async () => {
     const env = createEnv('gridhouse', { horizon: 'long', batchSize: 64 });
     const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 64 }, new Rng(5));
     const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
     try {
       const seeds = Uint32Array.from({ length: 8 }, (_, i) => 100 + i);
       const [rollout, counts] = await countGpuCalls(() => collector.collect(seeds, 8, new Rng(9)));
-      expect(counts).toEqual({ dispatches: 1, submits: counts.submits, maps: 1 });
+      expect(counts).toEqual({ dispatches: 2, submits: counts.submits, maps: 1 });
       expect(counts.submits).toBeLessThanOrEqual(2);
       expect(rollout.numRuns).toBe(64);
       expect(rollout.runOffsets[64]).toBe(rollout.actions.length);
@@ -290,6 +329,42 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
       const failure = await collector.collect(Uint32Array.of(1, 2, 3, 4), 4, new Rng(7)).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(GpuKernelError);
       expect((failure as Error).message).toMatch(/the GPU environment left the TypeScript one: run \d+/);
+    } finally {
+      collector.dispose();
+      policy.dispose();
+    }
+  });
+
+  // The dictionary's hashes broken in the kernel's text: rows that share the first hash are told apart by
+  // the second, and the batch takes the host's layout; rows that share both are merged, which the
+  // count against the replay's catches.
+  it.each([
+    ['every row the same first hash', ['hash = murmurWord(hash, word);'], null],
+    [
+      'every row the same first and second hash',
+      ['hash = murmurWord(hash, word);', 'check = murmurWord(check, word);'],
+      /the GPU's candidate dictionary holds 1 distinct rows, the replay's \d+/,
+    ],
+  ] as [string, string[], RegExp | null][])('a candidate dictionary with %s: the host lays the rows out, or the rollout stops', async (_, lines, failure) => {
+    let source = VITE_SHADERS['gridhouse-rollout'];
+    for (const line of lines) {
+      expect(source, 'the fault must change the kernel').toContain(line);
+      source = source.replace(line, `${line.split(' =')[0]} = 7u;`);
+    }
+    const env = createEnv('gridhouse', { horizon: 'short', batchSize: 8 });
+    const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 16 }, new Rng(3));
+    const collector = new GpuRolloutCollector(env, policy, { ...VITE_SHADERS, 'gridhouse-rollout': source });
+    try {
+      const result = await collector.collect(Uint32Array.of(1, 2, 3, 4), 2, new Rng(7)).catch((e: unknown) => e);
+      if (failure) {
+        expect(result).toBeInstanceOf(GpuKernelError);
+        expect(String(result)).toMatch(failure);
+      } else {
+        expect(result).not.toBeInstanceOf(Error);
+        expect(collector.lastDictionaryRefusal).toBe("two of the rollout's candidate rows shared a hash in the GPU dictionary");
+        expect((result as Rollout).gpuRecords?.candidates).toBeUndefined();
+        expect((result as Rollout).gpuRecords?.obs).toBeDefined();
+      }
     } finally {
       collector.dispose();
       policy.dispose();

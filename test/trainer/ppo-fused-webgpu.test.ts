@@ -17,6 +17,7 @@ import { Trainer } from '../../src/trainer/trainer.ts';
 import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
 import { ownGpuBuffer, TENSOR_BUFFER_USAGE } from '../../src/backend/webgpu-interop.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
+import { DICTIONARY_RANKS, DICTIONARY_SLOTS, dictionaryBytes, dictionaryPairs } from '../../src/gpu/candidate-dictionary.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
@@ -192,15 +193,15 @@ describe('fused PPO update on webgpu', () => {
     }
   }, 180_000);
 
-  it("reading the batch's rows from a GPU rollout's step-major records gives the same update, bit for bit, and writes less", async () => {
+  it("reading the batch's rows from a GPU rollout's step-major records and its candidate rows from its dictionary gives the same update, bit for bit, and writes less", async () => {
     const steps = 48;
     const runLengths = [10, 14, 8, 16]; // run-major: run b's steps follow run b − 1's
     const B = runLengths.length;
     const maxT = Math.max(...runLengths);
     const runOffsets = Int32Array.from({ length: B + 1 }, (_, b) => runLengths.slice(0, b).reduce((x, y) => x + y, 0));
     expect(runOffsets[B]).toBe(steps);
-    const policies = [new Policy(SHAPE, new Rng(12)), new Policy(SHAPE, new Rng(12))];
-    const adams = [createAdam(3e-3), createAdam(3e-3)];
+    const policies = [0, 1, 2].map(() => new Policy(SHAPE, new Rng(12)));
+    const adams = policies.map(() => createAdam(3e-3));
     const update = new FusedPpoUpdate(VITE_SHADERS, device);
     const batch = await makeBatch(policies[0], steps, 6, 40);
     // Step-major records as the rollout kernel leaves them; slots no step uses hold garbage.
@@ -221,13 +222,26 @@ describe('fused PPO update on webgpu', () => {
       logProbs: uploadBuffer(device, logProbRecord),
       runOffsets,
     };
+    // A dictionary as candidate-ranks leaves it (candidate-dictionary.ts): here slot k holds row k at
+    // rank k, and each step-major pair record holds its row's slot + 1, or 0 where not admissible.
+    const F = SHAPE.actionDim;
+    const numRows = batch.candidates.shape[0];
+    const table = new Uint32Array(dictionaryBytes(F, maxT * B * A) / 4);
+    for (let k = 0; k < numRows; k++) table[DICTIONARY_RANKS + k] = k;
+    for (let b = 0; b < B; b++)
+      for (let s = runOffsets[b]; s < runOffsets[b + 1]; s++)
+        for (let a = 0; a < A; a++)
+          table[dictionaryPairs(F) + ((s - runOffsets[b]) * B + b) * A + a] = batch.mask[s * A + a] ? batch.candidateRows[s * A + a] + 1 : 0;
+    const features = new Float32Array(DICTIONARY_SLOTS * F).fill(Number.NaN);
+    features.set(await batch.candidates.data());
+    const candidates = { table: uploadBuffer(device, table), features: uploadBuffer(device, features), numRows };
     const counter = installWebGpuCallCounter();
     try {
       const written: number[] = [];
       const dispatches: number[] = [];
       // Two rounds; the second is counted (the first also uploads the policies and makes Adam's state).
       for (let round = 0; round < 2; round++)
-        for (const [i, variant] of [batch, { ...batch, records }].entries()) {
+        for (const [i, variant] of [batch, { ...batch, records }, { ...batch, records: { ...records, candidates } }].entries()) {
           const before = counter.read();
           await readPpoStats(await update.updateDeferred(policies[i], adams[i], variant, SETTINGS, new Rng(77 + round)));
           const calls = callsBetween(before, counter.read());
@@ -235,17 +249,21 @@ describe('fused PPO update on webgpu', () => {
           written.push(calls.bytesWritten);
           dispatches.push(calls.dispatches);
         }
-      const [a, b] = [await policies[0].weights(), await policies[1].weights()];
-      a.forEach((w, i) => expect(Array.from(b[i]), `variable ${i}`).toEqual(Array.from(w)));
+      const [a, ...others] = await Promise.all(policies.map((p) => p.weights()));
+      for (const [j, b] of others.entries()) a.forEach((w, i) => expect(Array.from(b[i]), `variant ${j + 1}, variable ${i}`).toEqual(Array.from(w)));
       expect(dispatches[1]).toBe(dispatches[0] + 1); // the gather
+      expect(dispatches[2]).toBe(dispatches[1] + 1); // the candidate rows
       // The host no longer writes the observations, actions and old log-probabilities, only B + 1
       // offsets and the gather's uniforms (under 64 bytes).
       const saved = 4 * steps * (D + 2) - 4 * (B + 1);
       expect(written[0] - written[1]).toBeLessThanOrEqual(saved);
       expect(written[0] - written[1]).toBeGreaterThan(saved - 64);
+      // Nor the S × A candidate rows, only the candidate-rows kernel's uniforms.
+      expect(written[1] - written[2]).toBeLessThanOrEqual(4 * steps * A);
+      expect(written[1] - written[2]).toBeGreaterThan(4 * steps * A - 64);
     } finally {
       counter.uninstall();
-      for (const buffer of [records.obs, records.actions, records.logProbs]) buffer.destroy();
+      for (const buffer of [records.obs, records.actions, records.logProbs, candidates.table, candidates.features]) buffer.destroy();
       disposeBatch(batch);
       update.dispose();
       for (const x of [...policies, ...adams]) x.dispose();
