@@ -74,6 +74,10 @@ export abstract class BaseVecEnv implements VecEnv {
     ({ milestone: this.milestone, milestonesReached: this.milestonesReached, done: this.done, success: this.success, steps: this.steps } = this.book);
   }
 
+  get detector(): Detector {
+    return this.book.detector;
+  }
+
   /** B: each episode's milestone-dropout bits, drawn at reset (bit k hides milestone k + 1); a GPU rollout uploads them. */
   get droppedMilestones(): Uint8Array {
     return this.book.dropped;

@@ -82,6 +82,8 @@ export interface VecEnv {
   readonly maxSteps: number;
   /** Upper bound on the number of milestones M of any task at this horizon. */
   readonly maxMilestones: number;
+  /** Which detector Φ reports `milestone` (docs/maths.md §6). */
+  readonly detector: Detector;
 
   // ---- Per-episode state, rewritten in place by reset() and step(). B = batchSize, A = maxActions. ----
   /** B × obsDim observation features of the current state. */

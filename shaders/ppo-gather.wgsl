@@ -13,6 +13,9 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
+
+// The action record's bits below its milestone flag (lib/rollout.wgsl MILESTONE_FLAG).
+const ACTION_BITS = 0xffff;
 @group(0) @binding(2) var<storage, read> obsRecord: array<f32>;
 @group(0) @binding(3) var<storage, read> actionRecord: array<i32>;
 @group(0) @binding(4) var<storage, read> logProbRecord: array<f32>;
@@ -31,6 +34,6 @@ fn main(id: Invocation) {
   for (var i = 0u; i < D; i++) {
     obs[s * D + i] = obsRecord[slot * D + i];
   }
-  actions[s] = actionRecord[slot];
+  actions[s] = actionRecord[slot] & ACTION_BITS;
   oldLogProbs[s] = logProbRecord[slot];
 }

@@ -1,12 +1,12 @@
 // A whole TextHouse rollout in one dispatch: one workgroup per run plays its episode to the end,
 // step after step: the acting pass and the draw (lib/rollout.wgsl), then TextHouse's step
 // (lib/texthouse.wgsl, the same function the per-step kernel texthouse-step calls) by one invocation.
-// Before the loop the run's mask, features and key are written from its uploaded reset state.
+// Before the loop the run's reset record is copied in (lib/rollout.wgsl startRun) and its mask, features and key written.
 // A finished run leaves the loop: its later step slots are never read (the replay stops at its end).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::rollout::{RolloutShape, runPlays, actAndRecord};
-import package::lib::texthouse::{TextHouseConfig, textHouseStep, EPISODE_WORDS, E_DONE, E_STEPS};
+import package::lib::rollout::{RolloutShape, startRun, runPlays, actAndRecord, recordMilestone};
+import package::lib::texthouse::{TextHouseConfig, textHouseStep, EPISODE_WORDS, E_DONE, E_STEPS, E_MILESTONE};
 
 struct Params {
   numEpisodes: u32,
@@ -33,8 +33,9 @@ fn main(@builtin(workgroup_id) workgroupId: vec3<u32>, @builtin(num_workgroups) 
   if (b >= params.numEpisodes) {
     return;
   }
-  let shape = RolloutShape(params.numEpisodes, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, vec2<u32>(params.seed, params.iteration), EPISODE_WORDS, E_DONE, E_STEPS, params.maxSteps);
+  let shape = RolloutShape(params.numEpisodes, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, vec2<u32>(params.seed, params.iteration), EPISODE_WORDS, E_DONE, E_STEPS, E_MILESTONE, params.maxSteps);
   if (local == 0u) {
+    startRun(b, shape);
     textHouseStep(b, 0u, false, config);
   }
   for (var t = 0u; t < params.maxSteps; t++) {
@@ -44,6 +45,7 @@ fn main(@builtin(workgroup_id) workgroupId: vec3<u32>, @builtin(num_workgroups) 
     let action = actAndRecord(b, t, local, shape);
     if (local == 0u) {
       textHouseStep(b, u32(action), true, config);
+      recordMilestone(b, t, shape);
     }
   }
 }

@@ -16,6 +16,8 @@ import package::lib::sampling::{MAX_CANDIDATES, drawCandidate};
 import package::lib::candidate_dictionary::{DICTIONARY_SLOTS, D_OVERFLOW, D_KEYS, D_HASH_MAX, D_HASH_MIN, D_FIRST_USE, D_ROWS, dictionaryPairs};
 
 // Step-major records: the action and its log-probability of run b at step t at t · numEpisodes + b.
+// The action record holds the action below MILESTONE_FLAG and, in that bit, whether the milestone
+// detector fired at the step (recordMilestone).
 @group(0) @binding(2) var<storage, read_write> actionRecord: array<i32>;
 @group(0) @binding(7) var<storage, read> weights: array<f32>;
 @group(0) @binding(8) var<storage, read_write> logProbRecord: array<f32>;
@@ -30,6 +32,9 @@ import package::lib::candidate_dictionary::{DICTIONARY_SLOTS, D_OVERFLOW, D_KEYS
 
 const NOT_ADMISSIBLE = -1e9;
 
+// The action record's bit for the step's milestone flag (src/trainer/gpu-rollout.ts MILESTONE_FLAG).
+const MILESTONE_FLAG = 0x10000;
+
 // What the shared part reads of its kernel's uniforms, and where the run's record keeps its fields.
 struct RolloutShape {
   numEpisodes: u32,
@@ -42,6 +47,7 @@ struct RolloutShape {
   recordWords: u32,
   doneField: u32,
   stepsField: u32,
+  milestoneField: u32,
   maxSteps: u32,
 }
 
@@ -49,6 +55,27 @@ var<workgroup> firstLayer: array<f32, MAX_HIDDEN>;
 var<workgroup> hidden: array<f32, MAX_HIDDEN>;
 var<workgroup> stepLogits: array<f32, MAX_CANDIDATES>;
 var<workgroup> playing: u32;
+
+// Run b's reset record into its live record, by invocation 0 (which then steps the environment):
+// after the B live records the host uploads each run's index into its reset records (B words), then
+// the distinct reset records themselves (the runs of a group, reset alike, share one), so what crosses
+// the bus grows with the distinct records, not with the runs.
+fn startRun(b: u32, r: RolloutShape) {
+  let W = r.recordWords;
+  let B = r.numEpisodes;
+  let reset = B * W + B + episodes[B * W + b] * W;
+  for (var i = 0u; i < W; i++) {
+    episodes[b * W + i] = episodes[reset + i];
+  }
+}
+
+// After run b's step t (by the invocation that stepped it): whether the milestone detector fired, as
+// the environment's step left it in the run's record, into the step's action record.
+fn recordMilestone(b: u32, t: u32, r: RolloutShape) {
+  if (episodes[b * r.recordWords + r.milestoneField] != 0u) {
+    actionRecord[t * r.numEpisodes + b] |= MILESTONE_FLAG;
+  }
+}
 
 // Whether run b plays its next step, the same answer for the whole workgroup; also makes the
 // environment's writes (one invocation's) visible to the others.

@@ -38,6 +38,12 @@ export interface RolloutRecords {
   runOffsets: Int32Array;
   /** The rollout's candidate dictionary, numbered, where the update reads its candidate rows (absent: the host writes them). */
   candidates?: GpuCandidates;
+  /**
+   * Whether each action record's milestone flag (gpu-rollout.ts MILESTONE_FLAG) is the batch's Φ,
+   * before any detector setting rewrites it (true under the task's detector, which the WGSL
+   * environments detect with).
+   */
+  milestones: boolean;
 }
 
 /**

@@ -75,7 +75,8 @@ function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): 
   const A = env.maxActions;
   return {
     weights: 4 * policyWeightCount(env.obsDim, env.actionDim, hiddenSize),
-    episodes: 4 * B * recordWords,
+    // The live records, then each run's index into its reset records and those records (at most B; resetRecords).
+    episodes: 4 * (2 * B * recordWords + B),
     mask: 4 * B * A,
     obs: 4 * B * env.obsDim,
     actionFeatures: 4 * B * A * env.actionDim,
@@ -124,6 +125,52 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   if (total > device.limits.maxBufferSize)
     return `the GPU rollout's records (${total} bytes) are over the adapter's maxBufferSize (${device.limits.maxBufferSize} bytes)`;
   return null;
+}
+
+/** The action record's bit for the step's milestone flag (MILESTONE_FLAG in shaders/lib/rollout.wgsl); the action is below it. */
+export const MILESTONE_FLAG = 0x10000;
+
+/** Each step slot's milestone flag (0 or 1), taken out of the action record, which keeps the actions alone. */
+function splitMilestoneFlags(actions: Int32Array): Uint8Array {
+  const flags = new Uint8Array(actions.length);
+  for (let i = 0; i < actions.length; i++) {
+    flags[i] = actions[i] & MILESTONE_FLAG ? 1 : 0;
+    actions[i] &= MILESTONE_FLAG - 1;
+  }
+  return flags;
+}
+
+/** Throws unless every step's milestone flag on the GPU (step-major) is the replay's. */
+function checkMilestoneFlags(rollout: Rollout, flags: Uint8Array): void {
+  const B = rollout.numRuns;
+  for (let b = 0; b < B; b++)
+    for (let s = rollout.runOffsets[b]; s < rollout.runOffsets[b + 1]; s++) {
+      const t = s - rollout.runOffsets[b];
+      const onGpu = flags[t * B + b];
+      if (onGpu !== rollout.milestones[s])
+        throw new GpuKernelError(
+          'gpu rollout',
+          `the GPU environment left the TypeScript one: run ${b}, step ${t}: the milestone flag is ${onGpu} on the GPU, ${rollout.milestones[s]} in the replay`,
+        );
+    }
+}
+
+/**
+ * What the whole-episode kernel starts its runs from (lib/rollout.wgsl `startRun`): each run's index
+ * into the distinct reset records, then those records, from B freshly reset records of W words. A run
+ * whose record equals the one before it shares it: a group's runs play one task and are reset alike
+ * (they differ only where milestone dropout drew differently).
+ */
+export function resetRecords(episodes: Uint32Array, B: number, W: number): Uint32Array {
+  const out = new Uint32Array(B + B * W);
+  let distinct = 0;
+  for (let b = 0; b < B; b++) {
+    const record = episodes.subarray(b * W, (b + 1) * W);
+    const last = out.subarray(B + (distinct - 1) * W, B + distinct * W);
+    if (distinct === 0 || !record.every((word, i) => word === last[i])) out.set(record, B + distinct++ * W);
+    out[b] = distinct - 1;
+  }
+  return out.subarray(0, B + distinct * W);
 }
 
 export class GpuRolloutCollector {
@@ -227,7 +274,7 @@ export class GpuRolloutCollector {
     const { episodes, table } = kernel.upload(env);
     const tableBuffer = this.create(table.name, table.data.byteLength, STORAGE | COPY_DST);
     device.queue.writeBuffer(tableBuffer, 0, table.data);
-    device.queue.writeBuffer(buffers.episodes, 0, episodes);
+    device.queue.writeBuffer(buffers.episodes, 4 * B * kernel.recordWords, resetRecords(episodes, B, kernel.recordWords));
 
     const envBuffers = { ...buffers, [table.name]: tableBuffer };
     const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
@@ -294,11 +341,13 @@ export class GpuRolloutCollector {
       let recorded: { actions: Int32Array; logProbs: Float32Array; finals: Uint32Array };
       let weights: Float32Array;
       let header: Uint32Array;
+      let milestoneFlags: Uint8Array;
       try {
         const bytes = staging.getMappedRange();
         const copy = <C extends Float32Array | Uint32Array | Int32Array>(name: RecordName, Ctor: new (b: ArrayBuffer) => C) =>
           new Ctor(bytes.slice(at[name], at[name] + sizes[name]));
         recorded = { actions: copy('actions', Int32Array), logProbs: copy('logProbs', Float32Array), finals: copy('finals', Uint32Array) };
+        milestoneFlags = splitMilestoneFlags(recorded.actions);
         const { obsDim, actionDim, hiddenSize } = this.policy.shape;
         weights = new Float32Array(bytes.slice(weightsAt, weightsAt + 4 * policyWeightCount(obsDim, actionDim, hiddenSize)));
         header = new Uint32Array(bytes.slice(headerAt, headerAt + DICTIONARY_HEADER_BYTES));
@@ -308,6 +357,9 @@ export class GpuRolloutCollector {
       // Test hook (gpu/fault-injection.ts): a log-probability off by 0.01, as a diverged acting pass would record.
       const faulty = takeGpuFault('logProb');
       const rollout = await this.layOut(taskSeeds, groupSize, episodeSeeds, recorded);
+      // The WGSL environments detect with the task's detector: under another, the replay's flags are that detector's.
+      const flagsAreTheBatch = env.detector === 'task';
+      if (flagsAreTheBatch) checkMilestoneFlags(rollout, milestoneFlags);
       const checked = checkedRuns(rollout.runOffsets, { key0: key.seed, key1: key.iteration }, this.policy.shape);
       if (faulty) rollout.logProbs[rollout.runOffsets[checked[0]]] += 0.01;
       this.lastCheckedRuns = checked;
@@ -316,7 +368,13 @@ export class GpuRolloutCollector {
       this.lastCheckSeconds = (performance.now() - t0) / 1000;
       // The records stay on the GPU for the update, until the next rollout writes them again.
       if (this.obsRecord!.size > 4) {
-        rollout.gpuRecords = { obs: this.obsRecord!, actions: records.actions, logProbs: records.logProbs, runOffsets: rollout.runOffsets };
+        rollout.gpuRecords = {
+          obs: this.obsRecord!,
+          actions: records.actions,
+          logProbs: records.logProbs,
+          runOffsets: rollout.runOffsets,
+          milestones: flagsAreTheBatch,
+        };
         const dictionaryHeader = readDictionaryHeader(header);
         this.lastDictionaryRefusal = keepsDictionary ? dictionaryRefusal(dictionaryHeader) : 'the candidate dictionary would be over the binding limit';
         if (this.lastDictionaryRefusal === null) {

@@ -19,7 +19,7 @@ import { GpuKernelError } from '../../src/gpu/kernel.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { rolloutPath } from '../../src/trainer/collector-choice.ts';
-import { GpuRolloutCollector, gpuRolloutRefusal } from '../../src/trainer/gpu-rollout.ts';
+import { GpuRolloutCollector, gpuRolloutRefusal, MILESTONE_FLAG, resetRecords } from '../../src/trainer/gpu-rollout.ts';
 import { CHECKED_RUNS, checkLogProbs } from '../../src/trainer/log-prob-check.ts';
 import { armGpuFault } from '../../src/gpu/fault-injection.ts';
 import type { Rollout } from '../../src/trainer/rollout.ts';
@@ -80,7 +80,7 @@ function plainLogits([w1, b1, w2, b2, v1, c1, v2, c2]: Float32Array[], H: number
  * slot t · B + b, the replay's action and log-probability exactly and its observation up to float32
  * rounding.
  */
-async function expectRecordsMatch(rollout: Rollout, obsDim: number): Promise<void> {
+async function expectRecordsMatch(rollout: Rollout, obsDim: number, detector: Detector): Promise<void> {
   const records = rollout.gpuRecords;
   expect(records, 'the rollout keeps its records on the GPU').toBeDefined();
   const device = getWebGpuDevice();
@@ -94,7 +94,9 @@ async function expectRecordsMatch(rollout: Rollout, obsDim: number): Promise<voi
   for (let b = 0; b < B; b++)
     for (let s = rollout.runOffsets[b]; s < rollout.runOffsets[b + 1]; s++) {
       const slot = (s - rollout.runOffsets[b]) * B + b;
-      expect(actions[slot], `run ${b} step ${s}: action`).toBe(rollout.actions[s]);
+      expect(actions[slot] & (MILESTONE_FLAG - 1), `run ${b} step ${s}: action`).toBe(rollout.actions[s]);
+      // The flag is Φ under the task's detector, the WGSL environments' (the replay's is the batch's detector's).
+      if (detector === 'task') expect(actions[slot] & MILESTONE_FLAG ? 1 : 0, `run ${b} step ${s}: milestone flag`).toBe(rollout.milestones[s]);
       expect(logProbs[slot], `run ${b} step ${s}: log-probability`).toBe(rollout.logProbs[s]);
       // The WGSL environments compute a few features (the shop's ratios) with float32 rounding of their own.
       for (let i = 0; i < obsDim; i++) {
@@ -191,6 +193,27 @@ async function replay(rollout: Rollout, makeEnv: () => VecEnv, rngAtStart: Rng, 
   return nearBoundary;
 }
 
+describe('the reset records the whole-episode kernel starts from', () => {
+  it('uploads each run of equal consecutive records once, with every run’s index into them', () => {
+    const W = 3;
+    // Runs 0–2 reset alike (a group), run 3 differently (a dropout draw), runs 4–5 alike again, run 6 like run 0.
+    const records = [
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 4],
+      [5, 6, 7],
+      [5, 6, 7],
+      [1, 2, 3],
+    ];
+    const out = resetRecords(Uint32Array.from(records.flat()), records.length, W);
+    expect(Array.from(out.subarray(0, 7))).toEqual([0, 0, 0, 1, 2, 2, 3]);
+    expect(Array.from(out.subarray(7))).toEqual([1, 2, 3, 1, 2, 4, 5, 6, 7, 1, 2, 3]);
+    // What startRun copies: run b's record from index out[b].
+    records.forEach((record, b) => expect(Array.from(out.subarray(7 + out[b] * W, 7 + (out[b] + 1) * W)), `run ${b}`).toEqual(record));
+  });
+});
+
 describe('GPU rollout on WebGPU (Dawn)', () => {
   beforeAll(async () => {
     await useWebGpuBackend();
@@ -226,7 +249,8 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
         const nearBoundary = await replay(rollout, makeEnv, atStart, policy);
         expect(nearBoundary).toBeLessThanOrEqual(1);
         expect(rollout.actions.length).toBeGreaterThan(8);
-        await expectRecordsMatch(rollout, env.obsDim);
+        expect(rollout.gpuRecords?.milestones).toBe(env.detector === 'task');
+        await expectRecordsMatch(rollout, env.obsDim, env.detector);
         await expectDictionaryMatches(rollout, collector, env.actionDim, env.maxActions);
       } finally {
         collector.dispose();
@@ -311,14 +335,20 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     expect(gpuRolloutRefusal(wide, 64, device)).toBeNull();
   });
 
-  // Two deliberate faults in the WGSL GridHouse: one counts a milestone twice, one ends episodes a step early.
-  const faults: [string, string, string][] = [
-    ['a milestone counted twice', 'setEp(f.milestonesReached, ep(f.milestonesReached) + 1u);', 'setEp(f.milestonesReached, ep(f.milestonesReached) + 2u);'],
-    ['episodes ended a step early', 'if (steps >= maxSteps) {', 'if (steps + 1u >= maxSteps) {'],
+  // Deliberate faults in the WGSL GridHouse: a milestone counted twice, episodes ended a step early, the step's milestone flag not recorded.
+  const faults: [string, string, string, RegExp][] = [
+    [
+      'a milestone counted twice',
+      'setEp(f.milestonesReached, ep(f.milestonesReached) + 1u);',
+      'setEp(f.milestonesReached, ep(f.milestonesReached) + 2u);',
+      /run \d+'s milestones reached/,
+    ],
+    ['episodes ended a step early', 'if (steps >= maxSteps) {', 'if (steps + 1u >= maxSteps) {', /run \d+/],
+    ['no milestone flag recorded', 'recordMilestone(b, t, shape);', '', /run \d+, step \d+: the milestone flag is 0 on the GPU, 1 in the replay/],
   ];
 
   // The rollout plays GridHouse in the whole-episode kernel: the fault goes into that kernel's text.
-  it.each(faults)('a WGSL environment that leaves the TypeScript one is caught (%s)', async (_, from, to) => {
+  it.each(faults)('a WGSL environment that leaves the TypeScript one is caught (%s)', async (_, from, to, what) => {
     const source = VITE_SHADERS['gridhouse-rollout'];
     expect(source, 'the fault must change the kernel').toContain(from);
     const env = createEnv('gridhouse', { horizon: 'short', batchSize: 16 });
@@ -329,6 +359,7 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
       const failure = await collector.collect(Uint32Array.of(1, 2, 3, 4), 4, new Rng(7)).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(GpuKernelError);
       expect((failure as Error).message).toMatch(/the GPU environment left the TypeScript one: run \d+/);
+      expect((failure as Error).message).toMatch(what);
     } finally {
       collector.dispose();
       policy.dispose();

@@ -221,6 +221,7 @@ describe('fused PPO update on webgpu', () => {
       actions: uploadBuffer(device, actionRecord),
       logProbs: uploadBuffer(device, logProbRecord),
       runOffsets,
+      milestones: false,
     };
     // A dictionary as candidate-ranks leaves it (candidate-dictionary.ts): here slot k holds row k at
     // rank k, and each step-major pair record holds its row's slot + 1, or 0 where not admissible.
