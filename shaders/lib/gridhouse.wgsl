@@ -20,8 +20,12 @@ struct GridHouseConfig {
 var<private> config: GridHouseConfig;
 @group(0) @binding(1) var<storage, read> layouts: array<u32>;
 
-// ---- Layout record (bytes) ----
-const LAYOUT_BYTES = 3396u;
+// ---- Layout records (bytes) ----
+// The table starts with a word per task slot: the first byte of the slot's record. A record is the
+// fixed fields below, then its cell arrays of C = width × height bytes each (LAYOUT_CELL_ARRAYS of
+// them): the tiles, the cells' furniture or door index, the cells' rooms, then one distance field per
+// landmark. Records sized by their own grid keep the upload to what the tasks use.
+const LAYOUT_CELL_ARRAYS = 13u;
 const L_SEED = 0u;
 const L_WIDTH = 4u;
 const L_HEIGHT = 5u;
@@ -43,10 +47,7 @@ const L_OBJECT_KIND = 43u;
 const L_OBJECT_START = 48u;
 const L_MILESTONE_KIND = 53u;
 const L_MILESTONE_ARG = 59u;
-const L_TILE = 65u;
-const L_CELL_REF = 321u;
-const L_CELL_ROOM = 577u;
-const L_DIST = 833u;
+const L_CELLS = 65u;
 
 // ---- Episode record (u32 words) ----
 const EPISODE_WORDS = 44u;
@@ -70,7 +71,6 @@ const E_FACED = 32u;
 const E_EFFECT = 36u;
 
 // ---- envs/gridhouse/catalog.ts ----
-const MAX_CELLS = 256u;
 const MAX_FURNITURE = 8u;
 const MAX_DOORS = 2u;
 const MAX_OBJECTS = 5u;
@@ -157,10 +157,28 @@ const UNREACHABLE = 255u;
 
 // The invocation's layout (its episode record starts at `e`, lib/env_step.wgsl).
 var<private> lbase: u32; // first byte of the layout record
+var<private> lcells: u32; // its cells, width × height: the length of each cell array
 
 fn lbyte(off: u32) -> u32 {
   let i = lbase + off;
   return (layouts[i >> 2u] >> ((i & 3u) * 8u)) & 0xffu;
+}
+
+fn tileOf(cell: u32) -> u32 {
+  return lbyte(L_CELLS + cell);
+}
+
+fn cellRefOf(cell: u32) -> u32 {
+  return lbyte(L_CELLS + lcells + cell);
+}
+
+fn cellRoomOf(cell: u32) -> u32 {
+  return lbyte(L_CELLS + 2u * lcells + cell);
+}
+
+// Where landmark l's distance field starts in the record.
+fn distField(l: u32) -> u32 {
+  return L_CELLS + (3u + l) * lcells;
 }
 
 fn treatmentFlag(t: u32) -> u32 {
@@ -213,8 +231,8 @@ fn writeAffordances(b: u32) {
   }
   for (var dir = 0u; dir < 4u; dir++) {
     let nb = neighbour(here, dir);
-    let tile = lbyte(L_TILE + nb);
-    let index = lbyte(L_CELL_REF + nb);
+    let tile = tileOf(nb);
+    let index = cellRefOf(nb);
     var cls = CELL_WALL;
     var walkable = false;
     var effect = EFFECT_NONE;
@@ -267,7 +285,7 @@ fn applyAction(a: u32) {
     setEp(E_AGENT, cell);
     return;
   }
-  let index = lbyte(L_CELL_REF + cell);
+  let index = cellRefOf(cell);
   let held = ep(E_CARRIED);
   switch ep(E_EFFECT + a) {
     case EFFECT_OPEN: {
@@ -369,7 +387,7 @@ fn locateLandmarks() {
   lm[LM_APPLIANCE] = select(-1, i32(lbyte(L_APPLIANCE)), lbyte(L_TREATMENT) != TREAT_NONE);
   lm[LM_DESTINATION] = i32(lbyte(L_DESTINATION));
   let here = ep(E_AGENT);
-  let room = lbyte(L_CELL_ROOM + here);
+  let room = cellRoomOf(here);
   for (var k = 0u; k < NUM_LANDMARK_KINDS; k++) {
     let l = lm[k];
     if (l < 0) {
@@ -387,8 +405,8 @@ fn locateLandmarks() {
       lmCell[k] = i32(lbyte(L_FURNITURE_CELL + u32(l)));
       reachable = shutDoorBetween(room, lbyte(L_FURNITURE_ROOM + u32(l))) < 0;
     }
-    lmField[k] = select(-1, i32(L_DIST + u32(l) * MAX_CELLS), reachable);
-    dHere[k] = select(UNREACHABLE, lbyte(L_DIST + u32(l) * MAX_CELLS + here), reachable);
+    lmField[k] = select(-1, i32(distField(u32(l))), reachable);
+    dHere[k] = select(UNREACHABLE, lbyte(distField(u32(l)) + here), reachable);
   }
 }
 
@@ -487,7 +505,7 @@ fn writeFeatures(b: u32) {
     obs[base + 2u] = select(0.0, 1.0, dist == 0u);
   }
   let hx = here % W;
-  obs[o + OBS_ROOM + lbyte(L_CELL_ROOM + here)] = 1.0;
+  obs[o + OBS_ROOM + cellRoomOf(here)] = 1.0;
   obs[o + OBS_X] = f32(hx) / f32(W);
   obs[o + OBS_Y] = f32((here - hx) / W) / f32(lbyte(L_HEIGHT));
   obs[o + OBS_TIME] = f32(ep(E_STEPS)) / f32(config.maxSteps);
@@ -500,7 +518,8 @@ fn writeFeatures(b: u32) {
 fn gridHouseStep(b: u32, action: u32, apply: bool, settings: GridHouseConfig) {
   config = settings;
   e = b * EPISODE_WORDS;
-  lbase = episodes[e + E_SLOT] * LAYOUT_BYTES;
+  lbase = layouts[episodes[e + E_SLOT]];
+  lcells = lbyte(L_WIDTH) * lbyte(L_HEIGHT);
   if (apply) {
     if (ep(E_DONE) != 0u) {
       setEp(E_MILESTONE, 0u);

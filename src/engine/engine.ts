@@ -6,6 +6,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
 import type { PendingRead } from '../gpu/pending-read.ts';
+import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { StatePart } from '../state/state-part.ts';
 
@@ -27,12 +28,16 @@ export type AdvantageEngineName = 'cpu' | 'webgpu-kernels';
 
 export interface AdvantageEngine {
   readonly name: AdvantageEngineName;
-  compute(batch: AdvantageBatch, settings: AdvantageSettings): Promise<ComputedAdvantages>;
+  /**
+   * `records`: a GPU rollout's records whose milestone flags are `batch.milestones` (no detector
+   * setting rewrote them): an engine on the GPU reads the flags there instead of uploading them.
+   */
+  compute(batch: AdvantageBatch, settings: AdvantageSettings, records?: RolloutRecords): Promise<ComputedAdvantages>;
   /**
    * As `compute`, with the CPU copies left on the GPU, on an engine whose details live there (the WGSL
    * kernels): the trainer reads them with the PPO statistics, one read-back per iteration.
    */
-  computeDeferred?(batch: AdvantageBatch, settings: AdvantageSettings): Promise<DeferredAdvantages>;
+  computeDeferred?(batch: AdvantageBatch, settings: AdvantageSettings, records?: RolloutRecords): Promise<DeferredAdvantages>;
   /** The WGSL sources, on an engine that runs on the webgpu backend: the trainer's GPU rollout uses them too (gpu-rollout.ts). */
   readonly shaders?: ShaderSources;
   /** State the engine adds to the trainer's checkpoints (the custom method's code), by part name. */

@@ -18,6 +18,8 @@ import { gigpoAsAdvantages, gigpoSettingsOf, requireStateKeys } from '../methods
 import type { GpuPaths, MethodSpec } from '../methods/method.ts';
 import { GpuAdvantageEstimator } from '../gpu/advantage-estimator.ts';
 import { batchToTensors } from '../gpu/advantage-tensors.ts';
+import { MilestoneGather } from '../gpu/milestone-gather.ts';
+import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 import { mapRead } from '../gpu/pending-read.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 
@@ -42,14 +44,23 @@ interface PathOutput {
   pending?: DeferredAdvantages['details'];
 }
 
-/** A GPU path: how one iteration's advantages are computed on the kernels. */
-type GpuPath = (estimator: () => GpuAdvantageEstimator, batch: AdvantageBatch, settings: AdvantageSettings, mode: DetailsMode) => Promise<PathOutput>;
+/**
+ * A GPU path: how one iteration's advantages are computed on the kernels. `milestones`: the batch's
+ * flags already on the GPU (gathered from the rollout's records), else uploaded from the batch.
+ */
+type GpuPath = (
+  estimator: () => GpuAdvantageEstimator,
+  batch: AdvantageBatch,
+  settings: AdvantageSettings,
+  mode: DetailsMode,
+  milestones?: tf.Tensor1D,
+) => Promise<PathOutput>;
 
 /** The kernel paths a method's `gpu` picks from. */
 const PATHS: GpuPaths<GpuPath> = {
-  dualScale: (switches: EstimatorSwitches) => async (estimator, batch, settings, mode) => {
+  dualScale: (switches: EstimatorSwitches) => async (estimator, batch, settings, mode, milestones) => {
     const e = estimator();
-    const inputs = batchToTensors(batch);
+    const inputs = batchToTensors(batch, milestones);
     try {
       const { advantages, details, pendingDetails } = await e.compute(inputs, settings, switches, { details: mode });
       return { tensor: advantages, result: details, pending: pendingDetails };
@@ -90,6 +101,7 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
   if (!method.gpu) throw new RangeError(`method ${method.name} has no GPU path; use the CPU engine`);
   const path = method.gpu(PATHS);
   let estimator: GpuAdvantageEstimator | undefined;
+  let gather: MilestoneGather | undefined;
   // Created on first use, on the device tfjs's webgpu backend holds then; recreated if the backend
   // has moved to a new device since (src/backend re-initialises after a device loss).
   const current = () => {
@@ -99,15 +111,25 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     }
     return (estimator ??= new GpuAdvantageEstimator(shaders));
   };
+  /** The batch's milestone flags gathered from `records` where they hold them (null: upload them). */
+  const milestonesOf = async (batch: AdvantageBatch, records: RolloutRecords | undefined) => {
+    if (!records?.milestones) return undefined;
+    if (gather && gather.device !== getWebGpuDevice()) {
+      gather.dispose();
+      gather = undefined;
+    }
+    gather ??= new MilestoneGather(getWebGpuDevice(), shaders);
+    return gather.gather(records, batch.milestones.length);
+  };
   const engine: GpuAdvantageEngine = {
     name: 'webgpu-kernels',
     shaders,
-    async compute(batch, settings) {
-      const { tensor, result } = await path(current, batch, settings, true);
+    async compute(batch, settings, records) {
+      const { tensor, result } = await path(current, batch, settings, true, await milestonesOf(batch, records));
       return { tensor, result: result! }; // details: true reads them
     },
-    async computeDeferred(batch, settings) {
-      const { tensor, pending } = await path(current, batch, settings, 'deferred');
+    async computeDeferred(batch, settings, records) {
+      const { tensor, pending } = await path(current, batch, settings, 'deferred', await milestonesOf(batch, records));
       return { tensor, details: pending! }; // details: 'deferred' keeps them
     },
     async computeGigpo(batch, stateKeys, settings) {
@@ -117,6 +139,8 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     dispose() {
       estimator?.dispose();
       estimator = undefined;
+      gather?.dispose();
+      gather = undefined;
     },
   };
   return engine;

@@ -9,7 +9,8 @@
  * (`reset`), packed here and uploaded: the generator is sequential and runs once, the steps are many.
  *
  * Layout records are byte arrays (every LayoutPool field is a byte, the seed four) packed four to a
- * u32 word; episode records are u32 words. The offsets below are also `const`s in the WGSL: a test
+ * u32 word, each after a word per slot that says where its record starts, and sized by its own grid
+ * (its cell arrays hold width × height cells, not MAX_CELLS); episode records are u32 words. The offsets below are also `const`s in the WGSL: a test
  * compares the two tables, so neither side can shift alone.
  */
 import { MAX_CELLS, MAX_DOORS, MAX_FURNITURE, MAX_LANDMARKS, MAX_MILESTONES, MAX_OBJECTS, NUM_ACTIONS } from '../../envs/gridhouse/catalog.ts';
@@ -60,11 +61,16 @@ const LAYOUT_FIELDS = [
   ['OBJECT_START', MAX_OBJECTS],
   ['MILESTONE_KIND', MAX_MILESTONES],
   ['MILESTONE_ARG', MAX_MILESTONES],
-  ['TILE', MAX_CELLS],
-  ['CELL_REF', MAX_CELLS],
-  ['CELL_ROOM', MAX_CELLS],
-  ['DIST', MAX_LANDMARKS * MAX_CELLS],
+  /** The cell arrays, C = width × height bytes each (LAYOUT_CELL_ARRAYS of them). */
+  ['CELLS', 0],
 ] as const;
+
+/**
+ * Cell arrays of a layout record, each of its C = width × height cells (LAYOUT_CELL_ARRAYS in the
+ * WGSL): tiles, cell refs, cell rooms, then a distance field per landmark. LayoutPool keeps MAX_CELLS
+ * per slot; cells past C are never read.
+ */
+export const LAYOUT_CELL_ARRAYS = 3 + MAX_LANDMARKS;
 
 type LayoutField = (typeof LAYOUT_FIELDS)[number][0];
 
@@ -81,8 +87,11 @@ function offsets<N extends string>(fields: readonly (readonly [N, number])[]): {
 const layoutTable = offsets(LAYOUT_FIELDS);
 /** Byte offset of each field in a layout record (`L_<FIELD>` in the WGSL). */
 export const LAYOUT_OFFSET: Readonly<Record<LayoutField, number>> = layoutTable.offset;
-/** Bytes per layout record, a multiple of 4 (`LAYOUT_BYTES` in the WGSL). */
-export const LAYOUT_BYTES = Math.ceil(layoutTable.size / 4) * 4;
+
+/** Bytes of a layout record for a grid of `cells` cells, rounded up to whole words. */
+export function layoutBytes(cells: number): number {
+  return Math.ceil((LAYOUT_OFFSET.CELLS + LAYOUT_CELL_ARRAYS * cells) / 4) * 4;
+}
 
 /** Episode record fields (u32 words), in order, with their counts. */
 const EPISODE_FIELDS = [
@@ -115,9 +124,19 @@ export const EPISODE_OFFSET: Readonly<Record<EpisodeField, number>> = episodeTab
 /** Words per episode record (`EPISODE_WORDS` in the WGSL). */
 export const EPISODE_WORDS = episodeTable.size;
 
-/** The layout records of task instances 0 … count − 1 of `pool`, as u32 words ready to upload. */
+/**
+ * The layout records of task instances 0 … count − 1 of `pool`, as u32 words ready to upload: a word
+ * per slot giving the first byte of its record, then the records, each sized by its grid.
+ */
 export function packGridHouseLayouts(pool: LayoutPool, count: number): Uint32Array {
-  const bytes = new Uint8Array(Math.max(1, count) * LAYOUT_BYTES);
+  const starts = new Uint32Array(Math.max(1, count));
+  let size = 4 * starts.length;
+  for (let s = 0; s < count; s++) {
+    starts[s] = size;
+    size += layoutBytes(pool.width[s] * pool.height[s]);
+  }
+  const bytes = new Uint8Array(size);
+  new Uint32Array(bytes.buffer, 0, starts.length).set(starts);
   const O = LAYOUT_OFFSET;
   const perSlot: readonly (readonly [LayoutField, Uint8Array, number])[] = [
     ['WIDTH', pool.width, 1],
@@ -140,16 +159,20 @@ export function packGridHouseLayouts(pool: LayoutPool, count: number): Uint32Arr
     ['OBJECT_START', pool.objectStart, MAX_OBJECTS],
     ['MILESTONE_KIND', pool.milestoneKind, MAX_MILESTONES],
     ['MILESTONE_ARG', pool.milestoneArg, MAX_MILESTONES],
-    ['TILE', pool.tile, MAX_CELLS],
-    ['CELL_REF', pool.cellRef, MAX_CELLS],
-    ['CELL_ROOM', pool.cellRoom, MAX_CELLS],
-    ['DIST', pool.dist, MAX_LANDMARKS * MAX_CELLS],
   ];
+  // The pool's cell arrays, MAX_CELLS per slot (per landmark for the distances): the first C of each.
+  const cellArrays = [pool.tile, pool.cellRef, pool.cellRoom];
   const seeds = new DataView(bytes.buffer);
   for (let s = 0; s < count; s++) {
-    const base = s * LAYOUT_BYTES;
+    const base = starts[s];
     seeds.setUint32(base + O.SEED, pool.seed[s], true);
     for (const [field, array, n] of perSlot) bytes.set(array.subarray(s * n, (s + 1) * n), base + O[field]);
+    const C = pool.width[s] * pool.height[s];
+    const cellRows = [
+      ...cellArrays.map((array) => array.subarray(s * MAX_CELLS, s * MAX_CELLS + C)),
+      ...Array.from({ length: MAX_LANDMARKS }, (_, l) => pool.dist.subarray((s * MAX_LANDMARKS + l) * MAX_CELLS, (s * MAX_LANDMARKS + l) * MAX_CELLS + C)),
+    ];
+    cellRows.forEach((row, k) => bytes.set(row, base + O.CELLS + k * C));
   }
   return new Uint32Array(bytes.buffer);
 }

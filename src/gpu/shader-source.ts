@@ -31,6 +31,7 @@ export const KERNEL_NAMES = [
   'ppo-gather',
   'candidate-ranks',
   'candidate-rows',
+  'milestone-gather',
   'critic-values',
   'critic-value-loss',
   'critic-head-grads',

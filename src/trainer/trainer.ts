@@ -12,7 +12,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createEnv, type VecEnv } from '../../envs/index.ts';
-import { detectorView } from '../advantages/detector-view.ts';
+import { detectorView, rewritesDetector } from '../advantages/detector-view.ts';
 import { randomizeMilestones } from '../advantages/random-segments.ts';
 import { createAdam } from '../backend/webgpu-adam.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
@@ -35,6 +35,7 @@ import { isPendingDetails, readIteration, releaseIteration, type UpdateStats } f
 import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, readPpoStats, type PpoStats } from './ppo.ts';
 import { FusedPpoUpdate } from './ppo-fused.ts';
 import type { Rollout } from './rollout.ts';
+import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
 import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
@@ -242,10 +243,11 @@ export class Trainer {
     const settings = advantageSettings(c);
     // Without a critic (whose update needs r_t first) the details may wait on the GPU for the iteration's
     // one read-back, with the PPO statistics (iteration-read-back.ts).
+    const records = this.milestonesOnGpu(rollout);
     const { tensor: advantages, details } =
       !this.critic && this.engine.computeDeferred
-        ? await this.engine.computeDeferred(batch, settings)
-        : await this.engine.compute(batch, settings).then(({ tensor, result }) => ({ tensor, details: result }));
+        ? await this.engine.computeDeferred(batch, settings, records)
+        : await this.engine.compute(batch, settings, records).then(({ tensor, result }) => ({ tensor, details: result }));
     const t2 = now();
     // The method's learner picks the policy update; each update takes the advantages tensor over and disposes it.
     const update = methodSpec(c.method).learner.policyUpdate<() => Promise<UpdateStats>>({
@@ -312,6 +314,16 @@ export class Trainer {
     const out = (await v.data()) as Float32Array;
     v.dispose();
     return out;
+  }
+
+  /**
+   * The GPU rollout's records where their milestone flags are the batch's (advantageBatch leaves Φ's
+   * flags as they are: no detector setting rewrites them, no random segments), for the engine to read
+   * there; else undefined.
+   */
+  private milestonesOnGpu(rollout: Rollout): RolloutRecords | undefined {
+    const records = rollout.gpuRecords;
+    return records?.milestones && !rewritesDetector(this.config) && !this.config.randomSegments ? records : undefined;
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HORIZONS, type Horizon } from '../../envs/types.ts';
-import { EPISODE_OFFSET, EPISODE_WORDS, LAYOUT_BYTES, LAYOUT_OFFSET } from '../../src/gpu/gridhouse-step.ts';
+import { EPISODE_OFFSET, EPISODE_WORDS, LAYOUT_CELL_ARRAYS, LAYOUT_OFFSET } from '../../src/gpu/gridhouse-step.ts';
 import { VITE_SHADER_FILES, VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { wgslConsts } from '../support/env-parity.ts';
 import { runLockstep } from '../support/gpu-env-lockstep.ts';
@@ -17,7 +17,7 @@ describe('gridhouse-step record layouts', () => {
   it('the WGSL constants are the TypeScript tables', () => {
     // The step lives in a module (the kernels hold only what they use of it): read the module itself.
     const consts = wgslConsts(VITE_SHADER_FILES['lib/gridhouse.wgsl']);
-    expect(consts.get('LAYOUT_BYTES')).toBe(LAYOUT_BYTES);
+    expect(consts.get('LAYOUT_CELL_ARRAYS')).toBe(LAYOUT_CELL_ARRAYS);
     expect(consts.get('EPISODE_WORDS')).toBe(EPISODE_WORDS);
     for (const [name, offset] of Object.entries(LAYOUT_OFFSET)) expect(consts.get(`L_${name}`), `L_${name}`).toBe(offset);
     for (const [name, offset] of Object.entries(EPISODE_OFFSET)) expect(consts.get(`E_${name}`), `E_${name}`).toBe(offset);

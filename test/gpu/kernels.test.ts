@@ -33,6 +33,10 @@ import { VITE_SHADER_FILES, VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { packUniforms } from '../../src/gpu/uniforms.ts';
 import { reflectBindings, reflectStruct } from '../../src/gpu/wgsl-layout.ts';
 import { Rng } from '../../src/prng.ts';
+import { PPO_GATHER } from '../../src/gpu/ppo-gather.ts';
+import { MINIBATCH_PERMUTATION } from '../../src/gpu/minibatch-permutation.ts';
+import { CANDIDATE_RANKS, CANDIDATE_ROWS } from '../../src/gpu/candidate-dictionary.ts';
+import { MILESTONE_GATHER } from '../../src/gpu/milestone-gather.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -55,6 +59,11 @@ const SPECS: KernelSpec<string, string>[] = [
   GRIDHOUSE_ROLLOUT,
   TEXTHOUSE_ROLLOUT,
   SHOP_ROLLOUT,
+  PPO_GATHER,
+  MINIBATCH_PERMUTATION,
+  CANDIDATE_RANKS,
+  CANDIDATE_ROWS,
+  MILESTONE_GATHER,
 ];
 
 // ---- Helpers: batches, tolerance. ----
@@ -425,7 +434,7 @@ describe('WGSL advantage kernels on tfjs webgpu (Dawn)', () => {
         ),
       );
     });
-    const inputs: AdvantageTensors[] = batches.map(batchToTensors);
+    const inputs: AdvantageTensors[] = batches.map((b) => batchToTensors(b));
     const e = new GpuAdvantageEstimator(VITE_SHADERS);
     const call = async (i: number) => {
       const { advantages } = await e.compute(inputs[i % 3], beacon({ segmentBaseline: i % 2 ? 'stepMean' : 'perStepReturn' }), BEACON_SWITCHES, {

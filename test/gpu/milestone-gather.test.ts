@@ -1,0 +1,109 @@
+/**
+ * The advantages' milestone flags gathered on the GPU from a GPU rollout's action records
+ * (src/gpu/milestone-gather.ts): run-major flags equal to the batch's, and the engine's advantages
+ * from them equal, bit for bit, to those from the batch's flags uploaded by the host, which the
+ * gather saves writing (S × 4 bytes less, its B + 1 offsets more).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AdvantageBatch } from '../../src/advantages/types.ts';
+import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
+import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
+import { createGpuAdvantageEngine } from '../../src/engine/gpu-engine.ts';
+import { MilestoneGather } from '../../src/gpu/milestone-gather.ts';
+import type { RolloutRecords } from '../../src/gpu/ppo-gather.ts';
+import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { methodSpec } from '../../src/methods/registry.ts';
+import { Rng } from '../../src/prng.ts';
+import { MILESTONE_FLAG } from '../../src/trainer/gpu-rollout.ts';
+import { uploadBuffer } from '../support/gpu-buffers.ts';
+import { useWebGpuBackend } from '../support/webgpu.ts';
+
+let device: GPUDevice;
+beforeAll(async () => {
+  ({ device } = await useWebGpuBackend());
+});
+
+/**
+ * A batch of two groups of `G` runs, seeded, and the step-major action records a rollout would leave
+ * for it: each slot's action with the flag bit set where Φ fired; unused slots hold garbage with the bit set.
+ */
+function batchAndRecords(seed: number, G: number): { batch: AdvantageBatch; records: RolloutRecords; actions: Int32Array } {
+  const rng = new Rng(seed);
+  const B = 2 * G;
+  const lengths = Array.from({ length: B }, () => 1 + rng.nextInt(12));
+  const runOffsets = Int32Array.from({ length: B + 1 }, (_, b) => lengths.slice(0, b).reduce((x, y) => x + y, 0));
+  const S = runOffsets[B];
+  const milestones = Uint8Array.from({ length: S }, () => (rng.nextFloat() < 0.3 ? 1 : 0));
+  const T = Math.max(...lengths);
+  const actions = new Int32Array(T * B).fill(MILESTONE_FLAG | 7);
+  for (let b = 0; b < B; b++)
+    for (let s = runOffsets[b]; s < runOffsets[b + 1]; s++) actions[(s - runOffsets[b]) * B + b] = rng.nextInt(8) | (milestones[s] ? MILESTONE_FLAG : 0);
+  const batch: AdvantageBatch = {
+    groupOffsets: Int32Array.of(0, G, B),
+    runOffsets,
+    milestones,
+    rewards: Float64Array.from({ length: B }, () => rng.nextInt(2)),
+  };
+  const empty = uploadBuffer(device, new Float32Array(1));
+  return { batch, records: { obs: empty, actions: uploadBuffer(device, actions), logProbs: empty, runOffsets, milestones: true }, actions };
+}
+
+describe('milestone flags gathered from the rollout’s records', () => {
+  it('are the batch’s, run-major, whatever the runs’ lengths', async () => {
+    const gather = new MilestoneGather(device, VITE_SHADERS);
+    try {
+      for (const [seed, G] of [
+        [1, 2],
+        [2, 5],
+        [3, 33],
+      ]) {
+        const { batch, records } = batchAndRecords(seed, G);
+        const tensor = await gather.gather(records, batch.milestones.length);
+        expect(tensor.shape).toEqual([batch.milestones.length]);
+        // (tfjs reads a zero-copy tensor's whole buffer: the flags are its first S values.)
+        expect(Array.from(await tensor.data()).slice(0, batch.milestones.length), `seed ${seed}`).toEqual(Array.from(batch.milestones));
+        tensor.dispose();
+        records.actions.destroy();
+        records.obs.destroy();
+      }
+    } finally {
+      gather.dispose();
+    }
+  });
+
+  it('give the engine the same advantages as the host’s flags, bit for bit, and the host writes S flags less', async () => {
+    const engine = createGpuAdvantageEngine(VITE_SHADERS, methodSpec('beacon'));
+    const counter = installWebGpuCallCounter();
+    const tensors = tf.memory().numTensors;
+    try {
+      const { batch, records } = batchAndRecords(4, 16);
+      const S = batch.milestones.length;
+      const outputs: Float32Array[] = [];
+      const written: number[] = [];
+      // Twice each, the second counted (the first compiles and makes the buffers).
+      for (let round = 0; round < 2; round++)
+        for (const onGpu of [undefined, records]) {
+          const before = counter.read();
+          const { tensor, result } = await engine.compute(batch, DEFAULT_ADVANTAGE_SETTINGS, onGpu);
+          const calls = callsBetween(before, counter.read());
+          outputs.push((await tensor.data()) as Float32Array);
+          expect(Array.from(result.advantages)).toEqual(Array.from(outputs.at(-1)!));
+          tensor.dispose();
+          if (round === 1) written.push(calls.bytesWritten);
+        }
+      for (const out of outputs.slice(1)) expect(Array.from(out)).toEqual(Array.from(outputs[0]));
+      expect(outputs[0].some((a) => a !== 0)).toBe(true);
+      // The gather writes its B + 1 offsets and uniforms (under 64 bytes) instead of S flags.
+      const B = batch.runOffsets.length - 1;
+      expect(written[0] - written[1]).toBeLessThanOrEqual(4 * S - 4 * (B + 1));
+      expect(written[0] - written[1]).toBeGreaterThan(4 * S - 4 * (B + 1) - 64);
+      expect(tf.memory().numTensors, 'no tensor left behind').toBe(tensors);
+      records.actions.destroy();
+      records.obs.destroy();
+    } finally {
+      counter.uninstall();
+      engine.dispose();
+    }
+  });
+});
