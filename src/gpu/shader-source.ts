@@ -32,6 +32,7 @@ export const KERNEL_NAMES = [
   'candidate-ranks',
   'candidate-rows',
   'milestone-gather',
+  'final-records',
   'critic-values',
   'critic-value-loss',
   'critic-head-grads',

@@ -1,11 +1,11 @@
 /**
- * The rollout on the GPU (webgpu backend) in two dispatches: the environment's whole-episode kernel
+ * The rollout on the GPU (webgpu backend) in three dispatches: the environment's whole-episode kernel
  * (src/gpu/episode-rollout.ts, `GpuEnvKernel.episodeKernel`) gives each run a workgroup that plays its
  * episode to the end, the policy's acting pass shared by the workgroup, the action drawn from the
  * counter-based generator (src/gpu/counter-rng.ts), the environment stepped in WGSL by the same function
  * its per-step parity kernel calls. The weights are copied from the variables' buffers in the same
- * command buffer, so a rollout is two dispatches (the episodes, the dictionary's numbering) and one
- * submit whatever the horizon, and no read-back until the end.
+ * command buffer, so a rollout is three dispatches (the episodes, the dictionary's numbering, the
+ * final records) and one submit whatever the horizon, and no read-back until the end.
  *
  * Each step's observation stays on the GPU with its action and log-probability, step-major, for the
  * fused update to gather its rows from (ppo-gather.ts), and so does the dictionary of the rollout's
@@ -13,8 +13,9 @@
  * use (candidate-dictionary.ts): the update reads each (step, candidate)'s row there. Neither is kept
  * where its buffer would pass the binding limit. What comes back is small: each step's sampled
  * actions and their log-probabilities, each episode's final record (length, success, milestones,
- * graded outcome), the weights the rollout acted with and the dictionary's header, in one read-back
- * of 8 · T · B + 4 · W · B bytes plus the policy's size and 16 bytes.
+ * graded outcome; gathered from the episode records by one more dispatch, final-records.ts), the
+ * weights the rollout acted with and the dictionary's header, in one read-back of 8 · T · B + 20 · B
+ * bytes plus the policy's size and 16 bytes.
  *
  * The rest of the batch (masks, state keys, milestone flags, the candidate rows and observations
  * again for the CPU's uses) is laid out by replaying those actions in the TypeScript environment
@@ -38,6 +39,7 @@
 import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
+import { FINAL_FIELDS, FINAL_RECORDS, FINAL_WORDS, recordFinalRecords } from '../gpu/final-records.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
 import {
   CANDIDATE_RANKS,
@@ -63,10 +65,10 @@ const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
 
-/** Bytes of what one rollout of `env` brings back: step-major actions and log-probabilities, final episode records. */
-function recordSizes(env: VecEnv, recordWords: number) {
+/** Bytes of what one rollout of `env` brings back: step-major actions and log-probabilities, compact final records. */
+function recordSizes(env: VecEnv) {
   const steps = env.maxSteps * env.batchSize;
-  return { actions: 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * recordWords };
+  return { actions: 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * FINAL_WORDS };
 }
 
 /** Bytes of the buffers the rollout kernel binds besides the records, for one rollout of `env` at width `hiddenSize`. */
@@ -103,6 +105,9 @@ function dictionaryBufferBytes(env: VecEnv, device: GPUDevice): number {
   return bytes <= Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) ? bytes : 4;
 }
 
+/** Invocations per workgroup of the final records' compaction (one per run). */
+const FINAL_RECORDS_WORKGROUP = 64;
+
 /** Storage buffers the whole-episode kernel binds (episode-rollout.ts). */
 const ROLLOUT_STORAGE_BUFFERS = 10;
 
@@ -118,10 +123,10 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   if (device.limits.maxStorageBuffersPerShaderStage < ROLLOUT_STORAGE_BUFFERS)
     return `the GPU rollout binds ${ROLLOUT_STORAGE_BUFFERS} storage buffers, over the adapter's maxStorageBuffersPerShaderStage (${device.limits.maxStorageBuffersPerShaderStage})`;
   const binding = device.limits.maxStorageBufferBindingSize;
-  const bound = { ...stepBufferSizes(env, hiddenSize, kernel.recordWords), ...recordSizes(env, kernel.recordWords) };
+  const bound = { ...stepBufferSizes(env, hiddenSize, kernel.recordWords), ...recordSizes(env) };
   for (const [name, bytes] of Object.entries(bound))
     if (bytes > binding) return `the GPU rollout's ${name} buffer (${bytes} bytes) is over the adapter's maxStorageBufferBindingSize (${binding} bytes)`;
-  const total = Object.values(recordSizes(env, kernel.recordWords)).reduce((s, n) => s + n, 0);
+  const total = Object.values(recordSizes(env)).reduce((s, n) => s + n, 0);
   if (total > device.limits.maxBufferSize)
     return `the GPU rollout's records (${total} bytes) are over the adapter's maxBufferSize (${device.limits.maxBufferSize} bytes)`;
   return null;
@@ -179,6 +184,7 @@ export class GpuRolloutCollector {
   private readonly replayer: RolloutCollector;
   private runner: Promise<KernelRunner<string, string>> | null = null;
   private ranks: Promise<KernelRunner<string, string>> | null = null;
+  private finals: Promise<KernelRunner<string, string>> | null = null;
   private buffers: Record<string, GPUBuffer> | null = null;
   private records: Record<RecordName, GPUBuffer> | null = null;
   /** Step-major observations, kept on the GPU for the update (4 bytes: none kept). */
@@ -209,11 +215,12 @@ export class GpuRolloutCollector {
     this.replayer = new RolloutCollector(env, policy);
   }
 
-  private ready(): Promise<[KernelRunner<string, string>, KernelRunner<string, string>]> {
+  private ready(): Promise<KernelRunner<string, string>[]> {
     const { spec } = this.kernel.episodeKernel;
     this.runner ??= KernelRunner.create(this.device, spec, this.shaders[spec.name], EPISODE_ROLLOUT_WORKGROUP);
     this.ranks ??= KernelRunner.create(this.device, CANDIDATE_RANKS, this.shaders[CANDIDATE_RANKS.name], CANDIDATE_RANKS_WORKGROUP);
-    return Promise.all([this.runner, this.ranks]);
+    this.finals ??= KernelRunner.create(this.device, FINAL_RECORDS, this.shaders[FINAL_RECORDS.name], FINAL_RECORDS_WORKGROUP);
+    return Promise.all([this.runner, this.ranks, this.finals]);
   }
 
   private create(label: string, bytes: number, usage: number): GPUBuffer {
@@ -230,7 +237,7 @@ export class GpuRolloutCollector {
       Object.entries(stepBufferSizes(env, this.policy.shape.hiddenSize, kernel.recordWords)).map(([name, bytes]) => [name, this.create(name, bytes, io)]),
     );
     this.buffers = buffers;
-    const sizes = recordSizes(env, kernel.recordWords);
+    const sizes = recordSizes(env);
     // The whole-episode kernel writes the records itself.
     this.records = Object.fromEntries(Object.entries(sizes).map(([name, bytes]) => [name, this.create(`${name} record`, bytes, io)])) as Record<
       RecordName,
@@ -261,7 +268,7 @@ export class GpuRolloutCollector {
       this.device = current;
     }
     const device = this.device;
-    const [runner, ranks] = await this.ready();
+    const [runner, ranks, finals] = await this.ready();
     this.allocate();
     const buffers = this.buffers!;
     const dictionary = this.dictionary!;
@@ -278,7 +285,7 @@ export class GpuRolloutCollector {
 
     const envBuffers = { ...buffers, [table.name]: tableBuffer };
     const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
-    const sizes = recordSizes(env, kernel.recordWords);
+    const sizes = recordSizes(env);
     const at = {} as Record<RecordName, number>;
     let weightsAt = 0;
     let headerAt = 0;
@@ -320,7 +327,9 @@ export class GpuRolloutCollector {
         // The dictionary numbered in order of first use (one workgroup), for the update to read.
         if (keepsDictionary)
           pass((p) => ranks.record(p, ranks.prepare({ candidateTable: dictionary.table, features: dictionary.features }, { actionDim: env.actionDim }), 1));
-        encoder.copyBufferToBuffer(buffers.episodes, 0, records.finals, 0, sizes.finals);
+        pass((p) =>
+          recordFinalRecords(p, finals, FINAL_RECORDS_WORKGROUP, B, kernel.recordWords, kernel.fields, { episodes: buffers.episodes, finals: records.finals }),
+        );
         let offset = 0;
         for (const name of Object.keys(sizes) as RecordName[]) {
           at[name] = offset;
@@ -403,7 +412,6 @@ export class GpuRolloutCollector {
     episodeSeeds: Uint32Array,
     recorded: { actions: Int32Array; logProbs: Float32Array; finals: Uint32Array },
   ): Promise<Rollout> {
-    const { recordWords: W, fields } = this.kernel;
     let rollout: Rollout;
     const t0 = performance.now();
     // Test hook (gpu/fault-injection.ts): an action no environment admits, as a diverged GPU env would record.
@@ -418,13 +426,15 @@ export class GpuRolloutCollector {
     // A graded outcome is stored as its f32 bits in the record.
     const finalFloats = new Float32Array(recorded.finals.buffer);
     for (let b = 0; b < rollout.numRuns; b++) {
-      const gpu = (field: number) => recorded.finals[b * W + field];
+      const gpu = (field: (typeof FINAL_FIELDS)[number]) => recorded.finals[b * FINAL_WORDS + FINAL_FIELDS.indexOf(field)];
       const checks: [string, number, number][] = [
-        ['length', gpu(fields.steps), rollout.runOffsets[b + 1] - rollout.runOffsets[b]],
-        ['success', gpu(fields.success), rollout.success[b]],
-        ['milestones reached', gpu(fields.milestonesReached), rollout.milestonesReached[b]],
-        ['milestones', gpu(fields.numMilestones), rollout.numMilestones[b]],
-        ...(fields.outcome !== undefined ? [['graded outcome', finalFloats[b * W + fields.outcome], rollout.outcome![b]] as [string, number, number]] : []),
+        ['length', gpu('steps'), rollout.runOffsets[b + 1] - rollout.runOffsets[b]],
+        ['success', gpu('success'), rollout.success[b]],
+        ['milestones reached', gpu('milestonesReached'), rollout.milestonesReached[b]],
+        ['milestones', gpu('numMilestones'), rollout.numMilestones[b]],
+        ...(rollout.outcome
+          ? [['graded outcome', finalFloats[b * FINAL_WORDS + FINAL_FIELDS.indexOf('outcome')], rollout.outcome[b]] as [string, number, number]]
+          : []),
       ];
       for (const [what, onGpu, replayed] of checks)
         if (onGpu !== replayed)
@@ -446,11 +456,11 @@ export class GpuRolloutCollector {
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
     this.buffers = this.records = this.staging = this.obsRecord = this.dictionary = null;
-    for (const runner of [this.runner, this.ranks])
+    for (const runner of [this.runner, this.ranks, this.finals])
       void runner?.then(
         (k) => k.destroy(),
         () => {},
       );
-    this.runner = this.ranks = null;
+    this.runner = this.ranks = this.finals = null;
   }
 }

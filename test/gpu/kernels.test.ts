@@ -37,6 +37,7 @@ import { PPO_GATHER } from '../../src/gpu/ppo-gather.ts';
 import { MINIBATCH_PERMUTATION } from '../../src/gpu/minibatch-permutation.ts';
 import { CANDIDATE_RANKS, CANDIDATE_ROWS } from '../../src/gpu/candidate-dictionary.ts';
 import { MILESTONE_GATHER } from '../../src/gpu/milestone-gather.ts';
+import { FINAL_RECORDS } from '../../src/gpu/final-records.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -64,6 +65,7 @@ const SPECS: KernelSpec<string, string>[] = [
   CANDIDATE_RANKS,
   CANDIDATE_ROWS,
   MILESTONE_GATHER,
+  FINAL_RECORDS,
 ];
 
 // ---- Helpers: batches, tolerance. ----

@@ -2,7 +2,7 @@
  * The GPU rollout (src/trainer/gpu-rollout.ts) on Dawn: its batch is laid out run by run as the
  * TypeScript environment plays the GPU's actions (states, masks, milestones, outcomes), every action is
  * the CPU twin's draw from Philox at (stream seed, rollout key, run, step) under `Policy.logits`, the
- * same seed gives the same rollout, a rollout costs two dispatches whatever the horizon (the weights' concat and the whole-episode kernel) and one small read-back,
+ * same seed gives the same rollout, a rollout costs three dispatches whatever the horizon (the whole-episode kernel, the candidate dictionary's numbering, the final records) and one small read-back,
  * counted by wrapping the WebGPU API itself (and the whole rollout goes in one submit), and a WGSL
  * environment that leaves the TypeScript one is caught on the rollout it happens in.
  */
@@ -240,8 +240,8 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
         const rng = new Rng(11).fork('rollout');
         const atStart = new Rng(11).fork('rollout');
         const [rollout, counts] = await countGpuCalls(() => collector.collect(Uint32Array.of(5, 9, 13, 21), 2, rng));
-        // The whole-episode kernel and the dictionary's numbering, whatever the horizon (the weights are copied, not computed).
-        expect(counts.dispatches).toBe(2);
+        // The whole-episode kernel, the dictionary's numbering and the final records, whatever the horizon (the weights are copied, not computed).
+        expect(counts.dispatches).toBe(3);
         expect(counts.dispatches, 'a rollout takes at most 4 dispatches whatever the horizon').toBeLessThanOrEqual(4);
         expect(counts.maps).toBe(1);
         // The weights' copies and the whole rollout in one command buffer (tfjs's queue flushed first, if open).
@@ -260,14 +260,14 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
     600_000,
   );
 
-  it('page defaults (GridHouse long, 8 × 8 runs, width 64): 2 dispatches (the whole episodes and the dictionary; the weights copied in the same command buffer), one read-back, at most 2 submits', async () => {
+  it('page defaults (GridHouse long, 8 × 8 runs, width 64): 3 dispatches (the whole episodes, the dictionary, the final records; the weights copied in the same command buffer), one read-back, at most 2 submits', async () => {
     const env = createEnv('gridhouse', { horizon: 'long', batchSize: 64 });
     const policy = new Policy({ obsDim: env.obsDim, actionDim: env.actionDim, hiddenSize: 64 }, new Rng(5));
     const collector = new GpuRolloutCollector(env, policy, VITE_SHADERS);
     try {
       const seeds = Uint32Array.from({ length: 8 }, (_, i) => 100 + i);
       const [rollout, counts] = await countGpuCalls(() => collector.collect(seeds, 8, new Rng(9)));
-      expect(counts).toEqual({ dispatches: 2, submits: counts.submits, maps: 1 });
+      expect(counts).toEqual({ dispatches: 3, submits: counts.submits, maps: 1 });
       expect(counts.submits).toBeLessThanOrEqual(2);
       expect(rollout.numRuns).toBe(64);
       expect(rollout.runOffsets[64]).toBe(rollout.actions.length);
