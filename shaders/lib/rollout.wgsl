@@ -158,9 +158,16 @@ fn enterCandidate(b: u32, t: u32, a: u32, admissible: bool, r: RolloutShape) {
     atomicStore(&candidateTable[pairs + pair], 0u);
     return;
   }
-  atomicMax(&candidateTable[D_HASH_MAX + slot], check);
-  atomicMax(&candidateTable[D_HASH_MIN + slot], ~check);
-  atomicMax(&candidateTable[D_FIRST_USE + slot], ~((b * r.maxSteps + t) * A + a));
+  // The same rows come back at every step of every run: a load first keeps most of these read-modify-
+  // writes, which contend on a few hundred words, from happening at all (each would change nothing).
+  if (atomicLoad(&candidateTable[D_HASH_MAX + slot]) != check || atomicLoad(&candidateTable[D_HASH_MIN + slot]) != ~check) {
+    atomicMax(&candidateTable[D_HASH_MAX + slot], check);
+    atomicMax(&candidateTable[D_HASH_MIN + slot], ~check);
+  }
+  let firstUse = ~((b * r.maxSteps + t) * A + a);
+  if (atomicLoad(&candidateTable[D_FIRST_USE + slot]) < firstUse) {
+    atomicMax(&candidateTable[D_FIRST_USE + slot], firstUse);
+  }
   atomicStore(&candidateTable[pairs + pair], select(0u, slot + 1u, admissible));
 }
 

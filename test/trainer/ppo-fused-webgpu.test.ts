@@ -18,6 +18,7 @@ import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu
 import { ownGpuBuffer, TENSOR_BUFFER_USAGE } from '../../src/backend/webgpu-interop.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
 import { DICTIONARY_RANKS, DICTIONARY_SLOTS, dictionaryBytes, dictionaryPairs } from '../../src/gpu/candidate-dictionary.ts';
+import { MILESTONE_FLAG } from '../../src/trainer/gpu-rollout.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
@@ -213,7 +214,7 @@ describe('fused PPO update on webgpu', () => {
       for (let s = runOffsets[b]; s < runOffsets[b + 1]; s++) {
         const slot = (s - runOffsets[b]) * B + b;
         obsRecord.set(batch.obs.subarray(s * D, (s + 1) * D), slot * D);
-        actionRecord[slot] = batch.actions[s];
+        actionRecord[slot] = batch.actions[s] | (s % 3 === 0 ? MILESTONE_FLAG : 0); // the gather strips the milestone flag
         logProbRecord[slot] = batch.oldLogProbs[s];
       }
     const records = {
