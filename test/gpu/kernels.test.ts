@@ -35,9 +35,11 @@ import { reflectBindings, reflectStruct } from '../../src/gpu/wgsl-layout.ts';
 import { Rng } from '../../src/prng.ts';
 import { PPO_GATHER } from '../../src/gpu/ppo-gather.ts';
 import { MINIBATCH_PERMUTATION } from '../../src/gpu/minibatch-permutation.ts';
-import { CANDIDATE_RANKS, CANDIDATE_ROWS } from '../../src/gpu/candidate-dictionary.ts';
+import { CANDIDATE_RANKS, CANDIDATE_ROWS, DICTIONARY_SLOTS } from '../../src/gpu/candidate-dictionary.ts';
 import { MILESTONE_GATHER } from '../../src/gpu/milestone-gather.ts';
-import { FINAL_RECORDS } from '../../src/gpu/final-records.ts';
+import { FINAL_RECORDS, FINAL_WORDS } from '../../src/gpu/final-records.ts';
+import { MILESTONE_FLAG } from '../../src/trainer/gpu-rollout.ts';
+import { wgslConsts } from '../support/env-parity.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -161,6 +163,14 @@ describe('kernel sources and layouts', () => {
     expect(reflectBindings(wgsl).map((b) => b.name)).toEqual(['params', ...spec.storage.map(([name]) => name)]);
     expect(wgsl).toMatch(/override WORKGROUP_SIZE: u32/);
     expect(wgsl).toMatch(/@workgroup_size\(WORKGROUP_SIZE\)/);
+  });
+
+  it('the rollout records’ constants are the TypeScript ones: dictionary slots, final record words, the milestone flag’s bit', () => {
+    expect(wgslConsts(VITE_SHADER_FILES['lib/candidate_dictionary.wgsl']).get('DICTIONARY_SLOTS')).toBe(DICTIONARY_SLOTS);
+    expect(wgslConsts(VITE_SHADER_FILES['final-records.wgsl']).get('FINAL_WORDS')).toBe(FINAL_WORDS);
+    expect(VITE_SHADER_FILES['lib/rollout.wgsl']).toContain(`const MILESTONE_FLAG = 0x${MILESTONE_FLAG.toString(16)};`);
+    expect(wgslConsts(VITE_SHADER_FILES['milestone-gather.wgsl']).get('MILESTONE_BIT')).toBe(Math.log2(MILESTONE_FLAG));
+    expect(VITE_SHADER_FILES['ppo-gather.wgsl']).toContain(`const ACTION_BITS = 0x${(MILESTONE_FLAG - 1).toString(16)};`);
   });
 
   it('the fused PPO kernels import their Params and offsets from shaders/lib/ppo_batch.wgsl, one struct for all seven', () => {
