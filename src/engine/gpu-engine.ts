@@ -46,21 +46,22 @@ interface PathOutput {
 
 /**
  * A GPU path: how one iteration's advantages are computed on the kernels. `milestones`: the batch's
- * flags already on the GPU (gathered from the rollout's records), else uploaded from the batch.
+ * flags gathered on the GPU from the rollout's records, where they hold them (a path that reads the
+ * flags calls it; undefined: upload them from the batch).
  */
 type GpuPath = (
   estimator: () => GpuAdvantageEstimator,
   batch: AdvantageBatch,
   settings: AdvantageSettings,
   mode: DetailsMode,
-  milestones?: tf.Tensor1D,
+  milestones: () => Promise<tf.Tensor1D | undefined>,
 ) => Promise<PathOutput>;
 
 /** The kernel paths a method's `gpu` picks from. */
 const PATHS: GpuPaths<GpuPath> = {
   dualScale: (switches: EstimatorSwitches) => async (estimator, batch, settings, mode, milestones) => {
     const e = estimator();
-    const inputs = batchToTensors(batch, milestones);
+    const inputs = batchToTensors(batch, await milestones());
     try {
       const { advantages, details, pendingDetails } = await e.compute(inputs, settings, switches, { details: mode });
       return { tensor: advantages, result: details, pending: pendingDetails };
@@ -68,6 +69,7 @@ const PATHS: GpuPaths<GpuPath> = {
       tf.dispose(Object.values(inputs));
     }
   },
+  // GiGPO reads no milestone flags (docs/maths.md §7).
   anchorStates: () => async (estimator, batch, settings, mode) => {
     const { advantages, details, pendingDetails } = await gigpo(estimator, batch, requireStateKeys(batch), gigpoSettingsOf(settings), mode);
     return {
@@ -111,7 +113,7 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     }
     return (estimator ??= new GpuAdvantageEstimator(shaders));
   };
-  /** The batch's milestone flags gathered from `records` where they hold them (null: upload them). */
+  /** The batch's milestone flags gathered from `records` where they hold them (undefined: upload them). */
   const milestonesOf = async (batch: AdvantageBatch, records: RolloutRecords | undefined) => {
     if (!records?.milestones) return undefined;
     if (gather && gather.device !== getWebGpuDevice()) {
@@ -125,11 +127,11 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     name: 'webgpu-kernels',
     shaders,
     async compute(batch, settings, records) {
-      const { tensor, result } = await path(current, batch, settings, true, await milestonesOf(batch, records));
+      const { tensor, result } = await path(current, batch, settings, true, () => milestonesOf(batch, records));
       return { tensor, result: result! }; // details: true reads them
     },
     async computeDeferred(batch, settings, records) {
-      const { tensor, pending } = await path(current, batch, settings, 'deferred', await milestonesOf(batch, records));
+      const { tensor, pending } = await path(current, batch, settings, 'deferred', () => milestonesOf(batch, records));
       return { tensor, details: pending! }; // details: 'deferred' keeps them
     },
     async computeGigpo(batch, stateKeys, settings) {
