@@ -25,7 +25,7 @@ var<private> config: ShopConfig;
 @group(0) @binding(1) var<storage, read> tasks: array<u32>;
 
 // ---- Episode record (u32 words) ----
-const EPISODE_WORDS = 31u;
+const EPISODE_WORDS = 32u;
 const E_NLINES = 0u;
 const E_NMS = 1u;
 const E_DROPPED = 2u;
@@ -46,8 +46,9 @@ const E_SUCCESS = 27u;
 const E_MILESTONE = 28u;
 const E_MILESTONES_REACHED = 29u;
 const E_STATE_KEY = 30u;
+const E_TASK = 31u;
 
-// ---- Task table: the reward fractions, then per episode MAX_LINES line blocks ----
+// ---- Task table: the reward fractions, then per task block (E_TASK; a group's episodes share one) MAX_LINES line blocks ----
 const REWARD_DENS = 20u;
 const TASKS_START = 780u;
 const LINE_WORDS = 405u;
@@ -496,7 +497,7 @@ fn writeObs(b: u32) {
 fn shopStep(b: u32, action: u32, apply: bool, settings: ShopConfig) {
   config = settings;
   e = b * EPISODE_WORDS;
-  t0 = TASKS_START + b * TASK_WORDS;
+  t0 = TASKS_START + ep(E_TASK) * TASK_WORDS; // the episodes of a group share their task's block
   if (apply) {
     if (ep(E_DONE) != 0u) {
       setEp(E_MILESTONE, 0u);

@@ -114,7 +114,8 @@ const shop: GpuEnvKernel = {
   },
   upload(env) {
     const s = env as Shop;
-    return { episodes: packShopEpisodes(s.state, s.droppedMilestones), table: { name: 'tasks', data: packShopTasks(s.state) } };
+    const tasks = packShopTasks(s.state);
+    return { episodes: packShopEpisodes(s.state, s.droppedMilestones, tasks.taskOf), table: { name: 'tasks', data: tasks.data } };
   },
   params(env, applyActions) {
     return { numEpisodes: env.batchSize, ...shopUniforms(env), applyActions };

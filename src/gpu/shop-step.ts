@@ -121,6 +121,8 @@ const EPISODE_FIELDS = [
   ['MILESTONE', 1],
   ['MILESTONES_REACHED', 1],
   ['STATE_KEY', 1],
+  /** The episode's block in the `tasks` table (packShopTasks: the episodes of a group share one). */
+  ['TASK', 1],
 ] as const;
 
 export type ShopEpisodeField = (typeof EPISODE_FIELDS)[number][0];
@@ -143,7 +145,23 @@ function checkFits(s: ShopState): void {
 }
 
 /** The `tasks` table: the reward fractions, then every episode's task block (its order lines). */
-export function packShopTasks(s: ShopState): Uint32Array {
+export function packShopTasks(s: ShopState): { data: Uint32Array; taskOf: Uint32Array } {
+  const all = packEpisodeTasks(s);
+  // An episode whose block equals the one before it shares it: a group's episodes play one task.
+  const taskOf = new Uint32Array(s.B);
+  let distinct = 0;
+  for (let b = 0; b < s.B; b++) {
+    const block = all.subarray(SHOP_TASKS_START + b * SHOP_TASK_WORDS, SHOP_TASKS_START + (b + 1) * SHOP_TASK_WORDS);
+    const last = all.subarray(SHOP_TASKS_START + (distinct - 1) * SHOP_TASK_WORDS, SHOP_TASKS_START + distinct * SHOP_TASK_WORDS);
+    if (distinct === 0 || !block.every((word, i) => word === last[i]))
+      all.copyWithin(SHOP_TASKS_START + distinct++ * SHOP_TASK_WORDS, block.byteOffset / 4, block.byteOffset / 4 + SHOP_TASK_WORDS);
+    taskOf[b] = distinct - 1;
+  }
+  return { data: all.slice(0, SHOP_TASKS_START + distinct * SHOP_TASK_WORDS), taskOf };
+}
+
+/** The reward fractions, then every episode's task block in episode order. */
+function packEpisodeTasks(s: ShopState): Uint32Array {
   checkFits(s);
   const out = new Uint32Array(SHOP_TASKS_START + s.B * SHOP_TASK_WORDS);
   const fractions = new Float32Array(out.buffer, 0, SHOP_TASKS_START);
@@ -174,13 +192,13 @@ export function packShopTasks(s: ShopState): Uint32Array {
   return out;
 }
 
-/** Word index in the `tasks` table of field `field` (+ `index`) of episode b's line l. */
-export function shopTaskWord(b: number, l: number, field: ShopLineField, index = 0): number {
-  return SHOP_TASKS_START + b * SHOP_TASK_WORDS + l * SHOP_LINE_WORDS + SHOP_LINE_OFFSET[field] + index;
+/** Word index in the `tasks` table of field `field` (+ `index`) of task block k's line l (packShopTasks `taskOf` gives an episode's block). */
+export function shopTaskWord(k: number, l: number, field: ShopLineField, index = 0): number {
+  return SHOP_TASKS_START + k * SHOP_TASK_WORDS + l * SHOP_LINE_WORDS + SHOP_LINE_OFFSET[field] + index;
 }
 
 /** The episode records of a freshly reset shop (start state) and its dropout bits (bit k hides milestone k + 1). */
-export function packShopEpisodes(s: ShopState, dropped: Uint8Array): Uint32Array {
+export function packShopEpisodes(s: ShopState, dropped: Uint8Array, taskOf: Uint32Array): Uint32Array {
   checkFits(s);
   const W = SHOP_EPISODE_WORDS;
   const F = SHOP_EPISODE_OFFSET;
@@ -203,6 +221,7 @@ export function packShopEpisodes(s: ShopState, dropped: Uint8Array): Uint32Array
     for (let i = 0; i < LIST_SLOTS; i++) out[e + F.OPTION_SLOT + i] = s.optionSlot[b * LIST_SLOTS + i] >>> 0;
     for (let l = 0; l < s.L; l++) floats[e + F.LINE_REWARD + l] = s.lineReward[b * s.L + l];
     floats[e + F.REWARD] = s.reward[b];
+    out[e + F.TASK] = taskOf[b];
   }
   return out;
 }

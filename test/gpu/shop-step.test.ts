@@ -24,10 +24,26 @@ import {
   SHOP_LINE_WORDS,
   SHOP_TASK_WORDS,
   SHOP_TASKS_START,
+  packShopEpisodes,
+  packShopTasks,
 } from '../../src/gpu/shop-step.ts';
+import type { Shop } from '../../envs/shop/shop.ts';
 import { wgslConsts } from '../support/env-parity.ts';
 import { runLockstep } from '../support/gpu-env-lockstep.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
+
+describe('shop-step task table', () => {
+  it('holds one block per group of episodes playing one task, and each episode names its block', () => {
+    const env = createEnv('shop', { horizon: 'short', batchSize: 8 });
+    env.reset(Uint32Array.of(5, 5, 5, 5, 9, 9, 9, 9), new Rng(1));
+    const { data, taskOf } = packShopTasks((env as Shop).state);
+    expect(Array.from(taskOf)).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+    expect(data.length).toBe(SHOP_TASKS_START + 2 * SHOP_TASK_WORDS);
+    expect(data.subarray(SHOP_TASKS_START, SHOP_TASKS_START + SHOP_TASK_WORDS)).not.toEqual(data.subarray(SHOP_TASKS_START + SHOP_TASK_WORDS));
+    const episodes = packShopEpisodes((env as Shop).state, (env as Shop).droppedMilestones, taskOf);
+    for (let b = 0; b < 8; b++) expect(episodes[b * SHOP_EPISODE_WORDS + SHOP_EPISODE_OFFSET.TASK], `episode ${b}`).toBe(taskOf[b]);
+  });
+});
 
 describe('shop-step record layouts', () => {
   it('the WGSL constants are the TypeScript tables and the shop’s feature sizes', () => {

@@ -114,7 +114,7 @@ const STATE_FIELDS: Record<LockstepCase['env'], (env: VecEnv, words: Uint32Array
   },
 };
 
-/** Episode 0's wanted product (pool index 0 of its first line) priced one dollar over the limit. */
+/** Episode 0's wanted product (pool index 0 of its first line, in task block 0, which its group shares) priced one dollar over the limit. */
 function overpriceWantedProduct(env: VecEnv, table: Uint32Array): void {
   if (env.name !== 'shop') throw new Error(`sabotage 'layout' is written for the shop; got ${env.name}`);
   table[shopTaskWord(0, 0, 'PROD_PRICE', 0)] = table[shopTaskWord(0, 0, 'LIMIT')] + 1;
