@@ -214,6 +214,35 @@ describe('the reset records the whole-episode kernel starts from', () => {
   });
 });
 
+describe('the reset records of a rollout after the first', () => {
+  // Reset states keep words nothing reads (an earlier episode's, past the task's receptacles or the
+  // page's option slots); packed as 0, a group's runs upload one record in every environment.
+  it.each(['gridhouse', 'texthouse', 'shop'] as const)('%s: one reset record per group after a second reset', (name) => {
+    const B = 64;
+    const env = createEnv(name, { horizon: 'tiny', batchSize: B });
+    const rng = new Rng(5);
+    env.reset(
+      Uint32Array.from({ length: B }, (_, b) => 100 + Math.floor(b / 8)),
+      new Rng(3),
+    );
+    const actions = new Int32Array(B);
+    for (let t = 0; t < 30 && !env.done.every((d) => d === 1); t++) {
+      for (let b = 0; b < B; b++) {
+        const open = Array.from({ length: env.maxActions }, (_, a) => a).filter((a) => env.actionMask[b * env.maxActions + a]);
+        actions[b] = open.length ? open[rng.nextInt(open.length)] : 0;
+      }
+      env.step(actions);
+    }
+    env.reset(
+      Uint32Array.from({ length: B }, (_, b) => 200 + Math.floor(b / 8)),
+      new Rng(4),
+    );
+    const kernel = gpuEnvKernel(env)!;
+    const records = resetRecords(kernel.upload(env).episodes, B, kernel.recordWords);
+    expect((records.length - B) / kernel.recordWords).toBe(B / 8);
+  });
+});
+
 describe('GPU rollout on WebGPU (Dawn)', () => {
   beforeAll(async () => {
     await useWebGpuBackend();
