@@ -32,7 +32,7 @@ import package::lib::candidate_dictionary::{DICTIONARY_SLOTS, D_OVERFLOW, D_KEYS
 
 const NOT_ADMISSIBLE = -1e9;
 
-// The action record's bit for the step's milestone flag (src/trainer/gpu-rollout.ts MILESTONE_FLAG).
+// The action record's bit for the step's milestone flag (src/trainer/rollout-records.ts MILESTONE_FLAG).
 const MILESTONE_FLAG = 0x10000;
 
 // What the shared part reads of its kernel's uniforms, and where the run's record keeps its fields.

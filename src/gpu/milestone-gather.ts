@@ -1,7 +1,7 @@
 /**
  * The advantages' milestone flags gathered on the GPU from a GPU rollout's action records
  * (shaders/milestone-gather.wgsl), where the whole-episode kernel left each step's flag
- * (gpu-rollout.ts MILESTONE_FLAG): run-major int32, as the advantage kernels read them
+ * (src/trainer/rollout-records.ts MILESTONE_FLAG): run-major int32, as the advantage kernels read them
  * (advantage-tensors.ts), without the host writing S flags. Only for a batch whose flags are Φ's as
  * the rollout recorded them: no detector setting rewrote them (the trainer decides).
  */

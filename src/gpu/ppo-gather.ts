@@ -39,7 +39,7 @@ export interface RolloutRecords {
   /** The rollout's candidate dictionary, numbered, where the update reads its candidate rows (absent: the host writes them). */
   candidates?: GpuCandidates;
   /**
-   * Whether each action record's milestone flag (gpu-rollout.ts MILESTONE_FLAG) is the batch's Φ,
+   * Whether each action record's milestone flag (src/trainer/rollout-records.ts MILESTONE_FLAG) is the batch's Φ,
    * before any detector setting rewrites it (true under the task's detector, which the WGSL
    * environments detect with).
    */

@@ -219,7 +219,7 @@ export function packShopEpisodes(s: ShopState, dropped: Uint8Array, taskOf: Uint
     out[e + F.N_OPTION_SLOTS] = s.nOptionSlots[b];
     for (let d = 0; d < D; d++) out[e + F.SELECTED + d] = s.selected[b * D + d] >>> 0;
     // Past the page's option slots the state keeps an earlier page's, which nothing reads: packed as 0,
-    // so that episodes reset alike pack alike (gpu-rollout.ts uploads each such record once).
+    // so that episodes reset alike pack alike (src/trainer/rollout-records.ts uploads each such record once).
     for (let i = 0; i < LIST_SLOTS; i++) out[e + F.OPTION_SLOT + i] = i < s.nOptionSlots[b] ? s.optionSlot[b * LIST_SLOTS + i] >>> 0 : 0;
     for (let l = 0; l < s.L; l++) floats[e + F.LINE_REWARD + l] = s.lineReward[b * s.L + l];
     floats[e + F.REWARD] = s.reward[b];

@@ -160,7 +160,7 @@ export function packTextHouseEpisodes(s: TextHouseState, dropped: Uint8Array): U
       out[e + F.REC_TYPE + r] = s.recType[b * R + r];
       out[e + F.REC_CLOSED + r] = s.recClosed[b * R + r];
       // Past the task's receptacles the state keeps an earlier episode's flags, which nothing reads:
-      // packed as 0, so that episodes reset alike pack alike (gpu-rollout.ts uploads each such record once).
+      // packed as 0, so that episodes reset alike pack alike (src/trainer/rollout-records.ts uploads each such record once).
       out[e + F.EXPLORED + r] = r < s.nRec[b] ? s.explored[b * R + r] : 0;
     }
     for (let o = 0; o < O; o++) {

@@ -58,6 +58,7 @@ import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import { checkedRuns, checkLogProbs } from './log-prob-check.ts';
+import { checkMilestoneFlags, resetRecords, splitMilestoneFlags } from './rollout-records.ts';
 import { ReplayMismatchError, resetEpisodes, RolloutCollector, type Rollout } from './rollout.ts';
 
 const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
@@ -88,20 +89,12 @@ function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): 
 type RecordName = keyof ReturnType<typeof recordSizes>;
 
 /**
- * Bytes of the step-major observations the rollout keeps on the GPU for the update (ppo-gather.ts), or
- * 4 (none kept: the kernel then records none) where they would be over the device's binding limits.
+ * `bytes`, or 4 where a buffer of `bytes` would be over the device's binding limits: a record the
+ * rollout keeps on the GPU for the update (the step-major observations, ppo-gather.ts; the candidate
+ * dictionary, candidate-dictionary.ts) is then not kept, the kernel writes none, and the host lays
+ * that part of the batch out.
  */
-function obsRecordBytes(env: VecEnv, device: GPUDevice): number {
-  const bytes = 4 * env.maxSteps * env.batchSize * env.obsDim;
-  return bytes <= Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) ? bytes : 4;
-}
-
-/**
- * Bytes of the candidate dictionary's buffer (candidate-dictionary.ts), or 4 (none: the kernel enters
- * no candidate, and the host lays the candidate rows out) where it would be over the device's limits.
- */
-function dictionaryBufferBytes(env: VecEnv, device: GPUDevice): number {
-  const bytes = dictionaryBytes(env.actionDim, env.maxSteps * env.batchSize * env.maxActions);
+function keptBytes(bytes: number, device: GPUDevice): number {
   return bytes <= Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) ? bytes : 4;
 }
 
@@ -130,52 +123,6 @@ export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDe
   if (total > device.limits.maxBufferSize)
     return `the GPU rollout's records (${total} bytes) are over the adapter's maxBufferSize (${device.limits.maxBufferSize} bytes)`;
   return null;
-}
-
-/** The action record's bit for the step's milestone flag (MILESTONE_FLAG in shaders/lib/rollout.wgsl); the action is below it. */
-export const MILESTONE_FLAG = 0x10000;
-
-/** Each step slot's milestone flag (0 or 1), taken out of the action record, which keeps the actions alone. */
-function splitMilestoneFlags(actions: Int32Array): Uint8Array {
-  const flags = new Uint8Array(actions.length);
-  for (let i = 0; i < actions.length; i++) {
-    flags[i] = actions[i] & MILESTONE_FLAG ? 1 : 0;
-    actions[i] &= MILESTONE_FLAG - 1;
-  }
-  return flags;
-}
-
-/** Throws unless every step's milestone flag on the GPU (step-major) is the replay's. */
-function checkMilestoneFlags(rollout: Rollout, flags: Uint8Array): void {
-  const B = rollout.numRuns;
-  for (let b = 0; b < B; b++)
-    for (let s = rollout.runOffsets[b]; s < rollout.runOffsets[b + 1]; s++) {
-      const t = s - rollout.runOffsets[b];
-      const onGpu = flags[t * B + b];
-      if (onGpu !== rollout.milestones[s])
-        throw new GpuKernelError(
-          'gpu rollout',
-          `the GPU environment left the TypeScript one: run ${b}, step ${t}: the milestone flag is ${onGpu} on the GPU, ${rollout.milestones[s]} in the replay`,
-        );
-    }
-}
-
-/**
- * What the whole-episode kernel starts its runs from (lib/rollout.wgsl `startRun`): each run's index
- * into the distinct reset records, then those records, from B freshly reset records of W words. A run
- * whose record equals the one before it shares it: a group's runs play one task and are reset alike
- * (they differ only where milestone dropout drew differently).
- */
-export function resetRecords(episodes: Uint32Array, B: number, W: number): Uint32Array {
-  const out = new Uint32Array(B + B * W);
-  let distinct = 0;
-  for (let b = 0; b < B; b++) {
-    const record = episodes.subarray(b * W, (b + 1) * W);
-    const last = out.subarray(B + (distinct - 1) * W, B + distinct * W);
-    if (distinct === 0 || !record.every((word, i) => word === last[i])) out.set(record, B + distinct++ * W);
-    out[b] = distinct - 1;
-  }
-  return out.subarray(0, B + distinct * W);
 }
 
 export class GpuRolloutCollector {
@@ -243,9 +190,13 @@ export class GpuRolloutCollector {
       RecordName,
       GPUBuffer
     >;
-    this.obsRecord = this.create('observation record', obsRecordBytes(env, this.device), STORAGE | COPY_SRC);
+    this.obsRecord = this.create('observation record', keptBytes(4 * env.maxSteps * env.batchSize * env.obsDim, this.device), STORAGE | COPY_SRC);
     this.dictionary = {
-      table: this.create('candidate dictionary', dictionaryBufferBytes(env, this.device), STORAGE | COPY_SRC | COPY_DST),
+      table: this.create(
+        'candidate dictionary',
+        keptBytes(dictionaryBytes(env.actionDim, env.maxSteps * env.batchSize * env.maxActions), this.device),
+        STORAGE | COPY_SRC | COPY_DST,
+      ),
       features: this.create('candidate rows', 4 * DICTIONARY_SLOTS * env.actionDim, STORAGE | COPY_SRC),
     };
     // The records, then the weights the rollout acted with (for the log-probability check), then the dictionary's header.

@@ -38,7 +38,7 @@ import { MINIBATCH_PERMUTATION } from '../../src/gpu/minibatch-permutation.ts';
 import { CANDIDATE_RANKS, CANDIDATE_ROWS, DICTIONARY_SLOTS } from '../../src/gpu/candidate-dictionary.ts';
 import { MILESTONE_GATHER } from '../../src/gpu/milestone-gather.ts';
 import { FINAL_RECORDS, FINAL_WORDS } from '../../src/gpu/final-records.ts';
-import { MILESTONE_FLAG } from '../../src/trainer/gpu-rollout.ts';
+import { MILESTONE_FLAG } from '../../src/trainer/rollout-records.ts';
 import { wgslConsts } from '../support/env-parity.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';

@@ -15,7 +15,7 @@ import type { RolloutRecords } from '../../src/gpu/ppo-gather.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { methodSpec } from '../../src/methods/registry.ts';
 import { Rng } from '../../src/prng.ts';
-import { MILESTONE_FLAG } from '../../src/trainer/gpu-rollout.ts';
+import { MILESTONE_FLAG } from '../../src/trainer/rollout-records.ts';
 import { uploadBuffer } from '../support/gpu-buffers.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 

@@ -18,7 +18,7 @@ import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu
 import { ownGpuBuffer, TENSOR_BUFFER_USAGE } from '../../src/backend/webgpu-interop.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
 import { DICTIONARY_RANKS, DICTIONARY_SLOTS, dictionaryBytes, dictionaryPairs } from '../../src/gpu/candidate-dictionary.ts';
-import { MILESTONE_FLAG } from '../../src/trainer/gpu-rollout.ts';
+import { MILESTONE_FLAG } from '../../src/trainer/rollout-records.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';

@@ -1,0 +1,53 @@
+/**
+ * What a GPU rollout (gpu-rollout.ts) uploads and reads back of its runs, beside the kernels: the
+ * reset records the whole-episode kernel starts from (each distinct one once), and the milestone flag
+ * each step's action record carries (taken out, and checked against the replay).
+ */
+import { GpuKernelError } from '../gpu/kernel.ts';
+import type { Rollout } from './rollout.ts';
+
+/** The action record's bit for the step's milestone flag (MILESTONE_FLAG in shaders/lib/rollout.wgsl); the action is below it. */
+export const MILESTONE_FLAG = 0x10000;
+
+/** Each step slot's milestone flag (0 or 1), taken out of the action record, which keeps the actions alone. */
+export function splitMilestoneFlags(actions: Int32Array): Uint8Array {
+  const flags = new Uint8Array(actions.length);
+  for (let i = 0; i < actions.length; i++) {
+    flags[i] = actions[i] & MILESTONE_FLAG ? 1 : 0;
+    actions[i] &= MILESTONE_FLAG - 1;
+  }
+  return flags;
+}
+
+/** Throws unless every step's milestone flag on the GPU (step-major) is the replay's. */
+export function checkMilestoneFlags(rollout: Rollout, flags: Uint8Array): void {
+  const B = rollout.numRuns;
+  for (let b = 0; b < B; b++)
+    for (let s = rollout.runOffsets[b]; s < rollout.runOffsets[b + 1]; s++) {
+      const t = s - rollout.runOffsets[b];
+      const onGpu = flags[t * B + b];
+      if (onGpu !== rollout.milestones[s])
+        throw new GpuKernelError(
+          'gpu rollout',
+          `the GPU environment left the TypeScript one: run ${b}, step ${t}: the milestone flag is ${onGpu} on the GPU, ${rollout.milestones[s]} in the replay`,
+        );
+    }
+}
+
+/**
+ * What the whole-episode kernel starts its runs from (lib/rollout.wgsl `startRun`): each run's index
+ * into the distinct reset records, then those records, from B freshly reset records of W words. A run
+ * whose record equals the one before it shares it: a group's runs play one task and are reset alike
+ * (they differ only where milestone dropout drew differently).
+ */
+export function resetRecords(episodes: Uint32Array, B: number, W: number): Uint32Array {
+  const out = new Uint32Array(B + B * W);
+  let distinct = 0;
+  for (let b = 0; b < B; b++) {
+    const record = episodes.subarray(b * W, (b + 1) * W);
+    const last = out.subarray(B + (distinct - 1) * W, B + distinct * W);
+    if (distinct === 0 || !record.every((word, i) => word === last[i])) out.set(record, B + distinct++ * W);
+    out[b] = distinct - 1;
+  }
+  return out.subarray(0, B + distinct * W);
+}
