@@ -155,7 +155,13 @@ describe('Firefox ESR', () => {
     const o = await newFirefoxPage(browser, 1920, 1080);
     try {
       const t0 = await visit(o.page, server.url, 'present=1');
-      expect(await o.page.evaluate(`document.querySelector('beacon-live-app').hasAttribute('present')`)).toBe(true);
+      // The app element may upgrade after the load event that ends navigation: wait for its attribute.
+      await waitFor(
+        'the app in presenter mode',
+        () => o.page.evaluate(`document.querySelector('beacon-live-app')?.hasAttribute('present') ?? false`) as Promise<boolean>,
+        (present) => present,
+        30_000,
+      );
       await allPass(o, 2, 'presenter mode: every panel at iteration 2', t0 + WITHIN_MS);
       expect(await hasIn(o.page, 'main.stage comparison-chart')).toBe(true);
       expect(await hasIn(o.page, 'settings-form')).toBe(false);
