@@ -1,9 +1,14 @@
 // Each run's final record as the host reads it after a GPU rollout, gathered from its episode record
 // (whose layout is the environment's, src/gpu/gpu-envs.ts): FINAL_WORDS words per run, the length,
 // success, milestones reached, the task's milestones and the graded outcome's float32 bits (0 where the
-// environment grades none), instead of every word of every record. One invocation per run.
+// environment grades none), instead of every word of every record. The same pass writes the run-major
+// batch's step offsets from the lengths (an exclusive prefix sum, runOffsets[B] the batch's steps), for
+// the kernels that read the rollout's records into that batch: the host writes none.
+//
+// One workgroup of FINAL_SCAN_WIDTH invocations, each over a contiguous chunk of runs; its chunk's
+// steps are summed, the sums scanned by one invocation, then each chunk's offsets written.
 
-import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
+import package::lib::dispatch::WORKGROUP_SIZE;
 
 struct Params {
   numEpisodes: u32,
@@ -19,21 +24,47 @@ struct Params {
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> episodes: array<u32>;
 @group(0) @binding(2) var<storage, read_write> finals: array<u32>;
+@group(0) @binding(3) var<storage, read_write> runOffsets: array<u32>;
 
 const FINAL_WORDS = 5u; // src/gpu/final-records.ts FINAL_WORDS
 const NO_OUTCOME = 0xffffffffu;
+// The workgroup's width: src/gpu/final-records.ts FINAL_SCAN_WIDTH, which the runner is made with.
+const FINAL_SCAN_WIDTH = 64u;
+
+var<workgroup> chunkSteps: array<u32, FINAL_SCAN_WIDTH>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(id: Invocation) {
-  let b = invocationIndex(id);
-  if (b >= params.numEpisodes) {
-    return;
+fn main(@builtin(local_invocation_index) local: u32) {
+  let B = params.numEpisodes;
+  let chunk = (B + FINAL_SCAN_WIDTH - 1u) / FINAL_SCAN_WIDTH;
+  let first = min(local * chunk, B);
+  let end = min(first + chunk, B);
+  var steps = 0u;
+  for (var b = first; b < end; b++) {
+    let e = b * params.recordWords;
+    let f = b * FINAL_WORDS;
+    finals[f] = episodes[e + params.steps];
+    finals[f + 1u] = episodes[e + params.success];
+    finals[f + 2u] = episodes[e + params.milestonesReached];
+    finals[f + 3u] = episodes[e + params.numMilestones];
+    finals[f + 4u] = select(episodes[e + params.outcome], 0u, params.outcome == NO_OUTCOME);
+    steps += episodes[e + params.steps];
   }
-  let e = b * params.recordWords;
-  let f = b * FINAL_WORDS;
-  finals[f] = episodes[e + params.steps];
-  finals[f + 1u] = episodes[e + params.success];
-  finals[f + 2u] = episodes[e + params.milestonesReached];
-  finals[f + 3u] = episodes[e + params.numMilestones];
-  finals[f + 4u] = select(episodes[e + params.outcome], 0u, params.outcome == NO_OUTCOME);
+  chunkSteps[local] = steps;
+  workgroupBarrier();
+  if (local == 0u) {
+    var total = 0u;
+    for (var i = 0u; i < FINAL_SCAN_WIDTH; i++) {
+      let n = chunkSteps[i];
+      chunkSteps[i] = total;
+      total += n;
+    }
+    runOffsets[B] = total;
+  }
+  workgroupBarrier();
+  var offset = chunkSteps[local];
+  for (var b = first; b < end; b++) {
+    runOffsets[b] = offset;
+    offset += episodes[b * params.recordWords + params.steps];
+  }
 }

@@ -51,8 +51,8 @@ const E_TASK = 31u;
 // ---- Task table: the reward fractions, then per task block (E_TASK; a group's episodes share one) MAX_LINES line blocks ----
 const REWARD_DENS = 20u;
 const TASKS_START = 780u;
-const LINE_WORDS = 405u;
-const TASK_WORDS = 810u;
+const LINE_WORDS = 213u;
+const TASK_WORDS = 426u;
 const T_GOAL_TYPE = 0u;
 const T_GOAL_ATTRS = 1u;
 const T_GOAL_OPT = 2u;
@@ -65,6 +65,7 @@ const T_PROD_PRICE = 85u;
 const T_PROD_OPTS = 117u;
 const T_RESULTS = 149u;
 const RESULT_CAP = 32u;
+const RESULTS_PER_WORD = 4u;
 
 // ---- envs/shop/state.ts, config.ts, catalog.ts ----
 const P_SEARCH = 0u;
@@ -143,9 +144,11 @@ fn optionDim(v: u32) -> u32 {
   return select(0u, 1u, v >= OPTION_DIM1_OFFSET);
 }
 
-// state.ts resultAt: pool index of the product at rank r of the current line's query q
+// state.ts resultAt: pool index of the product at rank r of the current line's query q (a byte each,
+// four to a word, lowest first: src/gpu/shop-step.ts packShopTasks)
 fn resultAt(q: u32, r: u32) -> u32 {
-  return tasks[lineBlock() + T_RESULTS + q * RESULT_CAP + r];
+  let i = q * RESULT_CAP + r;
+  return (tasks[lineBlock() + T_RESULTS + i / RESULTS_PER_WORD] >> (8u * (i % RESULTS_PER_WORD))) & 0xffu;
 }
 
 // state.ts shownCount

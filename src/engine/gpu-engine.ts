@@ -44,24 +44,38 @@ interface PathOutput {
   pending?: DeferredAdvantages['details'];
 }
 
+/** The batch's inputs the GPU rollout's records already hold on the GPU (each undefined: upload it from the batch). */
+interface FromRecords {
+  /** The milestone flags, gathered from the action records. */
+  milestones?: tf.Tensor1D;
+  /** The run offsets the rollout wrote. */
+  runOffsets?: tf.Tensor1D;
+}
+
 /**
- * A GPU path: how one iteration's advantages are computed on the kernels. `milestones`: the batch's
- * flags gathered on the GPU from the rollout's records, where they hold them (a path that reads the
- * flags calls it; undefined: upload them from the batch).
+ * A GPU path: how one iteration's advantages are computed on the kernels. `fromRecords`: the batch's
+ * inputs read where the rollout left them on the GPU (a path that reads the flags calls it).
  */
 type GpuPath = (
   estimator: () => GpuAdvantageEstimator,
   batch: AdvantageBatch,
   settings: AdvantageSettings,
   mode: DetailsMode,
-  milestones: () => Promise<tf.Tensor1D | undefined>,
+  fromRecords: () => Promise<FromRecords>,
 ) => Promise<PathOutput>;
 
 /** The kernel paths a method's `gpu` picks from. */
 const PATHS: GpuPaths<GpuPath> = {
-  dualScale: (switches: EstimatorSwitches) => async (estimator, batch, settings, mode, milestones) => {
+  dualScale: (switches: EstimatorSwitches) => async (estimator, batch, settings, mode, fromRecords) => {
     const e = estimator();
-    const inputs = batchToTensors(batch, await milestones());
+    const { milestones, runOffsets } = await fromRecords();
+    let inputs: ReturnType<typeof batchToTensors>;
+    try {
+      inputs = batchToTensors(batch, milestones, runOffsets);
+    } catch (e) {
+      tf.dispose([milestones, runOffsets].filter((t) => t !== undefined));
+      throw e;
+    }
     try {
       const { advantages, details, pendingDetails } = await e.compute(inputs, settings, switches, { details: mode });
       return { tensor: advantages, result: details, pending: pendingDetails };
@@ -113,25 +127,35 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     }
     return (estimator ??= new GpuAdvantageEstimator(shaders));
   };
-  /** The batch's milestone flags gathered from `records` where they hold them (undefined: upload them). */
-  const milestonesOf = async (batch: AdvantageBatch, records: RolloutRecords | undefined) => {
-    if (!records?.milestones) return undefined;
+  /**
+   * What `records` hold of the batch on the GPU: its run offsets (zero-copy: disposing the tensor
+   * leaves the rollout's buffer), and its milestone flags gathered where they are Φ's.
+   */
+  const fromRecords = async (batch: AdvantageBatch, records: RolloutRecords | undefined): Promise<FromRecords> => {
+    if (!records) return {};
+    const runOffsets = tf.tensor({ buffer: records.offsets, zeroCopy: true }, [records.runOffsets.length], 'int32') as tf.Tensor1D;
+    if (!records.milestones) return { runOffsets };
     if (gather && gather.device !== getWebGpuDevice()) {
       gather.dispose();
       gather = undefined;
     }
     gather ??= new MilestoneGather(getWebGpuDevice(), shaders);
-    return gather.gather(records, batch.milestones.length);
+    try {
+      return { runOffsets, milestones: await gather.gather(records, batch.milestones.length) };
+    } catch (e) {
+      runOffsets.dispose();
+      throw e;
+    }
   };
   const engine: GpuAdvantageEngine = {
     name: 'webgpu-kernels',
     shaders,
     async compute(batch, settings, records) {
-      const { tensor, result } = await path(current, batch, settings, true, () => milestonesOf(batch, records));
+      const { tensor, result } = await path(current, batch, settings, true, () => fromRecords(batch, records));
       return { tensor, result: result! }; // details: true reads them
     },
     async computeDeferred(batch, settings, records) {
-      const { tensor, pending } = await path(current, batch, settings, 'deferred', () => milestonesOf(batch, records));
+      const { tensor, pending } = await path(current, batch, settings, 'deferred', () => fromRecords(batch, records));
       return { tensor, details: pending! }; // details: 'deferred' keeps them
     },
     async computeGigpo(batch, stateKeys, settings) {

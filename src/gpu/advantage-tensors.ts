@@ -23,13 +23,13 @@ export interface AdvantageTensors {
  * The batch as tensors on the current backend, after checking it (validateBatch); the caller disposes
  * them. The structure can only be checked here: on the GPU, malformed offsets give garbage, not errors.
  * `milestones`: the batch's flags already on the GPU (milestone-gather.ts), taken instead of uploading
- * `batch.milestones`.
+ * `batch.milestones`; `runOffsets` likewise, the offsets a GPU rollout wrote (the same as `batch.runOffsets`).
  */
-export function batchToTensors(batch: AdvantageBatch, milestones?: tf.Tensor1D): AdvantageTensors {
+export function batchToTensors(batch: AdvantageBatch, milestones?: tf.Tensor1D, runOffsets?: tf.Tensor1D): AdvantageTensors {
   validateBatch(batch);
   return {
     groupOffsets: tf.tensor1d(batch.groupOffsets, 'int32'),
-    runOffsets: tf.tensor1d(batch.runOffsets, 'int32'),
+    runOffsets: runOffsets ?? tf.tensor1d(batch.runOffsets, 'int32'),
     milestones: milestones ?? tf.tensor1d(Int32Array.from(batch.milestones), 'int32'),
     rewards: tf.tensor1d(Float32Array.from(batch.rewards), 'float32'),
   };

@@ -113,8 +113,9 @@ export function recordCandidateRows(
   workgroup: number,
   candidates: GpuCandidates,
   shape: { numSteps: number; numRuns: number; numCandidates: number; actionDim: number },
-  into: { runOffsets: GPUBuffer; rows: GPUBuffer },
+  offsets: GPUBuffer,
+  into: { rows: GPUBuffer },
 ): void {
-  const bound = { runOffsets: into.runOffsets, candidateTable: candidates.table, rows: into.rows };
+  const bound = { runOffsets: offsets, candidateTable: candidates.table, rows: into.rows };
   runner.record(pass, runner.prepare(bound, shape), Math.ceil((shape.numSteps * shape.numCandidates) / workgroup));
 }

@@ -132,10 +132,8 @@ export class FusedCriticKernels {
       return buffer;
     }
     const runner = await this.runners.single(PPO_GATHER);
-    const runOffsets = scratch('runOffsets', obs.records.runOffsets.length);
-    this.device.queue.writeBuffer(runOffsets, 0, obs.records.runOffsets);
     // The gather writes actions and old log-probabilities too; the critic leaves them unread.
-    const into = { runOffsets, obs: buffer, actions: scratch('actions', steps), oldLogProbs: scratch('oldLogProbs', steps) };
+    const into = { obs: buffer, actions: scratch('actions', steps), oldLogProbs: scratch('oldLogProbs', steps) };
     recordPpoGather(pass(), runner, WORKGROUP, obs.records, steps, obsDim, into);
     return buffer;
   }

@@ -220,7 +220,7 @@ export class FusedPpoKernels {
     rowsRunner: KernelRunner<string, string> | null,
     shape: FusedPpoShape,
     batch: FusedPpoBatch,
-    buffers: { runOffsets: GPUBuffer; obs: GPUBuffer; actions: GPUBuffer; oldLogProbs: GPUBuffer; rows: GPUBuffer },
+    buffers: { obs: GPUBuffer; actions: GPUBuffer; oldLogProbs: GPUBuffer; rows: GPUBuffer },
   ): void {
     const records = batch.records;
     if (!records) return;
@@ -234,6 +234,7 @@ export class FusedPpoKernels {
         WORKGROUP,
         records.candidates,
         { numSteps, numRuns: records.runOffsets.length - 1, numCandidates, actionDim },
+        records.offsets,
         buffers,
       );
     }
@@ -257,16 +258,13 @@ export class FusedPpoKernels {
       rows: scratch('rows', batch.actions.length * shape.numActions),
       actions: scratch('actions', batch.actions.length),
       oldLogProbs: scratch('oldLogProbs', batch.oldLogProbs.length),
-      runOffsets: scratch('runOffsets', batch.records ? batch.records.runOffsets.length : 1),
       perm: scratch('perm', batch.perm instanceof Uint32Array ? batch.perm.length : batch.actions.length * batch.perm.epochs),
       features: batch.features,
       advantages: batch.advantages,
     };
     const q = this.device.queue;
     if (!batch.records?.candidates) q.writeBuffer(buffers.rows, 0, batch.rows);
-    if (batch.records) {
-      q.writeBuffer(buffers.runOffsets, 0, batch.records.runOffsets);
-    } else {
+    if (!batch.records) {
       q.writeBuffer(buffers.obs, 0, batch.obs);
       q.writeBuffer(buffers.actions, 0, batch.actions);
       q.writeBuffer(buffers.oldLogProbs, 0, batch.oldLogProbs);

@@ -26,13 +26,11 @@ export const MILESTONE_GATHER = defineKernel({
 });
 
 const WORKGROUP = 64;
-const COPY_DST = 0x0008;
-const STORAGE = 0x0080;
 
 export class MilestoneGather {
   private runner: Promise<KernelRunner<string, string>> | null = null;
-  /** The run offsets, and the flags' buffer (one slot per record slot, so it never needs to grow). */
-  private buffers: { runOffsets: GPUBuffer; milestones: GPUBuffer } | null = null;
+  /** The flags' buffer (one slot per record slot, so it never needs to grow). */
+  private milestones: GPUBuffer | null = null;
 
   constructor(
     readonly device: GPUDevice,
@@ -48,17 +46,13 @@ export class MilestoneGather {
     this.runner ??= KernelRunner.create(this.device, MILESTONE_GATHER, this.shaders[MILESTONE_GATHER.name], WORKGROUP);
     const runner = await this.runner;
     const slots = records.actions.size;
-    if (!this.buffers || this.buffers.milestones.size < slots || this.buffers.runOffsets.size < 4 * records.runOffsets.length) {
+    if (!this.milestones || this.milestones.size < slots) {
       this.destroyBuffers();
-      this.buffers = {
-        runOffsets: this.device.createBuffer({ label: 'milestone gather offsets', size: 4 * records.runOffsets.length, usage: STORAGE | COPY_DST }),
-        milestones: this.device.createBuffer({ label: 'milestone gather flags', size: slots, usage: TENSOR_BUFFER_USAGE }),
-      };
+      this.milestones = this.device.createBuffer({ label: 'milestone gather flags', size: slots, usage: TENSOR_BUFFER_USAGE });
     }
-    const { runOffsets, milestones } = this.buffers;
-    this.device.queue.writeBuffer(runOffsets, 0, records.runOffsets);
+    const milestones = this.milestones;
     await runner.dispatch(
-      { runOffsets, actionRecord: records.actions, milestones },
+      { runOffsets: records.offsets, actionRecord: records.actions, milestones },
       { numSteps, numRuns: records.runOffsets.length - 1 },
       Math.ceil(numSteps / WORKGROUP),
     );
@@ -75,9 +69,7 @@ export class MilestoneGather {
   }
 
   private destroyBuffers(): void {
-    if (!this.buffers) return;
-    this.buffers.runOffsets.destroy();
-    this.buffers.milestones.destroy();
-    this.buffers = null;
+    this.milestones?.destroy();
+    this.milestones = null;
   }
 }

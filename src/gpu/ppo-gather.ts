@@ -36,6 +36,8 @@ export interface RolloutRecords {
   logProbs: GPUBuffer;
   /** B + 1 step offsets of the run-major batch. */
   runOffsets: Int32Array;
+  /** The same offsets on the GPU, written there by the rollout (final-records.ts): the kernels that read the records bind them. */
+  offsets: GPUBuffer;
   /** The rollout's candidate dictionary, numbered, where the update reads its candidate rows (absent: the host writes them). */
   candidates?: GpuCandidates;
   /**
@@ -58,10 +60,10 @@ export function recordPpoGather(
   records: RolloutRecords,
   numSteps: number,
   obsDim: number,
-  into: { runOffsets: GPUBuffer; obs: GPUBuffer; actions: GPUBuffer; oldLogProbs: GPUBuffer },
+  into: { obs: GPUBuffer; actions: GPUBuffer; oldLogProbs: GPUBuffer },
 ): void {
   const bound = {
-    runOffsets: into.runOffsets,
+    runOffsets: records.offsets,
     obsRecord: records.obs,
     actionRecord: records.actions,
     logProbRecord: records.logProbs,

@@ -49,6 +49,9 @@ export const SHOP_STEP = defineKernel({
 const QUERY_CAP = 8;
 const RESULT_CAP = 32;
 const PRODUCT_CAP = 32;
+/** Results packed into a task block's word (bytes: pool indices are below PRODUCT_CAP; `RESULTS_PER_WORD` in the WGSL). */
+export const SHOP_RESULTS_PER_WORD = 4;
+const RESULTS_PER_WORD = SHOP_RESULTS_PER_WORD;
 
 type Fields<N extends string> = readonly (readonly [N, number])[];
 
@@ -74,8 +77,11 @@ const LINE_FIELDS = [
   ['PROD_ATTRS', PRODUCT_CAP],
   ['PROD_PRICE', PRODUCT_CAP],
   ['PROD_OPTS', PRODUCT_CAP],
-  /** Per (query, rank): pool index of the product listed. */
-  ['RESULTS', QUERY_CAP * RESULT_CAP],
+  /**
+   * Per (query, rank): pool index of the product listed, a byte each (below PRODUCT_CAP), four to a
+   * word, lowest byte first: the results are most of a block, which the host writes every rollout.
+   */
+  ['RESULTS', (QUERY_CAP * RESULT_CAP) / RESULTS_PER_WORD],
 ] as const;
 
 export type ShopLineField = (typeof LINE_FIELDS)[number][0];
@@ -179,7 +185,10 @@ function packEpisodeTasks(s: ShopState): Uint32Array {
       for (let q = 0; q < s.Q; q++) {
         out[t + T.QUERY_TYPE + q] = s.queryType[bl * s.Q + q];
         out[t + T.QUERY_ATTRS + q] = s.queryAttrs[bl * s.Q + q];
-        for (let r = 0; r < s.R; r++) out[t + T.RESULTS + q * RESULT_CAP + r] = s.results[(bl * s.Q + q) * s.R + r];
+        for (let r = 0; r < s.R; r++) {
+          const i = q * RESULT_CAP + r;
+          out[t + T.RESULTS + Math.floor(i / RESULTS_PER_WORD)] |= s.results[(bl * s.Q + q) * s.R + r] << (8 * (i % RESULTS_PER_WORD));
+        }
       }
       for (let p = 0; p < s.P; p++) {
         out[t + T.PROD_TYPE + p] = s.prodType[bl * s.P + p];

@@ -39,7 +39,7 @@
 import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
-import { FINAL_FIELDS, FINAL_RECORDS, FINAL_WORDS, recordFinalRecords } from '../gpu/final-records.ts';
+import { FINAL_FIELDS, FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS, recordFinalRecords } from '../gpu/final-records.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
 import {
   CANDIDATE_RANKS,
@@ -98,9 +98,6 @@ function keptBytes(bytes: number, device: GPUDevice): number {
   return bytes <= Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) ? bytes : 4;
 }
 
-/** Invocations per workgroup of the final records' compaction (one per run). */
-const FINAL_RECORDS_WORKGROUP = 64;
-
 /** Storage buffers the whole-episode kernel binds (episode-rollout.ts). */
 const ROLLOUT_STORAGE_BUFFERS = 10;
 
@@ -136,6 +133,8 @@ export class GpuRolloutCollector {
   private records: Record<RecordName, GPUBuffer> | null = null;
   /** Step-major observations, kept on the GPU for the update (4 bytes: none kept). */
   private obsRecord: GPUBuffer | null = null;
+  /** The run-major batch's B + 1 step offsets, written by the final records' pass. */
+  private runOffsets: GPUBuffer | null = null;
   /** The rollout's candidate dictionary (4 bytes: none kept) and its rows in order of first use. */
   private dictionary: { table: GPUBuffer; features: GPUBuffer } | null = null;
   private staging: GPUBuffer | null = null;
@@ -166,7 +165,7 @@ export class GpuRolloutCollector {
     const { spec } = this.kernel.episodeKernel;
     this.runner ??= KernelRunner.create(this.device, spec, this.shaders[spec.name], EPISODE_ROLLOUT_WORKGROUP);
     this.ranks ??= KernelRunner.create(this.device, CANDIDATE_RANKS, this.shaders[CANDIDATE_RANKS.name], CANDIDATE_RANKS_WORKGROUP);
-    this.finals ??= KernelRunner.create(this.device, FINAL_RECORDS, this.shaders[FINAL_RECORDS.name], FINAL_RECORDS_WORKGROUP);
+    this.finals ??= KernelRunner.create(this.device, FINAL_RECORDS, this.shaders[FINAL_RECORDS.name], FINAL_SCAN_WIDTH);
     return Promise.all([this.runner, this.ranks, this.finals]);
   }
 
@@ -191,6 +190,7 @@ export class GpuRolloutCollector {
       GPUBuffer
     >;
     this.obsRecord = this.create('observation record', keptBytes(4 * env.maxSteps * env.batchSize * env.obsDim, this.device), STORAGE | COPY_SRC);
+    this.runOffsets = this.create('run offsets', 4 * (env.batchSize + 1), io);
     this.dictionary = {
       table: this.create(
         'candidate dictionary',
@@ -279,7 +279,11 @@ export class GpuRolloutCollector {
         if (keepsDictionary)
           pass((p) => ranks.record(p, ranks.prepare({ candidateTable: dictionary.table, features: dictionary.features }, { actionDim: env.actionDim }), 1));
         pass((p) =>
-          recordFinalRecords(p, finals, FINAL_RECORDS_WORKGROUP, B, kernel.recordWords, kernel.fields, { episodes: buffers.episodes, finals: records.finals }),
+          recordFinalRecords(p, finals, B, kernel.recordWords, kernel.fields, {
+            episodes: buffers.episodes,
+            finals: records.finals,
+            runOffsets: this.runOffsets!,
+          }),
         );
         let offset = 0;
         for (const name of Object.keys(sizes) as RecordName[]) {
@@ -333,6 +337,7 @@ export class GpuRolloutCollector {
           actions: records.actions,
           logProbs: records.logProbs,
           runOffsets: rollout.runOffsets,
+          offsets: this.runOffsets!,
           milestones: flagsAreTheBatch,
         };
         const dictionaryHeader = readDictionaryHeader(header);
@@ -402,11 +407,11 @@ export class GpuRolloutCollector {
       ...Object.values(this.buffers ?? {}),
       ...Object.values(this.records ?? {}),
       ...Object.values(this.dictionary ?? {}),
-      ...[this.staging, this.obsRecord].filter((b) => b !== null),
+      ...[this.staging, this.obsRecord, this.runOffsets].filter((b) => b !== null),
     ];
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
-    this.buffers = this.records = this.staging = this.obsRecord = this.dictionary = null;
+    this.buffers = this.records = this.staging = this.obsRecord = this.runOffsets = this.dictionary = null;
     for (const runner of [this.runner, this.ranks, this.finals])
       void runner?.then(
         (k) => k.destroy(),

@@ -112,7 +112,14 @@ export class FusedPpoUpdate {
   refusal(policy: Policy, batch: PpoBatch, settings: PpoSettings): string | null {
     const steps = batch.actions.length;
     const slices = Math.max(1, Math.min(settings.minibatches, steps));
-    return fusedPpoRefusal(this.shape(policy, batch), steps, batch.candidates.shape[0], settings.epochs, Math.ceil(steps / slices), this.kernels.device);
+    return fusedPpoRefusal(
+      this.shape(policy, batch),
+      steps,
+      batch.numRows ?? batch.candidates.shape[0],
+      settings.epochs,
+      Math.ceil(steps / slices),
+      this.kernels.device,
+    );
   }
 
   /**

@@ -44,6 +44,10 @@ export interface PpoBatch {
   obs: Float32Array; // [S × obsDim]
   candidates: tf.Tensor2D; // [K, actionDim] the batch's distinct candidate feature rows
   candidateRows: Int32Array; // [S × A]: the row in `candidates` of each (step, candidate)
+  /** K, known without building `candidates` (update-batch.ts builds it on first use); absent: `candidates.shape[0]`. */
+  numRows?: number;
+  /** Frees what the batch built (update-batch.ts's disposePpoBatch calls it; absent: `candidates` is disposed). */
+  release?: () => void;
   mask: Uint8Array; // [S × A] 1 admissible
   actions: Int32Array; // [S]
   oldLogProbs: Float32Array; // [S]

@@ -1,10 +1,12 @@
 /**
  * A rollout as the PPO update's batch: its distinct candidate rows (candidate-table.ts), renumbered in
  * order of first use by its steps and uploaded once, so the update embeds each distinct candidate row
- * once per minibatch.
+ * once per minibatch. Where the GPU rollout numbered the same rows in its dictionary (gpu-rollout.ts),
+ * the fused update reads them there and the host table is built only if something else asks for it
+ * (the tfjs-ops update, for a batch over the fused kernels' limits): an S × A pass the host skips.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { renumberByFirstUse } from '../policy/candidate-table.ts';
+import { type CandidateTable, renumberByFirstUse } from '../policy/candidate-table.ts';
 import { MinibatchRows, type PpoBatch } from './ppo.ts';
 import type { Rollout } from './rollout.ts';
 
@@ -24,13 +26,22 @@ export function toPpoBatch(
   advantages: tf.Tensor1D,
   rows = new MinibatchRows(),
 ): PpoBatch {
-  const table = renumberByFirstUse(rollout.candidateRows, rollout.candidates, dims.actionDim);
+  let table: CandidateTable | null = null;
+  let candidates: tf.Tensor2D | null = null;
+  const hostTable = () => (table ??= renumberByFirstUse(rollout.candidateRows, rollout.candidates, dims.actionDim));
   return {
     obsDim: dims.obsDim,
     numActions: dims.maxActions,
     obs: rollout.obs,
-    candidates: tf.tensor2d(table.rows, [table.count, dims.actionDim]),
-    candidateRows: table.rowOf,
+    get candidates() {
+      return (candidates ??= tf.tensor2d(hostTable().rows, [hostTable().count, dims.actionDim]));
+    },
+    get candidateRows() {
+      return hostTable().rowOf;
+    },
+    // The GPU dictionary's count is the replay's (gpu-rollout.ts checks it), which is the host table's.
+    numRows: rollout.gpuRecords?.candidates?.numRows ?? hostTable().count,
+    release: () => candidates?.dispose(),
     mask: rollout.mask,
     actions: rollout.actions,
     oldLogProbs: rollout.logProbs,
@@ -41,5 +52,7 @@ export function toPpoBatch(
 }
 
 export function disposePpoBatch(batch: PpoBatch): void {
-  tf.dispose([batch.candidates, batch.advantages]);
+  batch.advantages.dispose();
+  if (batch.release) batch.release();
+  else batch.candidates.dispose();
 }

@@ -37,7 +37,7 @@ import { PPO_GATHER } from '../../src/gpu/ppo-gather.ts';
 import { MINIBATCH_PERMUTATION } from '../../src/gpu/minibatch-permutation.ts';
 import { CANDIDATE_RANKS, CANDIDATE_ROWS, DICTIONARY_SLOTS } from '../../src/gpu/candidate-dictionary.ts';
 import { MILESTONE_GATHER } from '../../src/gpu/milestone-gather.ts';
-import { FINAL_RECORDS, FINAL_WORDS } from '../../src/gpu/final-records.ts';
+import { FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS } from '../../src/gpu/final-records.ts';
 import { MILESTONE_FLAG } from '../../src/trainer/rollout-records.ts';
 import { wgslConsts } from '../support/env-parity.ts';
 import { makeBatch, type RunSpec } from '../support/batches.ts';
@@ -165,9 +165,10 @@ describe('kernel sources and layouts', () => {
     expect(wgsl).toMatch(/@workgroup_size\(WORKGROUP_SIZE\)/);
   });
 
-  it('the rollout records’ constants are the TypeScript ones: dictionary slots, final record words, the milestone flag’s bit', () => {
+  it('the rollout records’ constants are the TypeScript ones: dictionary slots, final record words and scan width, the milestone flag’s bit', () => {
     expect(wgslConsts(VITE_SHADER_FILES['lib/candidate_dictionary.wgsl']).get('DICTIONARY_SLOTS')).toBe(DICTIONARY_SLOTS);
     expect(wgslConsts(VITE_SHADER_FILES['final-records.wgsl']).get('FINAL_WORDS')).toBe(FINAL_WORDS);
+    expect(wgslConsts(VITE_SHADER_FILES['final-records.wgsl']).get('FINAL_SCAN_WIDTH')).toBe(FINAL_SCAN_WIDTH);
     expect(VITE_SHADER_FILES['lib/rollout.wgsl']).toContain(`const MILESTONE_FLAG = 0x${MILESTONE_FLAG.toString(16)};`);
     expect(wgslConsts(VITE_SHADER_FILES['milestone-gather.wgsl']).get('MILESTONE_BIT')).toBe(Math.log2(MILESTONE_FLAG));
     expect(VITE_SHADER_FILES['ppo-gather.wgsl']).toContain(`const ACTION_BITS = 0x${(MILESTONE_FLAG - 1).toString(16)};`);

@@ -2,7 +2,7 @@
  * The advantages' milestone flags gathered on the GPU from a GPU rollout's action records
  * (src/gpu/milestone-gather.ts): run-major flags equal to the batch's, and the engine's advantages
  * from them equal, bit for bit, to those from the batch's flags uploaded by the host, which the
- * gather saves writing (S × 4 bytes less, its B + 1 offsets more).
+ * gather saves writing (S flags and B + 1 offsets: the offsets are the rollout's, on the GPU).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,11 @@ function batchAndRecords(seed: number, G: number): { batch: AdvantageBatch; reco
     rewards: Float64Array.from({ length: B }, () => rng.nextInt(2)),
   };
   const empty = uploadBuffer(device, new Float32Array(1));
-  return { batch, records: { obs: empty, actions: uploadBuffer(device, actions), logProbs: empty, runOffsets, milestones: true }, actions };
+  return {
+    batch,
+    records: { obs: empty, actions: uploadBuffer(device, actions), logProbs: empty, runOffsets, offsets: uploadBuffer(device, runOffsets), milestones: true },
+    actions,
+  };
 }
 
 describe('milestone flags gathered from the rollout’s records', () => {
@@ -65,6 +69,7 @@ describe('milestone flags gathered from the rollout’s records', () => {
         expect(Array.from(await tensor.data()).slice(0, batch.milestones.length), `seed ${seed}`).toEqual(Array.from(batch.milestones));
         tensor.dispose();
         records.actions.destroy();
+        records.offsets.destroy();
         records.obs.destroy();
       }
     } finally {
@@ -72,7 +77,7 @@ describe('milestone flags gathered from the rollout’s records', () => {
     }
   });
 
-  it('give the engine the same advantages as the host’s flags, bit for bit, and the host writes S flags less', async () => {
+  it('give the engine the same advantages as the host’s flags and offsets, bit for bit, and the host writes neither', async () => {
     const engine = createGpuAdvantageEngine(VITE_SHADERS, methodSpec('beacon'));
     const counter = installWebGpuCallCounter();
     const tensors = tf.memory().numTensors;
@@ -94,12 +99,13 @@ describe('milestone flags gathered from the rollout’s records', () => {
         }
       for (const out of outputs.slice(1)) expect(Array.from(out)).toEqual(Array.from(outputs[0]));
       expect(outputs[0].some((a) => a !== 0)).toBe(true);
-      // The gather writes its B + 1 offsets and uniforms (under 64 bytes) instead of S flags.
+      // The gather writes its uniforms (under 64 bytes) instead of S flags and B + 1 offsets.
       const B = batch.runOffsets.length - 1;
-      expect(written[0] - written[1]).toBeLessThanOrEqual(4 * S - 4 * (B + 1));
-      expect(written[0] - written[1]).toBeGreaterThan(4 * S - 4 * (B + 1) - 64);
+      expect(written[0] - written[1]).toBeLessThanOrEqual(4 * S + 4 * (B + 1));
+      expect(written[0] - written[1]).toBeGreaterThan(4 * S + 4 * (B + 1) - 64);
       expect(tf.memory().numTensors, 'no tensor left behind').toBe(tensors);
       records.actions.destroy();
+      records.offsets.destroy();
       records.obs.destroy();
     } finally {
       counter.uninstall();

@@ -22,6 +22,7 @@ import {
   SHOP_EPISODE_WORDS,
   SHOP_LINE_OFFSET,
   SHOP_LINE_WORDS,
+  SHOP_RESULTS_PER_WORD,
   SHOP_TASK_WORDS,
   SHOP_TASKS_START,
   packShopEpisodes,
@@ -53,6 +54,7 @@ describe('shop-step record layouts', () => {
     for (const [name, offset] of Object.entries(SHOP_LINE_OFFSET)) expect(consts.get(`T_${name}`), `T_${name}`).toBe(offset);
     expect(consts.get('LINE_WORDS')).toBe(SHOP_LINE_WORDS);
     expect(consts.get('TASK_WORDS')).toBe(SHOP_TASK_WORDS);
+    expect(consts.get('RESULTS_PER_WORD')).toBe(SHOP_RESULTS_PER_WORD);
     expect(consts.get('TASKS_START')).toBe(SHOP_TASKS_START);
     expect(consts.get('REWARD_DENS')).toBe(REWARD_DENS);
     const shop = createEnv('shop', { horizon: 'long', batchSize: 1 });

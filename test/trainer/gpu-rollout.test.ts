@@ -25,13 +25,12 @@ import { CHECKED_RUNS, checkLogProbs } from '../../src/trainer/log-prob-check.ts
 import { armGpuFault } from '../../src/gpu/fault-injection.ts';
 import type { Rollout } from '../../src/trainer/rollout.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
-import { readBack } from '../support/gpu-buffers.ts';
+import { emptyBuffer, readBack } from '../support/gpu-buffers.ts';
 import { installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
 import { gpuEnvKernel } from '../../src/gpu/gpu-envs.ts';
 import { CANDIDATE_ROWS } from '../../src/gpu/candidate-dictionary.ts';
 import { KernelRunner } from '../../src/gpu/kernel.ts';
 import { renumberByFirstUse } from '../../src/policy/candidate-table.ts';
-import { emptyBuffer, uploadBuffer } from '../support/gpu-buffers.ts';
 
 interface Counts {
   dispatches: number;
@@ -79,7 +78,7 @@ function plainLogits([w1, b1, w2, b2, v1, c1, v2, c2]: Float32Array[], H: number
 /**
  * The records the rollout leaves on the GPU for the update (ppo-gather.ts) hold, at run b's step t,
  * slot t · B + b, the replay's action and log-probability exactly and its observation up to float32
- * rounding.
+ * rounding; and the run offsets it wrote there are the replay's.
  */
 async function expectRecordsMatch(rollout: Rollout, obsDim: number, detector: Detector): Promise<void> {
   const records = rollout.gpuRecords;
@@ -92,6 +91,7 @@ async function expectRecordsMatch(rollout: Rollout, obsDim: number, detector: De
   ];
   const B = rollout.numRuns;
   expect(Array.from(records!.runOffsets)).toEqual(Array.from(rollout.runOffsets));
+  expect(Array.from(new Int32Array(await readBack(device, records!.offsets))), 'the run offsets on the GPU').toEqual(Array.from(rollout.runOffsets));
   for (let b = 0; b < B; b++)
     for (let s = rollout.runOffsets[b]; s < rollout.runOffsets[b + 1]; s++) {
       const slot = (s - rollout.runOffsets[b]) * B + b;
@@ -123,11 +123,10 @@ async function expectDictionaryMatches(rollout: Rollout, collector: GpuRolloutCo
   expect(Array.from(features)).toEqual(Array.from(new Uint32Array(host.rows.buffer, host.rows.byteOffset, host.rows.length)));
   const S = rollout.actions.length;
   const runner = await KernelRunner.create(device, CANDIDATE_ROWS, VITE_SHADERS['candidate-rows'], 64);
-  const runOffsets = uploadBuffer(device, rollout.runOffsets);
   const rows = emptyBuffer(device, 4 * S * numActions);
   try {
     await runner.dispatch(
-      { runOffsets, candidateTable: candidates!.table, rows },
+      { runOffsets: rollout.gpuRecords!.offsets, candidateTable: candidates!.table, rows },
       { numSteps: S, numRuns: rollout.numRuns, numCandidates: numActions, actionDim },
       Math.ceil((S * numActions) / 64),
     );
@@ -136,7 +135,6 @@ async function expectDictionaryMatches(rollout: Rollout, collector: GpuRolloutCo
     expect(Array.from(gathered)).toEqual(Array.from(want));
   } finally {
     runner.destroy();
-    runOffsets.destroy();
     rows.destroy();
   }
 }

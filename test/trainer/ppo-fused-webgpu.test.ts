@@ -222,6 +222,7 @@ describe('fused PPO update on webgpu', () => {
       actions: uploadBuffer(device, actionRecord),
       logProbs: uploadBuffer(device, logProbRecord),
       runOffsets,
+      offsets: uploadBuffer(device, runOffsets),
       milestones: false,
     };
     // A dictionary as candidate-ranks leaves it (candidate-dictionary.ts): here slot k holds row k at
@@ -255,9 +256,9 @@ describe('fused PPO update on webgpu', () => {
       for (const [j, b] of others.entries()) a.forEach((w, i) => expect(Array.from(b[i]), `variant ${j + 1}, variable ${i}`).toEqual(Array.from(w)));
       expect(dispatches[1]).toBe(dispatches[0] + 1); // the gather
       expect(dispatches[2]).toBe(dispatches[1] + 1); // the candidate rows
-      // The host no longer writes the observations, actions and old log-probabilities, only B + 1
-      // offsets and the gather's uniforms (under 64 bytes).
-      const saved = 4 * steps * (D + 2) - 4 * (B + 1);
+      // The host no longer writes the observations, actions and old log-probabilities, only the
+      // gather's uniforms (under 64 bytes): the offsets are the rollout's, on the GPU.
+      const saved = 4 * steps * (D + 2);
       expect(written[0] - written[1]).toBeLessThanOrEqual(saved);
       expect(written[0] - written[1]).toBeGreaterThan(saved - 64);
       // Nor the S × A candidate rows, only the candidate-rows kernel's uniforms.
@@ -265,7 +266,7 @@ describe('fused PPO update on webgpu', () => {
       expect(written[1] - written[2]).toBeGreaterThan(4 * steps * A - 64);
     } finally {
       counter.uninstall();
-      for (const buffer of [records.obs, records.actions, records.logProbs, candidates.table, candidates.features]) buffer.destroy();
+      for (const buffer of [records.obs, records.actions, records.logProbs, records.offsets, candidates.table, candidates.features]) buffer.destroy();
       disposeBatch(batch);
       update.dispose();
       for (const x of [...policies, ...adams]) x.dispose();

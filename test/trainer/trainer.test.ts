@@ -14,6 +14,7 @@ import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-r
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { METHOD_NAMES } from '../../src/methods/registry.ts';
 import { disposePpoBatch, toPpoBatch } from '../../src/trainer/update-batch.ts';
+import type { Rollout } from '../../src/trainer/rollout.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -145,5 +146,29 @@ describe('trainer', () => {
     disposePpoBatch(batch);
     policy.dispose();
     optimizer.dispose();
+  });
+
+  it('builds the host candidate table only when asked, where the GPU rollout numbered the rows', () => {
+    // Steps 0 and 1 use rows 1 then 0 of the rollout's dictionary: the host table renumbers them by first use.
+    const rollout = {
+      obs: new Float32Array(6).fill(1),
+      candidates: Float32Array.of(1, 2, 3, 4),
+      candidateRows: Int32Array.of(1, 0, 0, 1),
+      mask: new Uint8Array(4).fill(1),
+      actions: Int32Array.of(0, 1),
+      logProbs: Float32Array.of(-0.7, -0.7),
+    };
+    const dims = { obsDim: 3, actionDim: 2, maxActions: 2 };
+    const tensors = tf.memory().numTensors;
+    const onGpu = toPpoBatch({ ...rollout, gpuRecords: { candidates: { numRows: 2 } } as unknown as Rollout['gpuRecords'] }, dims, tf.tensor1d([1, 1]));
+    expect(onGpu.numRows).toBe(2);
+    expect(tf.memory().numTensors, 'no candidate tensor until asked').toBe(tensors + 1);
+    expect(Array.from(onGpu.candidateRows)).toEqual([0, 1, 1, 0]);
+    expect(Array.from(onGpu.candidates.dataSync())).toEqual([3, 4, 1, 2]);
+    disposePpoBatch(onGpu);
+    const onHost = toPpoBatch(rollout, dims, tf.tensor1d([1, 1]));
+    expect(onHost.numRows).toBe(2);
+    disposePpoBatch(onHost);
+    expect(tf.memory().numTensors, 'both batches freed').toBe(tensors);
   });
 });

@@ -1,0 +1,67 @@
+/**
+ * The final records' pass (shaders/final-records.wgsl, src/gpu/final-records.ts): each run's compact
+ * final record gathered from its episode record, and the run-major batch's B + 1 step offsets scanned
+ * from the lengths, at batch sizes under, at and over the workgroup's width (chunks of one run, of
+ * several, and a last chunk cut short).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS, recordFinalRecords } from '../../src/gpu/final-records.ts';
+import { KernelRunner } from '../../src/gpu/kernel.ts';
+import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
+import { Rng } from '../../src/prng.ts';
+import { emptyBuffer, readBack, uploadBuffer } from '../support/gpu-buffers.ts';
+import { useWebGpuBackend } from '../support/webgpu.ts';
+
+let device: GPUDevice;
+beforeAll(async () => {
+  ({ device } = await useWebGpuBackend());
+});
+
+/** An episode record's layout for the test: 7 words, the fields at these words (no outcome where `graded` is false). */
+const WORDS = 7;
+const fields = (graded: boolean) => ({
+  done: 1,
+  steps: 2,
+  success: 5,
+  milestone: 4,
+  milestonesReached: 0,
+  numMilestones: 6,
+  stateKey: 4,
+  ...(graded ? { outcome: 3 } : {}),
+});
+
+describe('final records', () => {
+  it.each([1, 8, FINAL_SCAN_WIDTH, FINAL_SCAN_WIDTH + 1, 1000, 4096])('%i runs: the compact records and the run offsets', async (B) => {
+    const rng = new Rng(B);
+    const graded = B % 2 === 0;
+    const f = fields(graded);
+    const episodes = Uint32Array.from({ length: B * WORDS }, () => rng.nextUint32());
+    for (let b = 0; b < B; b++) episodes[b * WORDS + f.steps] = 1 + rng.nextInt(300);
+    const runner = await KernelRunner.create(device, FINAL_RECORDS, VITE_SHADERS[FINAL_RECORDS.name], FINAL_SCAN_WIDTH);
+    const buffers = {
+      episodes: uploadBuffer(device, episodes),
+      finals: emptyBuffer(device, 4 * B * FINAL_WORDS),
+      runOffsets: emptyBuffer(device, 4 * (B + 1)),
+    };
+    try {
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      recordFinalRecords(pass, runner, B, WORDS, f, buffers);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      const finals = new Uint32Array(await readBack(device, buffers.finals));
+      const offsets = new Int32Array(await readBack(device, buffers.runOffsets));
+      const want = new Int32Array(B + 1);
+      for (let b = 0; b < B; b++) {
+        const e = b * WORDS;
+        want[b + 1] = want[b] + episodes[e + f.steps];
+        const record = [f.steps, f.success, f.milestonesReached, f.numMilestones].map((w) => episodes[e + w]);
+        expect(Array.from(finals.subarray(b * FINAL_WORDS, (b + 1) * FINAL_WORDS)), `run ${b}`).toEqual([...record, graded ? episodes[e + 3] : 0]);
+      }
+      expect(Array.from(offsets)).toEqual(Array.from(want));
+    } finally {
+      runner.destroy();
+      for (const buffer of Object.values(buffers)) buffer.destroy();
+    }
+  });
+});
