@@ -3,12 +3,16 @@
 // success, milestones reached, the task's milestones and the graded outcome's float32 bits (0 where the
 // environment grades none), instead of every word of every record. The same pass writes the run-major
 // batch's step offsets from the lengths (an exclusive prefix sum, runOffsets[B] the batch's steps), for
-// the kernels that read the rollout's records into that batch: the host writes none.
+// the kernels that read the rollout's records into that batch: the host writes none. And the recorded
+// log-probabilities of the runs the host's check samples (src/trainer/log-prob-check.ts: the first
+// `sampleRuns` of the keyed permutation of the runs), run after run, maxSteps slots each: the host
+// reads those instead of every step's.
 //
 // One workgroup of FINAL_SCAN_WIDTH invocations, each over a contiguous chunk of runs; its chunk's
 // steps are summed, the sums scanned by one invocation, then each chunk's offsets written.
 
 import package::lib::dispatch::WORKGROUP_SIZE;
+import package::lib::permutation::permutedIndex;
 
 struct Params {
   numEpisodes: u32,
@@ -19,12 +23,20 @@ struct Params {
   numMilestones: u32,
   // The outcome's word in the record, or NO_OUTCOME.
   outcome: u32,
+  maxSteps: u32,
+  sampleRuns: u32,
+  // The rollout's key, which keys the sample's permutation.
+  key0: u32,
+  key1: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> episodes: array<u32>;
 @group(0) @binding(2) var<storage, read_write> finals: array<u32>;
 @group(0) @binding(3) var<storage, read_write> runOffsets: array<u32>;
+// Step-major: run b's step t at t · numEpisodes + b.
+@group(0) @binding(4) var<storage, read> logProbRecord: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sampleLogProbs: array<u32>;
 
 const FINAL_WORDS = 5u; // src/gpu/final-records.ts FINAL_WORDS
 const NO_OUTCOME = 0xffffffffu;
@@ -66,5 +78,12 @@ fn main(@builtin(local_invocation_index) local: u32) {
   for (var b = first; b < end; b++) {
     runOffsets[b] = offset;
     offset += episodes[b * params.recordWords + params.steps];
+  }
+  for (var i = 0u; i < params.sampleRuns; i++) {
+    let b = permutedIndex(i, B, vec2<u32>(params.key0, params.key1), 0u);
+    let steps = episodes[b * params.recordWords + params.steps];
+    for (var t = local; t < steps; t += FINAL_SCAN_WIDTH) {
+      sampleLogProbs[i * params.maxSteps + t] = logProbRecord[t * B + b];
+    }
   }
 }

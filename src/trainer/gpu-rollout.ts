@@ -12,10 +12,13 @@
  * candidate rows, which the kernel builds as it plays and one more dispatch numbers in order of first
  * use (candidate-dictionary.ts): the update reads each (step, candidate)'s row there. Neither is kept
  * where its buffer would pass the binding limit. What comes back is small: each step's sampled
- * actions and their log-probabilities, each episode's final record (length, success, milestones,
- * graded outcome; gathered from the episode records by one more dispatch, final-records.ts), the
- * weights the rollout acted with and the dictionary's header, in one read-back of 8 · T · B + 20 · B
- * bytes plus the policy's size and 16 bytes.
+ * action, each episode's final record (length, success, milestones, graded outcome; gathered from the
+ * episode records by one more dispatch, final-records.ts, which also scans the lengths into the run
+ * offsets every kernel reading the records binds, on the GPU), the log-probabilities of the 8 runs
+ * the check samples (copied out by the same dispatch), the weights the rollout acted with and the
+ * dictionary's header, in one read-back of 4 · T · B + 32 · T + 20 · B bytes plus the policy's size
+ * and 16 bytes. The other runs' log-probabilities stay on the GPU, where the fused update reads them
+ * as π_old; an update that does not is given them by `completeLogProbs` (one read-back more).
  *
  * The rest of the batch (masks, state keys, milestone flags, the candidate rows and observations
  * again for the CPU's uses) is laid out by replaying those actions in the TypeScript environment
@@ -39,7 +42,8 @@
 import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
-import { FINAL_FIELDS, FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS, recordFinalRecords } from '../gpu/final-records.ts';
+import { FINAL_FIELDS, FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS, type LogProbSample, recordFinalRecords } from '../gpu/final-records.ts';
+import { permutedIndex } from '../gpu/minibatch-permutation.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
 import {
   CANDIDATE_RANKS,
@@ -57,7 +61,7 @@ import { EPISODE_ROLLOUT_WORKGROUP, MAX_CANDIDATES } from '../gpu/episode-rollou
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
-import { checkedRuns, checkLogProbs } from './log-prob-check.ts';
+import { CHECKED_RUNS, checkedRuns, checkLogProbs } from './log-prob-check.ts';
 import { checkMilestoneFlags, resetRecords, splitMilestoneFlags } from './rollout-records.ts';
 import { ReplayMismatchError, resetEpisodes, RolloutCollector, type Rollout } from './rollout.ts';
 
@@ -66,11 +70,19 @@ const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
 
-/** Bytes of what one rollout of `env` brings back: step-major actions and log-probabilities, compact final records. */
+/** Bytes of the records one rollout of `env` writes: step-major actions and log-probabilities, compact final records. */
 function recordSizes(env: VecEnv) {
   const steps = env.maxSteps * env.batchSize;
   return { actions: 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * FINAL_WORDS };
 }
+
+/** Bytes of what one rollout of `env` brings back: the actions, the checked runs' log-probabilities (maxSteps slots a run), the final records. */
+function readBackSizes(env: VecEnv) {
+  const { actions, finals } = recordSizes(env);
+  return { actions, sampleLogProbs: 4 * CHECKED_RUNS * env.maxSteps, finals };
+}
+
+type ReadBackName = keyof ReturnType<typeof readBackSizes>;
 
 /** Bytes of the buffers the rollout kernel binds besides the records, for one rollout of `env` at width `hiddenSize`. */
 function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): Record<string, number> {
@@ -87,6 +99,20 @@ function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): 
 }
 
 type RecordName = keyof ReturnType<typeof recordSizes>;
+
+/**
+ * The step-major log-probabilities as the replay reads them: the sampled runs' (FINAL_RECORDS copies
+ * them, run after run, maxSteps slots each), NaN elsewhere until `completeLogProbs`.
+ */
+function sampledLogProbs(sampled: Float32Array, sample: LogProbSample, B: number): Float32Array {
+  const T = sample.maxSteps;
+  const out = new Float32Array(T * B).fill(Number.NaN);
+  for (let i = 0; i < sample.runs; i++) {
+    const b = permutedIndex(i, B, sample.key, 0);
+    for (let t = 0; t < T; t++) out[t * B + b] = sampled[i * T + t];
+  }
+  return out;
+}
 
 /**
  * `bytes`, or 4 where a buffer of `bytes` would be over the device's binding limits: a record the
@@ -133,6 +159,10 @@ export class GpuRolloutCollector {
   private records: Record<RecordName, GPUBuffer> | null = null;
   /** Step-major observations, kept on the GPU for the update (4 bytes: none kept). */
   private obsRecord: GPUBuffer | null = null;
+  /** The log-probabilities of the runs the check samples, copied out of the record by the final records' pass. */
+  private sampleLogProbs: GPUBuffer | null = null;
+  /** Rollouts collected so far: a rollout's `completeLogProbs` reads the records only while they are its own. */
+  private collected = 0;
   /** The run-major batch's B + 1 step offsets, written by the final records' pass. */
   private runOffsets: GPUBuffer | null = null;
   /** The rollout's candidate dictionary (4 bytes: none kept) and its rows in order of first use. */
@@ -191,6 +221,7 @@ export class GpuRolloutCollector {
     >;
     this.obsRecord = this.create('observation record', keptBytes(4 * env.maxSteps * env.batchSize * env.obsDim, this.device), STORAGE | COPY_SRC);
     this.runOffsets = this.create('run offsets', 4 * (env.batchSize + 1), io);
+    this.sampleLogProbs = this.create('sampled log-probabilities', readBackSizes(env).sampleLogProbs, STORAGE | COPY_SRC);
     this.dictionary = {
       table: this.create(
         'candidate dictionary',
@@ -199,8 +230,8 @@ export class GpuRolloutCollector {
       ),
       features: this.create('candidate rows', 4 * DICTIONARY_SLOTS * env.actionDim, STORAGE | COPY_SRC),
     };
-    // The records, then the weights the rollout acted with (for the log-probability check), then the dictionary's header.
-    const recordBytes = Object.values(sizes).reduce((s, n) => s + n, 0);
+    // What comes back of the records, then the weights the rollout acted with (for the log-probability check), then the dictionary's header.
+    const recordBytes = Object.values(readBackSizes(env)).reduce((s, n) => s + n, 0);
     this.staging = this.create('read-back', recordBytes + buffers.weights.size + DICTIONARY_HEADER_BYTES, MAP_READ | COPY_DST);
   }
 
@@ -221,6 +252,7 @@ export class GpuRolloutCollector {
     const device = this.device;
     const [runner, ranks, finals] = await this.ready();
     this.allocate();
+    const generation = ++this.collected;
     const buffers = this.buffers!;
     const dictionary = this.dictionary!;
     const keepsDictionary = dictionary.table.size > 4;
@@ -229,6 +261,8 @@ export class GpuRolloutCollector {
 
     const episodeSeeds = resetEpisodes(env, taskSeeds, groupSize, dropoutRng);
     const key = { seed: rng.seed, iteration: rng.nextUint32() };
+    // The runs the log-probability check may take (checkedRuns: the first of this permutation), whose log-probabilities come back.
+    const sample = { runs: Math.min(CHECKED_RUNS, B), maxSteps: env.maxSteps, key: { key0: key.seed, key1: key.iteration } };
     const { episodes, table } = kernel.upload(env);
     const tableBuffer = this.create(table.name, table.data.byteLength, STORAGE | COPY_DST);
     device.queue.writeBuffer(tableBuffer, 0, table.data);
@@ -236,8 +270,8 @@ export class GpuRolloutCollector {
 
     const envBuffers = { ...buffers, [table.name]: tableBuffer };
     const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
-    const sizes = recordSizes(env);
-    const at = {} as Record<RecordName, number>;
+    const sizes = readBackSizes(env);
+    const at = {} as Record<ReadBackName, number>;
     let weightsAt = 0;
     let headerAt = 0;
     try {
@@ -279,16 +313,19 @@ export class GpuRolloutCollector {
         if (keepsDictionary)
           pass((p) => ranks.record(p, ranks.prepare({ candidateTable: dictionary.table, features: dictionary.features }, { actionDim: env.actionDim }), 1));
         pass((p) =>
-          recordFinalRecords(p, finals, B, kernel.recordWords, kernel.fields, {
+          recordFinalRecords(p, finals, B, kernel.recordWords, kernel.fields, sample, {
             episodes: buffers.episodes,
             finals: records.finals,
             runOffsets: this.runOffsets!,
+            logProbRecord: records.logProbs,
+            sampleLogProbs: this.sampleLogProbs!,
           }),
         );
+        const readBack: Record<ReadBackName, GPUBuffer> = { actions: records.actions, sampleLogProbs: this.sampleLogProbs!, finals: records.finals };
         let offset = 0;
-        for (const name of Object.keys(sizes) as RecordName[]) {
+        for (const name of Object.keys(sizes) as ReadBackName[]) {
           at[name] = offset;
-          encoder.copyBufferToBuffer(records[name], 0, staging, offset, sizes[name]);
+          encoder.copyBufferToBuffer(readBack[name], 0, staging, offset, sizes[name]);
           offset += sizes[name];
         }
         weightsAt = offset;
@@ -308,9 +345,10 @@ export class GpuRolloutCollector {
       let milestoneFlags: Uint8Array;
       try {
         const bytes = staging.getMappedRange();
-        const copy = <C extends Float32Array | Uint32Array | Int32Array>(name: RecordName, Ctor: new (b: ArrayBuffer) => C) =>
+        const copy = <C extends Float32Array | Uint32Array | Int32Array>(name: ReadBackName, Ctor: new (b: ArrayBuffer) => C) =>
           new Ctor(bytes.slice(at[name], at[name] + sizes[name]));
-        recorded = { actions: copy('actions', Int32Array), logProbs: copy('logProbs', Float32Array), finals: copy('finals', Uint32Array) };
+        const logProbs = sampledLogProbs(copy('sampleLogProbs', Float32Array), sample, B);
+        recorded = { actions: copy('actions', Int32Array), logProbs, finals: copy('finals', Uint32Array) };
         milestoneFlags = splitMilestoneFlags(recorded.actions);
         const { obsDim, actionDim, hiddenSize } = this.policy.shape;
         weights = new Float32Array(bytes.slice(weightsAt, weightsAt + 4 * policyWeightCount(obsDim, actionDim, hiddenSize)));
@@ -324,7 +362,7 @@ export class GpuRolloutCollector {
       // The WGSL environments detect with the task's detector: under another, the replay's flags are that detector's.
       const flagsAreTheBatch = env.detector === 'task';
       if (flagsAreTheBatch) checkMilestoneFlags(rollout, milestoneFlags);
-      const checked = checkedRuns(rollout.runOffsets, { key0: key.seed, key1: key.iteration }, this.policy.shape);
+      const checked = checkedRuns(rollout.runOffsets, sample.key, this.policy.shape);
       if (faulty) rollout.logProbs[rollout.runOffsets[checked[0]]] += 0.01;
       this.lastCheckedRuns = checked;
       const t0 = performance.now();
@@ -350,11 +388,37 @@ export class GpuRolloutCollector {
           rollout.gpuRecords.candidates = { ...dictionary, numRows: dictionaryHeader.count };
         }
       }
+      rollout.completeLogProbs = () => this.completeLogProbs(rollout, generation);
       return rollout;
     } finally {
       // Queue order keeps the table alive for the work already submitted.
       tableBuffer.destroy();
       this.liveBuffers--;
+    }
+  }
+
+  /**
+   * Every step's recorded log-probability into `rollout.logProbs` (run-major), read from the record
+   * while it is still that rollout's: one read-back of 4 · T · B bytes, for an update that does not
+   * gather them on the GPU (a batch over the fused kernels' limits, or records not kept).
+   */
+  private async completeLogProbs(rollout: Rollout, generation: number): Promise<void> {
+    if (generation !== this.collected || !this.records) throw new Error('GpuRolloutCollector: a rollout’s log-probabilities asked for after the next rollout');
+    const B = this.env.batchSize;
+    const source = this.records.logProbs;
+    const staging = this.device.createBuffer({ label: 'gpu rollout log-probabilities', size: source.size, usage: MAP_READ | COPY_DST });
+    try {
+      const encoder = this.device.createCommandEncoder({ label: 'gpu rollout log-probabilities' });
+      encoder.copyBufferToBuffer(source, 0, staging, 0, source.size);
+      this.device.queue.submit([encoder.finish()]);
+      await staging.mapAsync(MAP_READ);
+      const record = new Float32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      const { runOffsets, logProbs } = rollout;
+      for (let b = 0; b < B; b++) for (let s = runOffsets[b]; s < runOffsets[b + 1]; s++) logProbs[s] = record[(s - runOffsets[b]) * B + b];
+      rollout.completeLogProbs = undefined;
+    } finally {
+      staging.destroy();
     }
   }
 

@@ -38,6 +38,7 @@ export interface Rollout {
   candidateRows: Int32Array;
   mask: Uint8Array; // S × A (1 admissible, 0 not)
   actions: Int32Array;
+  /** Per step; after a GPU rollout only its checked runs' (NaN elsewhere) until `completeLogProbs` reads the rest. */
   logProbs: Float32Array;
   stateKeys: Uint32Array;
   milestones: Uint8Array;
@@ -48,6 +49,12 @@ export interface Rollout {
    * fused update gathers its rows there instead of uploading these arrays (ppo-gather.ts).
    */
   gpuRecords?: RolloutRecords;
+  /**
+   * A GPU rollout brings back only the log-probabilities its check samples (gpu-rollout.ts): this
+   * reads every step's into `logProbs`, for an update that does not gather them on the GPU. Valid
+   * until the collector's next rollout; absent where `logProbs` is whole.
+   */
+  completeLogProbs?: () => Promise<void>;
 }
 
 /**

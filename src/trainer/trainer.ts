@@ -360,7 +360,11 @@ export class Trainer {
   private async reinforce(rollout: Rollout, advantages: tf.Tensor1D, defer = false): Promise<UpdateStats> {
     const batch = toPpoBatch(rollout, this.env, advantages, this.minibatchRows);
     try {
-      if (this.fusedPpo && this.fusedPpo.refusal(this.policy, batch, this.config) === null) {
+      const fused = this.fusedPpo && this.fusedPpo.refusal(this.policy, batch, this.config) === null;
+      // A GPU rollout brought back only its checked runs' log-probabilities: an update that does not
+      // gather π_old from its records on the GPU reads the rest first (into the array the batch holds).
+      if (!(fused && batch.records)) await rollout.completeLogProbs?.();
+      if (fused && this.fusedPpo) {
         const pending = await this.fusedPpo.updateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);
         return defer ? pending : await readPpoStats(pending);
       }

@@ -34,7 +34,8 @@ export function toPpoBatch(
     numActions: dims.maxActions,
     obs: rollout.obs,
     get candidates() {
-      return (candidates ??= tf.tensor2d(hostTable().rows, [hostTable().count, dims.actionDim]));
+      // Kept: the first use may be inside a tf.tidy (a minibatch's inputs), which would free it.
+      return (candidates ??= tf.keep(tf.tensor2d(hostTable().rows, [hostTable().count, dims.actionDim])));
     },
     get candidateRows() {
       return hostTable().rowOf;

@@ -1,12 +1,15 @@
 /**
  * The final records' pass (shaders/final-records.wgsl, src/gpu/final-records.ts): each run's compact
- * final record gathered from its episode record, and the run-major batch's B + 1 step offsets scanned
+ * final record gathered from its episode record, the run-major batch's B + 1 step offsets scanned
  * from the lengths, at batch sizes under, at and over the workgroup's width (chunks of one run, of
- * several, and a last chunk cut short).
+ * several, and a last chunk cut short), and the sampled runs' log-probabilities: those of the runs the
+ * permutation's CPU twin names, as the log-probability check draws them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS, recordFinalRecords } from '../../src/gpu/final-records.ts';
 import { KernelRunner } from '../../src/gpu/kernel.ts';
+import { permutedIndex } from '../../src/gpu/minibatch-permutation.ts';
+import { CHECKED_RUNS } from '../../src/trainer/log-prob-check.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Rng } from '../../src/prng.ts';
 import { emptyBuffer, readBack, uploadBuffer } from '../support/gpu-buffers.ts';
@@ -31,37 +34,52 @@ const fields = (graded: boolean) => ({
 });
 
 describe('final records', () => {
-  it.each([1, 8, FINAL_SCAN_WIDTH, FINAL_SCAN_WIDTH + 1, 1000, 4096])('%i runs: the compact records and the run offsets', async (B) => {
-    const rng = new Rng(B);
-    const graded = B % 2 === 0;
-    const f = fields(graded);
-    const episodes = Uint32Array.from({ length: B * WORDS }, () => rng.nextUint32());
-    for (let b = 0; b < B; b++) episodes[b * WORDS + f.steps] = 1 + rng.nextInt(300);
-    const runner = await KernelRunner.create(device, FINAL_RECORDS, VITE_SHADERS[FINAL_RECORDS.name], FINAL_SCAN_WIDTH);
-    const buffers = {
-      episodes: uploadBuffer(device, episodes),
-      finals: emptyBuffer(device, 4 * B * FINAL_WORDS),
-      runOffsets: emptyBuffer(device, 4 * (B + 1)),
-    };
-    try {
-      const encoder = device.createCommandEncoder();
-      const pass = encoder.beginComputePass();
-      recordFinalRecords(pass, runner, B, WORDS, f, buffers);
-      pass.end();
-      device.queue.submit([encoder.finish()]);
-      const finals = new Uint32Array(await readBack(device, buffers.finals));
-      const offsets = new Int32Array(await readBack(device, buffers.runOffsets));
-      const want = new Int32Array(B + 1);
-      for (let b = 0; b < B; b++) {
-        const e = b * WORDS;
-        want[b + 1] = want[b] + episodes[e + f.steps];
-        const record = [f.steps, f.success, f.milestonesReached, f.numMilestones].map((w) => episodes[e + w]);
-        expect(Array.from(finals.subarray(b * FINAL_WORDS, (b + 1) * FINAL_WORDS)), `run ${b}`).toEqual([...record, graded ? episodes[e + 3] : 0]);
+  it.each([1, 8, FINAL_SCAN_WIDTH, FINAL_SCAN_WIDTH + 1, 1000, 4096])(
+    '%i runs: the compact records, the run offsets, the sample’s log-probabilities',
+    async (B) => {
+      const rng = new Rng(B);
+      const graded = B % 2 === 0;
+      const f = fields(graded);
+      const T = 300;
+      const episodes = Uint32Array.from({ length: B * WORDS }, () => rng.nextUint32());
+      for (let b = 0; b < B; b++) episodes[b * WORDS + f.steps] = 1 + rng.nextInt(T);
+      const logProbRecord = Float32Array.from({ length: T * B }, () => -rng.nextFloat());
+      const sample = { runs: Math.min(CHECKED_RUNS, B), maxSteps: T, key: { key0: rng.nextUint32(), key1: rng.nextUint32() } };
+      const runner = await KernelRunner.create(device, FINAL_RECORDS, VITE_SHADERS[FINAL_RECORDS.name], FINAL_SCAN_WIDTH);
+      const buffers = {
+        episodes: uploadBuffer(device, episodes),
+        finals: emptyBuffer(device, 4 * B * FINAL_WORDS),
+        runOffsets: emptyBuffer(device, 4 * (B + 1)),
+        logProbRecord: uploadBuffer(device, logProbRecord),
+        sampleLogProbs: emptyBuffer(device, 4 * CHECKED_RUNS * T),
+      };
+      try {
+        const encoder = device.createCommandEncoder();
+        const pass = encoder.beginComputePass();
+        recordFinalRecords(pass, runner, B, WORDS, f, sample, buffers);
+        pass.end();
+        device.queue.submit([encoder.finish()]);
+        const finals = new Uint32Array(await readBack(device, buffers.finals));
+        const offsets = new Int32Array(await readBack(device, buffers.runOffsets));
+        const want = new Int32Array(B + 1);
+        for (let b = 0; b < B; b++) {
+          const e = b * WORDS;
+          want[b + 1] = want[b] + episodes[e + f.steps];
+          const record = [f.steps, f.success, f.milestonesReached, f.numMilestones].map((w) => episodes[e + w]);
+          expect(Array.from(finals.subarray(b * FINAL_WORDS, (b + 1) * FINAL_WORDS)), `run ${b}`).toEqual([...record, graded ? episodes[e + 3] : 0]);
+        }
+        expect(Array.from(offsets)).toEqual(Array.from(want));
+        const sampled = new Float32Array(await readBack(device, buffers.sampleLogProbs));
+        for (let i = 0; i < sample.runs; i++) {
+          const b = permutedIndex(i, B, sample.key, 0);
+          const steps = episodes[b * WORDS + f.steps];
+          const got = Array.from(sampled.subarray(i * T, i * T + steps));
+          expect(got, `sampled run ${i} (run ${b})`).toEqual(Array.from({ length: steps }, (_, t) => logProbRecord[t * B + b]));
+        }
+      } finally {
+        runner.destroy();
+        for (const buffer of Object.values(buffers)) buffer.destroy();
       }
-      expect(Array.from(offsets)).toEqual(Array.from(want));
-    } finally {
-      runner.destroy();
-      for (const buffer of Object.values(buffers)) buffer.destroy();
-    }
-  });
+    },
+  );
 });

@@ -78,11 +78,29 @@ function plainLogits([w1, b1, w2, b2, v1, c1, v2, c2]: Float32Array[], H: number
 /**
  * The records the rollout leaves on the GPU for the update (ppo-gather.ts) hold, at run b's step t,
  * slot t · B + b, the replay's action and log-probability exactly and its observation up to float32
- * rounding; and the run offsets it wrote there are the replay's.
+ * rounding; and the run offsets it wrote there are the replay's. The rollout brought back the
+ * log-probabilities of at most 8 runs, among them the checked ones (NaN elsewhere), and reads the
+ * rest on demand.
  */
-async function expectRecordsMatch(rollout: Rollout, obsDim: number, detector: Detector): Promise<void> {
+async function expectRecordsMatch(rollout: Rollout, obsDim: number, detector: Detector, checked: number[]): Promise<void> {
   const records = rollout.gpuRecords;
   expect(records, 'the rollout keeps its records on the GPU').toBeDefined();
+  const sampled = Array.from({ length: rollout.numRuns }, (_, b) => b).filter((b) => !Number.isNaN(rollout.logProbs[rollout.runOffsets[b]]));
+  expect(sampled.length).toBeLessThanOrEqual(8);
+  for (const b of checked) expect(sampled).toContain(b);
+  for (let b = 0; b < rollout.numRuns; b++) {
+    const run = Array.from(rollout.logProbs.subarray(rollout.runOffsets[b], rollout.runOffsets[b + 1]));
+    expect(
+      run.every((x) => Number.isNaN(x) === !sampled.includes(b)),
+      `run ${b}: its log-probabilities came back whole or not at all`,
+    ).toBe(true);
+  }
+  expect(rollout.completeLogProbs).toBeDefined();
+  await rollout.completeLogProbs!();
+  expect(
+    rollout.logProbs.some((x) => Number.isNaN(x)),
+    'every log-probability read',
+  ).toBe(false);
   const device = getWebGpuDevice();
   const [obs, actions, logProbs] = [
     new Float32Array(await readBack(device, records!.obs)),
@@ -274,11 +292,12 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
         expect(counts.maps).toBe(1);
         // The weights' copies and the whole rollout in one command buffer (tfjs's queue flushed first, if open).
         expect(counts.submits, JSON.stringify(counts)).toBeLessThanOrEqual(2);
+        // (first: it reads every log-probability, which the replay compares with the CPU twin's)
+        await expectRecordsMatch(rollout, env.obsDim, env.detector, collector.lastCheckedRuns);
         const nearBoundary = await replay(rollout, makeEnv, atStart, policy);
         expect(nearBoundary).toBeLessThanOrEqual(1);
         expect(rollout.actions.length).toBeGreaterThan(8);
         expect(rollout.gpuRecords?.milestones).toBe(env.detector === 'task');
-        await expectRecordsMatch(rollout, env.obsDim, env.detector);
         await expectDictionaryMatches(rollout, collector, env.actionDim, env.maxActions);
       } finally {
         collector.dispose();

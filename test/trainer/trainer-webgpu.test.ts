@@ -57,6 +57,36 @@ describe('trainer on webgpu', () => {
     180_000,
   );
 
+  it('an update that does not gather π_old on the GPU (the tfjs ops here) reads every log-probability first', async () => {
+    const config: TrainConfig = {
+      ...DEFAULT_CONFIG,
+      env: 'gridhouse',
+      horizon: 'tiny',
+      tasksPerIteration: 4,
+      groupSize: 4,
+      hiddenSize: 8,
+      epochs: 1,
+      minibatches: 1,
+      sftEpisodes: 0,
+    };
+    const trainer = new Trainer(config, createAdvantageEngine('webgpu', 'beacon', readShaderSources));
+    // As for a batch over the fused kernels' limits: the tfjs-ops update reads the host's arrays.
+    const internals = trainer as unknown as { fusedPpo: { dispose(): void } | null };
+    const fused = internals.fusedPpo;
+    internals.fusedPpo = null;
+    try {
+      // The GPU rollout brought back 8 of 16 runs' log-probabilities; NaN in the others would make the loss NaN.
+      const record = await trainer.step();
+      expect(Number.isFinite(record.policyLoss)).toBe(true);
+      const { rollout } = trainer.lastBatch!;
+      expect(rollout.gpuRecords, 'the GPU rollout ran').toBeDefined();
+      expect(rollout.logProbs.every((x) => Number.isFinite(x))).toBe(true);
+    } finally {
+      trainer.dispose();
+      fused?.dispose();
+    }
+  }, 120_000);
+
   it("keeps tfjs's GPU buffer pool flat across iterations of different batch sizes (the driver trims it)", async () => {
     const config: TrainConfig = {
       ...DEFAULT_CONFIG,

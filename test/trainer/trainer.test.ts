@@ -164,6 +164,8 @@ describe('trainer', () => {
     expect(onGpu.numRows).toBe(2);
     expect(tf.memory().numTensors, 'no candidate tensor until asked').toBe(tensors + 1);
     expect(Array.from(onGpu.candidateRows)).toEqual([0, 1, 1, 0]);
+    // Asked for first inside a tidy (as a minibatch's inputs ask), it outlives the tidy.
+    tf.tidy(() => onGpu.candidates.shape);
     expect(Array.from(onGpu.candidates.dataSync())).toEqual([3, 4, 1, 2]);
     disposePpoBatch(onGpu);
     const onHost = toPpoBatch(rollout, dims, tf.tensor1d([1, 1]));
