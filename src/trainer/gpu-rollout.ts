@@ -471,11 +471,11 @@ export class GpuRolloutCollector {
       ...Object.values(this.buffers ?? {}),
       ...Object.values(this.records ?? {}),
       ...Object.values(this.dictionary ?? {}),
-      ...[this.staging, this.obsRecord, this.runOffsets].filter((b) => b !== null),
+      ...[this.staging, this.obsRecord, this.runOffsets, this.sampleLogProbs].filter((b) => b !== null),
     ];
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
-    this.buffers = this.records = this.staging = this.obsRecord = this.runOffsets = this.dictionary = null;
+    this.buffers = this.records = this.staging = this.obsRecord = this.runOffsets = this.sampleLogProbs = this.dictionary = null;
     for (const runner of [this.runner, this.ranks, this.finals])
       void runner?.then(
         (k) => k.destroy(),

@@ -465,6 +465,8 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
       expect(Array.from(other.actions)).not.toEqual(Array.from(first.actions));
       expect(collector.liveBuffers).toBe(buffers);
       expect(tf.memory().numTensors).toBe(tensors);
+      collector.dispose();
+      expect(collector.liveBuffers, 'dispose destroys every buffer the collector made').toBe(0);
     } finally {
       collector.dispose();
       policy.dispose();
