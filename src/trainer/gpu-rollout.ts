@@ -42,8 +42,8 @@
 import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
-import { FINAL_FIELDS, FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS, type LogProbSample, recordFinalRecords } from '../gpu/final-records.ts';
-import { permutedIndex } from '../gpu/minibatch-permutation.ts';
+import { FINAL_FIELDS, FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS, recordFinalRecords } from '../gpu/final-records.ts';
+import { pendingRead, readTogether } from '../gpu/pending-read.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
 import {
   CANDIDATE_RANKS,
@@ -62,7 +62,7 @@ import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import { CHECKED_RUNS, checkedRuns, checkLogProbs } from './log-prob-check.ts';
-import { checkMilestoneFlags, resetRecords, splitMilestoneFlags } from './rollout-records.ts';
+import { checkMilestoneFlags, resetRecords, sampledLogProbs, splitMilestoneFlags } from './rollout-records.ts';
 import { ReplayMismatchError, resetEpisodes, RolloutCollector, type Rollout } from './rollout.ts';
 
 const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
@@ -99,20 +99,6 @@ function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): 
 }
 
 type RecordName = keyof ReturnType<typeof recordSizes>;
-
-/**
- * The step-major log-probabilities as the replay reads them: the sampled runs' (FINAL_RECORDS copies
- * them, run after run, maxSteps slots each), NaN elsewhere until `completeLogProbs`.
- */
-function sampledLogProbs(sampled: Float32Array, sample: LogProbSample, B: number): Float32Array {
-  const T = sample.maxSteps;
-  const out = new Float32Array(T * B).fill(Number.NaN);
-  for (let i = 0; i < sample.runs; i++) {
-    const b = permutedIndex(i, B, sample.key, 0);
-    for (let t = 0; t < T; t++) out[t * B + b] = sampled[i * T + t];
-  }
-  return out;
-}
 
 /**
  * `bytes`, or 4 where a buffer of `bytes` would be over the device's binding limits: a record the
@@ -405,21 +391,10 @@ export class GpuRolloutCollector {
   private async completeLogProbs(rollout: Rollout, generation: number): Promise<void> {
     if (generation !== this.collected || !this.records) throw new Error('GpuRolloutCollector: a rollout’s log-probabilities asked for after the next rollout');
     const B = this.env.batchSize;
-    const source = this.records.logProbs;
-    const staging = this.device.createBuffer({ label: 'gpu rollout log-probabilities', size: source.size, usage: MAP_READ | COPY_DST });
-    try {
-      const encoder = this.device.createCommandEncoder({ label: 'gpu rollout log-probabilities' });
-      encoder.copyBufferToBuffer(source, 0, staging, 0, source.size);
-      this.device.queue.submit([encoder.finish()]);
-      await staging.mapAsync(MAP_READ);
-      const record = new Float32Array(staging.getMappedRange().slice(0));
-      staging.unmap();
-      const { runOffsets, logProbs } = rollout;
-      for (let b = 0; b < B; b++) for (let s = runOffsets[b]; s < runOffsets[b + 1]; s++) logProbs[s] = record[(s - runOffsets[b]) * B + b];
-      rollout.completeLogProbs = undefined;
-    } finally {
-      staging.destroy();
-    }
+    const [record] = await readTogether([pendingRead(this.device, [[this.records.logProbs, B * this.env.maxSteps]], ([values]) => values.slice())]);
+    const { runOffsets, logProbs } = rollout;
+    for (let b = 0; b < B; b++) for (let s = runOffsets[b]; s < runOffsets[b + 1]; s++) logProbs[s] = record[(s - runOffsets[b]) * B + b];
+    rollout.completeLogProbs = undefined;
   }
 
   /**

@@ -1,9 +1,12 @@
 /**
  * What a GPU rollout (gpu-rollout.ts) uploads and reads back of its runs, beside the kernels: the
- * reset records the whole-episode kernel starts from (each distinct one once), and the milestone flag
- * each step's action record carries (taken out, and checked against the replay).
+ * reset records the whole-episode kernel starts from (each distinct one once), the milestone flag
+ * each step's action record carries (taken out, and checked against the replay), and the sampled
+ * runs' log-probabilities laid out as the replay reads them.
  */
+import type { LogProbSample } from '../gpu/final-records.ts';
 import { GpuKernelError } from '../gpu/kernel.ts';
+import { permutedIndex } from '../gpu/minibatch-permutation.ts';
 import type { Rollout } from './rollout.ts';
 
 /** The action record's bit for the step's milestone flag (MILESTONE_FLAG in shaders/lib/rollout.wgsl); the action is below it. */
@@ -50,4 +53,19 @@ export function resetRecords(episodes: Uint32Array, B: number, W: number): Uint3
     out[b] = distinct - 1;
   }
   return out.subarray(0, B + distinct * W);
+}
+
+/**
+ * The step-major log-probabilities as the replay reads them: the sampled runs' (the final records'
+ * pass copies them, run after run, maxSteps slots each), NaN elsewhere until the rollout's
+ * `completeLogProbs`.
+ */
+export function sampledLogProbs(sampled: Float32Array, sample: LogProbSample, B: number): Float32Array {
+  const T = sample.maxSteps;
+  const out = new Float32Array(T * B).fill(Number.NaN);
+  for (let i = 0; i < sample.runs; i++) {
+    const b = permutedIndex(i, B, sample.key, 0);
+    for (let t = 0; t < T; t++) out[t * B + b] = sampled[i * T + t];
+  }
+  return out;
 }

@@ -360,12 +360,12 @@ export class Trainer {
   private async reinforce(rollout: Rollout, advantages: tf.Tensor1D, defer = false): Promise<UpdateStats> {
     const batch = toPpoBatch(rollout, this.env, advantages, this.minibatchRows);
     try {
-      const fused = this.fusedPpo && this.fusedPpo.refusal(this.policy, batch, this.config) === null;
+      const fused = this.fusedPpo?.refusal(this.policy, batch, this.config) === null ? this.fusedPpo : null;
       // A GPU rollout brought back only its checked runs' log-probabilities: an update that does not
       // gather π_old from its records on the GPU reads the rest first (into the array the batch holds).
       if (!(fused && batch.records)) await rollout.completeLogProbs?.();
-      if (fused && this.fusedPpo) {
-        const pending = await this.fusedPpo.updateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);
+      if (fused) {
+        const pending = await fused.updateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);
         return defer ? pending : await readPpoStats(pending);
       }
       if (defer) return ppoUpdateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);
