@@ -1,5 +1,5 @@
 /**
- * `npm run bench:gpu [-- --cases LIST --measure N --json] [--name value …]`: what one training iteration
+ * `npm run bench:gpu [-- --cases LIST --measure N --json --viewed] [--name value …]`: what one training iteration
  * asks of the WebGPU API, counted by wrapping the API itself (src/backend/webgpu-call-counter.ts), on
  * tfjs's webgpu backend in Node (Dawn).
  *
@@ -27,7 +27,10 @@
  * both at the `tiny` horizon from random init (SwiftShader runs them in minutes); the targets for
  * 4,096 runs are read against the twin. Setting flags apply to every case before the case's own
  * changes. The first iteration (the SFT prior, shader compilation) is run and left out; `--measure`
- * iterations follow it.
+ * iterations follow it. By default no iteration's batch is wanted for the page's views (the trainer's
+ * `batchViewWanted`): where the metrics are computed on the GPU its advantage details stay there, as
+ * in the iterations the page does not draw; `--viewed` reads them every iteration, as the page does at
+ * its normal speed.
  */
 import { readFileSync } from 'node:fs';
 import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';
@@ -74,8 +77,12 @@ const FLAGS = {
   cases: { kind: 'string', doc: `comma-separated cases among ${Object.keys(CASES).join(', ')}; default all` },
   measure: { kind: { type: 'int', min: 1, max: 100 }, doc: 'iterations measured per case after the first; default 1' },
   json: { kind: 'switch', doc: 'print one JSON object instead of lines' },
+  viewed: {
+    kind: 'switch',
+    doc: "every iteration's batch read for the page's views, as the page draws at normal speed; default: iterations the page does not draw (fast speed draws 1 in 10)",
+  },
 } as const;
-const USAGE = `usage: npm run bench:gpu [-- --cases LIST --measure N --json] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
+const USAGE = `usage: npm run bench:gpu [-- --cases LIST --measure N --json --viewed] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
 
 /** The main thread's [CPU time, time waiting for a core] in ms (Linux schedstat), or null elsewhere. */
 function mainThreadSchedMs(): [number, number] | null {
@@ -117,6 +124,7 @@ async function measureCase(
   name: string,
   config: TrainConfig,
   measure: number,
+  viewed: boolean,
   backend: Awaited<ReturnType<typeof initNodeBackend>>,
   log: (line: string) => void,
 ): Promise<GpuCaseReport> {
@@ -127,6 +135,7 @@ async function measureCase(
   const shape = { obsDim: env.obsDim, actionDim: env.actionDim, candidates: env.maxActions, hiddenSize: config.hiddenSize, epochs: config.epochs };
   log(`${name}: ${settings}`);
   const run = new TrainingRun({ ...config, iters: measure + 1 }, backend.advantageEngine(config.method));
+  run.trainer.batchViewWanted = () => viewed;
   const iterations: GpuIterationFigures[] = [];
   try {
     for (let i = 0; i <= measure; i++) {
@@ -212,9 +221,15 @@ async function main(): Promise<number> {
   const log = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
   const backend = await initNodeBackend('webgpu');
   log(`bench:gpu on ${backend.describe}; counts from the WebGPU API; estimate: ${COST_MODEL.source}`);
+  log(
+    flags.viewed
+      ? "every iteration's batch is read for the page's views (the page at normal speed)"
+      : 'iterations the page does not draw (no batch read for its views; --viewed reads one every iteration)',
+  );
   const cases: GpuCaseReport[] = [];
   try {
-    for (const name of names) cases.push(await measureCase(name, { ...config, ...CASES[name].settings }, flags.measure ?? 1, backend, log));
+    for (const name of names)
+      cases.push(await measureCase(name, { ...config, ...CASES[name].settings }, flags.measure ?? 1, flags.viewed === true, backend, log));
   } finally {
     backend.close();
   }

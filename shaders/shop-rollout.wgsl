@@ -6,7 +6,7 @@
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
 import package::lib::rollout::{RolloutShape, startRun, runPlays, actAndRecord, recordMilestone};
-import package::lib::shop::{ShopConfig, shopStep, EPISODE_WORDS, E_DONE, E_STEPS, E_MILESTONE};
+import package::lib::shop::{ShopConfig, shopStep, EPISODE_WORDS, E_DONE, E_STEPS, E_MILESTONE, E_STATE_KEY};
 
 struct Params {
   numEpisodes: u32,
@@ -33,7 +33,7 @@ fn main(@builtin(workgroup_id) workgroupId: vec3<u32>, @builtin(num_workgroups) 
   if (b >= params.numEpisodes) {
     return;
   }
-  let shape = RolloutShape(params.numEpisodes, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, vec2<u32>(params.seed, params.iteration), EPISODE_WORDS, E_DONE, E_STEPS, E_MILESTONE, params.maxSteps);
+  let shape = RolloutShape(params.numEpisodes, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, vec2<u32>(params.seed, params.iteration), EPISODE_WORDS, E_DONE, E_STEPS, E_MILESTONE, E_STATE_KEY, params.maxSteps);
   if (local == 0u) {
     startRun(b, shape);
     shopStep(b, 0u, false, config);

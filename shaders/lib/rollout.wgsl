@@ -17,7 +17,9 @@ import package::lib::candidate_dictionary::{DICTIONARY_SLOTS, D_OVERFLOW, D_KEYS
 
 // Step-major records: the action and its log-probability of run b at step t at t · numEpisodes + b.
 // The action record holds the action below MILESTONE_FLAG and, in that bit, whether the milestone
-// detector fired at the step (recordMilestone).
+// detector fired at the step (recordMilestone); after its maxSteps · numEpisodes actions come the
+// keys of the states they were taken in, at the same slots (for the metrics on the GPU,
+// shaders/credit-metrics.wgsl: one record rather than one binding more).
 @group(0) @binding(2) var<storage, read_write> actionRecord: array<i32>;
 @group(0) @binding(7) var<storage, read> weights: array<f32>;
 @group(0) @binding(8) var<storage, read_write> logProbRecord: array<f32>;
@@ -48,6 +50,7 @@ struct RolloutShape {
   doneField: u32,
   stepsField: u32,
   milestoneField: u32,
+  stateKeyField: u32,
   maxSteps: u32,
 }
 
@@ -245,6 +248,7 @@ fn actAndRecord(b: u32, t: u32, local: u32, r: RolloutShape) -> i32 {
     draw.logProb = 0.0;
   }
   actionRecord[t * r.numEpisodes + b] = draw.action;
+  actionRecord[(r.maxSteps + t) * r.numEpisodes + b] = bitcast<i32>(episodes[b * r.recordWords + r.stateKeyField]);
   logProbRecord[t * r.numEpisodes + b] = draw.logProb;
   return draw.action;
 }

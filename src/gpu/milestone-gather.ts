@@ -45,10 +45,10 @@ export class MilestoneGather {
   async gather(records: RolloutRecords, numSteps: number): Promise<tf.Tensor1D> {
     this.runner ??= KernelRunner.create(this.device, MILESTONE_GATHER, this.shaders[MILESTONE_GATHER.name], WORKGROUP);
     const runner = await this.runner;
-    const slots = records.actions.size;
-    if (!this.milestones || this.milestones.size < slots) {
+    const bytes = 4 * Math.max(1, numSteps);
+    if (!this.milestones || this.milestones.size < bytes) {
       this.destroyBuffers();
-      this.milestones = this.device.createBuffer({ label: 'milestone gather flags', size: slots, usage: TENSOR_BUFFER_USAGE });
+      this.milestones = this.device.createBuffer({ label: 'milestone gather flags', size: bytes, usage: TENSOR_BUFFER_USAGE });
     }
     const milestones = this.milestones;
     await runner.dispatch(

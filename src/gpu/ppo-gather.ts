@@ -46,6 +46,11 @@ export interface RolloutRecords {
    * environments detect with).
    */
   milestones: boolean;
+  /**
+   * What the credit metrics on the GPU read besides the actions and offsets (credit-metrics.ts): each
+   * run's final record (final-records.ts), and where in the action record the state keys start.
+   */
+  credit?: { finals: GPUBuffer; stateKeysAt: number };
 }
 
 /**

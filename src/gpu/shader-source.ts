@@ -39,6 +39,8 @@ export const KERNEL_NAMES = [
   'gridhouse-rollout',
   'texthouse-rollout',
   'shop-rollout',
+  'credit-metrics-steps',
+  'credit-metrics-keys',
 ] as const;
 export type KernelName = (typeof KERNEL_NAMES)[number];
 

@@ -70,16 +70,19 @@ const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
 
-/** Bytes of the records one rollout of `env` writes: step-major actions and log-probabilities, compact final records. */
+/**
+ * Bytes of the records one rollout of `env` writes: step-major actions, then the keys of the states
+ * they were taken in (in one record: lib/rollout.wgsl), and log-probabilities; compact final records.
+ */
 function recordSizes(env: VecEnv) {
   const steps = env.maxSteps * env.batchSize;
-  return { actions: 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * FINAL_WORDS };
+  return { actions: 2 * 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * FINAL_WORDS };
 }
 
-/** Bytes of what one rollout of `env` brings back: the actions, the checked runs' log-probabilities (maxSteps slots a run), the final records. */
+/** Bytes of what one rollout of `env` brings back: the actions (not their state keys), the checked runs' log-probabilities (maxSteps slots a run), the final records. */
 function readBackSizes(env: VecEnv) {
-  const { actions, finals } = recordSizes(env);
-  return { actions, sampleLogProbs: 4 * CHECKED_RUNS * env.maxSteps, finals };
+  const { finals } = recordSizes(env);
+  return { actions: 4 * env.maxSteps * env.batchSize, sampleLogProbs: 4 * CHECKED_RUNS * env.maxSteps, finals };
 }
 
 type ReadBackName = keyof ReturnType<typeof readBackSizes>;
@@ -363,6 +366,7 @@ export class GpuRolloutCollector {
           runOffsets: rollout.runOffsets,
           offsets: this.runOffsets!,
           milestones: flagsAreTheBatch,
+          credit: { finals: records.finals, stateKeysAt: env.maxSteps * B },
         };
         const dictionaryHeader = readDictionaryHeader(header);
         this.lastDictionaryRefusal = keepsDictionary ? dictionaryRefusal(dictionaryHeader) : 'the candidate dictionary would be over the binding limit';

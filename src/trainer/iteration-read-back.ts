@@ -1,13 +1,17 @@
 /**
- * The end of an iteration: what the metrics need from the device, read in one go.
+ * The end of an iteration: what the record needs from the device, read in one go.
  *
  * On webgpu with the WGSL advantage kernels, the advantage details (A, A_traj, A_seg, r_t, or GiGPO's
- * parts, kept on the GPU by the engine's `computeDeferred`) and the PPO statistics (`ppoUpdateDeferred`)
- * are needed only for the record, after the update: one staging buffer and one `mapAsync` read both
- * (src/gpu/pending-read.ts), instead of one read-back before the update and one after it. Elsewhere the
- * details are already on the CPU and the statistics, if pending, are read through tfjs.
+ * parts, kept on the GPU by the engine's `computeDeferred`), the PPO statistics (`ppoUpdateDeferred`)
+ * and, where they were computed on the GPU (src/gpu/credit-metrics.ts), the credit metrics are needed
+ * only for the record, after the update: one staging buffer and one `mapAsync` read them all
+ * (src/gpu/pending-read.ts), instead of one read-back before the update and one after it. With the
+ * metrics on the GPU the details are needed only by the page's views (the trainer's `batchView`):
+ * they may then stay on the GPU, unread. Elsewhere the details are already on the CPU and the
+ * statistics, if pending, are read through tfjs.
  */
 import type { AdvantageResult } from '../advantages/types.ts';
+import type { CreditMetrics } from '../metrics/credit-metrics.ts';
 import { type PendingRead, readTogether, tensorRead } from '../gpu/pending-read.ts';
 import { type PendingPpoStats, type PpoStats, readPpoStats } from './ppo.ts';
 
@@ -21,27 +25,55 @@ export const isPendingDetails = (d: IterationDetails): d is PendingRead<Advantag
 
 const isPendingStats = (s: UpdateStats): s is PendingPpoStats => 'settle' in s;
 
+/** What the iteration read: the details (still pending where they were left on the GPU), the statistics, the GPU's metrics if any. */
+export interface IterationValues {
+  details: IterationDetails;
+  stats: PpoStats;
+  metrics?: CreditMetrics;
+}
+
 /**
- * The details and statistics on the CPU: with one read-back for whatever is still on the GPU. Throws
- * NonFiniteLossError (weights restored) as `ppoUpdate` does. Every pending part is read or freed.
+ * The statistics, the metrics computed on the GPU (`metrics`) and the details on the CPU, with one
+ * read-back for whatever is still on the GPU; with `leaveDetails` pending details are not read (the
+ * caller keeps or releases them). Throws NonFiniteLossError (weights restored) as `ppoUpdate` does.
+ * Every pending part that is read is freed, and every part is freed on an error.
  */
-export async function readIteration(details: IterationDetails, stats: UpdateStats): Promise<{ result: AdvantageResult; stats: PpoStats }> {
-  if (!isPendingStats(stats)) {
-    return { result: isPendingDetails(details) ? (await readTogether([details]))[0] : details, stats };
-  }
-  if (!isPendingDetails(details)) {
-    return { result: details, stats: await readPpoStats(stats) };
-  }
-  let values: Float32Array;
-  let result: AdvantageResult;
+export async function readIteration(
+  details: IterationDetails,
+  stats: UpdateStats,
+  metrics?: PendingRead<CreditMetrics>,
+  leaveDetails = false,
+): Promise<IterationValues> {
+  const readDetails = isPendingDetails(details) && !leaveDetails ? details : null;
+  const pendingStats = isPendingStats(stats) ? stats : null;
+  const onGpu: PendingRead<unknown>[] = [readDetails, metrics].filter((r) => r !== null && r !== undefined);
+  let values: unknown[];
   try {
-    [result, values] = await readTogether<[AdvantageResult, Float32Array]>([details, tensorRead(stats.tensor)]);
+    // The statistics join a read-back that happens anyway; alone they are read through tfjs (any backend).
+    const statsRead = pendingStats && onGpu.length > 0 ? [tensorRead(pendingStats.tensor)] : [];
+    values = await readTogether([...onGpu, ...statsRead]);
   } catch (e) {
-    details.release();
-    stats.abandon();
+    releaseIteration(details);
+    metrics?.release();
+    pendingStats?.abandon();
     throw e;
   }
-  return { result, stats: stats.settle(values) };
+  const next = () => values.shift();
+  const out: IterationValues = { details: readDetails ? (next() as AdvantageResult) : details, stats: stats as PpoStats };
+  if (metrics) out.metrics = next() as CreditMetrics;
+  try {
+    if (pendingStats) out.stats = values.length > 0 ? pendingStats.settle(next() as Float32Array) : await readPpoStats(pendingStats);
+  } catch (e) {
+    releaseIteration(out.details); // details left on the GPU
+    throw e;
+  }
+  return out;
+}
+
+/** The details, which must be on the CPU (`what` needs them: said in the error otherwise). */
+export function detailsOnCpu(details: IterationDetails, what: string): AdvantageResult {
+  if (isPendingDetails(details)) throw new Error(`${what} needs the advantage details, left on the GPU`);
+  return details;
 }
 
 /** Frees the details if they are still on the GPU (an error ended the iteration before `readIteration`). */

@@ -15,11 +15,13 @@ import { createEnv, type VecEnv } from '../../envs/index.ts';
 import { detectorView, rewritesDetector } from '../advantages/detector-view.ts';
 import { randomizeMilestones } from '../advantages/random-segments.ts';
 import { createAdam } from '../backend/webgpu-adam.ts';
-import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
+import { getWebGpuDevice, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
 import { advantageSettings, detectorOf, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
-import { creditMetrics } from '../metrics/credit-metrics.ts';
+import { creditMetrics, type CreditMetrics } from '../metrics/credit-metrics.ts';
+import { creditMetricsRefusal, GpuCreditMetrics } from '../gpu/credit-metrics.ts';
+import { readTogether, type PendingRead } from '../gpu/pending-read.ts';
 import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
@@ -31,7 +33,7 @@ import { FusedCriticUpdate } from './critic-fused.ts';
 import { criticUpdate } from './critic-update.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import { isPendingDetails, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
+import { detailsOnCpu, isPendingDetails, readIteration, releaseIteration, type IterationDetails, type UpdateStats } from './iteration-read-back.ts';
 import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, readPpoStats, type PpoStats } from './ppo.ts';
 import { FusedPpoUpdate } from './ppo-fused.ts';
 import type { Rollout } from './rollout.ts';
@@ -73,6 +75,8 @@ export class Trainer {
   private readonly collector: Collector;
   /** The PPO update as WGSL kernels (ppo-fused.ts): on webgpu, when the engine carries the WGSL sources. */
   private readonly fusedPpo: FusedPpoUpdate | null;
+  /** The credit metrics on the GPU (credit-metrics.ts): on webgpu, when the engine carries the WGSL sources. */
+  private readonly gpuMetrics: GpuCreditMetrics | null;
   private readonly minibatchRows = new MinibatchRows();
   private readonly taskRng: Rng;
   private readonly rolloutRng: Rng;
@@ -94,7 +98,15 @@ export class Trainer {
   private completed = 0;
   /** Resolves once the starting weights (random init or the SFT prior) are in place. */
   private started: Promise<void> | null = null;
-  lastBatch: BatchView | null = null;
+  /** The latest batch, its advantage details possibly still on the GPU (`batchView` reads them). */
+  private view: { rollout: Rollout; batch: AdvantageBatch; result: IterationDetails } | null = null;
+  /**
+   * Whether the batch of iteration `i` (1-based) will be viewed (`batchView`): its advantage details
+   * are then read with the iteration's other values. Where the metrics are computed on the GPU they
+   * need not be read at all, so an iteration nobody views leaves them there (the page's worker says
+   * which it will draw, src/worker/snapshot-pacer.ts); `batchView` still reads them, one read-back more.
+   */
+  batchViewWanted: (iteration: number) => boolean = () => false;
   /**
    * What a checkpoint saves besides the streams: the policy and its optimiser. A learner with state of
    * its own (a critic network and its optimiser) adds its parts here in the constructor.
@@ -141,6 +153,7 @@ export class Trainer {
     this.collector = createCollector(this.env, this.policy, engine);
     // createAdam gives the fused Adam exactly on webgpu (tfjs optimisers answer instanceof structurally).
     this.fusedPpo = fused && new FusedPpoUpdate(fused.shaders, fused.device);
+    this.gpuMetrics = fused && new GpuCreditMetrics(fused.device, fused.shaders);
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer'), ...engine.parts };
     if (this.critic) {
       this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
@@ -219,6 +232,26 @@ export class Trainer {
     return this.completed;
   }
 
+  /** The latest batch where its advantage details are on the CPU (else null: `batchView` reads them). */
+  get lastBatch(): BatchView | null {
+    const v = this.view;
+    return v && !isPendingDetails(v.result) ? { rollout: v.rollout, batch: v.batch, result: v.result } : null;
+  }
+
+  /** The latest batch, for the episode viewer and the credit view: its advantage details read from the GPU if they were left there. */
+  async batchView(): Promise<BatchView | null> {
+    const v = this.view;
+    if (!v) return null;
+    if (isPendingDetails(v.result)) [v.result] = await readTogether([v.result]);
+    return this.lastBatch;
+  }
+
+  /** Frees the latest batch's details if they are still on the GPU. */
+  private releaseView(): void {
+    if (this.view) releaseIteration(this.view.result);
+    this.view = null;
+  }
+
   get settings(): Readonly<TrainConfig> {
     return this.config;
   }
@@ -232,6 +265,7 @@ export class Trainer {
 
   async step(): Promise<IterationRecord> {
     await this.start();
+    this.releaseView();
     const c = this.config;
     const t0 = now();
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
@@ -249,6 +283,14 @@ export class Trainer {
         ? await this.engine.computeDeferred(batch, settings, records)
         : await this.engine.compute(batch, settings, records).then(({ tensor, result }) => ({ tensor, details: result }));
     const t2 = now();
+    let metrics: PendingRead<CreditMetrics> | undefined;
+    try {
+      metrics = await this.creditMetricsOnGpu(rollout, records, advantages, details);
+    } catch (e) {
+      advantages.dispose();
+      releaseIteration(details);
+      throw e;
+    }
     // The method's learner picks the policy update; each update takes the advantages tensor over and disposes it.
     const update = methodSpec(c.method).learner.policyUpdate<() => Promise<UpdateStats>>({
       clippedSurrogate: () => this.reinforce(rollout, advantages, isPendingDetails(details)),
@@ -259,16 +301,21 @@ export class Trainer {
       pending = await update();
     } catch (e) {
       releaseIteration(details);
+      metrics?.release();
       throw e;
     }
-    const { result, stats } = await readIteration(details, pending);
+    const leaveDetails = metrics !== undefined && !this.batchViewWanted(this.completed + 1);
+    const read = await readIteration(details, pending, metrics, leaveDetails);
+    const { stats } = read;
+    const result = read.details;
     const t3 = now();
-    const valueLoss = this.critic ? await this.criticUpdate(rollout, result.shapedRewards) : undefined;
+    // The critic's iterations compute their advantages with the details on the CPU (no metrics on the GPU).
+    const valueLoss = this.critic ? await this.criticUpdate(rollout, detailsOnCpu(result, 'the critic').shapedRewards) : undefined;
     const t4 = now();
     this.completed++;
-    this.lastBatch = { rollout, batch, result };
+    this.view = { rollout, batch, result };
     const ms = { rollout: t1 - t0, advantage: t2 - tc, update: t3 - t2, ...(this.critic ? { critic: tc - t1 + (t4 - t3) } : {}) };
-    return this.record(this.completed, rollout, batch, result, { ...stats, ...(valueLoss === undefined ? {} : { valueLoss }) }, ms);
+    return this.record(this.completed, rollout, batch, result, { ...stats, ...(valueLoss === undefined ? {} : { valueLoss }) }, ms, read.metrics);
   }
 
   /**
@@ -324,6 +371,32 @@ export class Trainer {
   private milestonesOnGpu(rollout: Rollout): RolloutRecords | undefined {
     const records = rollout.gpuRecords;
     return records?.milestones && !rewritesDetector(this.config) && !this.config.randomSegments ? records : undefined;
+  }
+
+  /**
+   * The credit metrics of the batch computed on the GPU (credit-metrics.ts), submitted before the
+   * update takes `advantages` over, where the rollout's records hold everything they read: its flags
+   * are the batch's (`records`: milestonesOnGpu), the details are on the GPU, and the method's record
+   * needs nothing more of them (GiGPO's, which reads the state keys, has its anchor coverage among
+   * them); else undefined: the CPU computes them from the details.
+   */
+  private async creditMetricsOnGpu(
+    rollout: Rollout,
+    records: RolloutRecords | undefined,
+    advantages: tf.Tensor1D,
+    details: IterationDetails,
+  ): Promise<PendingRead<CreditMetrics> | undefined> {
+    const S = rollout.actions.length;
+    const gpu = this.gpuMetrics;
+    if (!gpu || !records?.credit || !isPendingDetails(details) || methodSpec(this.config.method).needs.stateKeys) return undefined;
+    if (creditMetricsRefusal(S, gpu.device) !== null) return undefined;
+    return gpu.compute(
+      { actions: records.actions, offsets: records.offsets, ...records.credit },
+      tensorGpuBuffer(advantages),
+      S,
+      rollout.numRuns,
+      rollout.groupSize,
+    );
   }
 
   /**
@@ -384,28 +457,32 @@ export class Trainer {
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 
+  /** `metrics`: the credit metrics computed on the GPU; else `result` is on the CPU and they are computed from it. */
   private record(
     iteration: number,
     rollout: Rollout,
     batch: AdvantageBatch,
-    result: AdvantageResult,
+    result: IterationDetails,
     stats: PpoStats & { valueLoss?: number },
     ms: IterationRecord['ms'],
+    metrics?: CreditMetrics,
   ): IterationRecord {
     const S = rollout.actions.length;
+    const onCpu = metrics ? (isPendingDetails(result) ? undefined : result) : detailsOnCpu(result, 'the CPU’s credit metrics');
     return {
       iteration,
       method: this.config.method,
-      ...creditMetrics({
-        batch,
-        advantages: result.advantages,
-        success: rollout.success,
-        milestonesReached: rollout.milestonesReached,
-        stateKeys: rollout.stateKeys,
-        actions: rollout.actions,
-      }),
+      ...(metrics ??
+        creditMetrics({
+          batch,
+          advantages: onCpu!.advantages,
+          success: rollout.success,
+          milestonesReached: rollout.milestonesReached,
+          stateKeys: rollout.stateKeys,
+          actions: rollout.actions,
+        })),
       ...stats,
-      ...(result.anchorCoverage === undefined ? {} : { anchorCoverage: result.anchorCoverage }),
+      ...(onCpu?.anchorCoverage === undefined ? {} : { anchorCoverage: onCpu.anchorCoverage }),
       meanEpisodeLength: S / rollout.numRuns,
       envSteps: S,
       envStepsPerSecond: S / (ms.rollout / 1000),
@@ -414,8 +491,10 @@ export class Trainer {
   }
 
   dispose(): void {
+    this.releaseView();
     this.collector.dispose?.();
     this.fusedPpo?.dispose();
+    this.gpuMetrics?.dispose();
     this.policy.dispose();
     this.optimizer.dispose();
     this.critic?.net.dispose();

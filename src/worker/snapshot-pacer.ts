@@ -21,23 +21,32 @@ export class SnapshotPacer {
     this.unsent = false;
   }
 
-  /** After a completed iteration: sends its batch when the pacing says so. */
-  completed(trainer: Trainer | undefined, method: Method, generation: number, speed: Speed): void {
-    this.unsent = true;
+  /**
+   * Whether the batch of iteration `iteration` will be sent at `speed`: the trainer then reads its
+   * advantage details with the iteration's other values (Trainer.batchViewWanted) rather than after.
+   */
+  wants(iteration: number, speed: Speed): boolean {
     const every = SPEED_PACING[speed].snapshotEvery;
-    if (every > 0 && trainer && trainer.iteration % every === 0) this.send(trainer, method, generation);
+    return every > 0 && iteration % every === 0;
+  }
+
+  /** After a completed iteration: sends its batch when the pacing says so. */
+  async completed(trainer: Trainer | undefined, method: Method, generation: number, speed: Speed): Promise<void> {
+    this.unsent = true;
+    if (trainer && this.wants(trainer.iteration, speed)) await this.send(trainer, method, generation);
   }
 
   /** When training stops, the views get the latest batch even if the speed skipped it. */
-  flush(trainer: Trainer | undefined, method: Method, generation: number, speed: Speed): void {
+  async flush(trainer: Trainer | undefined, method: Method, generation: number, speed: Speed): Promise<void> {
     if (SPEED_PACING[speed].snapshotEvery === 0 || !this.unsent || !trainer) return;
-    this.send(trainer, method, generation);
+    await this.send(trainer, method, generation);
   }
 
-  private send(trainer: Trainer, method: Method, generation: number): void {
-    if (!trainer.lastBatch) return;
+  private async send(trainer: Trainer, method: Method, generation: number): Promise<void> {
+    const view = await trainer.batchView();
+    if (!view) return;
     const settings = trainer.settings;
-    const snapshot = makeSnapshot(trainer.lastBatch, {
+    const snapshot = makeSnapshot(view, {
       method,
       iteration: trainer.iteration,
       env: settings.env,

@@ -211,7 +211,7 @@ export class TrainingLoop {
       this.pumping = false;
     }
     if (this.finished()) this.running = false;
-    if (this.entry) this.snapshots.flush(this.run?.trainer, this.entry.method, this.generation, this.speed);
+    if (this.entry) await this.snapshots.flush(this.run?.trainer, this.entry.method, this.generation, this.speed);
     this.postState();
   }
 
@@ -282,6 +282,7 @@ export class TrainingLoop {
         );
       this.run = await create(reset.force);
       if (!this.run) return; // superseded while the backend was initialising
+      this.wantSnapshots();
       markOnce(TIMELINE_MARKS.trainerBuilt);
       if (saved) {
         try {
@@ -294,6 +295,7 @@ export class TrainingLoop {
           this.disposeRuns();
           this.run = await create(false);
           if (!this.run) return;
+          this.wantSnapshots();
           saved = null;
         }
       }
@@ -362,6 +364,12 @@ export class TrainingLoop {
     }
   }
 
+  /** Tells the shown trainer which iterations' batches the pacing will send, at the speed then in force. */
+  private wantSnapshots(): void {
+    const trainer = this.run!.trainer;
+    trainer.batchViewWanted = (iteration) => this.snapshots.wants(iteration, this.speed);
+  }
+
   /** One iteration of the method, unless it is finished or stopped. */
   private async iterate(): Promise<void> {
     const run = this.run!;
@@ -388,7 +396,7 @@ export class TrainingLoop {
     if (run.halted) this.report(`${method}: ${run.halted}`);
     if (run.halted || records.length === 0) return;
     await this.keep();
-    this.snapshots.completed(run.trainer, this.entry!.method, this.generation, this.speed);
+    await this.snapshots.completed(run.trainer, this.entry!.method, this.generation, this.speed);
   }
 
   private disposeRuns(): void {

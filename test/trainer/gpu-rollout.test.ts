@@ -78,7 +78,7 @@ function plainLogits([w1, b1, w2, b2, v1, c1, v2, c2]: Float32Array[], H: number
 /**
  * The records the rollout leaves on the GPU for the update (ppo-gather.ts) hold, at run b's step t,
  * slot t · B + b, the replay's action and log-probability exactly and its observation up to float32
- * rounding; and the run offsets it wrote there are the replay's. The rollout brought back the
+ * rounding, with the key of the state it was taken in; and the run offsets it wrote there are the replay's. The rollout brought back the
  * log-probabilities of at most 8 runs, among them the checked ones (NaN elsewhere), and reads the
  * rest on demand.
  */
@@ -114,6 +114,8 @@ async function expectRecordsMatch(rollout: Rollout, obsDim: number, detector: De
     for (let s = rollout.runOffsets[b]; s < rollout.runOffsets[b + 1]; s++) {
       const slot = (s - rollout.runOffsets[b]) * B + b;
       expect(actions[slot] & (MILESTONE_FLAG - 1), `run ${b} step ${s}: action`).toBe(rollout.actions[s]);
+      // The key of the state the action was taken in, after the actions (for the credit metrics on the GPU).
+      expect(actions[records!.credit!.stateKeysAt + slot] >>> 0, `run ${b} step ${s}: state key`).toBe(rollout.stateKeys[s]);
       // The flag is Φ under the task's detector, the WGSL environments' (the replay's is the batch's detector's).
       if (detector === 'task') expect(actions[slot] & MILESTONE_FLAG ? 1 : 0, `run ${b} step ${s}: milestone flag`).toBe(rollout.milestones[s]);
       expect(logProbs[slot], `run ${b} step ${s}: log-probability`).toBe(rollout.logProbs[s]);

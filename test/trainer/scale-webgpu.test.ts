@@ -41,6 +41,7 @@ describe('4,096 runs per iteration on webgpu', () => {
     const run = new TrainingRun(config, engine);
     try {
       expect(rolloutPath(run.trainer.env, run.trainer.policy, engine)).toEqual({ path: 'gpu', reason: 'webgpu' });
+      run.trainer.batchViewWanted = () => true; // lastBatch read with each iteration
       await run.run((record) => {
         expect(Number.isFinite(record.policyLoss) && Number.isFinite(record.gradNorm)).toBe(true);
         expect(record.envSteps).toBeGreaterThanOrEqual(MAX_RUNS_PER_ITERATION); // every run takes a step at least

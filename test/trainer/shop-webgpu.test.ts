@@ -39,6 +39,7 @@ describe('the shop on webgpu', () => {
     let graded = 0;
     try {
       expect(rolloutPath(run.trainer.env, run.trainer.policy, createAdvantageEngine('webgpu', 'beacon', readShaderSources)).path).toBe('gpu');
+      run.trainer.batchViewWanted = () => true; // lastBatch read with each iteration
       await run.run((record) => {
         expect(Number.isFinite(record.policyLoss)).toBe(true);
         const { rollout, batch } = run.trainer.lastBatch!;

@@ -43,7 +43,7 @@ describe('trainer on webgpu', () => {
           const record = await trainer.step();
           expect(Number.isFinite(record.policyLoss)).toBe(true);
           if (i === 1) tensorsAfterFirst = tf.memory().numTensors;
-          const { batch, result } = trainer.lastBatch!;
+          const { batch, result } = (await trainer.batchView())!;
           const reference = methodSpec(method).estimate(batch, advantageSettings(config));
           reference.advantages.forEach((a, t) => expect(Math.abs(result.advantages[t] - a)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(a))));
         }
@@ -78,7 +78,7 @@ describe('trainer on webgpu', () => {
       // The GPU rollout brought back 8 of 16 runs' log-probabilities; NaN in the others would make the loss NaN.
       const record = await trainer.step();
       expect(Number.isFinite(record.policyLoss)).toBe(true);
-      const { rollout } = trainer.lastBatch!;
+      const { rollout } = (await trainer.batchView())!;
       expect(rollout.gpuRecords, 'the GPU rollout ran').toBeDefined();
       expect(rollout.logProbs.every((x) => Number.isFinite(x))).toBe(true);
     } finally {
