@@ -21,6 +21,9 @@ struct Params {
   shaping: u32,
   rMs: f32,
   gamma: f32,
+  // 1: `milestones` is a GPU rollout's step-major action record (run b's step t at t · numRuns + b,
+  // the flag in MILESTONE_BIT; lib/rollout.wgsl), read where the rollout left it; 0: run-major flags.
+  milestoneRecord: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -33,6 +36,16 @@ struct Params {
 
 // stepSlot: bit 31 set for steps of a completed segment; low bits = group's first step + k − 1.
 const COMPLETED: u32 = 0x80000000u;
+// The action record's milestone bit (lib/rollout.wgsl MILESTONE_FLAG).
+const MILESTONE_BIT = 16u;
+
+// Whether Φ fired at run-major step t, the run's step t − start.
+fn milestoneAt(t: u32, run: u32, start: u32) -> bool {
+  if (params.milestoneRecord != 0u) {
+    return ((milestones[(t - start) * params.numRuns + run] >> MILESTONE_BIT) & 1) != 0;
+  }
+  return milestones[t] != 0;
+}
 
 // The group holding run `run`: binary search for the last g with groupOffsets[g] ≤ run.
 fn groupOfRun(run: u32) -> u32 {
@@ -64,7 +77,7 @@ fn main(id: Invocation) {
   var segmentStart = start;
   for (var t = start; t < end; t++) {
     stepRun[t] = run;
-    if (milestones[t] == 0) {
+    if (!milestoneAt(t, run, start)) {
       continue;
     }
     // Completed segment k: steps segmentStart … t, milestone at t. Walk it backwards so that

@@ -22,6 +22,11 @@ export interface DeferredAdvantages {
   tensor: tf.Tensor1D;
   /** A, A_traj, A_seg and r_t (or GiGPO's parts), kept on the GPU; the caller reads (`readTogether`) or releases it. */
   details: PendingRead<AdvantageResult>;
+  /**
+   * GiGPO's anchor-state coverage (docs/maths.md §7), known on the host before the details are read
+   * (the step groups are built there): the iteration's record then needs nothing of the details.
+   */
+  anchorCoverage?: number;
 }
 
 export type AdvantageEngineName = 'cpu' | 'webgpu-kernels';

@@ -11,14 +11,13 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
-import { buildStepGroupIndex, type GigpoResult, type GigpoSettings } from '../advantages/gigpo.ts';
+import { anchorCoverage, buildStepGroupIndex, type GigpoResult, type GigpoSettings } from '../advantages/gigpo.ts';
 import type { AdvantageBatch, AdvantageSettings, EstimatorSwitches } from '../advantages/types.ts';
 import type { AdvantageEngine, ComputedAdvantages, DeferredAdvantages } from './engine.ts';
 import { gigpoAsAdvantages, gigpoSettingsOf, requireStateKeys } from '../methods/gigpo.ts';
 import type { GpuPaths, MethodSpec } from '../methods/method.ts';
 import { GpuAdvantageEstimator } from '../gpu/advantage-estimator.ts';
 import { batchToTensors } from '../gpu/advantage-tensors.ts';
-import { MilestoneGather } from '../gpu/milestone-gather.ts';
 import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 import { mapRead } from '../gpu/pending-read.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
@@ -42,12 +41,13 @@ interface PathOutput {
   tensor: tf.Tensor1D;
   result?: ComputedAdvantages['result'];
   pending?: DeferredAdvantages['details'];
+  anchorCoverage?: number;
 }
 
 /** The batch's inputs the GPU rollout's records already hold on the GPU (each undefined: upload it from the batch). */
 interface FromRecords {
-  /** The milestone flags, gathered from the action records. */
-  milestones?: tf.Tensor1D;
+  /** The action record, whose flags the segment scan reads in place (advantage-tensors.ts `milestoneRecord`). */
+  milestoneRecord?: tf.Tensor1D;
   /** The run offsets the rollout wrote. */
   runOffsets?: tf.Tensor1D;
 }
@@ -61,19 +61,19 @@ type GpuPath = (
   batch: AdvantageBatch,
   settings: AdvantageSettings,
   mode: DetailsMode,
-  fromRecords: () => Promise<FromRecords>,
+  fromRecords: () => FromRecords,
 ) => Promise<PathOutput>;
 
 /** The kernel paths a method's `gpu` picks from. */
 const PATHS: GpuPaths<GpuPath> = {
   dualScale: (switches: EstimatorSwitches) => async (estimator, batch, settings, mode, fromRecords) => {
     const e = estimator();
-    const { milestones, runOffsets } = await fromRecords();
+    const { milestoneRecord, runOffsets } = fromRecords();
     let inputs: ReturnType<typeof batchToTensors>;
     try {
-      inputs = batchToTensors(batch, milestones, runOffsets);
+      inputs = batchToTensors(batch, milestoneRecord, runOffsets);
     } catch (e) {
-      tf.dispose([milestones, runOffsets].filter((t) => t !== undefined));
+      tf.dispose([milestoneRecord, runOffsets].filter((t) => t !== undefined));
       throw e;
     }
     try {
@@ -85,8 +85,9 @@ const PATHS: GpuPaths<GpuPath> = {
   },
   // GiGPO reads no milestone flags (docs/maths.md §7).
   anchorStates: () => async (estimator, batch, settings, mode) => {
-    const { advantages, details, pendingDetails } = await gigpo(estimator, batch, requireStateKeys(batch), gigpoSettingsOf(settings), mode);
+    const { advantages, details, pendingDetails, coverage } = await gigpo(estimator, batch, requireStateKeys(batch), gigpoSettingsOf(settings), mode);
     return {
+      anchorCoverage: coverage,
       tensor: advantages,
       result: details && gigpoAsAdvantages(details),
       pending: pendingDetails && mapRead(pendingDetails, gigpoAsAdvantages),
@@ -100,7 +101,7 @@ async function gigpo(estimator: () => GpuAdvantageEstimator, batch: AdvantageBat
   const e = estimator();
   const inputs = batchToTensors(batch);
   try {
-    return await e.computeGigpo(inputs, index, settings, { details: mode });
+    return { ...(await e.computeGigpo(inputs, index, settings, { details: mode })), coverage: anchorCoverage(index) };
   } finally {
     tf.dispose(Object.values(inputs));
   }
@@ -117,7 +118,6 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
   if (!method.gpu) throw new RangeError(`method ${method.name} has no GPU path; use the CPU engine`);
   const path = method.gpu(PATHS);
   let estimator: GpuAdvantageEstimator | undefined;
-  let gather: MilestoneGather | undefined;
   // Created on first use, on the device tfjs's webgpu backend holds then; recreated if the backend
   // has moved to a new device since (src/backend re-initialises after a device loss).
   const current = () => {
@@ -128,24 +128,16 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     return (estimator ??= new GpuAdvantageEstimator(shaders));
   };
   /**
-   * What `records` hold of the batch on the GPU: its run offsets (zero-copy: disposing the tensor
-   * leaves the rollout's buffer), and its milestone flags gathered where they are Φ's.
+   * What `records` hold of the batch on the GPU, as zero-copy tensors (disposing them leaves the
+   * rollout's buffers): its run offsets, and its action record where its flags are Φ's, which the
+   * segment scan reads in place (numSteps elements of a record of maxSteps · B slots and more).
    */
-  const fromRecords = async (batch: AdvantageBatch, records: RolloutRecords | undefined): Promise<FromRecords> => {
+  const fromRecords = (batch: AdvantageBatch, records: RolloutRecords | undefined): FromRecords => {
     if (!records) return {};
-    const runOffsets = tf.tensor({ buffer: records.offsets, zeroCopy: true }, [records.runOffsets.length], 'int32') as tf.Tensor1D;
+    const zeroCopy = (buffer: GPUBuffer, size: number) => tf.tensor({ buffer, zeroCopy: true }, [size], 'int32') as tf.Tensor1D;
+    const runOffsets = zeroCopy(records.offsets, records.runOffsets.length);
     if (!records.milestones) return { runOffsets };
-    if (gather && gather.device !== getWebGpuDevice()) {
-      gather.dispose();
-      gather = undefined;
-    }
-    gather ??= new MilestoneGather(getWebGpuDevice(), shaders);
-    try {
-      return { runOffsets, milestones: await gather.gather(records, batch.milestones.length) };
-    } catch (e) {
-      runOffsets.dispose();
-      throw e;
-    }
+    return { runOffsets, milestoneRecord: zeroCopy(records.actions, batch.milestones.length) };
   };
   const engine: GpuAdvantageEngine = {
     name: 'webgpu-kernels',
@@ -155,8 +147,8 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
       return { tensor, result: result! }; // details: true reads them
     },
     async computeDeferred(batch, settings, records) {
-      const { tensor, pending } = await path(current, batch, settings, 'deferred', () => fromRecords(batch, records));
-      return { tensor, details: pending! }; // details: 'deferred' keeps them
+      const { tensor, pending, anchorCoverage } = await path(current, batch, settings, 'deferred', () => fromRecords(batch, records));
+      return { tensor, details: pending!, ...(anchorCoverage === undefined ? {} : { anchorCoverage }) }; // details: 'deferred' keeps them
     },
     async computeGigpo(batch, stateKeys, settings) {
       const { advantages, details } = await gigpo(current, batch, stateKeys, settings, true);
@@ -165,8 +157,6 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     dispose() {
       estimator?.dispose();
       estimator = undefined;
-      gather?.dispose();
-      gather = undefined;
     },
   };
   return engine;

@@ -171,7 +171,14 @@ export class GpuAdvantageEstimator {
         {
           runner: scan,
           buffers: { groupOffsets, runOffsets, milestones, stepRun, stepSlot, shapedRewards, runSegments, segmentPartials },
-          params: { numRuns, numGroups, shaping: baseline === 0 ? 0 : 1, rMs: settings.rMs, gamma: settings.gamma },
+          params: {
+            numRuns,
+            numGroups,
+            shaping: baseline === 0 ? 0 : 1,
+            rMs: settings.rMs,
+            gamma: settings.gamma,
+            milestoneRecord: batch.milestoneRecord ? 1 : 0,
+          },
           workgroups: segmentScanWorkgroups(numRuns, wg),
         },
         {

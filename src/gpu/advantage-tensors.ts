@@ -13,8 +13,13 @@ export interface AdvantageTensors {
   groupOffsets: tf.Tensor1D;
   /** int32 [numRuns + 1]. */
   runOffsets: tf.Tensor1D;
-  /** int32 or bool [numSteps]: non-zero where the milestone detector fired. */
+  /**
+   * int32 or bool [numSteps]: non-zero where the milestone detector fired; or, with `milestoneRecord`,
+   * a GPU rollout's step-major action record, whose MILESTONE_FLAG bit the kernels read in place
+   * (src/trainer/rollout-records.ts), a tensor of numSteps elements on that record's buffer.
+   */
   milestones: tf.Tensor1D;
+  milestoneRecord?: boolean;
   /** float32 [numRuns]: final reward R_i. */
   rewards: tf.Tensor1D;
 }
@@ -22,22 +27,24 @@ export interface AdvantageTensors {
 /**
  * The batch as tensors on the current backend, after checking it (validateBatch); the caller disposes
  * them. The structure can only be checked here: on the GPU, malformed offsets give garbage, not errors.
- * `milestones`: the batch's flags already on the GPU (milestone-gather.ts), taken instead of uploading
- * `batch.milestones`; `runOffsets` likewise, the offsets a GPU rollout wrote (the same as `batch.runOffsets`).
+ * `milestoneRecord`: a GPU rollout's action record whose flags are `batch.milestones` (a tensor on its
+ * buffer), read there instead of uploading them; `runOffsets` likewise, the offsets a GPU rollout
+ * wrote (the same as `batch.runOffsets`).
  */
-export function batchToTensors(batch: AdvantageBatch, milestones?: tf.Tensor1D, runOffsets?: tf.Tensor1D): AdvantageTensors {
+export function batchToTensors(batch: AdvantageBatch, milestoneRecord?: tf.Tensor1D, runOffsets?: tf.Tensor1D): AdvantageTensors {
   validateBatch(batch);
   return {
+    ...(milestoneRecord ? { milestoneRecord: true } : {}),
     groupOffsets: tf.tensor1d(batch.groupOffsets, 'int32'),
     runOffsets: runOffsets ?? tf.tensor1d(batch.runOffsets, 'int32'),
-    milestones: milestones ?? tf.tensor1d(Int32Array.from(batch.milestones), 'int32'),
+    milestones: milestoneRecord ?? tf.tensor1d(Int32Array.from(batch.milestones), 'int32'),
     rewards: tf.tensor1d(Float32Array.from(batch.rewards), 'float32'),
   };
 }
 
 /** The batch's sizes, after checking each tensor's rank and dtype and that its groups and runs can be filled. */
 export function checkTensors(b: AdvantageTensors): { numGroups: number; numRuns: number; numSteps: number } {
-  const expect = (name: keyof AdvantageTensors, dtypes: string[]) => {
+  const expect = (name: Exclude<keyof AdvantageTensors, 'milestoneRecord'>, dtypes: string[]) => {
     const t = b[name];
     if (t.rank !== 1) throw new RangeError(`${name} must be a 1-D tensor, got shape [${t.shape}]`);
     if (!dtypes.includes(t.dtype)) throw new RangeError(`${name} must be ${dtypes.join(' or ')}, got ${t.dtype}`);

@@ -8,7 +8,7 @@
  * order the invocations run in and match the CPU's float64 sums to within one unit per step.
  *
  * Only for a batch whose milestone flags are the rollout's (the CCR's milestone steps are read from the
- * action records: the trainer decides, as for the milestone gather).
+ * action records: the trainer decides, as for the advantages reading them there).
  */
 import { flushTfjsQueue } from '../backend/webgpu-interop.ts';
 import type { CreditMetrics } from '../metrics/credit-metrics.ts';
@@ -56,9 +56,9 @@ export const CREDIT_METRICS_KEYS = defineKernel({
 /** Fixed-point units per 1 of the GPU's sums (FIXED_SCALE in the WGSL). */
 export const FIXED_SCALE = 2 ** 24;
 /** u32 words per slot of the key table (KEY_WORDS in the WGSL). */
-const KEY_WORDS = 6;
+export const KEY_WORDS = 6;
 /** The totals' words (T_* in the WGSL); a sum takes two, low word first. */
-const TOTALS = {
+export const TOTALS = {
   zeroSteps: 0,
   milestoneSteps: 1,
   otherSteps: 2,

@@ -13,6 +13,8 @@ export const SEGMENT_SCAN = defineKernel({
     ['shaping', 'u32'],
     ['rMs', 'f32'],
     ['gamma', 'f32'],
+    /** 1: `milestones` is a GPU rollout's action record (advantage-tensors.ts `milestoneRecord`). */
+    ['milestoneRecord', 'u32'],
   ]),
   storage: [
     ['groupOffsets', 'read'],

@@ -31,7 +31,6 @@ export const KERNEL_NAMES = [
   'ppo-gather',
   'candidate-ranks',
   'candidate-rows',
-  'milestone-gather',
   'final-records',
   'critic-values',
   'critic-value-loss',

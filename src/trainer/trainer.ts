@@ -278,14 +278,17 @@ export class Trainer {
     // Without a critic (whose update needs r_t first) the details may wait on the GPU for the iteration's
     // one read-back, with the PPO statistics (iteration-read-back.ts).
     const records = this.milestonesOnGpu(rollout);
-    const { tensor: advantages, details } =
-      !this.critic && this.engine.computeDeferred
-        ? await this.engine.computeDeferred(batch, settings, records)
-        : await this.engine.compute(batch, settings, records).then(({ tensor, result }) => ({ tensor, details: result }));
+    const {
+      tensor: advantages,
+      details,
+      anchorCoverage,
+    } = !this.critic && this.engine.computeDeferred
+      ? await this.engine.computeDeferred(batch, settings, records)
+      : await this.engine.compute(batch, settings, records).then(({ tensor, result }) => ({ tensor, details: result, anchorCoverage: result.anchorCoverage }));
     const t2 = now();
     let metrics: PendingRead<CreditMetrics> | undefined;
     try {
-      metrics = await this.creditMetricsOnGpu(rollout, records, advantages, details);
+      metrics = await this.creditMetricsOnGpu(rollout, records, advantages, details, anchorCoverage);
     } catch (e) {
       advantages.dispose();
       releaseIteration(details);
@@ -315,7 +318,16 @@ export class Trainer {
     this.completed++;
     this.view = { rollout, batch, result };
     const ms = { rollout: t1 - t0, advantage: t2 - tc, update: t3 - t2, ...(this.critic ? { critic: tc - t1 + (t4 - t3) } : {}) };
-    return this.record(this.completed, rollout, batch, result, { ...stats, ...(valueLoss === undefined ? {} : { valueLoss }) }, ms, read.metrics);
+    return this.record(
+      this.completed,
+      rollout,
+      batch,
+      result,
+      { ...stats, ...(valueLoss === undefined ? {} : { valueLoss }) },
+      ms,
+      read.metrics,
+      anchorCoverage,
+    );
   }
 
   /**
@@ -377,18 +389,21 @@ export class Trainer {
    * The credit metrics of the batch computed on the GPU (credit-metrics.ts), submitted before the
    * update takes `advantages` over, where the rollout's records hold everything they read: its flags
    * are the batch's (`records`: milestonesOnGpu), the details are on the GPU, and the method's record
-   * needs nothing more of them (GiGPO's, which reads the state keys, has its anchor coverage among
-   * them); else undefined: the CPU computes them from the details.
+   * needs nothing more of them (a method that reads the state keys, GiGPO, needs its anchor
+   * coverage: known on the host, or among the details); else undefined: the CPU computes them from
+   * the details.
    */
   private async creditMetricsOnGpu(
     rollout: Rollout,
     records: RolloutRecords | undefined,
     advantages: tf.Tensor1D,
     details: IterationDetails,
+    anchorCoverage: number | undefined,
   ): Promise<PendingRead<CreditMetrics> | undefined> {
     const S = rollout.actions.length;
     const gpu = this.gpuMetrics;
-    if (!gpu || !records?.credit || !isPendingDetails(details) || methodSpec(this.config.method).needs.stateKeys) return undefined;
+    if (!gpu || !records?.credit || !isPendingDetails(details)) return undefined;
+    if (methodSpec(this.config.method).needs.stateKeys && anchorCoverage === undefined) return undefined;
     if (creditMetricsRefusal(S, gpu.device) !== null) return undefined;
     return gpu.compute(
       { actions: records.actions, offsets: records.offsets, ...records.credit },
@@ -457,7 +472,10 @@ export class Trainer {
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 
-  /** `metrics`: the credit metrics computed on the GPU; else `result` is on the CPU and they are computed from it. */
+  /**
+   * `metrics`: the credit metrics computed on the GPU; else `result` is on the CPU and they are
+   * computed from it. `anchorCoverage`: GiGPO's, where the engine knew it without the details.
+   */
   private record(
     iteration: number,
     rollout: Rollout,
@@ -466,9 +484,11 @@ export class Trainer {
     stats: PpoStats & { valueLoss?: number },
     ms: IterationRecord['ms'],
     metrics?: CreditMetrics,
+    anchorCoverage?: number,
   ): IterationRecord {
     const S = rollout.actions.length;
     const onCpu = metrics ? (isPendingDetails(result) ? undefined : result) : detailsOnCpu(result, 'the CPU’s credit metrics');
+    const coverage = anchorCoverage ?? onCpu?.anchorCoverage;
     return {
       iteration,
       method: this.config.method,
@@ -482,7 +502,7 @@ export class Trainer {
           actions: rollout.actions,
         })),
       ...stats,
-      ...(onCpu?.anchorCoverage === undefined ? {} : { anchorCoverage: onCpu.anchorCoverage }),
+      ...(coverage === undefined ? {} : { anchorCoverage: coverage }),
       meanEpisodeLength: S / rollout.numRuns,
       envSteps: S,
       envStepsPerSecond: S / (ms.rollout / 1000),

@@ -36,7 +36,8 @@ import { Rng } from '../../src/prng.ts';
 import { PPO_GATHER } from '../../src/gpu/ppo-gather.ts';
 import { MINIBATCH_PERMUTATION } from '../../src/gpu/minibatch-permutation.ts';
 import { CANDIDATE_RANKS, CANDIDATE_ROWS, DICTIONARY_SLOTS } from '../../src/gpu/candidate-dictionary.ts';
-import { MILESTONE_GATHER } from '../../src/gpu/milestone-gather.ts';
+import { CREDIT_METRICS_KEYS, CREDIT_METRICS_STEPS, FIXED_SCALE, KEY_WORDS, TOTALS } from '../../src/gpu/credit-metrics.ts';
+import { ZERO_ADVANTAGE } from '../../src/advantages/types.ts';
 import { FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS } from '../../src/gpu/final-records.ts';
 import { MILESTONE_FLAG } from '../../src/trainer/rollout-records.ts';
 import { wgslConsts } from '../support/env-parity.ts';
@@ -66,7 +67,8 @@ const SPECS: KernelSpec<string, string>[] = [
   MINIBATCH_PERMUTATION,
   CANDIDATE_RANKS,
   CANDIDATE_ROWS,
-  MILESTONE_GATHER,
+  CREDIT_METRICS_STEPS,
+  CREDIT_METRICS_KEYS,
   FINAL_RECORDS,
 ];
 
@@ -170,7 +172,15 @@ describe('kernel sources and layouts', () => {
     expect(wgslConsts(VITE_SHADER_FILES['final-records.wgsl']).get('FINAL_WORDS')).toBe(FINAL_WORDS);
     expect(wgslConsts(VITE_SHADER_FILES['final-records.wgsl']).get('FINAL_SCAN_WIDTH')).toBe(FINAL_SCAN_WIDTH);
     expect(VITE_SHADER_FILES['lib/rollout.wgsl']).toContain(`const MILESTONE_FLAG = 0x${MILESTONE_FLAG.toString(16)};`);
-    expect(wgslConsts(VITE_SHADER_FILES['milestone-gather.wgsl']).get('MILESTONE_BIT')).toBe(Math.log2(MILESTONE_FLAG));
+    for (const file of ['segment-scan.wgsl', 'lib/credit_metrics.wgsl'])
+      expect(wgslConsts(VITE_SHADER_FILES[file]).get('MILESTONE_BIT'), file).toBe(Math.log2(MILESTONE_FLAG));
+    // The credit metrics' layouts and constants (src/gpu/credit-metrics.ts).
+    const metricsLib = VITE_SHADER_FILES['lib/credit_metrics.wgsl'];
+    const metrics = wgslConsts(metricsLib);
+    expect(metrics.get('KEY_WORDS')).toBe(KEY_WORDS);
+    for (const [name, word] of Object.entries(TOTALS)) expect(metrics.get(`T_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`), name).toBe(word);
+    expect(metricsLib).toContain(`const FIXED_SCALE = ${FIXED_SCALE}.0;`);
+    expect(metricsLib).toContain(`const ZERO_ADVANTAGE = ${ZERO_ADVANTAGE.toExponential()};`);
     expect(VITE_SHADER_FILES['ppo-gather.wgsl']).toContain(`const ACTION_BITS = 0x${(MILESTONE_FLAG - 1).toString(16)};`);
   });
 
@@ -210,11 +220,11 @@ describe('kernel sources and layouts', () => {
 
   it('packs uniforms at the reflected offsets, and rejects values that do not fit', () => {
     const layout = reflectKernel(SEGMENT_SCAN, VITE_SHADERS['segment-scan']);
-    const bytes = new DataView(packUniforms(layout, { numRuns: 7, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95 }));
+    const bytes = new DataView(packUniforms(layout, { numRuns: 7, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95, milestoneRecord: 0 }));
     expect([bytes.getUint32(0, true), bytes.getUint32(4, true), bytes.getUint32(8, true)]).toEqual([7, 3, 1]);
     expect(bytes.getFloat32(12, true)).toBe(2.5);
     expect(bytes.getFloat32(16, true)).toBe(Math.fround(0.95));
-    expect(() => packUniforms(layout, { numRuns: -1, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95 })).toThrow(/numRuns/);
+    expect(() => packUniforms(layout, { numRuns: -1, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95, milestoneRecord: 0 })).toThrow(/numRuns/);
   });
 });
 
