@@ -43,6 +43,19 @@ export interface CreditMetrics {
   ccr: number;
 }
 
+/** Every field of CreditMetrics, in the order `creditMetrics` returns them. */
+export const CREDIT_METRIC_NAMES = [
+  'success',
+  'partial',
+  'failure',
+  'sampleUtilization',
+  'zeroAdvantageRatio',
+  'contradictoryRatio',
+  'contradictoryRatioSigned',
+  'signalRetention',
+  'ccr',
+] as const satisfies readonly (keyof CreditMetrics)[];
+
 export function creditMetrics(input: CreditMetricsInput): CreditMetrics {
   const { batch, advantages, success, milestonesReached } = input;
   const runs = success.length;

@@ -19,6 +19,7 @@ import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { rolloutPath } from '../../src/trainer/collector-choice.ts';
 import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
 import { NonFiniteLossError } from '../../src/trainer/ppo.ts';
+import { CREDIT_METRIC_NAMES } from '../../src/metrics/credit-metrics.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { methodSpec } from '../../src/methods/registry.ts';
@@ -61,24 +62,12 @@ const withoutTiming = (r: IterationRecord) => {
   return copy;
 };
 
-/** The credit metrics (creditMetrics' fields), which the GPU sums in fixed point. */
-const METRICS = [
-  'success',
-  'partial',
-  'failure',
-  'sampleUtilization',
-  'zeroAdvantageRatio',
-  'contradictoryRatio',
-  'contradictoryRatioSigned',
-  'signalRetention',
-  'ccr',
-];
-
 /** `actual` is `expected` field for field, the metrics to 1e-6 relative. */
 function expectSameRecord(actual: IterationRecord, expected: IterationRecord) {
   const a = withoutTiming(actual);
   const e = withoutTiming(expected);
-  for (const name of METRICS) {
+  // The credit metrics, which the GPU sums in fixed point.
+  for (const name of CREDIT_METRIC_NAMES) {
     const [x, y] = [a[name] as number, e[name] as number];
     if (Number.isNaN(y)) expect(x, name).toBeNaN();
     else expect(Math.abs(x - y), `${name}: ${x} against ${y}`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(y)));
