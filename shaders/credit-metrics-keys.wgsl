@@ -12,7 +12,20 @@ import package::lib::credit_metrics::{params, carry, wideAbs, KEY_WORDS, K_OWNER
 @group(0) @binding(3) var<storage, read_write> runSignal: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> totals: array<atomic<u32>>;
 
-// A 64-bit atomic addition (two words): the low word's carry goes to the high word.
+// The workgroup's share of the totals from T_SOLVED on (words T_SOLVED … T_GROSS + 1, at their index
+// less T_SOLVED), summed here first and added to `totals` once per workgroup, as in
+// credit-metrics-steps.
+const WORKGROUP_TOTAL_WORDS = 10u;
+var<workgroup> workgroupTotals: array<atomic<u32>, WORKGROUP_TOTAL_WORDS>;
+
+// 64-bit atomic additions (two words): the low word's carry goes to the high word.
+fn addToWorkgroup(at: u32, value: vec2<u32>) {
+  let high = value.y + carry(atomicAdd(&workgroupTotals[at - T_SOLVED], value.x), value.x);
+  if (high != 0u) {
+    atomicAdd(&workgroupTotals[at - T_SOLVED + 1u], high);
+  }
+}
+
 fn addToTotal(at: u32, value: vec2<u32>) {
   let high = value.y + carry(atomicAdd(&totals[at], value.x), value.x);
   if (high != 0u) {
@@ -20,35 +33,60 @@ fn addToTotal(at: u32, value: vec2<u32>) {
   }
 }
 
+fn count(at: u32) {
+  atomicAdd(&workgroupTotals[at - T_SOLVED], 1u);
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(id: Invocation) {
   let i = invocationIndex(id);
   if (i < params.numRuns) {
-    let record = i * params.finalWords;
-    if (finals[record + params.successWord] != 0u) {
-      atomicAdd(&totals[T_SOLVED], 1u);
-    } else if (finals[record + params.reachedWord] > 0u) {
-      atomicAdd(&totals[T_PARTIAL], 1u);
+    countRun(i);
+  }
+  if (i < params.tableSlots) {
+    countKey(i);
+  }
+  workgroupBarrier();
+  if (id.localIndex == 0u) {
+    for (var w = T_SOLVED; w < T_NET; w++) {
+      let n = atomicLoad(&workgroupTotals[w - T_SOLVED]);
+      if (n != 0u) {
+        atomicAdd(&totals[w], n);
+      }
     }
-    if (atomicLoad(&runSignal[i]) != 0u) {
-      atomicAdd(&totals[T_UTILISED], 1u);
+    for (var w = T_NET; w < T_SOLVED + WORKGROUP_TOTAL_WORDS; w += 2u) {
+      addToTotal(w, vec2<u32>(atomicLoad(&workgroupTotals[w - T_SOLVED]), atomicLoad(&workgroupTotals[w - T_SOLVED + 1u])));
     }
   }
-  if (i >= params.tableSlots) {
-    return;
+}
+
+// Run i into the outcome mix and the utilisation.
+fn countRun(i: u32) {
+  let record = i * params.finalWords;
+  if (finals[record + params.successWord] != 0u) {
+    count(T_SOLVED);
+  } else if (finals[record + params.reachedWord] > 0u) {
+    count(T_PARTIAL);
   }
+  if (atomicLoad(&runSignal[i]) != 0u) {
+    count(T_UTILISED);
+  }
+}
+
+// Slot i's key, if it was seen in two runs or more, into the contradiction and retention totals.
+fn countKey(i: u32) {
   let at = i * KEY_WORDS;
   let flags = atomicLoad(&keyTable[at + K_FLAGS]);
   if (atomicLoad(&keyTable[at + K_OWNER]) == 0u || (flags & MANY_RUNS) == 0u) {
     return;
   }
-  atomicAdd(&totals[T_SHARED], 1u);
+  count(T_SHARED);
   if ((flags & (POSITIVE | NEGATIVE)) != 0u) {
-    atomicAdd(&totals[T_SIGNED], 1u);
+    count(T_SIGNED);
   }
   if ((flags & (POSITIVE | NEGATIVE)) == (POSITIVE | NEGATIVE)) {
-    atomicAdd(&totals[T_CONTRADICTORY], 1u);
+    count(T_CONTRADICTORY);
   }
-  addToTotal(T_NET, wideAbs(vec2<u32>(atomicLoad(&keyTable[at + K_SUM]), atomicLoad(&keyTable[at + K_SUM + 1u]))));
-  addToTotal(T_GROSS, vec2<u32>(atomicLoad(&keyTable[at + K_ABS]), atomicLoad(&keyTable[at + K_ABS + 1u])));
+  addToWorkgroup(T_NET, wideAbs(vec2<u32>(atomicLoad(&keyTable[at + K_SUM]), atomicLoad(&keyTable[at + K_SUM + 1u]))));
+  addToWorkgroup(T_GROSS, vec2<u32>(atomicLoad(&keyTable[at + K_ABS]), atomicLoad(&keyTable[at + K_ABS + 1u])));
 }

@@ -1,6 +1,7 @@
 // The credit metrics' first pass (lib/credit_metrics.wgsl; docs/maths.md §5): one invocation per step
 // of the run-major batch counts the step's |A| into the zero-advantage and the milestone / other
-// totals, marks its run as carrying signal, and enters A under the step's (group, action, state key)
+// totals (the workgroup's first, then once per workgroup the global ones), marks its run as carrying
+// signal, and enters A under the step's (group, action, state key)
 // in the key table, which credit-metrics-keys then reads key by key.
 //
 // The table is open addressing with linear probing. A slot is claimed by writing its owner, the
@@ -33,6 +34,19 @@ fn addToTotal(at: u32, value: vec2<u32>) {
   }
 }
 
+// The workgroup's share of the per-step totals (words T_ZERO_STEPS … T_OTHER_ABS + 1), summed here
+// first and added to `totals` once per workgroup: every step adding to the same few global words
+// would queue thousands of atomics on each.
+const WORKGROUP_TOTAL_WORDS = 7u;
+var<workgroup> workgroupTotals: array<atomic<u32>, WORKGROUP_TOTAL_WORDS>;
+
+fn addToWorkgroup(at: u32, value: vec2<u32>) {
+  let high = value.y + carry(atomicAdd(&workgroupTotals[at], value.x), value.x);
+  if (high != 0u) {
+    atomicAdd(&workgroupTotals[at + 1u], high);
+  }
+}
+
 // Run-major step s: its run, and its slot in the step-major records.
 struct StepPlace {
   run: u32,
@@ -57,24 +71,40 @@ fn mix(h: u32) -> u32 {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(id: Invocation) {
   let s = invocationIndex(id);
-  if (s >= params.numSteps) {
-    return;
+  if (s < params.numSteps) {
+    countStep(s);
   }
+  workgroupBarrier();
+  if (id.localIndex == 0u) {
+    for (var i = T_ZERO_STEPS; i < T_MILESTONE_ABS; i++) {
+      let count = atomicLoad(&workgroupTotals[i]);
+      if (count != 0u) {
+        atomicAdd(&totals[i], count);
+      }
+    }
+    for (var i = T_MILESTONE_ABS; i < WORKGROUP_TOTAL_WORDS; i += 2u) {
+      addToTotal(i, vec2<u32>(atomicLoad(&workgroupTotals[i]), atomicLoad(&workgroupTotals[i + 1u])));
+    }
+  }
+}
+
+// Step s into the workgroup's totals, its run's signal and the key table.
+fn countStep(s: u32) {
   let place = placeOf(s);
   let a = advantages[s];
   let magnitude = abs(a);
   let record = actionRecord[place.slot];
   if (magnitude < ZERO_ADVANTAGE) {
-    atomicAdd(&totals[T_ZERO_STEPS], 1u);
+    atomicAdd(&workgroupTotals[T_ZERO_STEPS], 1u);
   } else {
     atomicStore(&runSignal[place.run], 1u);
   }
   if (((record >> MILESTONE_BIT) & 1u) != 0u) {
-    atomicAdd(&totals[T_MILESTONE_STEPS], 1u);
-    addToTotal(T_MILESTONE_ABS, fixedPoint(magnitude));
+    atomicAdd(&workgroupTotals[T_MILESTONE_STEPS], 1u);
+    addToWorkgroup(T_MILESTONE_ABS, fixedPoint(magnitude));
   } else {
-    atomicAdd(&totals[T_OTHER_STEPS], 1u);
-    addToTotal(T_OTHER_ABS, fixedPoint(magnitude));
+    atomicAdd(&workgroupTotals[T_OTHER_STEPS], 1u);
+    addToWorkgroup(T_OTHER_ABS, fixedPoint(magnitude));
   }
 
   // The key: (group, action, state key), docs/maths.md §5.
