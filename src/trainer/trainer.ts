@@ -487,20 +487,22 @@ export class Trainer {
     anchorCoverage?: number,
   ): IterationRecord {
     const S = rollout.actions.length;
-    const onCpu = metrics ? (isPendingDetails(result) ? undefined : result) : detailsOnCpu(result, 'the CPU’s credit metrics');
+    const onCpu = isPendingDetails(result) ? undefined : result;
+    const credit =
+      metrics ??
+      creditMetrics({
+        batch,
+        advantages: detailsOnCpu(result, 'the CPU’s credit metrics').advantages,
+        success: rollout.success,
+        milestonesReached: rollout.milestonesReached,
+        stateKeys: rollout.stateKeys,
+        actions: rollout.actions,
+      });
     const coverage = anchorCoverage ?? onCpu?.anchorCoverage;
     return {
       iteration,
       method: this.config.method,
-      ...(metrics ??
-        creditMetrics({
-          batch,
-          advantages: onCpu!.advantages,
-          success: rollout.success,
-          milestonesReached: rollout.milestonesReached,
-          stateKeys: rollout.stateKeys,
-          actions: rollout.actions,
-        })),
+      ...credit,
       ...stats,
       ...(coverage === undefined ? {} : { anchorCoverage: coverage }),
       meanEpisodeLength: S / rollout.numRuns,
