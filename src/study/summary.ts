@@ -17,6 +17,7 @@
  *   per 1000 env steps (the compute a method spends on learning from a sample; the rollout is the same
  *   policy forward pass for every method); secondsPerIteration: the run's wall seconds per iteration.
  */
+import { CREDIT_METRIC_NAMES } from '../metrics/credit-metrics.ts';
 import { itersToTarget, TARGET_SUCCESS, TRAILING_WINDOW } from '../metrics/iterations-to-target.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import { runKey, type RunSpec } from './matrix.ts';
@@ -44,19 +45,7 @@ export type IterationFigures = Pick<
   | 'valueLoss'
 >;
 
-const CURVE_NAMES = [
-  'success',
-  'partial',
-  'failure',
-  'sampleUtilization',
-  'zeroAdvantageRatio',
-  'contradictoryRatio',
-  'contradictoryRatioSigned',
-  'signalRetention',
-  'ccr',
-  'meanEpisodeLength',
-  'envSteps',
-] as const satisfies readonly (keyof IterationFigures)[];
+const CURVE_NAMES = [...CREDIT_METRIC_NAMES, 'meanEpisodeLength', 'envSteps'] as const satisfies readonly (keyof IterationFigures)[];
 export type CurveName = (typeof CURVE_NAMES)[number];
 
 /** One run's figures, per iteration; null where a figure is undefined (NaN). `envSteps` is cumulative. */

@@ -10,7 +10,8 @@ import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import type { AdvantageEngine } from '../engine/engine.ts';
-import { GpuRolloutCollector, gpuRolloutRefusal } from './gpu-rollout.ts';
+import { GpuRolloutCollector } from './gpu-rollout.ts';
+import { gpuRolloutRefusal } from './gpu-rollout-sizes.ts';
 import { RolloutCollector, type Rollout } from './rollout.ts';
 
 export interface Collector {

@@ -56,86 +56,20 @@ import {
   readDictionaryHeader,
 } from '../gpu/candidate-dictionary.ts';
 import { injectKernelFault, takeGpuFault } from '../gpu/fault-injection.ts';
-import { gatherWeights, POLICY_LOGITS_MAX_HIDDEN, policyLogitsParams, policyWeightCount } from '../gpu/policy-logits.ts';
-import { EPISODE_ROLLOUT_WORKGROUP, MAX_CANDIDATES } from '../gpu/episode-rollout.ts';
+import { gatherWeights, policyLogitsParams, policyWeightCount } from '../gpu/policy-logits.ts';
+import { EPISODE_ROLLOUT_WORKGROUP } from '../gpu/episode-rollout.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import { CHECKED_RUNS, checkedRuns, checkLogProbs } from './log-prob-check.ts';
 import { checkMilestoneFlags, resetRecords, sampledLogProbs, splitMilestoneFlags } from './rollout-records.ts';
 import { ReplayMismatchError, resetEpisodes, RolloutCollector, type Rollout } from './rollout.ts';
+import { gpuRolloutRefusal, keptBytes, readBackSizes, type ReadBackName, type RecordName, recordSizes, stepBufferSizes } from './gpu-rollout-sizes.ts';
 
 const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
 const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
-
-/**
- * Bytes of the records one rollout of `env` writes: step-major actions, then the keys of the states
- * they were taken in (in one record: lib/rollout.wgsl), and log-probabilities; compact final records.
- */
-function recordSizes(env: VecEnv) {
-  const steps = env.maxSteps * env.batchSize;
-  return { actions: 2 * 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * FINAL_WORDS };
-}
-
-/** Bytes of what one rollout of `env` brings back: the actions (not their state keys), the checked runs' log-probabilities (maxSteps slots a run), the final records. */
-function readBackSizes(env: VecEnv) {
-  const { finals } = recordSizes(env);
-  return { actions: 4 * env.maxSteps * env.batchSize, sampleLogProbs: 4 * CHECKED_RUNS * env.maxSteps, finals };
-}
-
-type ReadBackName = keyof ReturnType<typeof readBackSizes>;
-
-/** Bytes of the buffers the rollout kernel binds besides the records, for one rollout of `env` at width `hiddenSize`. */
-function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): Record<string, number> {
-  const B = env.batchSize;
-  const A = env.maxActions;
-  return {
-    weights: 4 * policyWeightCount(env.obsDim, env.actionDim, hiddenSize),
-    // The live records, then each run's index into its reset records and those records (at most B; resetRecords).
-    episodes: 4 * (2 * B * recordWords + B),
-    mask: 4 * B * A,
-    obs: 4 * B * env.obsDim,
-    actionFeatures: 4 * B * A * env.actionDim,
-  };
-}
-
-type RecordName = keyof ReturnType<typeof recordSizes>;
-
-/**
- * `bytes`, or 4 where a buffer of `bytes` would be over the device's binding limits: a record the
- * rollout keeps on the GPU for the update (the step-major observations, ppo-gather.ts; the candidate
- * dictionary, candidate-dictionary.ts) is then not kept, the kernel writes none, and the host lays
- * that part of the batch out.
- */
-function keptBytes(bytes: number, device: GPUDevice): number {
-  return bytes <= Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) ? bytes : 4;
-}
-
-/** Storage buffers the whole-episode kernel binds (episode-rollout.ts). */
-const ROLLOUT_STORAGE_BUFFERS = 10;
-
-/**
- * Why `env` cannot be rolled out on `device` by a GpuRolloutCollector, or null if it can: an environment
- * without a kernel, a width over the kernel's, or a buffer over the device's limits.
- */
-export function gpuRolloutRefusal(env: VecEnv, hiddenSize: number, device: GPUDevice): string | null {
-  const kernel = gpuEnvKernel(env);
-  if (!kernel) return `the ${env.name} environment has no GPU kernel`;
-  if (hiddenSize > POLICY_LOGITS_MAX_HIDDEN) return `hiddenSize ${hiddenSize} is over the GPU acting pass's ${POLICY_LOGITS_MAX_HIDDEN}`;
-  if (env.maxActions > MAX_CANDIDATES) return `the ${env.name} environment's ${env.maxActions} candidates are over the GPU draw's ${MAX_CANDIDATES}`;
-  if (device.limits.maxStorageBuffersPerShaderStage < ROLLOUT_STORAGE_BUFFERS)
-    return `the GPU rollout binds ${ROLLOUT_STORAGE_BUFFERS} storage buffers, over the adapter's maxStorageBuffersPerShaderStage (${device.limits.maxStorageBuffersPerShaderStage})`;
-  const binding = device.limits.maxStorageBufferBindingSize;
-  const bound = { ...stepBufferSizes(env, hiddenSize, kernel.recordWords), ...recordSizes(env) };
-  for (const [name, bytes] of Object.entries(bound))
-    if (bytes > binding) return `the GPU rollout's ${name} buffer (${bytes} bytes) is over the adapter's maxStorageBufferBindingSize (${binding} bytes)`;
-  const total = Object.values(recordSizes(env)).reduce((s, n) => s + n, 0);
-  if (total > device.limits.maxBufferSize)
-    return `the GPU rollout's records (${total} bytes) are over the adapter's maxBufferSize (${device.limits.maxBufferSize} bytes)`;
-  return null;
-}
 
 export class GpuRolloutCollector {
   private readonly kernel: GpuEnvKernel;

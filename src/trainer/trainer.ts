@@ -16,12 +16,12 @@ import { detectorView, rewritesDetector } from '../advantages/detector-view.ts';
 import { randomizeMilestones } from '../advantages/random-segments.ts';
 import { createAdam } from '../backend/webgpu-adam.ts';
 import { getWebGpuDevice, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
-import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
+import type { AdvantageBatch } from '../advantages/types.ts';
 import { advantageSettings, detectorOf, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
 import { creditMetrics, type CreditMetrics } from '../metrics/credit-metrics.ts';
 import { creditMetricsRefusal, GpuCreditMetrics } from '../gpu/credit-metrics.ts';
-import { readTogether, type PendingRead } from '../gpu/pending-read.ts';
+import type { PendingRead } from '../gpu/pending-read.ts';
 import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
@@ -42,14 +42,7 @@ import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
 import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
 import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
-
-/** The latest batch, kept for the episode viewer and the credit view. */
-export interface BatchView {
-  rollout: Rollout;
-  /** The batch as the advantages saw it (milestones after random segmentation). */
-  batch: AdvantageBatch;
-  result: AdvantageResult;
-}
+import { type BatchView, LatestBatch } from './latest-batch.ts';
 
 const now = () => performance.now();
 
@@ -99,7 +92,7 @@ export class Trainer {
   /** Resolves once the starting weights (random init or the SFT prior) are in place. */
   private started: Promise<void> | null = null;
   /** The latest batch, its advantage details possibly still on the GPU (`batchView` reads them). */
-  private view: { rollout: Rollout; batch: AdvantageBatch; result: IterationDetails } | null = null;
+  private readonly latest = new LatestBatch();
   /**
    * Whether the batch of iteration `i` (1-based) will be viewed (`batchView`): its advantage details
    * are then read with the iteration's other values. Where the metrics are computed on the GPU they
@@ -234,22 +227,12 @@ export class Trainer {
 
   /** The latest batch where its advantage details are on the CPU (else null: `batchView` reads them). */
   get lastBatch(): BatchView | null {
-    const v = this.view;
-    return v && !isPendingDetails(v.result) ? { rollout: v.rollout, batch: v.batch, result: v.result } : null;
+    return this.latest.onCpu;
   }
 
   /** The latest batch, for the episode viewer and the credit view: its advantage details read from the GPU if they were left there. */
-  async batchView(): Promise<BatchView | null> {
-    const v = this.view;
-    if (!v) return null;
-    if (isPendingDetails(v.result)) [v.result] = await readTogether([v.result]);
-    return this.lastBatch;
-  }
-
-  /** Frees the latest batch's details if they are still on the GPU. */
-  private releaseView(): void {
-    if (this.view) releaseIteration(this.view.result);
-    this.view = null;
+  batchView(): Promise<BatchView | null> {
+    return this.latest.read();
   }
 
   get settings(): Readonly<TrainConfig> {
@@ -265,7 +248,7 @@ export class Trainer {
 
   async step(): Promise<IterationRecord> {
     await this.start();
-    this.releaseView();
+    this.latest.release(); // details left on the GPU are not read after the next rollout
     const c = this.config;
     const t0 = now();
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
@@ -316,7 +299,7 @@ export class Trainer {
     const valueLoss = this.critic ? await this.criticUpdate(rollout, detailsOnCpu(result, 'the critic').shapedRewards) : undefined;
     const t4 = now();
     this.completed++;
-    this.view = { rollout, batch, result };
+    this.latest.keep(rollout, batch, result);
     const ms = { rollout: t1 - t0, advantage: t2 - tc, update: t3 - t2, ...(this.critic ? { critic: tc - t1 + (t4 - t3) } : {}) };
     return this.record(
       this.completed,
@@ -513,7 +496,7 @@ export class Trainer {
   }
 
   dispose(): void {
-    this.releaseView();
+    this.latest.release();
     this.collector.dispose?.();
     this.fusedPpo?.dispose();
     this.gpuMetrics?.dispose();

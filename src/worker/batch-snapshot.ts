@@ -8,7 +8,7 @@
 import type { Method } from '../methods/registry.ts';
 import type { EnvName, Horizon } from '../../envs/index.ts';
 import type { Detector } from '../../envs/types.ts';
-import type { BatchView } from '../trainer/trainer.ts';
+import type { BatchView } from '../trainer/latest-batch.ts';
 
 export interface BatchSnapshot {
   method: Method;

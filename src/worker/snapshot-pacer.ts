@@ -30,6 +30,11 @@ export class SnapshotPacer {
     return every > 0 && iteration % every === 0;
   }
 
+  /** Tells `trainer` which iterations' batches will be sent, at the speed `speed()` gives then. */
+  follow(trainer: Trainer, speed: () => Speed): void {
+    trainer.batchViewWanted = (iteration) => this.wants(iteration, speed());
+  }
+
   /** After a completed iteration: sends its batch when the pacing says so. */
   async completed(trainer: Trainer | undefined, method: Method, generation: number, speed: Speed): Promise<void> {
     this.unsent = true;

@@ -282,7 +282,7 @@ export class TrainingLoop {
         );
       this.run = await create(reset.force);
       if (!this.run) return; // superseded while the backend was initialising
-      this.wantSnapshots();
+      this.snapshots.follow(this.run.trainer, () => this.speed);
       markOnce(TIMELINE_MARKS.trainerBuilt);
       if (saved) {
         try {
@@ -295,7 +295,7 @@ export class TrainingLoop {
           this.disposeRuns();
           this.run = await create(false);
           if (!this.run) return;
-          this.wantSnapshots();
+          this.snapshots.follow(this.run.trainer, () => this.speed);
           saved = null;
         }
       }
@@ -362,12 +362,6 @@ export class TrainingLoop {
       if (this.pendingReset?.force || run !== this.run) return;
       this.report(`${method}: the state could not be saved: ${errorText(e)}`);
     }
-  }
-
-  /** Tells the shown trainer which iterations' batches the pacing will send, at the speed then in force. */
-  private wantSnapshots(): void {
-    const trainer = this.run!.trainer;
-    trainer.batchViewWanted = (iteration) => this.snapshots.wants(iteration, this.speed);
   }
 
   /** One iteration of the method, unless it is finished or stopped. */
