@@ -78,6 +78,10 @@ export abstract class BaseVecEnv implements VecEnv {
     return this.book.detector;
   }
 
+  get milestoneDropout(): number {
+    return this.book.milestoneDropout;
+  }
+
   /** B: each episode's milestone-dropout bits, drawn at reset (bit k hides milestone k + 1); a GPU rollout uploads them. */
   get droppedMilestones(): Uint8Array {
     return this.book.dropped;

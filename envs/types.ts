@@ -84,6 +84,8 @@ export interface VecEnv {
   readonly maxMilestones: number;
   /** Which detector Φ reports `milestone` (docs/maths.md §6). */
   readonly detector: Detector;
+  /** p: the probability that a milestone is completed but not reported (docs/maths.md §6); 0 draws nothing at reset. */
+  readonly milestoneDropout: number;
 
   // ---- Per-episode state, rewritten in place by reset() and step(). B = batchSize, A = maxActions. ----
   /** B × obsDim observation features of the current state. */

@@ -3,10 +3,13 @@
 // success, milestones reached, the task's milestones and the graded outcome's float32 bits (0 where the
 // environment grades none), instead of every word of every record. The same pass writes the run-major
 // batch's step offsets from the lengths (an exclusive prefix sum, runOffsets[B] the batch's steps), for
-// the kernels that read the rollout's records into that batch: the host writes none. And the recorded
-// log-probabilities of the runs the host's check samples (src/trainer/log-prob-check.ts: the first
-// `sampleRuns` of the keyed permutation of the runs), run after run, maxSteps slots each: the host
-// reads those instead of every step's.
+// the kernels that read the rollout's records into that batch: the host writes none. The same records
+// packed for the host, one word a run (HOST_FINAL_BITS in src/gpu/final-records.ts), then the graded
+// outcomes' bits where the environment grades them: what the host reads of every run. And the sampled
+// runs' steps (src/trainer/log-prob-check.ts: the first `sampleRuns` of the keyed permutation of the
+// runs), maxSteps slots each, run after run: their recorded log-probabilities, then their action words
+// (action and milestone flag), then the keys of the states they were taken in. The host replays and
+// checks those runs instead of reading every step.
 //
 // One workgroup of FINAL_SCAN_WIDTH invocations, each over a contiguous chunk of runs; its chunk's
 // steps are summed, the sums scanned by one invocation, then each chunk's offsets written.
@@ -36,7 +39,12 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> runOffsets: array<u32>;
 // Step-major: run b's step t at t · numEpisodes + b.
 @group(0) @binding(4) var<storage, read> logProbRecord: array<u32>;
-@group(0) @binding(5) var<storage, read_write> sampleLogProbs: array<u32>;
+// Step-major action words, then each step's state key maxSteps · numEpisodes words on (lib/rollout.wgsl).
+@group(0) @binding(5) var<storage, read> actionRecord: array<u32>;
+// 3 · sampleRuns · maxSteps words: the log-probabilities, the action words, the state keys.
+@group(0) @binding(6) var<storage, read_write> sampleSteps: array<u32>;
+// numEpisodes packed words, then numEpisodes outcomes' bits.
+@group(0) @binding(7) var<storage, read_write> hostFinals: array<u32>;
 
 const FINAL_WORDS = 5u; // src/gpu/final-records.ts FINAL_WORDS
 const NO_OUTCOME = 0xffffffffu;
@@ -60,6 +68,9 @@ fn main(@builtin(local_invocation_index) local: u32) {
     finals[f + 2u] = episodes[e + params.milestonesReached];
     finals[f + 3u] = episodes[e + params.numMilestones];
     finals[f + 4u] = select(episodes[e + params.outcome], 0u, params.outcome == NO_OUTCOME);
+    // Bits as HOST_FINAL_BITS: length 0–15, success 16, milestones reached 17–23, the task's 24–31.
+    hostFinals[b] = finals[f] | (finals[f + 1u] << 16u) | (finals[f + 2u] << 17u) | (finals[f + 3u] << 24u);
+    hostFinals[B + b] = finals[f + 4u];
     steps += episodes[e + params.steps];
   }
   chunkSteps[local] = steps;
@@ -79,11 +90,15 @@ fn main(@builtin(local_invocation_index) local: u32) {
     runOffsets[b] = offset;
     offset += episodes[b * params.recordWords + params.steps];
   }
+  let T = params.maxSteps;
+  let runsSlots = params.sampleRuns * T;
   for (var i = 0u; i < params.sampleRuns; i++) {
     let b = permutedIndex(i, B, vec2<u32>(params.key0, params.key1), 0u);
     let steps = episodes[b * params.recordWords + params.steps];
     for (var t = local; t < steps; t += FINAL_SCAN_WIDTH) {
-      sampleLogProbs[i * params.maxSteps + t] = logProbRecord[t * B + b];
+      sampleSteps[i * T + t] = logProbRecord[t * B + b];
+      sampleSteps[runsSlots + i * T + t] = actionRecord[t * B + b];
+      sampleSteps[2u * runsSlots + i * T + t] = actionRecord[(T + t) * B + b];
     }
   }
 }

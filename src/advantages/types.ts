@@ -111,9 +111,13 @@ export function numSteps(batch: AdvantageBatch): number {
   return batch.runOffsets[batch.runOffsets.length - 1];
 }
 
-/** Checks the batch's structure; throws a RangeError naming what is wrong. */
-export function validateBatch(batch: AdvantageBatch): void {
-  const { groupOffsets, runOffsets, milestones, rewards } = batch;
+/**
+ * Checks the batch's structure; throws a RangeError naming what is wrong. `milestonesOnGpu`: the flags
+ * are read from a GPU rollout's record instead of `batch.milestones` (src/gpu/advantage-tensors.ts),
+ * which is then not checked (or read).
+ */
+export function validateBatch(batch: AdvantageBatch, milestonesOnGpu = false): void {
+  const { groupOffsets, runOffsets, rewards } = batch;
   if (groupOffsets.length < 2) throw new RangeError('groups: need at least one group');
   if (groupOffsets[0] !== 0) throw new RangeError('groupOffsets must start at 0');
   for (let g = 0; g + 1 < groupOffsets.length; g++) {
@@ -129,6 +133,8 @@ export function validateBatch(batch: AdvantageBatch): void {
     if (runOffsets[i + 1] - runOffsets[i] < 1) throw new RangeError(`run ${i}: a run needs at least 1 step`);
     if (!Number.isFinite(rewards[i])) throw new RangeError(`run ${i}: reward must be a finite number, got ${rewards[i]}`);
   }
+  if (milestonesOnGpu) return;
+  const { milestones } = batch;
   if (milestones.length !== runOffsets[runs]) {
     throw new RangeError(`milestones must have one entry per step (${runOffsets[runs]}), got ${milestones.length}`);
   }

@@ -12,7 +12,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { anchorCoverage, buildStepGroupIndex, type GigpoResult, type GigpoSettings } from '../advantages/gigpo.ts';
-import type { AdvantageBatch, AdvantageSettings, EstimatorSwitches } from '../advantages/types.ts';
+import { numSteps, type AdvantageBatch, type AdvantageSettings, type EstimatorSwitches } from '../advantages/types.ts';
 import type { AdvantageEngine, ComputedAdvantages, DeferredAdvantages } from './engine.ts';
 import { gigpoAsAdvantages, gigpoSettingsOf, requireStateKeys } from '../methods/gigpo.ts';
 import type { GpuPaths, MethodSpec } from '../methods/method.ts';
@@ -137,7 +137,7 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     const zeroCopy = (buffer: GPUBuffer, size: number) => tf.tensor({ buffer, zeroCopy: true }, [size], 'int32') as tf.Tensor1D;
     const runOffsets = zeroCopy(records.offsets, records.runOffsets.length);
     if (!records.milestones) return { runOffsets };
-    return { runOffsets, milestoneRecord: zeroCopy(records.actions, batch.milestones.length) };
+    return { runOffsets, milestoneRecord: zeroCopy(records.actions, numSteps(batch)) };
   };
   const engine: GpuAdvantageEngine = {
     name: 'webgpu-kernels',

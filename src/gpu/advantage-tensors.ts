@@ -32,7 +32,7 @@ export interface AdvantageTensors {
  * wrote (the same as `batch.runOffsets`).
  */
 export function batchToTensors(batch: AdvantageBatch, milestoneRecord?: tf.Tensor1D, runOffsets?: tf.Tensor1D): AdvantageTensors {
-  validateBatch(batch);
+  validateBatch(batch, milestoneRecord !== undefined);
   return {
     ...(milestoneRecord ? { milestoneRecord: true } : {}),
     groupOffsets: tf.tensor1d(batch.groupOffsets, 'int32'),

@@ -17,6 +17,8 @@ export interface FusedPpoShape {
 
 /** The update's batch: host arrays written once per update, and two buffers already on the device. */
 export interface FusedPpoBatch {
+  /** S: the batch's steps. */
+  numSteps: number;
   /** S × obsDim. */
   obs: Float32Array;
   /**
@@ -39,8 +41,8 @@ export interface FusedPpoBatch {
   perm: Uint32Array | { key: PermutationKey; epochs: number };
   /**
    * Where the GPU rollout left `obs`, `actions` and `oldLogProbs`: the update gathers them there in
-   * one more dispatch (ppo-gather.ts) instead of the host writing them; the host arrays give only
-   * their sizes then.
+   * one more dispatch (ppo-gather.ts) instead of the host writing them; the host arrays are not read
+   * then.
    */
   records?: RolloutRecords;
 }

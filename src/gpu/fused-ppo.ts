@@ -136,7 +136,7 @@ export class FusedPpoKernels {
     const pass = encoder.beginComputePass({ label: 'fused ppo update' });
     this.recordGathers(pass, gatherRunner, rowsRunner, shape, batch, buffers);
     if (permutationRunner && !(batch.perm instanceof Uint32Array))
-      recordPermutation(pass, permutationRunner, WORKGROUP, batch.actions.length, batch.perm.epochs, batch.perm.key, buffers.perm);
+      recordPermutation(pass, permutationRunner, WORKGROUP, batch.numSteps, batch.perm.epochs, batch.perm.key, buffers.perm);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
     minibatches.forEach((mb, j) =>
       this.recordMinibatch(pass, slots[j], shape, batch, mb, j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, true),
@@ -178,7 +178,7 @@ export class FusedPpoKernels {
       const pass = encoder.beginComputePass({ label: 'fused ppo gradients' });
       this.recordGathers(pass, gatherRunner, rowsRunner, shape, batch, buffers);
       if (permutationRunner && !(batch.perm instanceof Uint32Array))
-        recordPermutation(pass, permutationRunner, WORKGROUP, batch.actions.length, batch.perm.epochs, batch.perm.key, buffers.perm);
+        recordPermutation(pass, permutationRunner, WORKGROUP, batch.numSteps, batch.perm.epochs, batch.perm.key, buffers.perm);
       this.recordMinibatch(pass, slot, shape, batch, minibatch, 0, 1, settings, { ...buffers, statsOut: buffers.state }, false);
       pass.end();
       encoder.copyBufferToBuffer(buffers.grads, 0, staging, 0, bytes);
@@ -224,7 +224,7 @@ export class FusedPpoKernels {
   ): void {
     const records = batch.records;
     if (!records) return;
-    const numSteps = batch.actions.length;
+    const numSteps = batch.numSteps;
     if (gatherRunner) recordPpoGather(pass, gatherRunner, WORKGROUP, records, numSteps, shape.obsDim, buffers);
     if (rowsRunner && records.candidates) {
       const { numActions: numCandidates, actionDim } = shape;
@@ -254,11 +254,11 @@ export class FusedPpoKernels {
       grads: scratch('grads', weightFloats),
       state: scratch('state', STATE_ROWS + 5 * minibatches.length),
       work: scratch('work', workFloats(largest, batch.numRows, shape.hiddenSize)),
-      obs: scratch('obs', batch.obs.length),
-      rows: scratch('rows', batch.actions.length * shape.numActions),
-      actions: scratch('actions', batch.actions.length),
-      oldLogProbs: scratch('oldLogProbs', batch.oldLogProbs.length),
-      perm: scratch('perm', batch.perm instanceof Uint32Array ? batch.perm.length : batch.actions.length * batch.perm.epochs),
+      obs: scratch('obs', batch.numSteps * shape.obsDim),
+      rows: scratch('rows', batch.numSteps * shape.numActions),
+      actions: scratch('actions', batch.numSteps),
+      oldLogProbs: scratch('oldLogProbs', batch.numSteps),
+      perm: scratch('perm', batch.perm instanceof Uint32Array ? batch.perm.length : batch.numSteps * batch.perm.epochs),
       features: batch.features,
       advantages: batch.advantages,
     };
@@ -290,7 +290,7 @@ export class FusedPpoKernels {
     const K = batch.numRows;
     const weightCount = sumOf(variableSizes(shape));
     const params: Record<ParamName, number> = {
-      numSteps: batch.actions.length,
+      numSteps: batch.numSteps,
       batchSize: M,
       permOffset: mb.offset,
       numRows: K,

@@ -12,10 +12,10 @@ import type { Rng } from '../prng.ts';
 import type { AdvantageEngine } from '../engine/engine.ts';
 import { GpuRolloutCollector } from './gpu-rollout.ts';
 import { gpuRolloutRefusal } from './gpu-rollout-sizes.ts';
-import { RolloutCollector, type Rollout } from './rollout.ts';
+import { type CollectOptions, RolloutCollector, type Rollout } from './rollout.ts';
 
 export interface Collector {
-  collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng?: Rng): Promise<Rollout>;
+  collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng?: Rng, options?: CollectOptions): Promise<Rollout>;
   dispose?(): void;
 }
 

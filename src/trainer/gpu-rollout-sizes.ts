@@ -5,7 +5,7 @@
  */
 import type { VecEnv } from '../../envs/types.ts';
 import { MAX_CANDIDATES } from '../gpu/episode-rollout.ts';
-import { FINAL_WORDS } from '../gpu/final-records.ts';
+import { FINAL_WORDS, SAMPLE_WORDS } from '../gpu/final-records.ts';
 import { gpuEnvKernel } from '../gpu/gpu-envs.ts';
 import { POLICY_LOGITS_MAX_HIDDEN, policyWeightCount } from '../gpu/policy-logits.ts';
 import { CHECKED_RUNS } from './log-prob-check.ts';
@@ -19,10 +19,14 @@ export function recordSizes(env: VecEnv) {
   return { actions: 2 * 4 * steps, logProbs: 4 * steps, finals: 4 * env.batchSize * FINAL_WORDS };
 }
 
-/** Bytes of what one rollout of `env` brings back: the actions (not their state keys), the checked runs' log-probabilities (maxSteps slots a run), the final records. */
+/**
+ * Bytes of what one rollout of `env` brings back: the final records packed (a word a run, and the
+ * graded outcome's where the environment grades one), the sampled runs' steps (SAMPLE_WORDS a step,
+ * maxSteps slots a run), and, where the host replays every run, every step's action (not its state key).
+ */
 export function readBackSizes(env: VecEnv) {
-  const { finals } = recordSizes(env);
-  return { actions: 4 * env.maxSteps * env.batchSize, sampleLogProbs: 4 * CHECKED_RUNS * env.maxSteps, finals };
+  const graded = gpuEnvKernel(env)?.fields.outcome !== undefined;
+  return { finals: 4 * env.batchSize * (graded ? 2 : 1), sample: 4 * SAMPLE_WORDS * CHECKED_RUNS * env.maxSteps, actions: 4 * env.maxSteps * env.batchSize };
 }
 
 export type ReadBackName = keyof ReturnType<typeof readBackSizes>;

@@ -11,24 +11,32 @@
  * fused update to gather its rows from (ppo-gather.ts), and so does the dictionary of the rollout's
  * candidate rows, which the kernel builds as it plays and one more dispatch numbers in order of first
  * use (candidate-dictionary.ts): the update reads each (step, candidate)'s row there. Neither is kept
- * where its buffer would pass the binding limit. What comes back is small: each step's sampled
- * action, each episode's final record (length, success, milestones, graded outcome; gathered from the
- * episode records by one more dispatch, final-records.ts, which also scans the lengths into the run
- * offsets every kernel reading the records binds, on the GPU), the log-probabilities of the 8 runs
- * the check samples (copied out by the same dispatch), the weights the rollout acted with and the
- * dictionary's header, in one read-back of 4 · T · B + 32 · T + 20 · B bytes plus the policy's size
- * and 16 bytes. The other runs' log-probabilities stay on the GPU, where the fused update reads them
- * as π_old; an update that does not is given them by `completeLogProbs` (one read-back more).
+ * where its buffer would pass the binding limit. What comes back is small: each episode's final
+ * record packed in a word (length, success, milestones; a second word for a graded outcome; gathered
+ * from the episode records by one more dispatch, final-records.ts, which also scans the lengths into
+ * the run offsets every kernel reading the records binds, on the GPU), the steps of the 8 runs the
+ * check samples (log-probability, action and state key; copied out by the same dispatch), the weights
+ * the rollout acted with and the dictionary's header: 4 · B (8 · B graded) + 96 · T bytes plus the
+ * policy's size and 16 bytes. The other runs' log-probabilities stay on the GPU, where the fused
+ * update reads them as π_old; an update that does not is given them by `completeLogProbs` (one
+ * read-back more).
  *
- * The rest of the batch (masks, state keys, milestone flags, the candidate rows and observations
- * again for the CPU's uses) is laid out by replaying those actions in the TypeScript environment
- * (rollout.ts `replay`), which the WGSL environments match exactly on the same actions (their parity
- * tests): a replay costs far less than reading back every step's candidate features (GridHouse long
- * at 4,096 runs: 864 MB), so the GPU rollout scales to every batch the settings allow. The replay
+ * By default every step's action comes back too (4 · T · B bytes), and the rest of the batch (masks,
+ * state keys, milestone flags, the candidate rows and observations again for the CPU's uses) is laid
+ * out by replaying those actions in the TypeScript environment (rollout.ts `replay`), which the WGSL
+ * environments match exactly on the same actions (their parity tests): a replay costs far less than
+ * reading back every step's candidate features (GridHouse long at 4,096 runs: 864 MB). The replay
  * doubles as a check on every rollout: an action the TypeScript environment cannot take, a final
  * record that differs from the replay's, or a dictionary with another count of distinct rows than the
  * replay's, throws; and on a seeded sample of 8 runs every recorded log-probability is checked
  * against the policy at those weights (log-prob-check.ts), since the update takes them as π_old.
+ *
+ * Where the caller reads the batch on the GPU alone (`CollectOptions.replay` 'sample': the trainer's
+ * iterations nobody views), the replay becomes that check alone: only the 8 sampled runs are replayed,
+ * in a twin environment, and compared step by step (sample-replay.ts); the host resets one run per
+ * group and knows the other runs by their final records, so its work does not grow with T × B. The
+ * per-step arrays are then laid out only if something asks (`Rollout.completeReplay`: the page's views,
+ * a batch over a kernel's limits).
  *
  * A run's workgroup leaves its loop when the episode ends; step slots after a run's end are never read
  * (the replay stops there).
@@ -42,7 +50,7 @@
 import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
-import { FINAL_FIELDS, FINAL_RECORDS, FINAL_SCAN_WIDTH, FINAL_WORDS, recordFinalRecords } from '../gpu/final-records.ts';
+import { FINAL_RECORDS, FINAL_SCAN_WIDTH, recordFinalRecords } from '../gpu/final-records.ts';
 import { pendingRead, readTogether } from '../gpu/pending-read.ts';
 import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
 import {
@@ -60,11 +68,37 @@ import { gatherWeights, policyLogitsParams, policyWeightCount } from '../gpu/pol
 import { EPISODE_ROLLOUT_WORKGROUP } from '../gpu/episode-rollout.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
-import type { Rng } from '../prng.ts';
+import { Rng } from '../prng.ts';
 import { CHECKED_RUNS, checkedRuns, checkLogProbs } from './log-prob-check.ts';
-import { checkMilestoneFlags, resetRecords, sampledLogProbs, splitMilestoneFlags } from './rollout-records.ts';
-import { ReplayMismatchError, resetEpisodes, RolloutCollector, type Rollout } from './rollout.ts';
+import { checkFinalRecord, checkMilestoneFlags, groupResetRecords, resetRecords, sampledLogProbs, splitMilestoneFlags } from './rollout-records.ts';
+import {
+  type CollectOptions,
+  groupOffsetsOf,
+  ReplayMismatchError,
+  resetEpisodes,
+  RolloutCollector,
+  type Rollout,
+  type StepArrays,
+  stepsOnDemand,
+} from './rollout.ts';
+import { finalOf, type RecordedSample, runsFromFinals, SampleReplay, twinEnv } from './sample-replay.ts';
 import { gpuRolloutRefusal, keptBytes, readBackSizes, type ReadBackName, type RecordName, recordSizes, stepBufferSizes } from './gpu-rollout-sizes.ts';
+
+/** What a rollout's steps are laid out from, besides its actions. */
+interface LaidOutFrom {
+  taskSeeds: Uint32Array;
+  groupSize: number;
+  episodeSeeds: Uint32Array;
+  recordedSample: RecordedSample;
+  hostFinals: Uint32Array;
+  graded: boolean;
+}
+
+/** Throws unless the GPU's dictionary holds as many distinct candidate rows as the replay's (a merge of two rows on the GPU shows here). */
+function checkDictionaryCount(count: number, rollout: Pick<Rollout, 'candidates'>, actionDim: number): void {
+  const replayed = rollout.candidates.length / actionDim;
+  if (count !== replayed) throw new GpuKernelError('gpu rollout', `the GPU's candidate dictionary holds ${count} distinct rows, the replay's ${replayed}`);
+}
 
 const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
 const COPY_SRC = 0x0004;
@@ -82,8 +116,14 @@ export class GpuRolloutCollector {
   private records: Record<RecordName, GPUBuffer> | null = null;
   /** Step-major observations, kept on the GPU for the update (4 bytes: none kept). */
   private obsRecord: GPUBuffer | null = null;
-  /** The log-probabilities of the runs the check samples, copied out of the record by the final records' pass. */
-  private sampleLogProbs: GPUBuffer | null = null;
+  /** The steps of the runs the check samples, copied out of the records by the final records' pass. */
+  private sampleRecord: GPUBuffer | null = null;
+  /** The final records packed for the host, written by the same pass. */
+  private hostFinals: GPUBuffer | null = null;
+  /** Replays and checks the sample where the host replays no other run. */
+  private readonly sampleReplay: SampleReplay;
+  /** An environment of one run per group, where such a rollout resets its groups. */
+  private groups: VecEnv | null = null;
   /** Rollouts collected so far: a rollout's `completeLogProbs` reads the records only while they are its own. */
   private collected = 0;
   /** The run-major batch's B + 1 step offsets, written by the final records' pass. */
@@ -112,6 +152,7 @@ export class GpuRolloutCollector {
     if (refusal) throw new RangeError(`GPU rollout: ${refusal}`);
     this.kernel = gpuEnvKernel(env)!;
     this.replayer = new RolloutCollector(env, policy);
+    this.sampleReplay = new SampleReplay(env, policy);
   }
 
   private ready(): Promise<KernelRunner<string, string>[]> {
@@ -144,7 +185,8 @@ export class GpuRolloutCollector {
     >;
     this.obsRecord = this.create('observation record', keptBytes(4 * env.maxSteps * env.batchSize * env.obsDim, this.device), STORAGE | COPY_SRC);
     this.runOffsets = this.create('run offsets', 4 * (env.batchSize + 1), io);
-    this.sampleLogProbs = this.create('sampled log-probabilities', readBackSizes(env).sampleLogProbs, STORAGE | COPY_SRC);
+    this.sampleRecord = this.create('sampled steps', readBackSizes(env).sample, STORAGE | COPY_SRC);
+    this.hostFinals = this.create('final records for the host', 2 * 4 * env.batchSize, STORAGE | COPY_SRC);
     this.dictionary = {
       table: this.create(
         'candidate dictionary',
@@ -161,8 +203,11 @@ export class GpuRolloutCollector {
   /**
    * Plays one batch to the end on the GPU. `taskSeeds` has one seed per group; `dropoutRng` draws the
    * dropout decisions (in the environment's reset, as on the CPU) and `rng` one word of the action key.
+   * With `options.replay` 'sample' the host replays only the check's sample (sample-replay.ts) where it
+   * can (the observations kept on the GPU for the update, the flags the task detector's; a batch with
+   * milestone dropout is refused); else, and by default, every run.
    */
-  async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng = rng): Promise<Rollout> {
+  async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng = rng, options: CollectOptions = {}): Promise<Rollout> {
     const { env, kernel } = this;
     const B = env.batchSize;
     const A = env.maxActions;
@@ -182,21 +227,25 @@ export class GpuRolloutCollector {
     const records = this.records!;
     const staging = this.staging!;
 
-    const episodeSeeds = resetEpisodes(env, taskSeeds, groupSize, dropoutRng);
+    // The WGSL environments detect with the task's detector: under another, the replay's flags are that detector's.
+    const flagsAreTheBatch = env.detector === 'task';
+    const sampleOnly = options.replay === 'sample' && flagsAreTheBatch && this.obsRecord!.size > 4;
+    const { episodeSeeds, starts, table } = sampleOnly ? this.resetGroups(taskSeeds, groupSize) : this.resetRuns(taskSeeds, groupSize, dropoutRng);
     const key = { seed: rng.seed, iteration: rng.nextUint32() };
-    // The runs the log-probability check may take (checkedRuns: the first of this permutation), whose log-probabilities come back.
+    // The runs the check samples (checkedRuns: the first of this permutation), whose steps come back.
     const sample = { runs: Math.min(CHECKED_RUNS, B), maxSteps: env.maxSteps, key: { key0: key.seed, key1: key.iteration } };
-    const { episodes, table } = kernel.upload(env);
     const tableBuffer = this.create(table.name, table.data.byteLength, STORAGE | COPY_DST);
     device.queue.writeBuffer(tableBuffer, 0, table.data);
-    device.queue.writeBuffer(buffers.episodes, 4 * B * kernel.recordWords, resetRecords(episodes, B, kernel.recordWords));
+    device.queue.writeBuffer(buffers.episodes, 4 * B * kernel.recordWords, starts);
 
     const envBuffers = { ...buffers, [table.name]: tableBuffer };
     const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
     const sizes = readBackSizes(env);
+    const copied: ReadBackName[] = sampleOnly ? ['finals', 'sample'] : ['finals', 'sample', 'actions'];
     const at = {} as Record<ReadBackName, number>;
     let weightsAt = 0;
     let headerAt = 0;
+    let readBytes = 0;
     try {
       const encoder = device.createCommandEncoder({ label: 'gpu rollout' });
       gatherWeights(encoder, this.policy.variables, buffers.weights);
@@ -241,56 +290,85 @@ export class GpuRolloutCollector {
             finals: records.finals,
             runOffsets: this.runOffsets!,
             logProbRecord: records.logProbs,
-            sampleLogProbs: this.sampleLogProbs!,
+            actionRecord: records.actions,
+            sampleSteps: this.sampleRecord!,
+            hostFinals: this.hostFinals!,
           }),
         );
-        const readBack: Record<ReadBackName, GPUBuffer> = { actions: records.actions, sampleLogProbs: this.sampleLogProbs!, finals: records.finals };
-        let offset = 0;
-        for (const name of Object.keys(sizes) as ReadBackName[]) {
-          at[name] = offset;
-          encoder.copyBufferToBuffer(readBack[name], 0, staging, offset, sizes[name]);
-          offset += sizes[name];
+        const readBack: Record<ReadBackName, GPUBuffer> = { finals: this.hostFinals!, sample: this.sampleRecord!, actions: records.actions };
+        for (const name of copied) {
+          at[name] = readBytes;
+          encoder.copyBufferToBuffer(readBack[name], 0, staging, readBytes, sizes[name]);
+          readBytes += sizes[name];
         }
-        weightsAt = offset;
-        encoder.copyBufferToBuffer(buffers.weights, 0, staging, offset, buffers.weights.size);
-        headerAt = offset + buffers.weights.size;
-        if (keepsDictionary) encoder.copyBufferToBuffer(dictionary.table, 0, staging, headerAt, DICTIONARY_HEADER_BYTES);
+        weightsAt = readBytes;
+        encoder.copyBufferToBuffer(buffers.weights, 0, staging, readBytes, buffers.weights.size);
+        headerAt = readBytes + buffers.weights.size;
+        readBytes = headerAt;
+        if (keepsDictionary) {
+          encoder.copyBufferToBuffer(dictionary.table, 0, staging, headerAt, DICTIONARY_HEADER_BYTES);
+          readBytes += DICTIONARY_HEADER_BYTES;
+        }
         device.queue.submit([encoder.finish()]);
       } finally {
         errors = Promise.all([device.popErrorScope(), device.popErrorScope(), device.popErrorScope()]);
       }
       const error = (await errors).find((e) => e !== null);
       if (error) throw new GpuKernelError('gpu rollout', error.message);
-      await staging.mapAsync(MAP_READ);
-      let recorded: { actions: Int32Array; logProbs: Float32Array; finals: Uint32Array };
+      // Only what was copied: the staging buffer has room for the whole batch's actions.
+      await staging.mapAsync(MAP_READ, 0, readBytes);
+      let hostFinals: Uint32Array;
+      let recordedSample: RecordedSample;
+      let actions: Int32Array | null = null;
       let weights: Float32Array;
       let header: Uint32Array;
-      let milestoneFlags: Uint8Array;
       try {
-        const bytes = staging.getMappedRange();
-        const copy = <C extends Float32Array | Uint32Array | Int32Array>(name: ReadBackName, Ctor: new (b: ArrayBuffer) => C) =>
+        const bytes = staging.getMappedRange(0, readBytes);
+        const copy = <C extends Uint32Array | Int32Array>(name: ReadBackName, Ctor: new (b: ArrayBuffer) => C) =>
           new Ctor(bytes.slice(at[name], at[name] + sizes[name]));
-        const logProbs = sampledLogProbs(copy('sampleLogProbs', Float32Array), sample, B);
-        recorded = { actions: copy('actions', Int32Array), logProbs, finals: copy('finals', Uint32Array) };
-        milestoneFlags = splitMilestoneFlags(recorded.actions);
+        hostFinals = copy('finals', Uint32Array);
+        recordedSample = { runs: sample.runs, maxSteps: env.maxSteps, key: sample.key, words: copy('sample', Uint32Array) };
+        if (!sampleOnly) actions = copy('actions', Int32Array);
         const { obsDim, actionDim, hiddenSize } = this.policy.shape;
         weights = new Float32Array(bytes.slice(weightsAt, weightsAt + 4 * policyWeightCount(obsDim, actionDim, hiddenSize)));
-        header = new Uint32Array(bytes.slice(headerAt, headerAt + DICTIONARY_HEADER_BYTES));
+        header = keepsDictionary ? new Uint32Array(bytes.slice(headerAt, headerAt + DICTIONARY_HEADER_BYTES)) : new Uint32Array(0);
       } finally {
         staging.unmap();
       }
-      // Test hook (gpu/fault-injection.ts): a log-probability off by 0.01, as a diverged acting pass would record.
-      const faulty = takeGpuFault('logProb');
-      const rollout = await this.layOut(taskSeeds, groupSize, episodeSeeds, recorded);
-      // The WGSL environments detect with the task's detector: under another, the replay's flags are that detector's.
-      const flagsAreTheBatch = env.detector === 'task';
-      if (flagsAreTheBatch) checkMilestoneFlags(rollout, milestoneFlags);
-      const checked = checkedRuns(rollout.runOffsets, sample.key, this.policy.shape);
-      if (faulty) rollout.logProbs[rollout.runOffsets[checked[0]]] += 0.01;
-      this.lastCheckedRuns = checked;
+      const graded = kernel.fields.outcome !== undefined;
+      const laidOut = { taskSeeds, groupSize, episodeSeeds, recordedSample, hostFinals, graded };
+      // Test hooks (gpu/fault-injection.ts): an action no environment admits, as a diverged GPU env would
+      // record; a log-probability off by 0.01, as a diverged acting pass would.
+      const faultyAction = takeGpuFault('replay');
+      const faultyLogProb = takeGpuFault('logProb');
       const t0 = performance.now();
-      checkLogProbs(rollout, weights, this.policy.shape, checked);
-      this.lastCheckSeconds = (performance.now() - t0) / 1000;
+      let rollout: Rollout;
+      // The steps whose log-probabilities are checked: runs of `checkedIn`, named by the batch's run.
+      let checkedIn: Rollout;
+      let checked: number[];
+      const batchRuns = (runOffsets: Int32Array) => checkedRuns(runOffsets, sample.key, this.policy.shape);
+      if (sampleOnly) {
+        const replayed = await this.sampleReplay.replay(episodeSeeds, recordedSample, hostFinals, graded, faultyAction);
+        const runs = runsFromFinals(hostFinals, B, graded);
+        rollout = stepsOnDemand(
+          { numRuns: B, groupSize, groupOffsets: groupOffsetsOf(taskSeeds.length, groupSize), taskSeeds: episodeSeeds, ...runs },
+          () => this.layOutAll(rollout, generation, laidOut),
+        );
+        // The checked runs are the sample's first (both follow the same permutation): the twin's runs 0, 1, ….
+        const names = batchRuns(rollout.runOffsets);
+        [checkedIn, checked, this.lastCheckedRuns] = [replayed.rollout, names.map((_, i) => i), names];
+      } else {
+        if (faultyAction) actions![0] = -1;
+        rollout = await this.layOut({ ...laidOut, actions: actions! });
+        const names = batchRuns(rollout.runOffsets);
+        [checkedIn, checked, this.lastCheckedRuns] = [rollout, names, names];
+      }
+      this.lastReplaySeconds = (performance.now() - t0) / 1000;
+      if (faultyLogProb) checkedIn.logProbs[checkedIn.runOffsets[checked[0]]] += 0.01;
+      const t1 = performance.now();
+      const batchRun = this.lastCheckedRuns;
+      checkLogProbs(checkedIn, weights, this.policy.shape, checked, (i) => batchRun[checked.indexOf(i)]);
+      this.lastCheckSeconds = (performance.now() - t1) / 1000;
       // The records stay on the GPU for the update, until the next rollout writes them again.
       if (this.obsRecord!.size > 4) {
         rollout.gpuRecords = {
@@ -305,10 +383,8 @@ export class GpuRolloutCollector {
         const dictionaryHeader = readDictionaryHeader(header);
         this.lastDictionaryRefusal = keepsDictionary ? dictionaryRefusal(dictionaryHeader) : 'the candidate dictionary would be over the binding limit';
         if (this.lastDictionaryRefusal === null) {
-          // Every live step's candidates are in both dictionaries: a merge of two rows on the GPU shows here.
-          const replayed = rollout.candidates.length / env.actionDim;
-          if (dictionaryHeader.count !== replayed)
-            throw new GpuKernelError('gpu rollout', `the GPU's candidate dictionary holds ${dictionaryHeader.count} distinct rows, the replay's ${replayed}`);
+          // Laid out, every live step's candidates are in both dictionaries: a merge of two rows on the GPU shows here.
+          if (!rollout.completeReplay) checkDictionaryCount(dictionaryHeader.count, rollout, env.actionDim);
           rollout.gpuRecords.candidates = { ...dictionary, numRows: dictionaryHeader.count };
         }
       }
@@ -321,12 +397,37 @@ export class GpuRolloutCollector {
     }
   }
 
+  /** The batch reset in the TypeScript environment, every run, and what the kernel starts its runs from. */
+  private resetRuns(taskSeeds: Uint32Array, groupSize: number, dropoutRng: Rng) {
+    const { env, kernel } = this;
+    const episodeSeeds = resetEpisodes(env, taskSeeds, groupSize, dropoutRng);
+    const { episodes, table } = kernel.upload(env);
+    return { episodeSeeds, starts: resetRecords(episodes, env.batchSize, kernel.recordWords), table };
+  }
+
+  /**
+   * As `resetRuns`, for a batch without milestone dropout whose runs the host does not replay: one run
+   * per group reset (a group's runs are reset alike), in an environment of one run per group, so the
+   * host's reset does not grow with the group size. Throws for a batch with dropout (its runs draw
+   * their own decisions: `resetRuns`).
+   */
+  private resetGroups(taskSeeds: Uint32Array, groupSize: number) {
+    const { env, kernel } = this;
+    if (env.milestoneDropout > 0) throw new RangeError('GpuRolloutCollector: a rollout that replays only its sample cannot have milestone dropout');
+    if (this.groups?.batchSize !== taskSeeds.length) this.groups = twinEnv(env, taskSeeds.length);
+    this.groups.reset(taskSeeds, new Rng(0)); // draws nothing (no dropout)
+    const { episodes, table } = kernel.upload(this.groups);
+    const episodeSeeds = Uint32Array.from({ length: env.batchSize }, (_, b) => taskSeeds[Math.floor(b / groupSize)]);
+    return { episodeSeeds, starts: groupResetRecords(episodes, env.batchSize, groupSize), table };
+  }
+
   /**
    * Every step's recorded log-probability into `rollout.logProbs` (run-major), read from the record
    * while it is still that rollout's: one read-back of 4 · T · B bytes, for an update that does not
    * gather them on the GPU (a batch over the fused kernels' limits, or records not kept).
    */
   private async completeLogProbs(rollout: Rollout, generation: number): Promise<void> {
+    await rollout.completeReplay?.();
     if (generation !== this.collected || !this.records) throw new Error('GpuRolloutCollector: a rollout’s log-probabilities asked for after the next rollout');
     const B = this.env.batchSize;
     const [record] = await readTogether([pendingRead(this.device, [[this.records.logProbs, B * this.env.maxSteps]], ([values]) => values.slice())]);
@@ -336,46 +437,44 @@ export class GpuRolloutCollector {
   }
 
   /**
-   * The run-major `Rollout`: the GPU's actions replayed in the TypeScript environment (reset above, not
-   * stepped since), then each run's final record checked against the replay's.
+   * The per-step arrays of a rollout that replayed only its sample (`stepsOnDemand`), while its records
+   * are still its own: every step's action read back (one read-back of 4 · T · B bytes) and replayed
+   * in the environment, reset again as the rollout found it (no dropout was drawn), with every check
+   * of a whole replay.
    */
-  private async layOut(
-    taskSeeds: Uint32Array,
-    groupSize: number,
-    episodeSeeds: Uint32Array,
-    recorded: { actions: Int32Array; logProbs: Float32Array; finals: Uint32Array },
-  ): Promise<Rollout> {
+  private async layOutAll(rollout: Rollout, generation: number, laidOut: LaidOutFrom): Promise<StepArrays> {
+    if (generation !== this.collected || !this.records) throw new Error('GpuRolloutCollector: a rollout’s steps asked for after the next rollout');
+    const B = this.env.batchSize;
+    const [actions] = await readTogether([
+      pendingRead(this.device, [[this.records.actions, B * this.env.maxSteps]], ([values]) => new Int32Array(values.slice().buffer)),
+    ]);
+    resetEpisodes(this.env, laidOut.taskSeeds, laidOut.groupSize, new Rng(0));
+    const whole = await this.layOut({ ...laidOut, actions });
+    const numRows = rollout.gpuRecords?.candidates?.numRows;
+    if (numRows !== undefined) checkDictionaryCount(numRows, whole, this.env.actionDim);
+    return whole;
+  }
+
+  /**
+   * The run-major `Rollout` of every run: the GPU's actions (step-major action words, their milestone
+   * flags taken out) replayed in the TypeScript environment (reset above, not stepped since), then each
+   * run's final record and each step's flag checked against the replay's. The log-probabilities are
+   * the sample's (NaN elsewhere until `completeLogProbs`).
+   */
+  private async layOut(from: LaidOutFrom & { actions: Int32Array }): Promise<Rollout> {
+    const { taskSeeds, groupSize, episodeSeeds, recordedSample, hostFinals, graded, actions } = from;
+    const B = this.env.batchSize;
+    const flags = splitMilestoneFlags(actions);
+    const logProbs = sampledLogProbs(new Float32Array(recordedSample.words.buffer, 0, recordedSample.runs * recordedSample.maxSteps), recordedSample, B);
     let rollout: Rollout;
-    const t0 = performance.now();
-    // Test hook (gpu/fault-injection.ts): an action no environment admits, as a diverged GPU env would record.
-    if (takeGpuFault('replay')) recorded.actions[0] = -1;
     try {
-      rollout = await this.replayer.replay(taskSeeds, groupSize, episodeSeeds, recorded);
-      this.lastReplaySeconds = (performance.now() - t0) / 1000;
+      rollout = await this.replayer.replay(taskSeeds, groupSize, episodeSeeds, { actions, logProbs });
     } catch (e) {
       if (e instanceof ReplayMismatchError) throw new GpuKernelError('gpu rollout', `the GPU environment left the TypeScript one: ${e.message}`);
       throw e;
     }
-    // A graded outcome is stored as its f32 bits in the record.
-    const finalFloats = new Float32Array(recorded.finals.buffer);
-    for (let b = 0; b < rollout.numRuns; b++) {
-      const gpu = (field: (typeof FINAL_FIELDS)[number]) => recorded.finals[b * FINAL_WORDS + FINAL_FIELDS.indexOf(field)];
-      const checks: [string, number, number][] = [
-        ['length', gpu('steps'), rollout.runOffsets[b + 1] - rollout.runOffsets[b]],
-        ['success', gpu('success'), rollout.success[b]],
-        ['milestones reached', gpu('milestonesReached'), rollout.milestonesReached[b]],
-        ['milestones', gpu('numMilestones'), rollout.numMilestones[b]],
-        ...(rollout.outcome
-          ? [['graded outcome', finalFloats[b * FINAL_WORDS + FINAL_FIELDS.indexOf('outcome')], rollout.outcome[b]] as [string, number, number]]
-          : []),
-      ];
-      for (const [what, onGpu, replayed] of checks)
-        if (onGpu !== replayed)
-          throw new GpuKernelError(
-            'gpu rollout',
-            `the GPU environment left the TypeScript one: run ${b}'s ${what} is ${onGpu} on the GPU, ${replayed} in the replay`,
-          );
-    }
+    for (let b = 0; b < rollout.numRuns; b++) checkFinalRecord(b, finalOf(hostFinals, B, b, graded), rollout, b);
+    if (this.env.detector === 'task') checkMilestoneFlags(rollout, flags);
     return rollout;
   }
 
@@ -384,11 +483,11 @@ export class GpuRolloutCollector {
       ...Object.values(this.buffers ?? {}),
       ...Object.values(this.records ?? {}),
       ...Object.values(this.dictionary ?? {}),
-      ...[this.staging, this.obsRecord, this.runOffsets, this.sampleLogProbs].filter((b) => b !== null),
+      ...[this.staging, this.obsRecord, this.runOffsets, this.sampleRecord, this.hostFinals].filter((b) => b !== null),
     ];
     for (const buffer of owned) buffer.destroy();
     this.liveBuffers -= owned.length;
-    this.buffers = this.records = this.staging = this.obsRecord = this.runOffsets = this.sampleLogProbs = this.dictionary = null;
+    this.buffers = this.records = this.staging = this.obsRecord = this.runOffsets = this.sampleRecord = this.hostFinals = this.dictionary = null;
     for (const runner of [this.runner, this.ranks, this.finals])
       void runner?.then(
         (k) => k.destroy(),

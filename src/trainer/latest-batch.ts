@@ -1,8 +1,9 @@
 /**
  * The trainer's latest batch, kept for the episode viewer and the credit view. Where the iteration's
  * metrics were computed on the GPU its advantage details may have been left there (the page did not
- * say it would draw this batch): they are read on demand, one read-back, and freed when the next
- * batch replaces this one.
+ * say it would draw this batch), and its steps laid out only for the GPU rollout's checked sample:
+ * they are read on demand (one read-back each, and the host's replay of every run), and freed when
+ * the next batch replaces this one.
  */
 import type { AdvantageBatch, AdvantageResult } from '../advantages/types.ts';
 import { readTogether } from '../gpu/pending-read.ts';
@@ -26,16 +27,17 @@ export class LatestBatch {
     this.view = { rollout, batch, result };
   }
 
-  /** The batch where its details are on the CPU, else null (`read` reads them). */
+  /** The batch where its details and steps are on the CPU, else null (`read` reads them). */
   get onCpu(): BatchView | null {
     const v = this.view;
-    return v && !isPendingDetails(v.result) ? { rollout: v.rollout, batch: v.batch, result: v.result } : null;
+    return v && !isPendingDetails(v.result) && !v.rollout.completeReplay ? { rollout: v.rollout, batch: v.batch, result: v.result } : null;
   }
 
-  /** The batch, its details read from the GPU if they were left there. */
+  /** The batch, its details read from the GPU if they were left there, its steps laid out if only its sample was. */
   async read(): Promise<BatchView | null> {
     const v = this.view;
     if (v && isPendingDetails(v.result)) [v.result] = await readTogether([v.result]);
+    await v?.rollout.completeReplay?.();
     return this.onCpu;
   }
 

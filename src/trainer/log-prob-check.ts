@@ -47,13 +47,15 @@ export function checkedRuns(runOffsets: Int32Array, key: PermutationKey, shape: 
 
 /**
  * Throws GpuKernelError naming the first step of `runs` whose recorded log-probability differs from
- * the policy's at `weights` (flat, `Policy.variables` order) by more than LOG_PROB_TOLERANCE.
+ * the policy's at `weights` (flat, `Policy.variables` order) by more than LOG_PROB_TOLERANCE. `runName`:
+ * the run's number in the message (the batch's, where `rollout` holds a sample of its runs).
  */
 export function checkLogProbs(
   rollout: Pick<Rollout, 'obs' | 'candidates' | 'candidateRows' | 'mask' | 'actions' | 'logProbs' | 'runOffsets'>,
   weights: Float32Array,
   shape: PolicyShape,
   runs: readonly number[],
+  runName: (b: number) => number = (b) => b,
 ): void {
   const policy = new PlainPolicy(weights, shape);
   const A = rollout.mask.length / rollout.actions.length;
@@ -67,7 +69,7 @@ export function checkLogProbs(
       if (!(Math.abs(got - want) <= LOG_PROB_TOLERANCE))
         throw new GpuKernelError(
           'gpu rollout',
-          `run ${b}, step ${s - rollout.runOffsets[b]}: the GPU recorded log-probability ${got} for action ${rollout.actions[s]}, the policy gives ${want} (tolerance ${LOG_PROB_TOLERANCE})`,
+          `run ${runName(b)}, step ${s - rollout.runOffsets[b]}: the GPU recorded log-probability ${got} for action ${rollout.actions[s]}, the policy gives ${want} (tolerance ${LOG_PROB_TOLERANCE})`,
         );
     }
   }

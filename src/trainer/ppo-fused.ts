@@ -75,10 +75,18 @@ export function fusedBatchOf(batch: PpoBatch, perm: FusedPpoBatch['perm']): Fuse
   const advantages = tensorGpuBuffer(batch.advantages);
   flushTfjsQueue(); // after tensorGpuBuffer: tfjs records a CPU-held tensor's upload in its queue
   return {
-    obs: batch.obs,
+    numSteps: batch.advantages.shape[0],
+    // Read only where the rollout's records are absent (fused-ppo.ts writes them then).
+    get obs() {
+      return batch.obs;
+    },
     rows: gpu ? NO_ROWS : candidateRowsMasked(batch),
-    actions: batch.actions,
-    oldLogProbs: batch.oldLogProbs,
+    get actions() {
+      return batch.actions;
+    },
+    get oldLogProbs() {
+      return batch.oldLogProbs;
+    },
     features,
     numRows: gpu ? gpu.numRows : batch.candidates.shape[0],
     advantages,
@@ -110,7 +118,7 @@ export class FusedPpoUpdate {
 
   /** Why this batch must take the tfjs-ops update instead (sizes over the kernels' limits), or null. */
   refusal(policy: Policy, batch: PpoBatch, settings: PpoSettings): string | null {
-    const steps = batch.actions.length;
+    const steps = batch.advantages.shape[0];
     const slices = Math.max(1, Math.min(settings.minibatches, steps));
     return fusedPpoRefusal(
       this.shape(policy, batch),
@@ -132,7 +140,7 @@ export class FusedPpoUpdate {
     const shape = this.shape(policy, batch);
     // The minibatches' order is drawn on the GPU from one draw of the update stream (ppo.ts shuffles
     // on the host instead, so webgpu's orders differ from wasm's; both are seeded permutations).
-    const { key, minibatches } = gpuMinibatches(batch.actions.length, settings, rng);
+    const { key, minibatches } = gpuMinibatches(batch.advantages.shape[0], settings, rng);
     const { targets, written } = fusedTargets(policy.variables, adam);
     const fusedBatch = fusedBatchOf(batch, { key, epochs: settings.epochs });
     const fusedSettings: FusedPpoSettings = { ...settings, ...adamSettings(adam) };

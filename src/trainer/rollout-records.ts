@@ -4,7 +4,7 @@
  * each step's action record carries (taken out, and checked against the replay), and the sampled
  * runs' log-probabilities laid out as the replay reads them.
  */
-import type { LogProbSample } from '../gpu/final-records.ts';
+import type { RunSample } from '../gpu/final-records.ts';
 import { GpuKernelError } from '../gpu/kernel.ts';
 import { permutedIndex } from '../gpu/minibatch-permutation.ts';
 import type { Rollout } from './rollout.ts';
@@ -20,6 +20,29 @@ export function splitMilestoneFlags(actions: Int32Array): Uint8Array {
     actions[i] &= MILESTONE_FLAG - 1;
   }
   return flags;
+}
+
+/** A run's final record as the GPU wrote it (final-records.ts `unpackHostFinal`, and its graded outcome where there is one). */
+export interface GpuFinal {
+  steps: number;
+  success: number;
+  milestonesReached: number;
+  numMilestones: number;
+  outcome?: number;
+}
+
+/** Throws unless batch run `b`'s final record on the GPU is that of run `i` of `replay`. */
+export function checkFinalRecord(b: number, gpu: GpuFinal, replay: Rollout, i: number): void {
+  const checks: [string, number, number][] = [
+    ['length', gpu.steps, replay.runOffsets[i + 1] - replay.runOffsets[i]],
+    ['success', gpu.success, replay.success[i]],
+    ['milestones reached', gpu.milestonesReached, replay.milestonesReached[i]],
+    ['milestones', gpu.numMilestones, replay.numMilestones[i]],
+    ...(replay.outcome && gpu.outcome !== undefined ? [['graded outcome', gpu.outcome, replay.outcome[i]] as [string, number, number]] : []),
+  ];
+  for (const [what, onGpu, replayed] of checks)
+    if (onGpu !== replayed)
+      throw new GpuKernelError('gpu rollout', `the GPU environment left the TypeScript one: run ${b}'s ${what} is ${onGpu} on the GPU, ${replayed} in the replay`);
 }
 
 /** Throws unless every step's milestone flag on the GPU (step-major) is the replay's. */
@@ -56,11 +79,24 @@ export function resetRecords(episodes: Uint32Array, B: number, W: number): Uint3
 }
 
 /**
+ * What the whole-episode kernel starts its runs from where every group's runs are reset alike (no
+ * milestone dropout): run b's index is its group's, then the groups' records (`episodes`, one a
+ * group, from an environment reset with one run per group). The same words as `resetRecords` of
+ * the whole batch's records, but for a group that shares its record with the group before it.
+ */
+export function groupResetRecords(episodes: Uint32Array, B: number, groupSize: number): Uint32Array {
+  const out = new Uint32Array(B + episodes.length);
+  for (let b = 0; b < B; b++) out[b] = Math.floor(b / groupSize);
+  out.set(episodes, B);
+  return out;
+}
+
+/**
  * The step-major log-probabilities as the replay reads them: the sampled runs' (the final records'
  * pass copies them, run after run, maxSteps slots each), NaN elsewhere until the rollout's
  * `completeLogProbs`.
  */
-export function sampledLogProbs(sampled: Float32Array, sample: LogProbSample, B: number): Float32Array {
+export function sampledLogProbs(sampled: Float32Array, sample: RunSample, B: number): Float32Array {
   const T = sample.maxSteps;
   const out = new Float32Array(T * B).fill(Number.NaN);
   for (let i = 0; i < sample.runs; i++) {

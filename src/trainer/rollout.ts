@@ -55,6 +55,60 @@ export interface Rollout {
    * until the collector's next rollout; absent where `logProbs` is whole.
    */
   completeLogProbs?: () => Promise<void>;
+  /**
+   * A GPU rollout that replayed only its checked sample on the host (sample-replay.ts) has no per-step
+   * arrays (STEP_FIELDS): reading one throws StepsNotLaidOutError until this lays them all out (one
+   * read-back of the actions and the host's replay of every run). Valid until the collector's next
+   * rollout; absent where the steps are laid out.
+   */
+  completeReplay?: () => Promise<void>;
+}
+
+/** Options of a collector's `collect`. */
+export interface CollectOptions {
+  /**
+   * 'sample': the host may replay only the runs the GPU rollout's check samples, leaving the per-step
+   * arrays to `completeReplay` (the caller reads the batch on the GPU). Default 'all'; a rollout on
+   * the CPU always lays every step out.
+   */
+  replay?: 'all' | 'sample';
+}
+
+/** A rollout's per-step fields: what a rollout that replayed only its sample lays out on demand. */
+export const STEP_FIELDS = ['obs', 'candidateRows', 'mask', 'actions', 'logProbs', 'stateKeys', 'milestones', 'candidates'] as const;
+export type StepArrays = Pick<Rollout, (typeof STEP_FIELDS)[number]>;
+type RunFields = Omit<Rollout, keyof StepArrays | 'completeReplay'>;
+
+/** A per-step array of a rollout read before `completeReplay` laid it out. */
+export class StepsNotLaidOutError extends Error {}
+
+/** The steps of the whole batch: S. */
+export function rolloutSteps(rollout: Pick<Rollout, 'runOffsets'>): number {
+  return rollout.runOffsets[rollout.runOffsets.length - 1];
+}
+
+/**
+ * A rollout whose per-step arrays are laid out only when asked for (`completeReplay`, which `layOut`
+ * serves once); until then reading one throws StepsNotLaidOutError, so a consumer that needs them
+ * cannot read stale or empty arrays by mistake.
+ */
+export function stepsOnDemand(runs: RunFields, layOut: () => Promise<StepArrays>): Rollout {
+  const rollout = runs as Rollout;
+  for (const name of STEP_FIELDS)
+    Object.defineProperty(rollout, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        throw new StepsNotLaidOutError(`the rollout's ${name} are not laid out: the GPU rollout replayed only its checked runs (await completeReplay() first)`);
+      },
+    });
+  let laying: Promise<void> | null = null;
+  rollout.completeReplay = () =>
+    (laying ??= layOut().then((steps) => {
+      for (const name of STEP_FIELDS) Object.defineProperty(rollout, name, { value: steps[name], writable: true, enumerable: true, configurable: true });
+      rollout.completeReplay = undefined;
+    }));
+  return rollout;
 }
 
 /**
@@ -114,7 +168,7 @@ export class RolloutCollector {
    * decisions (the trainer's own stream, so dropout leaves the action stream as it is without dropout;
    * docs/maths.md §6) and `rng` the actions.
    */
-  async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng = rng): Promise<Rollout> {
+  async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng = rng, _options?: CollectOptions): Promise<Rollout> {
     const { env, actions, chosenLogProbs } = this;
     const B = env.batchSize;
     const A = env.maxActions;
@@ -224,7 +278,7 @@ export class RolloutCollector {
     const out: Rollout = {
       numRuns: B,
       groupSize,
-      groupOffsets: Int32Array.from({ length: taskSeeds.length + 1 }, (_, g) => g * groupSize),
+      groupOffsets: groupOffsetsOf(taskSeeds.length, groupSize),
       runOffsets,
       taskSeeds: episodeSeeds,
       success: env.success.slice(),
@@ -255,6 +309,11 @@ export class RolloutCollector {
     }
     return out;
   }
+}
+
+/** The group offsets of `numGroups` groups of `groupSize` runs. */
+export function groupOffsetsOf(numGroups: number, groupSize: number): Int32Array {
+  return Int32Array.from({ length: numGroups + 1 }, (_, g) => g * groupSize);
 }
 
 /** A recorded action the TypeScript environment cannot take: the recording environment diverged. */

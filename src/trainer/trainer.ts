@@ -36,7 +36,7 @@ import type { IterationRecord } from './iteration-record.ts';
 import { detailsOnCpu, isPendingDetails, readIteration, releaseIteration, type IterationDetails, type UpdateStats } from './iteration-read-back.ts';
 import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, readPpoStats, type PpoStats } from './ppo.ts';
 import { FusedPpoUpdate } from './ppo-fused.ts';
-import type { Rollout } from './rollout.ts';
+import { rolloutSteps, type Rollout } from './rollout.ts';
 import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
@@ -252,7 +252,8 @@ export class Trainer {
     const c = this.config;
     const t0 = now();
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
-    const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng, this.dropoutRng ?? this.rolloutRng);
+    const replay = this.readsStepsOnGpu(this.completed + 1) ? 'sample' : 'all';
+    const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng, this.dropoutRng ?? this.rolloutRng, { replay });
     const t1 = now();
     const values = this.critic ? await this.values(rollout) : undefined;
     const tc = now();
@@ -272,6 +273,8 @@ export class Trainer {
     let metrics: PendingRead<CreditMetrics> | undefined;
     try {
       metrics = await this.creditMetricsOnGpu(rollout, records, advantages, details, anchorCoverage);
+      // The CPU computes the metrics from the steps (a batch over the metric kernels' limits).
+      if (!metrics) await rollout.completeReplay?.();
     } catch (e) {
       advantages.dispose();
       releaseIteration(details);
@@ -280,7 +283,7 @@ export class Trainer {
     // The method's learner picks the policy update; each update takes the advantages tensor over and disposes it.
     const update = methodSpec(c.method).learner.policyUpdate<() => Promise<UpdateStats>>({
       clippedSurrogate: () => this.reinforce(rollout, advantages, isPendingDetails(details)),
-      behaviourCloning: () => this.clone(rollout.actions.length, advantages),
+      behaviourCloning: () => this.clone(rolloutSteps(rollout), advantages),
     });
     let pending: UpdateStats;
     try {
@@ -334,10 +337,36 @@ export class Trainer {
     return this.record(0, rollout, batch, result, none, { rollout: t1 - t0, advantage: t2 - t1, update: 0 });
   }
 
+  /**
+   * Whether iteration `i`'s batch is read on the GPU alone, so that a GPU rollout may replay only its
+   * checked sample on the host (rollout.ts `CollectOptions`): the advantages on the kernels with Φ's
+   * flags read from the rollout's record (no detector setting, random segmentation or dropout changes
+   * them), the PPO update and the credit metrics on the kernels, no critic, no state keys read on the
+   * host (GiGPO's step groups), and a batch the page will not draw. Where a step turns out to be
+   * needed after all (a batch over a kernel's limits), its reader asks for the whole replay first.
+   */
+  private readsStepsOnGpu(i: number): boolean {
+    const c = this.config;
+    const spec = methodSpec(c.method);
+    const ppo = spec.learner.policyUpdate({ clippedSurrogate: true, behaviourCloning: false });
+    return (
+      ppo &&
+      this.fusedPpo !== null &&
+      this.gpuMetrics !== null &&
+      this.critic === null &&
+      this.engine.computeDeferred !== undefined &&
+      !spec.needs.stateKeys &&
+      c.milestoneDropout === 0 &&
+      !rewritesDetector(c) &&
+      !c.randomSegments &&
+      !this.batchViewWanted(i)
+    );
+  }
+
   /** Whether the critic's kernels take this rollout (else the tfjs ops do: sizes over their limits). */
   private fusedCritic(rollout: Rollout): FusedCriticUpdate | null {
     const { fused, net } = this.critic!;
-    return fused && fused.refusal(net, this.env.obsDim, rollout.actions.length, this.config) === null ? fused : null;
+    return fused && fused.refusal(net, this.env.obsDim, rolloutSteps(rollout), this.config) === null ? fused : null;
   }
 
   /** The critic's regression towards the returns R̂_t (docs/maths.md §8); resolves to its loss. */
@@ -352,7 +381,7 @@ export class Trainer {
   private async values(rollout: Rollout): Promise<Float32Array> {
     const fused = this.fusedCritic(rollout);
     if (fused) return fused.values(this.critic!.net, rollout);
-    const v = tf.tidy(() => this.critic!.net.values(tf.tensor2d(rollout.obs, [rollout.actions.length, this.env.obsDim])));
+    const v = tf.tidy(() => this.critic!.net.values(tf.tensor2d(rollout.obs, [rolloutSteps(rollout), this.env.obsDim])));
     const out = (await v.data()) as Float32Array;
     v.dispose();
     return out;
@@ -383,7 +412,7 @@ export class Trainer {
     details: IterationDetails,
     anchorCoverage: number | undefined,
   ): Promise<PendingRead<CreditMetrics> | undefined> {
-    const S = rollout.actions.length;
+    const S = rolloutSteps(rollout);
     const gpu = this.gpuMetrics;
     if (!gpu || !records?.credit || !isPendingDetails(details)) return undefined;
     if (methodSpec(this.config.method).needs.stateKeys && anchorCoverage === undefined) return undefined;
@@ -407,18 +436,32 @@ export class Trainer {
     const rewards = rollout.outcome
       ? Float64Array.from(rollout.outcome, (r) => r * c.successReward)
       : Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
-    const seen = detectorView(rollout.runOffsets, rollout.milestones, c, detectorRng);
-    const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, seen, this.segmentRng) : seen;
-    return {
+    const common = {
       groupOffsets: rollout.groupOffsets,
       runOffsets: rollout.runOffsets,
-      milestones,
       rewards,
-      stateKeys: rollout.stateKeys,
       ...(values ? { values } : {}),
       success: rollout.success,
       milestonesReached: rollout.milestonesReached,
       numMilestones: rollout.numMilestones,
+    };
+    // Steps not laid out (readsStepsOnGpu): the flags are Φ's as recorded, read from the rollout once it lays them out.
+    if (rollout.completeReplay)
+      return {
+        ...common,
+        get milestones() {
+          return rollout.milestones;
+        },
+        get stateKeys() {
+          return rollout.stateKeys;
+        },
+      };
+    const seen = detectorView(rollout.runOffsets, rollout.milestones, c, detectorRng);
+    const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, seen, this.segmentRng) : seen;
+    return {
+      ...common,
+      milestones,
+      stateKeys: rollout.stateKeys,
     };
   }
 
@@ -429,11 +472,14 @@ export class Trainer {
    * tfjs ops do, cut into chunks where needed (update-chunks.ts).
    */
   private async reinforce(rollout: Rollout, advantages: tf.Tensor1D, defer = false): Promise<UpdateStats> {
+    // Without the GPU's candidate dictionary the update numbers the host's rows: they need the steps.
+    if (!rollout.gpuRecords?.candidates) await rollout.completeReplay?.();
     const batch = toPpoBatch(rollout, this.env, advantages, this.minibatchRows);
     try {
       const fused = this.fusedPpo?.refusal(this.policy, batch, this.config) === null ? this.fusedPpo : null;
-      // A GPU rollout brought back only its checked runs' log-probabilities: an update that does not
-      // gather π_old from its records on the GPU reads the rest first (into the array the batch holds).
+      // A GPU rollout brought back only its checked runs' log-probabilities (and may have laid out only
+      // their steps): an update that does not gather its batch from the records on the GPU reads the
+      // rest first (into the arrays the batch holds).
       if (!(fused && batch.records)) await rollout.completeLogProbs?.();
       if (fused) {
         const pending = await fused.updateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);
@@ -469,7 +515,7 @@ export class Trainer {
     metrics?: CreditMetrics,
     anchorCoverage?: number,
   ): IterationRecord {
-    const S = rollout.actions.length;
+    const S = rolloutSteps(rollout);
     const onCpu = isPendingDetails(result) ? undefined : result;
     const credit =
       metrics ??

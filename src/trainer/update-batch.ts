@@ -32,7 +32,11 @@ export function toPpoBatch(
   return {
     obsDim: dims.obsDim,
     numActions: dims.maxActions,
-    obs: rollout.obs,
+    // Read where used: a GPU rollout that replayed only its sample has no host arrays (rollout.ts
+    // `stepsOnDemand`), and the fused update reads its records instead.
+    get obs() {
+      return rollout.obs;
+    },
     get candidates() {
       // Kept: the first use may be inside a tf.tidy (a minibatch's inputs), which would free it.
       return (candidates ??= tf.keep(tf.tensor2d(hostTable().rows, [hostTable().count, dims.actionDim])));
@@ -43,9 +47,15 @@ export function toPpoBatch(
     // The GPU dictionary's count is the replay's (gpu-rollout.ts checks it), which is the host table's.
     numRows: rollout.gpuRecords?.candidates?.numRows ?? hostTable().count,
     release: () => candidates?.dispose(),
-    mask: rollout.mask,
-    actions: rollout.actions,
-    oldLogProbs: rollout.logProbs,
+    get mask() {
+      return rollout.mask;
+    },
+    get actions() {
+      return rollout.actions;
+    },
+    get oldLogProbs() {
+      return rollout.logProbs;
+    },
     advantages,
     rows,
     ...(rollout.gpuRecords ? { records: rollout.gpuRecords } : {}),
