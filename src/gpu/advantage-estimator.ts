@@ -40,6 +40,18 @@ import type { ShaderSources } from './shader-source.ts';
 import { STEP_GROUP_REDUCE, stepGroupWorkgroups } from './step-group-reduce.ts';
 import { STEP_RETURNS, stepReturnsWorkgroups } from './step-returns.ts';
 
+/**
+ * The dual-scale details' arrays in the order their read holds them (one after another in the buffer
+ * a deferred read keeps), each with one value per step or per run: a read of some runs' values cuts
+ * them by this (src/trainer/sample-view.ts).
+ */
+export const DETAIL_PARTS = [
+  ['advantages', 'step'],
+  ['trajectoryAdvantages', 'run'],
+  ['segmentAdvantages', 'step'],
+  ['shapedRewards', 'step'],
+] as const satisfies readonly (readonly [keyof AdvantageResult, 'step' | 'run'])[];
+
 export interface GpuAdvantageOptions {
   /**
    * `true`: also read back A, A_traj, A_seg and r_t to the CPU now (for the CLI and tests), one
@@ -202,15 +214,11 @@ export class GpuAdvantageEstimator {
           workgroups: combineWorkgroups(numSteps, wg),
         },
       ];
+      const partBuffers = { advantages: output, trajectoryAdvantages, segmentAdvantages, shapedRewards };
       const parts = pendingRead(
         this.device,
-        [
-          [output, numSteps],
-          [trajectoryAdvantages, numRuns],
-          [segmentAdvantages, numSteps],
-          [shapedRewards, numSteps],
-        ],
-        ([a, aTraj, aSeg, r]) => ({ advantages: widen(a), trajectoryAdvantages: widen(aTraj), segmentAdvantages: widen(aSeg), shapedRewards: widen(r) }),
+        DETAIL_PARTS.map(([name, per]) => [partBuffers[name], per === 'step' ? numSteps : numRuns] as const),
+        (values) => Object.fromEntries(DETAIL_PARTS.map(([name], i) => [name, widen(values[i])])) as unknown as AdvantageResult,
       );
       // The kernels and, for deferred details, their copy for the iteration's read-back: one submit.
       errors = [

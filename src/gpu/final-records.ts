@@ -112,13 +112,18 @@ export interface HostFinal {
   numMilestones: number;
 }
 
+/** One field of a run's packed word (HOST_FINAL_BITS); called per run of the batch, so it makes nothing. */
+export function hostFinalField(word: number, field: keyof typeof HOST_FINAL_BITS): number {
+  const [at, width] = HOST_FINAL_BITS[field];
+  return (word >>> at) & ((1 << width) - 1);
+}
+
 /** Run b's fields from the packed words `hostFinals` reads back (HOST_FINAL_BITS). */
 export function unpackHostFinal(word: number): HostFinal {
-  const field = ([at, width]: readonly [number, number]) => (word >>> at) & ((1 << width) - 1);
   return {
-    steps: field(HOST_FINAL_BITS.steps),
-    success: field(HOST_FINAL_BITS.success),
-    milestonesReached: field(HOST_FINAL_BITS.milestonesReached),
-    numMilestones: field(HOST_FINAL_BITS.numMilestones),
+    steps: hostFinalField(word, 'steps'),
+    success: hostFinalField(word, 'success'),
+    milestonesReached: hostFinalField(word, 'milestonesReached'),
+    numMilestones: hostFinalField(word, 'numMilestones'),
   };
 }

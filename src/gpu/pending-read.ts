@@ -16,8 +16,8 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { flushTfjsQueue, getWebGpuDevice, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 
-/** A source of a pending read: its first `count` float32 values. */
-export type ReadSource = readonly [buffer: GPUBuffer, count: number];
+/** A source of a pending read: `count` float32 values of `buffer`, from value `offset` (default 0). */
+export type ReadSource = readonly [buffer: GPUBuffer, count: number, offset?: number];
 
 export interface PendingRead<T> {
   /** The device every source lives on (a joint read needs one). */
@@ -144,8 +144,8 @@ export async function readTogether<T extends unknown[]>(reads: { [K in keyof T]:
 /** Encodes copies of every source's values into `target`, one after another from its start. */
 function copyInOrder(encoder: GPUCommandEncoder, sources: readonly ReadSource[], target: GPUBuffer): void {
   let offset = 0;
-  for (const [buffer, count] of sources) {
-    if (count > 0) encoder.copyBufferToBuffer(buffer, 0, target, offset * 4, count * 4);
+  for (const [buffer, count, from = 0] of sources) {
+    if (count > 0) encoder.copyBufferToBuffer(buffer, from * 4, target, offset * 4, count * 4);
     offset += count;
   }
 }

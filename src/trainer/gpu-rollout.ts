@@ -351,7 +351,7 @@ export class GpuRolloutCollector {
         const replayed = await this.sampleReplay.replay(episodeSeeds, recordedSample, hostFinals, graded, faultyAction);
         const runs = runsFromFinals(hostFinals, B, graded);
         rollout = stepsOnDemand(
-          { numRuns: B, groupSize, groupOffsets: groupOffsetsOf(taskSeeds.length, groupSize), taskSeeds: episodeSeeds, ...runs },
+          { numRuns: B, groupSize, groupOffsets: groupOffsetsOf(taskSeeds.length, groupSize), taskSeeds: episodeSeeds, ...runs, sample: replayed },
           () => this.layOutAll(rollout, generation, laidOut),
         );
         // The checked runs are the sample's first (both follow the same permutation): the twin's runs 0, 1, ….

@@ -42,7 +42,10 @@ export function checkFinalRecord(b: number, gpu: GpuFinal, replay: Rollout, i: n
   ];
   for (const [what, onGpu, replayed] of checks)
     if (onGpu !== replayed)
-      throw new GpuKernelError('gpu rollout', `the GPU environment left the TypeScript one: run ${b}'s ${what} is ${onGpu} on the GPU, ${replayed} in the replay`);
+      throw new GpuKernelError(
+        'gpu rollout',
+        `the GPU environment left the TypeScript one: run ${b}'s ${what} is ${onGpu} on the GPU, ${replayed} in the replay`,
+      );
 }
 
 /** Throws unless every step's milestone flag on the GPU (step-major) is the replay's. */

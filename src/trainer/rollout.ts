@@ -62,6 +62,11 @@ export interface Rollout {
    * rollout; absent where the steps are laid out.
    */
   completeReplay?: () => Promise<void>;
+  /**
+   * Such a rollout's checked sample, replayed on the host: run i of `rollout` (its steps laid out) is
+   * the batch's run `runs[i]`. What the page draws of the batch (sample-view.ts).
+   */
+  sample?: { rollout: Rollout; runs: number[] };
 }
 
 /** Options of a collector's `collect`. */

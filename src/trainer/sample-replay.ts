@@ -14,7 +14,7 @@
  */
 import { createEnv } from '../../envs/index.ts';
 import type { VecEnv } from '../../envs/types.ts';
-import { unpackHostFinal } from '../gpu/final-records.ts';
+import { hostFinalField, unpackHostFinal } from '../gpu/final-records.ts';
 import { GpuKernelError } from '../gpu/kernel.ts';
 import { permutedIndex, type PermutationKey } from '../gpu/minibatch-permutation.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -37,11 +37,11 @@ export function runsFromFinals(hostFinals: Uint32Array, B: number, graded: boole
   const milestonesReached = new Uint8Array(B);
   const numMilestones = new Uint8Array(B);
   for (let b = 0; b < B; b++) {
-    const f = unpackHostFinal(hostFinals[b]);
-    runOffsets[b + 1] = runOffsets[b] + f.steps;
-    success[b] = f.success;
-    milestonesReached[b] = f.milestonesReached;
-    numMilestones[b] = f.numMilestones;
+    const word = hostFinals[b];
+    runOffsets[b + 1] = runOffsets[b] + hostFinalField(word, 'steps');
+    success[b] = hostFinalField(word, 'success');
+    milestonesReached[b] = hostFinalField(word, 'milestonesReached');
+    numMilestones[b] = hostFinalField(word, 'numMilestones');
   }
   const outcome = graded ? new Float32Array(hostFinals.buffer, hostFinals.byteOffset + 4 * B, B).slice() : undefined;
   return { runOffsets, success, milestonesReached, numMilestones, ...(outcome ? { outcome } : {}) };
@@ -111,7 +111,11 @@ export class SampleReplay {
     try {
       rollout = await replayer.replay(seeds, 1, seeds, { actions, logProbs });
     } catch (e) {
-      if (e instanceof ReplayMismatchError) throw new GpuKernelError('gpu rollout', `the GPU environment left the TypeScript one: in the sampled runs (the batch's ${runs.join(', ')}, in that order), ${e.message}`);
+      if (e instanceof ReplayMismatchError)
+        throw new GpuKernelError(
+          'gpu rollout',
+          `the GPU environment left the TypeScript one: in the sampled runs (the batch's ${runs.join(', ')}, in that order), ${e.message}`,
+        );
       throw e;
     }
     const left = (b: number, what: string, onGpu: number, replayed: number) =>

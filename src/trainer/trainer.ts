@@ -43,6 +43,7 @@ import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
 import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
 import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 import { type BatchView, LatestBatch } from './latest-batch.ts';
+import { sampleDetailsRead } from './sample-view.ts';
 
 const now = () => performance.now();
 
@@ -252,7 +253,7 @@ export class Trainer {
     const c = this.config;
     const t0 = now();
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
-    const replay = this.readsStepsOnGpu(this.completed + 1) ? 'sample' : 'all';
+    const replay = this.readsStepsOnGpu() ? 'sample' : 'all';
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng, this.dropoutRng ?? this.rolloutRng, { replay });
     const t1 = now();
     const values = this.critic ? await this.values(rollout) : undefined;
@@ -293,8 +294,12 @@ export class Trainer {
       metrics?.release();
       throw e;
     }
-    const leaveDetails = metrics !== undefined && !this.batchViewWanted(this.completed + 1);
-    const read = await readIteration(details, pending, metrics, leaveDetails);
+    const wanted = this.batchViewWanted(this.completed + 1);
+    const leaveDetails = metrics !== undefined && !wanted;
+    // Steps still laid out for the checked sample alone: the views draw that sample, and read only its details.
+    const sample = rollout.completeReplay && rollout.sample ? { ...rollout.sample, batch: this.advantageBatch(rollout.sample.rollout, undefined) } : undefined;
+    const toRead = sample && wanted && isPendingDetails(details) ? sampleDetailsRead(details, rollout.runOffsets, sample.runs) : details;
+    const read = await readIteration(toRead, pending, metrics, leaveDetails);
     const { stats } = read;
     const result = read.details;
     const t3 = now();
@@ -302,7 +307,7 @@ export class Trainer {
     const valueLoss = this.critic ? await this.criticUpdate(rollout, detailsOnCpu(result, 'the critic').shapedRewards) : undefined;
     const t4 = now();
     this.completed++;
-    this.latest.keep(rollout, batch, result);
+    this.latest.keep(rollout, batch, result, sample);
     const ms = { rollout: t1 - t0, advantage: t2 - tc, update: t3 - t2, ...(this.critic ? { critic: tc - t1 + (t4 - t3) } : {}) };
     return this.record(
       this.completed,
@@ -338,14 +343,15 @@ export class Trainer {
   }
 
   /**
-   * Whether iteration `i`'s batch is read on the GPU alone, so that a GPU rollout may replay only its
+   * Whether the next batch is read on the GPU alone, so that a GPU rollout may replay only its
    * checked sample on the host (rollout.ts `CollectOptions`): the advantages on the kernels with Φ's
    * flags read from the rollout's record (no detector setting, random segmentation or dropout changes
    * them), the PPO update and the credit metrics on the kernels, no critic, no state keys read on the
-   * host (GiGPO's step groups), and a batch the page will not draw. Where a step turns out to be
-   * needed after all (a batch over a kernel's limits), its reader asks for the whole replay first.
+   * host (GiGPO's step groups). The page's views then draw the checked sample (sample-view.ts). Where
+   * a step turns out to be needed after all (a batch over a kernel's limits), its reader asks for the
+   * whole replay first.
    */
-  private readsStepsOnGpu(i: number): boolean {
+  private readsStepsOnGpu(): boolean {
     const c = this.config;
     const spec = methodSpec(c.method);
     const ppo = spec.learner.policyUpdate({ clippedSurrogate: true, behaviourCloning: false });
@@ -358,8 +364,7 @@ export class Trainer {
       !spec.needs.stateKeys &&
       c.milestoneDropout === 0 &&
       !rewritesDetector(c) &&
-      !c.randomSegments &&
-      !this.batchViewWanted(i)
+      !c.randomSegments
     );
   }
 

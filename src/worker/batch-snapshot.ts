@@ -23,6 +23,13 @@ export interface BatchSnapshot {
   randomSegments: boolean;
   /** The detector Φ the environment ran (docs/maths.md §6); absent: the task's. */
   detector?: Detector;
+  /**
+   * Where the snapshot holds a sample of the batch's runs (the GPU rollout's checked sample, src/trainer/
+   * sample-view.ts): the batch's number of each run here, of `batchRuns`. Absent: run i is the batch's
+   * run i, of all of them.
+   */
+  runNumbers?: Int32Array;
+  batchRuns?: number;
   /** Per run (numRuns): */
   taskSeeds: Uint32Array;
   success: Uint8Array;
@@ -54,10 +61,11 @@ export interface SnapshotContext {
 }
 
 export function makeSnapshot(view: BatchView, context: SnapshotContext): BatchSnapshot {
-  const { rollout, batch, result } = view;
+  const { rollout, batch, result, sample } = view;
   return {
     ...context,
-    groupSize: rollout.groupSize,
+    groupSize: sample?.groupSize ?? rollout.groupSize,
+    ...(sample ? { runNumbers: Int32Array.from(sample.runs), batchRuns: sample.numRuns } : {}),
     taskSeeds: rollout.taskSeeds.slice(),
     success: rollout.success.slice(),
     milestonesReached: rollout.milestonesReached.slice(),
@@ -88,10 +96,21 @@ export function snapshotTransferables(s: BatchSnapshot): ArrayBuffer[] {
     s.shapedRewards,
     s.aSeg,
     s.advantages,
+    ...(s.runNumbers ? [s.runNumbers] : []),
   ].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Number of runs in a snapshot. */
 export function snapshotRuns(s: BatchSnapshot): number {
   return s.runOffsets.length - 1;
+}
+
+/** The batch's number (0-based) of the snapshot's run i. */
+export function batchRunNumber(s: BatchSnapshot, i: number): number {
+  return s.runNumbers ? s.runNumbers[i] : i;
+}
+
+/** How many runs the snapshot's batch had (more than the snapshot holds where it holds a sample). */
+export function batchRunCount(s: BatchSnapshot): number {
+  return s.batchRuns ?? snapshotRuns(s);
 }

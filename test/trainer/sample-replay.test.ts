@@ -93,7 +93,12 @@ describe('a GPU rollout that replays only its sample', () => {
 
   // Deliberate faults in the WGSL GridHouse, as test/trainer/gpu-rollout.test.ts makes them for the whole replay.
   const faults: [string, string, string, RegExp][] = [
-    ['a milestone counted twice', 'setEp(f.milestonesReached, ep(f.milestonesReached) + 1u);', 'setEp(f.milestonesReached, ep(f.milestonesReached) + 2u);', /run \d+'s milestones reached/],
+    [
+      'a milestone counted twice',
+      'setEp(f.milestonesReached, ep(f.milestonesReached) + 1u);',
+      'setEp(f.milestonesReached, ep(f.milestonesReached) + 2u);',
+      /run \d+'s milestones reached/,
+    ],
     ['episodes ended a step early', 'if (steps >= maxSteps) {', 'if (steps + 1u >= maxSteps) {', /run \d+/],
     ['no milestone flag recorded', 'recordMilestone(b, t, shape);', '', /run \d+'s step \d+ milestone flag is 0 on the GPU, 1 in the replay/],
   ];

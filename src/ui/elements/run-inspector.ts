@@ -12,7 +12,7 @@ import { raceEntry } from '../../race/entries.ts';
 import { runCredit, type RunCredit } from '../../page/credit-data.ts';
 import { defaultRun, replayRun, runOutcome, type Replay } from '../../page/episode-replay.ts';
 import type { Speed } from '../../page/page-settings.ts';
-import { snapshotRuns, type BatchSnapshot } from '../../worker/batch-snapshot.ts';
+import { batchRunCount, batchRunNumber, snapshotRuns, type BatchSnapshot } from '../../worker/batch-snapshot.ts';
 import { methodLabel, sharedStyles } from '../theme.ts';
 import './credit-view.ts';
 import './episode-viewer.ts';
@@ -150,7 +150,7 @@ export class RunInspector extends LitElement {
         </label>
         <label><input type="checkbox" .checked=${this.follow} @change=${this.onFollow} /> follow latest batch</label>
         <span class="meta"
-          >${s ? `iteration ${s.iteration} · run ${run + 1} of ${runs} · group ${Math.floor(run / s.groupSize) + 1} · ${runOutcome(s, run)}, ${s.milestonesReached[run]}/${s.numMilestones[run]} milestones` : 'waiting for the first batch'}</span
+          >${s ? `iteration ${s.iteration} · run ${batchRunNumber(s, run) + 1} of ${batchRunCount(s)}${s.runNumbers ? ` (${runs} sampled)` : ''} · group ${Math.floor(batchRunNumber(s, run) / s.groupSize) + 1} · ${runOutcome(s, run)}, ${s.milestonesReached[run]}/${s.numMilestones[run]} milestones` : 'waiting for the first batch'}</span
         >
       </header>
       ${this.speed === 'nodraw' && !s ? html`<p class="muted">Episodes and credit are not drawn at speed “nodraw”; pause or change the speed to see them.</p>` : nothing}
@@ -170,7 +170,8 @@ export class RunInspector extends LitElement {
 
   private runLabel(s: BatchSnapshot, i: number): string {
     const steps = s.runOffsets[i + 1] - s.runOffsets[i];
-    return `run ${i + 1} · group ${Math.floor(i / s.groupSize) + 1} · ${runOutcome(s, i)} ${s.milestonesReached[i]}/${s.numMilestones[i]} · ${steps} steps`;
+    const number = batchRunNumber(s, i);
+    return `run ${number + 1} · group ${Math.floor(number / s.groupSize) + 1} · ${runOutcome(s, i)} ${s.milestonesReached[i]}/${s.numMilestones[i]} · ${steps} steps`;
   }
 
   private show(snapshot: BatchSnapshot | null): void {
