@@ -30,7 +30,7 @@
  * iterations follow it. By default no iteration's batch is wanted for the page's views (the trainer's
  * `batchViewWanted`): where the metrics are computed on the GPU its advantage details stay there, as
  * in the iterations the page does not draw; `--viewed` reads them every iteration, as the page does at
- * its normal speed.
+ * its normal speed (only the checked sample's, where the views draw that sample: src/trainer/sample-view.ts).
  */
 import { readFileSync } from 'node:fs';
 import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';

@@ -70,7 +70,7 @@ import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
 import { CHECKED_RUNS, checkedRuns, checkLogProbs } from './log-prob-check.ts';
-import { checkFinalRecord, checkMilestoneFlags, groupResetRecords, resetRecords, sampledLogProbs, splitMilestoneFlags } from './rollout-records.ts';
+import { checkFinalRecord, checkMilestoneFlags, RunStarts, sampledLogProbs, splitMilestoneFlags } from './rollout-records.ts';
 import {
   type CollectOptions,
   groupOffsetsOf,
@@ -81,7 +81,7 @@ import {
   type StepArrays,
   stepsOnDemand,
 } from './rollout.ts';
-import { finalOf, type RecordedSample, runsFromFinals, SampleReplay, twinEnv } from './sample-replay.ts';
+import { finalOf, type RecordedSample, runsFromFinals, SampleReplay } from './sample-replay.ts';
 import { gpuRolloutRefusal, keptBytes, readBackSizes, type ReadBackName, type RecordName, recordSizes, stepBufferSizes } from './gpu-rollout-sizes.ts';
 
 /** What a rollout's steps are laid out from, besides its actions. */
@@ -122,8 +122,8 @@ export class GpuRolloutCollector {
   private hostFinals: GPUBuffer | null = null;
   /** Replays and checks the sample where the host replays no other run. */
   private readonly sampleReplay: SampleReplay;
-  /** An environment of one run per group, where such a rollout resets its groups. */
-  private groups: VecEnv | null = null;
+  /** The batch's reset, and what the kernel starts its runs from. */
+  private readonly starts: RunStarts;
   /** Rollouts collected so far: a rollout's `completeLogProbs` reads the records only while they are its own. */
   private collected = 0;
   /** The run-major batch's B + 1 step offsets, written by the final records' pass. */
@@ -153,6 +153,7 @@ export class GpuRolloutCollector {
     this.kernel = gpuEnvKernel(env)!;
     this.replayer = new RolloutCollector(env, policy);
     this.sampleReplay = new SampleReplay(env, policy);
+    this.starts = new RunStarts(env, this.kernel);
   }
 
   private ready(): Promise<KernelRunner<string, string>[]> {
@@ -230,7 +231,7 @@ export class GpuRolloutCollector {
     // The WGSL environments detect with the task's detector: under another, the replay's flags are that detector's.
     const flagsAreTheBatch = env.detector === 'task';
     const sampleOnly = options.replay === 'sample' && flagsAreTheBatch && this.obsRecord!.size > 4;
-    const { episodeSeeds, starts, table } = sampleOnly ? this.resetGroups(taskSeeds, groupSize) : this.resetRuns(taskSeeds, groupSize, dropoutRng);
+    const { episodeSeeds, starts, table } = sampleOnly ? this.starts.perGroup(taskSeeds, groupSize) : this.starts.everyRun(taskSeeds, groupSize, dropoutRng);
     const key = { seed: rng.seed, iteration: rng.nextUint32() };
     // The runs the check samples (checkedRuns: the first of this permutation), whose steps come back.
     const sample = { runs: Math.min(CHECKED_RUNS, B), maxSteps: env.maxSteps, key: { key0: key.seed, key1: key.iteration } };
@@ -395,30 +396,6 @@ export class GpuRolloutCollector {
       tableBuffer.destroy();
       this.liveBuffers--;
     }
-  }
-
-  /** The batch reset in the TypeScript environment, every run, and what the kernel starts its runs from. */
-  private resetRuns(taskSeeds: Uint32Array, groupSize: number, dropoutRng: Rng) {
-    const { env, kernel } = this;
-    const episodeSeeds = resetEpisodes(env, taskSeeds, groupSize, dropoutRng);
-    const { episodes, table } = kernel.upload(env);
-    return { episodeSeeds, starts: resetRecords(episodes, env.batchSize, kernel.recordWords), table };
-  }
-
-  /**
-   * As `resetRuns`, for a batch without milestone dropout whose runs the host does not replay: one run
-   * per group reset (a group's runs are reset alike), in an environment of one run per group, so the
-   * host's reset does not grow with the group size. Throws for a batch with dropout (its runs draw
-   * their own decisions: `resetRuns`).
-   */
-  private resetGroups(taskSeeds: Uint32Array, groupSize: number) {
-    const { env, kernel } = this;
-    if (env.milestoneDropout > 0) throw new RangeError('GpuRolloutCollector: a rollout that replays only its sample cannot have milestone dropout');
-    if (this.groups?.batchSize !== taskSeeds.length) this.groups = twinEnv(env, taskSeeds.length);
-    this.groups.reset(taskSeeds, new Rng(0)); // draws nothing (no dropout)
-    const { episodes, table } = kernel.upload(this.groups);
-    const episodeSeeds = Uint32Array.from({ length: env.batchSize }, (_, b) => taskSeeds[Math.floor(b / groupSize)]);
-    return { episodeSeeds, starts: groupResetRecords(episodes, env.batchSize, groupSize), table };
   }
 
   /**

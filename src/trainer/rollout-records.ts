@@ -1,13 +1,18 @@
 /**
  * What a GPU rollout (gpu-rollout.ts) uploads and reads back of its runs, beside the kernels: the
- * reset records the whole-episode kernel starts from (each distinct one once), the milestone flag
- * each step's action record carries (taken out, and checked against the replay), and the sampled
- * runs' log-probabilities laid out as the replay reads them.
+ * batch's reset and the records the whole-episode kernel starts from (each distinct one once), the
+ * milestone flag each step's action record carries (taken out, and checked against the replay), the
+ * final records checked against the replay's, and the sampled runs' log-probabilities laid out as the
+ * replay reads them.
  */
+import { createEnv } from '../../envs/index.ts';
+import type { VecEnv } from '../../envs/types.ts';
 import type { RunSample } from '../gpu/final-records.ts';
+import type { GpuEnvKernel } from '../gpu/gpu-envs.ts';
+import { Rng } from '../prng.ts';
 import { GpuKernelError } from '../gpu/kernel.ts';
 import { permutedIndex } from '../gpu/minibatch-permutation.ts';
-import type { Rollout } from './rollout.ts';
+import { resetEpisodes, type Rollout } from './rollout.ts';
 
 /** The action record's bit for the step's milestone flag (MILESTONE_FLAG in shaders/lib/rollout.wgsl); the action is below it. */
 export const MILESTONE_FLAG = 0x10000;
@@ -79,6 +84,45 @@ export function resetRecords(episodes: Uint32Array, B: number, W: number): Uint3
     out[b] = distinct - 1;
   }
   return out.subarray(0, B + distinct * W);
+}
+
+/** `env`'s environment, horizon and detector at another batch size, without milestone dropout (its reset draws nothing: envs/episode-book.ts). */
+export function twinEnv(env: VecEnv, batchSize: number): VecEnv {
+  return createEnv(env.name, { horizon: env.horizon, batchSize, milestoneDropout: 0, detector: env.detector });
+}
+
+/** A batch's reset in the TypeScript environment, and what the whole-episode kernel starts its runs from (`starts`, with the kernel's `table`). */
+export class RunStarts {
+  /** An environment of one run per group, where a batch is reset one run per group. */
+  private groups: VecEnv | null = null;
+
+  constructor(
+    private readonly env: VecEnv,
+    private readonly kernel: GpuEnvKernel,
+  ) {}
+
+  /** Every run reset (drawing its dropout decisions from `dropoutRng`), each distinct record uploaded once. */
+  everyRun(taskSeeds: Uint32Array, groupSize: number, dropoutRng: Rng) {
+    const { env, kernel } = this;
+    const episodeSeeds = resetEpisodes(env, taskSeeds, groupSize, dropoutRng);
+    const { episodes, table } = kernel.upload(env);
+    return { episodeSeeds, starts: resetRecords(episodes, env.batchSize, kernel.recordWords), table };
+  }
+
+  /**
+   * One run per group reset (a group's runs are reset alike without milestone dropout), in an
+   * environment of one run per group, so the host's reset does not grow with the group size; `env`
+   * itself is left as it was. Throws for a batch with dropout (its runs draw their own decisions).
+   */
+  perGroup(taskSeeds: Uint32Array, groupSize: number) {
+    const { env, kernel } = this;
+    if (env.milestoneDropout > 0) throw new RangeError('GpuRolloutCollector: a rollout that replays only its sample cannot have milestone dropout');
+    if (this.groups?.batchSize !== taskSeeds.length) this.groups = twinEnv(env, taskSeeds.length);
+    this.groups.reset(taskSeeds, new Rng(0)); // draws nothing (no dropout)
+    const { episodes, table } = kernel.upload(this.groups);
+    const episodeSeeds = Uint32Array.from({ length: env.batchSize }, (_, b) => taskSeeds[Math.floor(b / groupSize)]);
+    return { episodeSeeds, starts: groupResetRecords(episodes, env.batchSize, groupSize), table };
+  }
 }
 
 /**

@@ -12,14 +12,13 @@
  * the WGSL environment from the TypeScript one shows on a seeded sample that the kernel cannot know in
  * advance; and the sample's host work does not grow with the batch.
  */
-import { createEnv } from '../../envs/index.ts';
 import type { VecEnv } from '../../envs/types.ts';
 import { hostFinalField, unpackHostFinal } from '../gpu/final-records.ts';
 import { GpuKernelError } from '../gpu/kernel.ts';
 import { permutedIndex, type PermutationKey } from '../gpu/minibatch-permutation.ts';
 import type { Policy } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
-import { checkFinalRecord, type GpuFinal, MILESTONE_FLAG } from './rollout-records.ts';
+import { checkFinalRecord, type GpuFinal, MILESTONE_FLAG, twinEnv } from './rollout-records.ts';
 import { ReplayMismatchError, RolloutCollector, type Rollout } from './rollout.ts';
 
 /** What the GPU recorded of the sampled runs, as read back: SAMPLE_WORDS blocks of runs × maxSteps words, run after run. */
@@ -51,11 +50,6 @@ export function runsFromFinals(hostFinals: Uint32Array, B: number, graded: boole
 export function finalOf(hostFinals: Uint32Array, B: number, b: number, graded: boolean): GpuFinal {
   const outcome = graded ? new Float32Array(hostFinals.buffer, hostFinals.byteOffset + 4 * B, B)[b] : undefined;
   return { ...unpackHostFinal(hostFinals[b]), ...(outcome === undefined ? {} : { outcome }) };
-}
-
-/** `env`'s environment, horizon and detector at another batch size, without milestone dropout (its reset draws nothing: envs/episode-book.ts). */
-export function twinEnv(env: VecEnv, batchSize: number): VecEnv {
-  return createEnv(env.name, { horizon: env.horizon, batchSize, milestoneDropout: 0, detector: env.detector });
 }
 
 export class SampleReplay {
