@@ -45,7 +45,10 @@ describe('4,096 runs per iteration on webgpu', () => {
       await run.run((record) => {
         expect(Number.isFinite(record.policyLoss) && Number.isFinite(record.gradNorm)).toBe(true);
         expect(record.envSteps).toBeGreaterThanOrEqual(MAX_RUNS_PER_ITERATION); // every run takes a step at least
-        expect(run.trainer.lastBatch!.rollout.success.length).toBe(MAX_RUNS_PER_ITERATION);
+        // The view is the rollout's checked sample of the batch (src/trainer/sample-view.ts), which holds every run.
+        const view = run.trainer.lastBatch!;
+        expect(view.sample?.numRuns).toBe(MAX_RUNS_PER_ITERATION);
+        expect(view.rollout.success.length).toBe(view.sample!.runs.length);
       });
     } finally {
       run.dispose();

@@ -42,11 +42,13 @@ describe('the shop on webgpu', () => {
       run.trainer.batchViewWanted = () => true; // lastBatch read with each iteration
       await run.run((record) => {
         expect(Number.isFinite(record.policyLoss)).toBe(true);
-        const { rollout, batch } = run.trainer.lastBatch!;
+        // The view is the rollout's checked sample of the batch's 16 runs (src/trainer/sample-view.ts).
+        const { rollout, batch, sample } = run.trainer.lastBatch!;
+        expect(sample?.numRuns).toBe(16);
         const outcome = rollout.outcome;
         if (!outcome) expect.fail('the GPU rollout of the shop carries no graded outcome');
-        expect(outcome).toHaveLength(16);
-        for (let b = 0; b < 16; b++) {
+        expect(outcome).toHaveLength(sample!.runs.length);
+        for (let b = 0; b < outcome.length; b++) {
           expect(outcome[b]).toBeGreaterThanOrEqual(0);
           expect(outcome[b]).toBeLessThanOrEqual(1);
           expect(rollout.success[b], `run ${b}: success iff outcome 1`).toBe(outcome[b] === 1 ? 1 : 0);

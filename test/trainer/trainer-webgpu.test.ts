@@ -11,12 +11,21 @@ import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { METHOD_NAMES, methodSpec } from '../../src/methods/registry.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { TrainingRun } from '../../src/trainer/run.ts';
+import type { AdvantageBatch } from '../../src/advantages/types.ts';
+import type { Rollout } from '../../src/trainer/rollout.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
 beforeAll(async () => {
   await useWebGpuBackend();
 });
+
+/** The trainer's latest batch whole, its steps laid out (a test's look inside: the views hold its checked sample). */
+async function wholeBatch(trainer: Trainer): Promise<AdvantageBatch> {
+  const kept = (trainer as unknown as { latest: { view: { rollout: Rollout; batch: AdvantageBatch } } }).latest.view;
+  await kept.rollout.completeReplay?.();
+  return kept.batch;
+}
 
 describe('trainer on webgpu', () => {
   it.each(METHOD_NAMES)(
@@ -43,9 +52,16 @@ describe('trainer on webgpu', () => {
           const record = await trainer.step();
           expect(Number.isFinite(record.policyLoss)).toBe(true);
           if (i === 1) tensorsAfterFirst = tf.memory().numTensors;
-          const { batch, result } = (await trainer.batchView())!;
-          const reference = methodSpec(method).estimate(batch, advantageSettings(config));
-          reference.advantages.forEach((a, t) => expect(Math.abs(result.advantages[t] - a)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(a))));
+          const { batch, result, sample } = (await trainer.batchView())!;
+          // A view of the rollout's checked sample (src/trainer/sample-view.ts): the reference takes the whole
+          // batch, laid out on demand, and the view's advantages are its sampled runs' steps.
+          const whole = sample ? await wholeBatch(trainer) : batch;
+          const reference = methodSpec(method).estimate(whole, advantageSettings(config));
+          const steps = sample
+            ? sample.runs.flatMap((b) => Array.from(reference.advantages.subarray(whole.runOffsets[b], whole.runOffsets[b + 1])))
+            : reference.advantages;
+          expect(result.advantages.length).toBe(steps.length);
+          steps.forEach((a, t) => expect(Math.abs(result.advantages[t] - a)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(a))));
         }
         expect(tf.memory().numTensors).toBe(tensorsAfterFirst);
       } finally {
