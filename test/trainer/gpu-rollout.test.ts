@@ -32,6 +32,7 @@ import { gpuEnvKernel } from '../../src/gpu/gpu-envs.ts';
 import { CANDIDATE_ROWS } from '../../src/gpu/candidate-dictionary.ts';
 import { KernelRunner } from '../../src/gpu/kernel.ts';
 import { renumberByFirstUse } from '../../src/policy/candidate-table.ts';
+import { faultCases } from '../support/gridhouse-faults.ts';
 
 interface Counts {
   dispatches: number;
@@ -386,16 +387,11 @@ describe('GPU rollout on WebGPU (Dawn)', () => {
   });
 
   // Deliberate faults in the WGSL GridHouse: a milestone counted twice, episodes ended a step early, the step's milestone flag not recorded.
-  const faults: [string, string, string, RegExp][] = [
-    [
-      'a milestone counted twice',
-      'setEp(f.milestonesReached, ep(f.milestonesReached) + 1u);',
-      'setEp(f.milestonesReached, ep(f.milestonesReached) + 2u);',
-      /run \d+'s milestones reached/,
-    ],
-    ['episodes ended a step early', 'if (steps >= maxSteps) {', 'if (steps + 1u >= maxSteps) {', /run \d+/],
-    ['no milestone flag recorded', 'recordMilestone(b, t, shape);', '', /run \d+, step \d+: the milestone flag is 0 on the GPU, 1 in the replay/],
-  ];
+  const faults = faultCases({
+    'a milestone counted twice': /run \d+'s milestones reached/,
+    'episodes ended a step early': /run \d+/,
+    'no milestone flag recorded': /run \d+, step \d+: the milestone flag is 0 on the GPU, 1 in the replay/,
+  });
 
   // The rollout plays GridHouse in the whole-episode kernel: the fault goes into that kernel's text.
   it.each(faults)('a WGSL environment that leaves the TypeScript one is caught (%s)', async (_, from, to, what) => {

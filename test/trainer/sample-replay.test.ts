@@ -18,6 +18,7 @@ import { GpuRolloutCollector } from '../../src/trainer/gpu-rollout.ts';
 import { CHECKED_RUNS } from '../../src/trainer/log-prob-check.ts';
 import { type Rollout, STEP_FIELDS, StepsNotLaidOutError } from '../../src/trainer/rollout.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
+import { faultCases } from '../support/gridhouse-faults.ts';
 
 beforeAll(async () => {
   await useWebGpuBackend();
@@ -92,16 +93,11 @@ describe('a GPU rollout that replays only its sample', () => {
     collector.collect(Uint32Array.of(1, 2, 3, 4), 2, rng, undefined, { replay: 'sample' }).catch((e: unknown) => e);
 
   // Deliberate faults in the WGSL GridHouse, as test/trainer/gpu-rollout.test.ts makes them for the whole replay.
-  const faults: [string, string, string, RegExp][] = [
-    [
-      'a milestone counted twice',
-      'setEp(f.milestonesReached, ep(f.milestonesReached) + 1u);',
-      'setEp(f.milestonesReached, ep(f.milestonesReached) + 2u);',
-      /run \d+'s milestones reached/,
-    ],
-    ['episodes ended a step early', 'if (steps >= maxSteps) {', 'if (steps + 1u >= maxSteps) {', /run \d+/],
-    ['no milestone flag recorded', 'recordMilestone(b, t, shape);', '', /run \d+'s step \d+ milestone flag is 0 on the GPU, 1 in the replay/],
-  ];
+  const faults = faultCases({
+    'a milestone counted twice': /run \d+'s milestones reached/,
+    'episodes ended a step early': /run \d+/,
+    'no milestone flag recorded': /run \d+'s step \d+ milestone flag is 0 on the GPU, 1 in the replay/,
+  });
   it.each(faults)('the sample catches a WGSL environment that leaves the TypeScript one (%s)', async (_, from, to, what) => {
     const source = VITE_SHADERS['gridhouse-rollout'];
     expect(source, 'the fault must change the kernel').toContain(from);
