@@ -81,7 +81,7 @@ import {
   type StepArrays,
   stepsOnDemand,
 } from './rollout.ts';
-import { finalOf, type RecordedSample, runsFromFinals, SampleReplay } from './sample-replay.ts';
+import { finalsOf, type RecordedSample, runsFromFinals, SampleReplay } from './sample-replay.ts';
 import { gpuRolloutRefusal, keptBytes, readBackSizes, type ReadBackName, type RecordName, recordSizes, stepBufferSizes } from './gpu-rollout-sizes.ts';
 
 /** What a rollout's steps are laid out from, besides its actions. */
@@ -450,7 +450,8 @@ export class GpuRolloutCollector {
       if (e instanceof ReplayMismatchError) throw new GpuKernelError('gpu rollout', `the GPU environment left the TypeScript one: ${e.message}`);
       throw e;
     }
-    for (let b = 0; b < rollout.numRuns; b++) checkFinalRecord(b, finalOf(hostFinals, B, b, graded), rollout, b);
+    const finalOf = finalsOf(hostFinals, B, graded);
+    for (let b = 0; b < rollout.numRuns; b++) checkFinalRecord(b, finalOf(b), rollout, b);
     if (this.env.detector === 'task') checkMilestoneFlags(rollout, flags);
     return rollout;
   }

@@ -46,10 +46,10 @@ export function runsFromFinals(hostFinals: Uint32Array, B: number, graded: boole
   return { runOffsets, success, milestonesReached, numMilestones, ...(outcome ? { outcome } : {}) };
 }
 
-/** Run b's final record in `hostFinals` (and its graded outcome), for comparing with a replay. */
-export function finalOf(hostFinals: Uint32Array, B: number, b: number, graded: boolean): GpuFinal {
-  const outcome = graded ? new Float32Array(hostFinals.buffer, hostFinals.byteOffset + 4 * B, B)[b] : undefined;
-  return { ...unpackHostFinal(hostFinals[b]), ...(outcome === undefined ? {} : { outcome }) };
+/** Each run's final record in `hostFinals` (and its graded outcome), for comparing with a replay. */
+export function finalsOf(hostFinals: Uint32Array, B: number, graded: boolean): (b: number) => GpuFinal {
+  const outcomes = graded ? new Float32Array(hostFinals.buffer, hostFinals.byteOffset + 4 * B, B) : null;
+  return (b) => ({ ...unpackHostFinal(hostFinals[b]), ...(outcomes ? { outcome: outcomes[b] } : {}) });
 }
 
 export class SampleReplay {
@@ -112,11 +112,12 @@ export class SampleReplay {
         );
       throw e;
     }
+    const finalOf = finalsOf(hostFinals, B, graded);
     const left = (b: number, what: string, onGpu: number, replayed: number) =>
       new GpuKernelError('gpu rollout', `the GPU environment left the TypeScript one: run ${b}'s ${what} is ${onGpu} on the GPU, ${replayed} in the replay`);
     for (let i = 0; i < n; i++) {
       const b = runs[i];
-      checkFinalRecord(b, finalOf(hostFinals, B, b, graded), rollout, i);
+      checkFinalRecord(b, finalOf(b), rollout, i);
       const from = rollout.runOffsets[i];
       for (let s = from; s < rollout.runOffsets[i + 1]; s++) {
         const t = s - from;
