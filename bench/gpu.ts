@@ -1,5 +1,5 @@
 /**
- * `npm run bench:gpu [-- --cases LIST --measure N --json --viewed] [--name value …]`: what one training iteration
+ * `npm run bench:gpu [-- --cases LIST --warmup N --measure N --json --viewed] [--name value …]`: what one training iteration
  * asks of the WebGPU API, counted by wrapping the API itself (src/backend/webgpu-call-counter.ts), on
  * tfjs's webgpu backend in Node (Dawn).
  *
@@ -26,8 +26,11 @@
  * BEACON, the SFT prior). `<env>-4096` runs 64 × 64 = 4,096 runs and `<env>-64` its twin at 8 × 8,
  * both at the `tiny` horizon from random init (SwiftShader runs them in minutes); the targets for
  * 4,096 runs are read against the twin. Setting flags apply to every case before the case's own
- * changes. The first iteration (the SFT prior, shader compilation) is run and left out; `--measure`
- * iterations follow it. By default no iteration's batch is wanted for the page's views (the trainer's
+ * changes. The first iteration (the SFT prior, shader compilation) is run and left out, and so are
+ * `--warmup` − 1 more; `--measure` iterations follow them. More warm-up iterations let the host's
+ * JavaScript reach its optimised code before it is measured: code that runs once an iteration is
+ * compiled by V8 only after a few calls, and until then a loop over 4,096 runs costs its interpreted
+ * price, where one over 64 hides it. By default no iteration's batch is wanted for the page's views (the trainer's
  * `batchViewWanted`): where the metrics are computed on the GPU its advantage details stay there, as
  * in the iterations the page does not draw; `--viewed` reads them every iteration, as the page does at
  * its normal speed (only the checked sample's, where the views draw that sample: src/trainer/sample-view.ts).
@@ -75,14 +78,18 @@ const DEFAULT_CASES = Object.keys(CASES).join(',');
 const base: TrainConfig = { ...DEFAULT_CONFIG, backend: 'webgpu' };
 const FLAGS = {
   cases: { kind: 'string', doc: `comma-separated cases among ${Object.keys(CASES).join(', ')}; default all` },
-  measure: { kind: { type: 'int', min: 1, max: 100 }, doc: 'iterations measured per case after the first; default 1' },
+  warmup: {
+    kind: { type: 'int', min: 1, max: 100 },
+    doc: 'iterations run and left out per case before the measured ones (the first: the SFT prior and shader compilation); default 1',
+  },
+  measure: { kind: { type: 'int', min: 1, max: 100 }, doc: 'iterations measured per case after the warm-up; default 1' },
   json: { kind: 'switch', doc: 'print one JSON object instead of lines' },
   viewed: {
     kind: 'switch',
     doc: "every iteration's batch read for the page's views, as the page draws at normal speed; default: iterations the page does not draw (fast speed draws 1 in 10)",
   },
 } as const;
-const USAGE = `usage: npm run bench:gpu [-- --cases LIST --measure N --json --viewed] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
+const USAGE = `usage: npm run bench:gpu [-- --cases LIST --warmup N --measure N --json --viewed] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
 
 /** The main thread's [CPU time, time waiting for a core] in ms (Linux schedstat), or null elsewhere. */
 function mainThreadSchedMs(): [number, number] | null {
@@ -123,6 +130,7 @@ export interface GpuCaseReport {
 async function measureCase(
   name: string,
   config: TrainConfig,
+  warmup: number,
   measure: number,
   viewed: boolean,
   backend: Awaited<ReturnType<typeof initNodeBackend>>,
@@ -134,11 +142,11 @@ async function measureCase(
   const env = createEnv(config.env, { horizon: config.horizon, batchSize: 1 });
   const shape = { obsDim: env.obsDim, actionDim: env.actionDim, candidates: env.maxActions, hiddenSize: config.hiddenSize, epochs: config.epochs };
   log(`${name}: ${settings}`);
-  const run = new TrainingRun({ ...config, iters: measure + 1 }, backend.advantageEngine(config.method));
+  const run = new TrainingRun({ ...config, iters: warmup + measure }, backend.advantageEngine(config.method));
   run.trainer.batchViewWanted = () => viewed;
   const iterations: GpuIterationFigures[] = [];
   try {
-    for (let i = 0; i <= measure; i++) {
+    for (let i = 0; i < warmup + measure; i++) {
       const before = counter.read();
       const schedBefore = mainThreadSchedMs();
       const t0 = performance.now();
@@ -162,10 +170,10 @@ async function measureCase(
         runQueueMs: sched?.queue ?? null,
         estimate,
       };
-      const first = i === 0 ? ' (first: SFT prior and shader compilation, not measured)' : '';
+      const first = i === 0 ? ' (first: SFT prior and shader compilation, not measured)' : i < warmup ? ' (warm-up, not measured)' : '';
       log(`  iteration ${figures.iteration}${first}: ${formatFigures(figures)}`);
       log(`    ${formatEstimate(estimate)}`);
-      if (i > 0) iterations.push(figures);
+      if (i >= warmup) iterations.push(figures);
     }
   } finally {
     run.dispose();
@@ -229,7 +237,7 @@ async function main(): Promise<number> {
   const cases: GpuCaseReport[] = [];
   try {
     for (const name of names)
-      cases.push(await measureCase(name, { ...config, ...CASES[name].settings }, flags.measure ?? 1, flags.viewed === true, backend, log));
+      cases.push(await measureCase(name, { ...config, ...CASES[name].settings }, flags.warmup ?? 1, flags.measure ?? 1, flags.viewed === true, backend, log));
   } finally {
     backend.close();
   }

@@ -20,6 +20,7 @@ import * as tf from '@tensorflow/tfjs-core';
 // In Node the cpu backend is registered at once, as tfjs's default (tests and commands run tensors on it
 // without selecting it); the page's host (browser.ts) loads it only when it is chosen.
 import '@tensorflow/tfjs-backend-cpu';
+import { paceGpuWaits } from './node-gpu-wait-pacer.ts';
 import { selectBackend, type BackendChoice, type BackendHost, type BackendOptions, type BackendReport } from './select.ts';
 
 /** glibc's RTLD_NODELETE; Node's os.constants.dlopen does not list it. */
@@ -79,6 +80,7 @@ async function installNodeWebGpu(): Promise<GPU | string> {
   // Loaded on demand so that cpu/wasm runs never load the native addon.
   const { create, globals } = await import('webgpu');
   Object.assign(globalThis, globals);
+  paceGpuWaits(globals);
   const swiftShader = findSwiftShaderIcd();
   let gpu: GPU | undefined;
   if (process.env.VK_ICD_FILENAMES) {

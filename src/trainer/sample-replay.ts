@@ -13,7 +13,7 @@
  * advance; and the sample's host work does not grow with the batch.
  */
 import type { VecEnv } from '../../envs/types.ts';
-import { hostFinalField, unpackHostFinal } from '../gpu/final-records.ts';
+import { HOST_FINAL_BITS, unpackHostFinal } from '../gpu/final-records.ts';
 import { GpuKernelError } from '../gpu/kernel.ts';
 import { permutedIndex, type PermutationKey } from '../gpu/minibatch-permutation.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -35,12 +35,20 @@ export function runsFromFinals(hostFinals: Uint32Array, B: number, graded: boole
   const success = new Uint8Array(B);
   const milestonesReached = new Uint8Array(B);
   const numMilestones = new Uint8Array(B);
+  // Each field's shift and mask read once: this loop runs over every run of the batch, every iteration.
+  const field = (name: keyof typeof HOST_FINAL_BITS) => [HOST_FINAL_BITS[name][0], (1 << HOST_FINAL_BITS[name][1]) - 1] as const;
+  const [[stepsAt, stepsMask], [wonAt, wonMask], [reachedAt, reachedMask], [countAt, countMask]] = [
+    field('steps'),
+    field('success'),
+    field('milestonesReached'),
+    field('numMilestones'),
+  ];
   for (let b = 0; b < B; b++) {
     const word = hostFinals[b];
-    runOffsets[b + 1] = runOffsets[b] + hostFinalField(word, 'steps');
-    success[b] = hostFinalField(word, 'success');
-    milestonesReached[b] = hostFinalField(word, 'milestonesReached');
-    numMilestones[b] = hostFinalField(word, 'numMilestones');
+    runOffsets[b + 1] = runOffsets[b] + ((word >>> stepsAt) & stepsMask);
+    success[b] = (word >>> wonAt) & wonMask;
+    milestonesReached[b] = (word >>> reachedAt) & reachedMask;
+    numMilestones[b] = (word >>> countAt) & countMask;
   }
   const outcome = graded ? new Float32Array(hostFinals.buffer, hostFinals.byteOffset + 4 * B, B).slice() : undefined;
   return { runOffsets, success, milestonesReached, numMilestones, ...(outcome ? { outcome } : {}) };
