@@ -30,8 +30,8 @@
  * `--warmup` − 1 more; `--measure` iterations follow them. More warm-up iterations let the host's
  * JavaScript reach its optimised code before it is measured: code that runs once an iteration is
  * compiled by V8 only after a few calls, and until then a loop over 4,096 runs costs its interpreted
- * price, where one over 64 hides it. By default no iteration's batch is wanted for the page's views (the trainer's
- * `batchViewWanted`): where the metrics are computed on the GPU its advantage details stay there, as
+ * price, where one over 64 hides it. By default no iteration's batch is wanted for the page's views
+ * (the trainer's `batchViewWanted`): where the metrics are computed on the GPU its advantage details stay there, as
  * in the iterations the page does not draw; `--viewed` reads them every iteration, as the page does at
  * its normal speed (only the checked sample's, where the views draw that sample: src/trainer/sample-view.ts).
  */

@@ -15,26 +15,17 @@
  * thousands: a promise settles at most PACE_SLEEP_MS later than it would have, and a short wait (a real
  * GPU's, at the page defaults) is not paced at all. Browsers resolve GPU promises without polling.
  */
+import { GPU_PROMISE_METHODS } from './webgpu-call-counter.ts';
 
 /** A wait shorter than this is not paced. */
 export const PACE_AFTER_MS = 2;
 /** How long each turn of the event loop sleeps while a longer wait lasts. */
 export const PACE_SLEEP_MS = 0.5;
 
-/** The methods whose promises Dawn's binding polls for, by GPU* class. */
-const POLLED: [className: string, method: string][] = [
-  ['GPUBuffer', 'mapAsync'],
-  ['GPUQueue', 'onSubmittedWorkDone'],
-  ['GPUDevice', 'popErrorScope'],
-  ['GPUDevice', 'createComputePipelineAsync'],
-  ['GPUDevice', 'createRenderPipelineAsync'],
-  ['GPUShaderModule', 'getCompilationInfo'],
-];
-
 type Method = (...args: unknown[]) => unknown;
 const PACED = Symbol.for('beacon.gpuWaitPaced');
 
-/** Counts of what the pacer did, for tests and benches. */
+/** What the pacer is doing and has done (for tests). */
 export interface PacerState {
   /** GPU promises pending now. */
   pending: number;
@@ -72,11 +63,11 @@ function track(result: unknown): unknown {
 }
 
 /**
- * Wraps the polled methods of the GPU* classes in `scope` (Dawn's globals) so that their pending
+ * Wraps the promise methods (GPU_PROMISE_METHODS) of the GPU* classes in `scope` (Dawn's globals) so that their pending
  * promises pace the event loop. Idempotent per prototype.
  */
 export function paceGpuWaits(scope: object): void {
-  for (const [className, method] of POLLED) {
+  for (const [className, method] of GPU_PROMISE_METHODS) {
     const proto = (scope as Record<string, { prototype?: Record<string | symbol, unknown> } | undefined>)[className]?.prototype;
     const original = proto?.[method];
     if (!proto || typeof original !== 'function' || (original as { [PACED]?: true })[PACED]) continue;

@@ -88,6 +88,20 @@ const zero = (): WebGpuCallCounts => ({
 const MAP_READ = 0x0001;
 const MAP_WRITE = 0x0002;
 
+/**
+ * The WebGPU methods whose promise the host waits on, by GPU* class: the counter times them as GPU
+ * waits, and in Node the pacer paces them (node-gpu-wait-pacer.ts).
+ */
+export const GPU_PROMISE_METHODS = [
+  ['GPUBuffer', 'mapAsync'],
+  ['GPUQueue', 'onSubmittedWorkDone'],
+  ['GPUDevice', 'popErrorScope'],
+  ['GPUDevice', 'createComputePipelineAsync'],
+  ['GPUDevice', 'createRenderPipelineAsync'],
+  ['GPUShaderModule', 'getCompilationInfo'],
+] as const;
+type GpuPromiseMethod = (typeof GPU_PROMISE_METHODS)[number][1];
+
 let installed: WebGpuCallCounter | null = null;
 
 type Method = (...args: never[]) => unknown;
@@ -202,16 +216,18 @@ export function installWebGpuCallCounter(scope: object = globalThis, options: We
     return created;
   });
   for (const name of ['createComputePipeline', 'createRenderPipeline']) wrap(device, name, () => counts.pipelines++);
-  for (const name of ['createComputePipelineAsync', 'createRenderPipelineAsync']) timed(device, name, () => counts.pipelines++);
-  timed(device, 'popErrorScope');
-  timed(queue, 'onSubmittedWorkDone');
-  timed(shaderModule, 'getCompilationInfo');
-  timed(buffer, 'mapAsync', (self, [mode, offset, size]) => {
-    if (((mode as number) & MAP_WRITE) !== 0) writeMapped.add(self as object);
-    if (((mode as number) & MAP_READ) === 0) return;
-    counts.readBacks++;
-    counts.bytesReadBack += (size as number | undefined) ?? (self as GPUBuffer).size - ((offset as number | undefined) ?? 0);
-  });
+  const counted: Partial<Record<GpuPromiseMethod, (self: unknown, args: unknown[]) => void>> = {
+    createComputePipelineAsync: () => counts.pipelines++,
+    createRenderPipelineAsync: () => counts.pipelines++,
+    mapAsync: (self, [mode, offset, size]) => {
+      if (((mode as number) & MAP_WRITE) !== 0) writeMapped.add(self as object);
+      if (((mode as number) & MAP_READ) === 0) return;
+      counts.readBacks++;
+      counts.bytesReadBack += (size as number | undefined) ?? (self as GPUBuffer).size - ((offset as number | undefined) ?? 0);
+    },
+  };
+  const prototypes = { GPUBuffer: buffer, GPUQueue: queue, GPUDevice: device, GPUShaderModule: shaderModule };
+  for (const [className, name] of GPU_PROMISE_METHODS) timed(prototypes[className], name, counted[name]);
   wrap(buffer, 'getMappedRange', (self, [offset, size]) => {
     if (!writeMapped.has(self as object)) return;
     const bytes = (size as number | undefined) ?? (self as GPUBuffer).size - ((offset as number | undefined) ?? 0);
