@@ -27,9 +27,11 @@
  * machine without a GPU); the summary then says so. docs/performance-device.md says how to run it on a
  * machine that reaches no registry.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { cpus, platform } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { flagsHelp, parseFlags, runCommand } from '../cli/flags.ts';
 
 import { initBackend } from '../src/backend/node-webgpu.ts';
@@ -60,6 +62,7 @@ const GPU_CASES = [
   ['--cases', 'shop'],
   ['--cases', 'gridhouse-64,gridhouse-4096'],
   ['--cases', 'texthouse-64,texthouse-4096'],
+  ['--cases', 'shop-64,shop-4096'],
   ['--cases', 'gridhouse-64', '--method', 'ppo'],
 ];
 
@@ -111,12 +114,27 @@ interface PartResult {
   problem?: string;
 }
 
-/** Runs one part with `tsx`, killing it after `seconds`; its stdout must be one JSON object. */
+/**
+ * Built by `npm run bench:device:bundle` (scripts/device-bundle.sh), this script is one `.mjs` file with
+ * each part's bundle beside it, for a machine without `node_modules` or `tsx`: it then runs those.
+ */
+const BUNDLED = import.meta.url.endsWith('.mjs');
+
+/** How a part is started: its TypeScript with `tsx`, or its bundle beside this one. */
+function partCommand(part: Part): string[] {
+  if (!BUNDLED) return ['--import', 'tsx', part.script, ...part.args];
+  return [join(dirname(fileURLToPath(import.meta.url)), `${basename(part.script, '.ts')}.mjs`), ...part.args];
+}
+
+/** Whether this copy can run `part`: a bundle carries no bundle of the page's part (it needs Chromium). */
+const runnable = (part: Part) => !BUNDLED || existsSync(partCommand(part)[0]!);
+
+/** Runs one part, killing it after `seconds`; its stdout must be one JSON object. */
 function runPart(part: Part, seconds: number, env: NodeJS.ProcessEnv): Promise<PartResult> {
-  const command = `tsx ${part.script} ${part.args.join(' ')}`;
+  const command = `${BUNDLED ? 'node' : 'tsx'} ${partCommand(part).join(' ')}`;
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', part.script, ...part.args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, partCommand(part), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -197,16 +215,29 @@ async function main(): Promise<number> {
   env.BEACON_CHROMIUM_FLAGS ??= CHROMIUM_GPU_FLAGS;
   const started = performance.now();
   const results: PartResult[] = [];
+  // The budget is shared among the parts that can run here, so a bundle's left-out page parts leave
+  // their time to the others.
+  const runnableShare = PARTS.filter(runnable).reduce((sum, part) => sum + part.share, 0);
   let reserved = 0;
   for (const part of PARTS) {
+    if (!runnable(part)) {
+      results.push({
+        name: part.name,
+        command: `node ${partCommand(part).join(' ')}`,
+        ok: false,
+        seconds: 0,
+        problem: `left out: no bundle of ${part.script} beside this one (the page needs Chromium and the built site, which the bundle does not carry: docs/performance-device.md)`,
+      });
+      continue;
+    }
     const left = budget - (performance.now() - started) / 1000;
     // A part may use its own share plus whatever earlier parts left unused, never the later parts' shares.
-    reserved += part.share;
+    reserved += part.share / runnableShare;
     const allowed = Math.min(left, budget * reserved - (performance.now() - started) / 1000);
     if (allowed < 10) {
       results.push({
         name: part.name,
-        command: `tsx ${part.script} ${part.args.join(' ')}`,
+        command: `${BUNDLED ? 'node' : 'tsx'} ${partCommand(part).join(' ')}`,
         ok: false,
         seconds: 0,
         problem: 'skipped: the time budget was spent',
