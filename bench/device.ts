@@ -115,7 +115,7 @@ interface PartResult {
 }
 
 /**
- * Built by `npm run bench:device:bundle` (scripts/device-bundle.sh), this script is one `.mjs` file with
+ * Built by `npm run bench:device:bundle` (scripts/device-bundle.ts), this script is one `.mjs` file with
  * each part's bundle beside it, for a machine without `node_modules` or `tsx`: it then runs those.
  */
 const BUNDLED = import.meta.url.endsWith('.mjs');
