@@ -12,17 +12,14 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createEnv, type VecEnv } from '../../envs/index.ts';
-import { detectorView, rewritesDetector } from '../advantages/detector-view.ts';
-import { randomizeMilestones } from '../advantages/random-segments.ts';
 import { createAdam } from '../backend/webgpu-adam.ts';
-import { getWebGpuDevice, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
+import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import type { AdvantageBatch } from '../advantages/types.ts';
 import { advantageSettings, detectorOf, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
-import { creditMetrics, type CreditMetrics } from '../metrics/credit-metrics.ts';
-import { creditMetricsRefusal, GpuCreditMetrics } from '../gpu/credit-metrics.ts';
+import type { CreditMetrics } from '../metrics/credit-metrics.ts';
+import { GpuCreditMetrics } from '../gpu/credit-metrics.ts';
 import type { PendingRead } from '../gpu/pending-read.ts';
-import { Critic } from '../policy/critic.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng, type RngState } from '../prng.ts';
 import { checkCombinedLimits } from '../setting-limits.ts';
@@ -30,14 +27,16 @@ import { cpuAdvantageEngine, type AdvantageEngine } from '../engine/advantage-en
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { createCollector, type Collector } from './collector-choice.ts';
 import { FusedCriticUpdate } from './critic-fused.ts';
-import { criticUpdate } from './critic-update.ts';
+import { CriticLearner } from './critic-learner.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import { detailsOnCpu, isPendingDetails, readIteration, releaseIteration, type IterationDetails, type UpdateStats } from './iteration-read-back.ts';
+import { detailsOnCpu, isPendingDetails, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
+import { advantageBatchOf } from './advantage-batch.ts';
+import { recordIteration } from './record-iteration.ts';
+import { creditMetricsOnGpu, milestonesOnGpu, readsStepsOnGpu } from './gpu-batch-reads.ts';
 import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, readPpoStats, type PpoStats } from './ppo.ts';
 import { FusedPpoUpdate } from './ppo-fused.ts';
 import { rolloutSteps, type Rollout } from './rollout.ts';
-import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 import { priorEpisodes } from './prior-size.ts';
 import { initialPolicy, priorKey, sftPrior } from './sft-prior.ts';
 import { adamPart, StateError, variablesPart, type PartState, type StatePart } from './state-parts.ts';
@@ -84,11 +83,8 @@ export class Trainer {
   private readonly detectorRng: Rng | null;
   /** The sloppy teacher's slips (`demoNoise`), a stream of their own; null with an exact teacher. */
   private readonly teacherRng: Rng | null;
-  /**
-   * Critic PPO's value network, its optimiser and its minibatch stream (docs/maths.md §8), and on
-   * webgpu its kernels (critic-fused.ts).
-   */
-  private readonly critic: { net: Critic; optimizer: tf.AdamOptimizer; rng: Rng; fused: FusedCriticUpdate | null } | null = null;
+  /** Critic PPO's value network (docs/maths.md §8); null for the other methods. */
+  private readonly critic: CriticLearner | null = null;
   private completed = 0;
   /** Resolves once the starting weights (random init or the SFT prior) are in place. */
   private started: Promise<void> | null = null;
@@ -137,12 +133,13 @@ export class Trainer {
     this.optimizer = createAdam(config.learningRate);
     const fused = tf.getBackend() === 'webgpu' && engine.shaders ? { shaders: engine.shaders, device: getWebGpuDevice() } : null;
     if (methodSpec(config.method).learner.critic) {
-      this.critic = {
-        net: new Critic(this.env.obsDim, config.hiddenSize, root.fork('critic-init')),
-        optimizer: createAdam(config.learningRate),
-        rng: root.fork('critic'),
-        fused: fused && new FusedCriticUpdate(fused.shaders, fused.device),
-      };
+      this.critic = new CriticLearner(
+        this.env.obsDim,
+        config,
+        root.fork('critic-init'),
+        root.fork('critic'),
+        fused && new FusedCriticUpdate(fused.shaders, fused.device),
+      );
     }
     this.collector = createCollector(this.env, this.policy, engine);
     // createAdam gives the fused Adam exactly on webgpu (tfjs optimisers answer instanceof structurally).
@@ -253,16 +250,22 @@ export class Trainer {
     const c = this.config;
     const t0 = now();
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
-    const replay = this.readsStepsOnGpu() ? 'sample' : 'all';
+    const kernels = {
+      update: this.fusedPpo !== null,
+      metrics: this.gpuMetrics !== null,
+      critic: this.critic !== null,
+      deferredAdvantages: this.engine.computeDeferred !== undefined,
+    };
+    const replay = readsStepsOnGpu(c, kernels) ? 'sample' : 'all';
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng, this.dropoutRng ?? this.rolloutRng, { replay });
     const t1 = now();
-    const values = this.critic ? await this.values(rollout) : undefined;
+    const values = this.critic ? await this.critic.values(rollout, c) : undefined;
     const tc = now();
     const batch = this.advantageBatch(rollout, values);
     const settings = advantageSettings(c);
     // Without a critic (whose update needs r_t first) the details may wait on the GPU for the iteration's
     // one read-back, with the PPO statistics (iteration-read-back.ts).
-    const records = this.milestonesOnGpu(rollout);
+    const records = milestonesOnGpu(rollout, c);
     const {
       tensor: advantages,
       details,
@@ -273,7 +276,7 @@ export class Trainer {
     const t2 = now();
     let metrics: PendingRead<CreditMetrics> | undefined;
     try {
-      metrics = await this.creditMetricsOnGpu(rollout, records, advantages, details, anchorCoverage);
+      metrics = await creditMetricsOnGpu(this.gpuMetrics, c, rollout, records, advantages, details, anchorCoverage);
       // The CPU computes the metrics from the steps (a batch over the metric kernels' limits).
       if (!metrics) await rollout.completeReplay?.();
     } catch (e) {
@@ -304,13 +307,14 @@ export class Trainer {
     const result = read.details;
     const t3 = now();
     // The critic's iterations compute their advantages with the details on the CPU (no metrics on the GPU).
-    const valueLoss = this.critic ? await this.criticUpdate(rollout, detailsOnCpu(result, 'the critic').shapedRewards) : undefined;
+    const valueLoss = this.critic ? await this.critic.update(rollout, detailsOnCpu(result, 'the critic').shapedRewards, this.config) : undefined;
     const t4 = now();
     this.completed++;
     this.latest.keep(rollout, batch, result, sample);
     const ms = { rollout: t1 - t0, advantage: t2 - tc, update: t3 - t2, ...(this.critic ? { critic: tc - t1 + (t4 - t3) } : {}) };
-    return this.record(
+    return recordIteration(
       this.completed,
+      c.method,
       rollout,
       batch,
       result,
@@ -334,140 +338,17 @@ export class Trainer {
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.evaluationRng, this.dropoutRng ?? this.evaluationRng);
     const t1 = now();
     // False alarms draw from the evaluation stream here, so the detector stream is the training batches' alone.
-    const batch = this.advantageBatch(rollout, this.critic ? await this.values(rollout) : undefined, this.detectorRng && this.evaluationRng);
+    const batch = this.advantageBatch(rollout, this.critic ? await this.critic.values(rollout, c) : undefined, this.detectorRng && this.evaluationRng);
     const { tensor, result } = await this.engine.compute(batch, advantageSettings(c));
     tensor.dispose();
     const t2 = now();
     const none = { policyLoss: NaN, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
-    return this.record(0, rollout, batch, result, none, { rollout: t1 - t0, advantage: t2 - t1, update: 0 });
+    return recordIteration(0, c.method, rollout, batch, result, none, { rollout: t1 - t0, advantage: t2 - t1, update: 0 });
   }
 
-  /**
-   * Whether the next batch is read on the GPU alone, so that a GPU rollout may replay only its
-   * checked sample on the host (rollout.ts `CollectOptions`): the advantages on the kernels with Φ's
-   * flags read from the rollout's record (no detector setting, random segmentation or dropout changes
-   * them), the PPO update and the credit metrics on the kernels, no critic, no state keys read on the
-   * host (GiGPO's step groups). The page's views then draw the checked sample (sample-view.ts). Where
-   * a step turns out to be needed after all (a batch over a kernel's limits), its reader asks for the
-   * whole replay first.
-   */
-  private readsStepsOnGpu(): boolean {
-    const c = this.config;
-    const spec = methodSpec(c.method);
-    const ppo = spec.learner.policyUpdate({ clippedSurrogate: true, behaviourCloning: false });
-    return (
-      ppo &&
-      this.fusedPpo !== null &&
-      this.gpuMetrics !== null &&
-      this.critic === null &&
-      this.engine.computeDeferred !== undefined &&
-      !spec.needs.stateKeys &&
-      c.milestoneDropout === 0 &&
-      !rewritesDetector(c) &&
-      !c.randomSegments
-    );
-  }
-
-  /** Whether the critic's kernels take this rollout (else the tfjs ops do: sizes over their limits). */
-  private fusedCritic(rollout: Rollout): FusedCriticUpdate | null {
-    const { fused, net } = this.critic!;
-    return fused && fused.refusal(net, this.env.obsDim, rolloutSteps(rollout), this.config) === null ? fused : null;
-  }
-
-  /** The critic's regression towards the returns R̂_t (docs/maths.md §8); resolves to its loss. */
-  private criticUpdate(rollout: Rollout, returns: Float64Array): Promise<number> {
-    const { net, optimizer, rng } = this.critic!;
-    const fused = this.fusedCritic(rollout);
-    if (fused) return fused.update(net, optimizer, rollout, returns, this.config, rng);
-    return criticUpdate(net, optimizer, rollout.obs, returns, this.config, rng);
-  }
-
-  /** The critic's V(s_t) for every step of a rollout: one forward pass. */
-  private async values(rollout: Rollout): Promise<Float32Array> {
-    const fused = this.fusedCritic(rollout);
-    if (fused) return fused.values(this.critic!.net, rollout);
-    const v = tf.tidy(() => this.critic!.net.values(tf.tensor2d(rollout.obs, [rolloutSteps(rollout), this.env.obsDim])));
-    const out = (await v.data()) as Float32Array;
-    v.dispose();
-    return out;
-  }
-
-  /**
-   * The GPU rollout's records where their milestone flags are the batch's (advantageBatch leaves Φ's
-   * flags as they are: no detector setting rewrites them, no random segments), for the engine to read
-   * there; else undefined.
-   */
-  private milestonesOnGpu(rollout: Rollout): RolloutRecords | undefined {
-    const records = rollout.gpuRecords;
-    return records?.milestones && !rewritesDetector(this.config) && !this.config.randomSegments ? records : undefined;
-  }
-
-  /**
-   * The credit metrics of the batch computed on the GPU (credit-metrics.ts), submitted before the
-   * update takes `advantages` over, where the rollout's records hold everything they read: its flags
-   * are the batch's (`records`: milestonesOnGpu), the details are on the GPU, and the method's record
-   * needs nothing more of them (a method that reads the state keys, GiGPO, needs its anchor
-   * coverage: known on the host, or among the details); else undefined: the CPU computes them from
-   * the details.
-   */
-  private async creditMetricsOnGpu(
-    rollout: Rollout,
-    records: RolloutRecords | undefined,
-    advantages: tf.Tensor1D,
-    details: IterationDetails,
-    anchorCoverage: number | undefined,
-  ): Promise<PendingRead<CreditMetrics> | undefined> {
-    const S = rolloutSteps(rollout);
-    const gpu = this.gpuMetrics;
-    if (!gpu || !records?.credit || !isPendingDetails(details)) return undefined;
-    if (methodSpec(this.config.method).needs.stateKeys && anchorCoverage === undefined) return undefined;
-    if (creditMetricsRefusal(S, gpu.device) !== null) return undefined;
-    return gpu.compute(
-      { actions: records.actions, offsets: records.offsets, ...records.credit },
-      tensorGpuBuffer(advantages),
-      S,
-      rollout.numRuns,
-      rollout.groupSize,
-    );
-  }
-
-  /**
-   * The batch the advantages take from a rollout: Φ's flags as the detector settings leave them
-   * (detector-view.ts), then re-drawn under random segmentation.
-   */
+  /** The batch the advantages take from a rollout (advantage-batch.ts). */
   private advantageBatch(rollout: Rollout, values: Float32Array | undefined, detectorRng = this.detectorRng): AdvantageBatch {
-    const c = this.config;
-    // A graded environment's outcome (the shop's WebShop reward, docs/maths.md §10) scales the success reward.
-    const rewards = rollout.outcome
-      ? Float64Array.from(rollout.outcome, (r) => r * c.successReward)
-      : Float64Array.from(rollout.success, (s) => (s ? c.successReward : 0));
-    const common = {
-      groupOffsets: rollout.groupOffsets,
-      runOffsets: rollout.runOffsets,
-      rewards,
-      ...(values ? { values } : {}),
-      success: rollout.success,
-      milestonesReached: rollout.milestonesReached,
-      numMilestones: rollout.numMilestones,
-    };
-    // Steps not laid out (readsStepsOnGpu): the flags are Φ's as recorded, read from the rollout once it lays them out.
-    if (rollout.completeReplay)
-      return {
-        ...common,
-        get milestones() {
-          return rollout.milestones;
-        },
-        get stateKeys() {
-          return rollout.stateKeys;
-        },
-      };
-    const seen = detectorView(rollout.runOffsets, rollout.milestones, c, detectorRng);
-    const milestones = c.randomSegments ? randomizeMilestones(rollout.runOffsets, seen, this.segmentRng) : seen;
-    return {
-      ...common,
-      milestones,
-      stateKeys: rollout.stateKeys,
-    };
+    return advantageBatchOf(rollout, values, this.config, detectorRng, this.segmentRng);
   }
 
   /**
@@ -506,46 +387,6 @@ export class Trainer {
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 
-  /**
-   * `metrics`: the credit metrics computed on the GPU; else `result` is on the CPU and they are
-   * computed from it. `anchorCoverage`: GiGPO's, where the engine knew it without the details.
-   */
-  private record(
-    iteration: number,
-    rollout: Rollout,
-    batch: AdvantageBatch,
-    result: IterationDetails,
-    stats: PpoStats & { valueLoss?: number },
-    ms: IterationRecord['ms'],
-    metrics?: CreditMetrics,
-    anchorCoverage?: number,
-  ): IterationRecord {
-    const S = rolloutSteps(rollout);
-    const onCpu = isPendingDetails(result) ? undefined : result;
-    const credit =
-      metrics ??
-      creditMetrics({
-        batch,
-        advantages: detailsOnCpu(result, 'the CPU’s credit metrics').advantages,
-        success: rollout.success,
-        milestonesReached: rollout.milestonesReached,
-        stateKeys: rollout.stateKeys,
-        actions: rollout.actions,
-      });
-    const coverage = anchorCoverage ?? onCpu?.anchorCoverage;
-    return {
-      iteration,
-      method: this.config.method,
-      ...credit,
-      ...stats,
-      ...(coverage === undefined ? {} : { anchorCoverage: coverage }),
-      meanEpisodeLength: S / rollout.numRuns,
-      envSteps: S,
-      envStepsPerSecond: S / (ms.rollout / 1000),
-      ms,
-    };
-  }
-
   dispose(): void {
     this.latest.release();
     this.collector.dispose?.();
@@ -553,9 +394,7 @@ export class Trainer {
     this.gpuMetrics?.dispose();
     this.policy.dispose();
     this.optimizer.dispose();
-    this.critic?.net.dispose();
-    this.critic?.optimizer.dispose();
-    this.critic?.fused?.dispose();
+    this.critic?.dispose();
     this.engine.dispose();
   }
 }

@@ -92,7 +92,7 @@ describe('checkpoint contents (cpu)', () => {
     run.dispose();
   });
 
-  it.each(METHOD_NAMES)('%s: the state lists every random stream of the trainer (its fields’ and their fields’)', async (method) => {
+  it.each(METHOD_NAMES)('%s: the state lists every random stream of the trainer (its fields’ and their fields’, a learner’s included)', async (method) => {
     const run = new TrainingRun(tiny({ method, iters: 1 }), cpuAdvantageEngine);
     await run.run();
     const state = await run.state();
@@ -100,7 +100,7 @@ describe('checkpoint contents (cpu)', () => {
     const look = (o: object, depth: number) => {
       for (const v of Object.values(o)) {
         if (v instanceof Rng) found.push(v);
-        else if (depth > 0 && v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) look(v, depth - 1);
+        else if (depth > 0 && v && typeof v === 'object' && !ArrayBuffer.isView(v)) look(v, depth - 1);
       }
     };
     look(run.trainer, 1);
