@@ -126,12 +126,15 @@ function partCommand(part: Part): string[] {
   return [join(dirname(fileURLToPath(import.meta.url)), `${basename(part.script, '.ts')}.mjs`), ...part.args];
 }
 
+/** The part's command as a reader would type it (the summary's `command`). */
+const commandLine = (part: Part) => (BUNDLED ? `node ${partCommand(part).join(' ')}` : `tsx ${part.script} ${part.args.join(' ')}`);
+
 /** Whether this copy can run `part`: a bundle carries no bundle of the page's part (it needs Chromium). */
 const runnable = (part: Part) => !BUNDLED || existsSync(partCommand(part)[0]!);
 
 /** Runs one part, killing it after `seconds`; its stdout must be one JSON object. */
 function runPart(part: Part, seconds: number, env: NodeJS.ProcessEnv): Promise<PartResult> {
-  const command = `${BUNDLED ? 'node' : 'tsx'} ${partCommand(part).join(' ')}`;
+  const command = commandLine(part);
   const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, partCommand(part), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -223,7 +226,7 @@ async function main(): Promise<number> {
     if (!runnable(part)) {
       results.push({
         name: part.name,
-        command: `node ${partCommand(part).join(' ')}`,
+        command: commandLine(part),
         ok: false,
         seconds: 0,
         problem: `left out: no bundle of ${part.script} beside this one (the page needs Chromium and the built site, which the bundle does not carry: docs/performance-device.md)`,
@@ -237,7 +240,7 @@ async function main(): Promise<number> {
     if (allowed < 10) {
       results.push({
         name: part.name,
-        command: `${BUNDLED ? 'node' : 'tsx'} ${partCommand(part).join(' ')}`,
+        command: commandLine(part),
         ok: false,
         seconds: 0,
         problem: 'skipped: the time budget was spent',

@@ -33,7 +33,7 @@ import type { IterationRecord } from './iteration-record.ts';
 import { detailsOnCpu, isPendingDetails, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
 import { advantageBatchOf } from './advantage-batch.ts';
 import { recordIteration } from './record-iteration.ts';
-import { creditMetricsOnGpu, milestonesOnGpu, readsStepsOnGpu } from './gpu-batch-reads.ts';
+import { creditMetricsOnGpu, type IterationKernels, milestonesOnGpu, readsStepsOnGpu } from './gpu-batch-reads.ts';
 import { MinibatchRows, ppoUpdate, ppoUpdateDeferred, readPpoStats, type PpoStats } from './ppo.ts';
 import { FusedPpoUpdate } from './ppo-fused.ts';
 import { rolloutSteps, type Rollout } from './rollout.ts';
@@ -70,6 +70,8 @@ export class Trainer {
   private readonly fusedPpo: FusedPpoUpdate | null;
   /** The credit metrics on the GPU (credit-metrics.ts): on webgpu, when the engine carries the WGSL sources. */
   private readonly gpuMetrics: GpuCreditMetrics | null;
+  /** Which of the iteration's kernels this trainer has (gpu-batch-reads.ts). */
+  private readonly kernels: IterationKernels;
   private readonly minibatchRows = new MinibatchRows();
   private readonly taskRng: Rng;
   private readonly rolloutRng: Rng;
@@ -145,6 +147,7 @@ export class Trainer {
     // createAdam gives the fused Adam exactly on webgpu (tfjs optimisers answer instanceof structurally).
     this.fusedPpo = fused && new FusedPpoUpdate(fused.shaders, fused.device);
     this.gpuMetrics = fused && new GpuCreditMetrics(fused.device, fused.shaders);
+    this.kernels = { update: !!this.fusedPpo, metrics: !!this.gpuMetrics, critic: !!this.critic, deferredAdvantages: !!engine.computeDeferred };
     this.parts = { policy: variablesPart(this.policy.variables, 'policy'), optimizer: adamPart(this.optimizer, 'optimizer'), ...engine.parts };
     if (this.critic) {
       this.parts.critic = variablesPart(this.critic.net.variables, 'critic');
@@ -250,13 +253,7 @@ export class Trainer {
     const c = this.config;
     const t0 = now();
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
-    const kernels = {
-      update: this.fusedPpo !== null,
-      metrics: this.gpuMetrics !== null,
-      critic: this.critic !== null,
-      deferredAdvantages: this.engine.computeDeferred !== undefined,
-    };
-    const replay = readsStepsOnGpu(c, kernels) ? 'sample' : 'all';
+    const replay = readsStepsOnGpu(c, this.kernels) ? 'sample' : 'all';
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng, this.dropoutRng ?? this.rolloutRng, { replay });
     const t1 = now();
     const values = this.critic ? await this.critic.values(rollout, c) : undefined;
