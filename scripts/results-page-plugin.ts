@@ -6,12 +6,16 @@
  *   under any base path. In a build it is emitted before the offline plugin lists the bundle, so the
  *   service worker precaches it with the page. The copy leaves out `runs` (every run's curves, most of
  *   the file's megabytes): the view reads only the summaries (cells, claims, failures), and every visitor's
- *   first visit precaches it.
+ *   first visit precaches it. In their place it carries `bounds`, derived from the runs here
+ *   (src/study/seed-bounds.ts): each cell's seeds at the floor and at the ceiling, and each claim whose
+ *   verdict rests on them; study.json itself is not changed.
  * - The page's colour and font tokens: the main page's `<style>` (index.html) is copied into
  *   results.html where it says `<!-- page-tokens -->`, so both pages share one set, light and dark.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
+import type { ClaimRecord, CellSummary } from '../src/study/confirmatory-types.ts';
+import { type BoundRun, studyBounds } from '../src/study/seed-bounds.ts';
 
 const STUDY_JSON = new URL('../docs/results/study.json', import.meta.url);
 const INDEX_HTML = new URL('../index.html', import.meta.url);
@@ -24,10 +28,12 @@ function pageTokens(): string {
   return m[0];
 }
 
-/** docs/results/study.json without its runs (the view's copy). */
+/** docs/results/study.json without its runs, with the floors and ceilings derived from them (the view's copy). */
 function studyForThePage(): string {
-  const { runs: _runs, ...summary } = JSON.parse(readFileSync(STUDY_JSON, 'utf8')) as { runs?: unknown };
-  return JSON.stringify(summary);
+  const study = JSON.parse(readFileSync(STUDY_JSON, 'utf8')) as { runs?: BoundRun[]; cells?: CellSummary[]; claims?: ClaimRecord[] };
+  const { runs, ...summary } = study;
+  const bounds = runs && study.cells && study.claims ? studyBounds({ runs, cells: study.cells, claims: study.claims }) : undefined;
+  return JSON.stringify({ ...summary, bounds });
 }
 
 export function resultsPagePlugin(): Plugin {

@@ -8,6 +8,7 @@
 import type { Horizon } from '../../envs/types.ts';
 import type { CellSummary, ClaimRecord, FailureCount, PreregistrationRef } from '../study/confirmatory-types.ts';
 import type { AucReadings, EqualUpdatesCell } from '../study/readings.ts';
+import type { StudyBounds } from '../study/seed-bounds.ts';
 
 /** The study.json version this page renders. */
 export const RESULTS_VERSION = 3;
@@ -29,6 +30,11 @@ export interface StudyResults {
   /** Absent from documents written before these readings (src/study/readings.ts). */
   aucReadings?: AucReadings;
   equalUpdates?: EqualUpdatesCell[];
+  /**
+   * Seeds at the floor and at the ceiling per cell, and the claims whose verdict rests on them: derived
+   * from the runs when the page's copy is made (scripts/results-page-plugin.ts), never stored in study.json.
+   */
+  bounds?: StudyBounds;
 }
 
 export type StudyReading = { ok: true; study: StudyResults } | { ok: false; message: string };

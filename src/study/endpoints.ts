@@ -41,8 +41,17 @@ export function normalisedArea(success: readonly number[], envSteps: readonly nu
   return (area + tailLevel * (room - used)) / room;
 }
 
-/** Σ_{i≥1} s_i·n_i over the steps after iteration 0's, up to the budget, the last iteration clipped. */
-function areaWithinBudget(success: readonly number[], envSteps: readonly number[], envStepBudget: number): { area: number; used: number; room: number } {
+/**
+ * Σ_{i≥1} s_i·n_i over the steps after iteration 0's, up to the budget, the last iteration clipped; with
+ * `from` > 0 only the steps past the first `from` of them count (env steps are whole numbers, so the
+ * sum from 0 is the same sum, term by term).
+ */
+function areaWithinBudget(
+  success: readonly number[],
+  envSteps: readonly number[],
+  envStepBudget: number,
+  from = 0,
+): { area: number; used: number; room: number } {
   const n0 = envSteps[0];
   const room = envStepBudget - n0;
   if (!(room > 0)) throw new RangeError(`envStepBudget ${envStepBudget} must exceed iteration 0's env steps ${n0}`);
@@ -50,10 +59,24 @@ function areaWithinBudget(success: readonly number[], envSteps: readonly number[
   let area = 0;
   for (let i = 1; i < success.length && used < room; i++) {
     const n = Math.min(envSteps[i] - envSteps[i - 1], room - used);
-    area += success[i] * n;
+    area += success[i] * (from > used ? Math.max(0, used + n - from) : n);
     used += n;
   }
   return { area, used, room };
+}
+
+/**
+ * The mean success over the last (1 − `fromShare`) of the budget B' = budget − n_0, weighted by env steps
+ * the way the AUC weights them (unused steps at the last-5 success, 0 after a stop): `fromShare` 0 is
+ * `normalisedArea`. The floor and ceiling rule (seed-bounds.ts) reads it.
+ */
+export function meanSuccessFrom(success: readonly number[], envSteps: readonly number[], envStepBudget: number, stopped: boolean, fromShare: number): number {
+  if (!(fromShare >= 0 && fromShare < 1)) throw new RangeError(`fromShare must be in [0, 1), got ${fromShare}`);
+  const room = envStepBudget - envSteps[0];
+  const from = fromShare * room;
+  const { area, used } = areaWithinBudget(success, envSteps, envStepBudget, from);
+  const tailLevel = stopped ? 0 : finalSuccess(success);
+  return (area + tailLevel * (room - Math.max(used, from))) / (room - from);
 }
 
 /**

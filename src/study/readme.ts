@@ -8,6 +8,7 @@ import type { NamedFigure } from './charts.ts';
 import type { CellSummary, ClaimRecord } from './confirmatory-types.ts';
 import { HORIZON_ORDER } from './matrix.ts';
 import { DEFINITIONS, type StudyDocument } from './report.ts';
+import { BOUND_RULE, boundOf, type CellBound, type ClaimBound, studyBounds } from './seed-bounds.ts';
 import { meanSd, medianIters, selectRuns, type RunResult } from './summary.ts';
 import { VARIANT_NAMES, variantLabel, variantSpec, type VariantName } from './variants.ts';
 
@@ -133,6 +134,11 @@ const ci = (c: [number, number] | null, f: (x: number) => string) => (c ? `[${f(
 const signed = (x: number, d = 3) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`;
 const pValue = (p: number | null) => (p === null ? '—' : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 const claimVerdict = (c: ClaimRecord) => (c.held === null ? 'untestable' : c.held ? '**held**' : '**not held**');
+/** The verdict, and beside it whether it rests on runs at a floor or a ceiling (seed-bounds.ts). */
+const verdictWithBound = (c: ClaimRecord, bounds: readonly ClaimBound[]) => {
+  const note = boundOf(bounds, c)?.note;
+  return note ? `${claimVerdict(c)} (${note})` : claimVerdict(c);
+};
 
 /** Effect and interval in the claim's own unit (AUC, fractions, or env steps). */
 function effectText(c: ClaimRecord): string {
@@ -141,20 +147,25 @@ function effectText(c: ClaimRecord): string {
   return `${f(c.effect)} ${ci(c.ci, f)}`;
 }
 
-function claimRow(c: ClaimRecord): string {
+function claimRow(c: ClaimRecord, bounds: readonly ClaimBound[]): string {
   const p = c.tests.length ? c.tests.map((t) => `${pValue(t.p)} (${pValue(t.pAdjusted)})`).join('; ') : '—';
   const where = [c.env, c.horizon].filter((x) => x !== null).join(' ');
-  return `| ${c.id} | ${where || 'all'} | ${cell(c.claim)} | ${c.endpoint} | ${effectText(c)} | ${p} | ${claimVerdict(c)}${c.untestable ? `: ${cell(c.untestable)}` : ''} |`;
+  return `| ${c.id} | ${where || 'all'} | ${cell(c.claim)} | ${c.endpoint} | ${effectText(c)} | ${p} | ${cell(verdictWithBound(c, bounds))}${c.untestable ? `: ${cell(c.untestable)}` : ''} |`;
 }
 
 const count = (cs: readonly ClaimRecord[], held: boolean | null) => cs.filter((c) => c.held === held).length;
 
-/** Per env: AUC, steps to 60% and final success with their intervals, failures to start, by variant and horizon. */
-function cellTable(cells: readonly CellSummary[], env: EnvName): string {
+/**
+ * Per env: AUC, steps to 60% and final success with their intervals, failures to start, and the seeds at
+ * the floor and at the ceiling (seed-bounds.ts), by variant and horizon.
+ */
+function cellTable(cells: readonly CellSummary[], env: EnvName, bounds: readonly CellBound[]): string {
   const rows = [
-    '| horizon | method | seeds | AUC [95% CI] | env steps to 60% [95% CI] (never) | final success [95% CI] | failures to start |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| horizon | method | seeds | AUC [95% CI] | env steps to 60% [95% CI] (never) | final success [95% CI] | failures to start | at the floor | at the ceiling |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
+  const bound = (c: CellSummary) => bounds.find((b) => b.env === c.env && b.horizon === c.horizon && b.variant === c.variant);
+  const share = (n: number | undefined, of: number | undefined) => (n === undefined || !of ? '—' : `${n} / ${of}`);
   const p = (x: number) => `${(100 * x).toFixed(0)}%`;
   for (const c of cells
     .filter((x) => x.env === env)
@@ -164,7 +175,7 @@ function cellTable(cells: readonly CellSummary[], env: EnvName): string {
         VARIANT_NAMES.indexOf(a.variant as VariantName) - VARIANT_NAMES.indexOf(b.variant as VariantName),
     ))
     rows.push(
-      `| ${c.horizon} | ${c.label} | ${c.seeds.length} | ${c.auc.mean.toFixed(3)} ${ci(c.auc.ci, (x) => x.toFixed(3))} | ${kilo(c.stepsTo60.mean)} ${ci(c.stepsTo60.ci, kilo)} (${c.never60}) | ${p(c.finalSuccess.mean)} ${ci(c.finalSuccess.ci, p)} | ${c.failures} |`,
+      `| ${c.horizon} | ${c.label} | ${c.seeds.length} | ${c.auc.mean.toFixed(3)} ${ci(c.auc.ci, (x) => x.toFixed(3))} | ${kilo(c.stepsTo60.mean)} ${ci(c.stepsTo60.ci, kilo)} (${c.never60}) | ${p(c.finalSuccess.mean)} ${ci(c.finalSuccess.ci, p)} | ${c.failures} | ${share(bound(c)?.floor, bound(c)?.seeds)} | ${share(bound(c)?.ceiling, bound(c)?.seeds)} |`,
     );
   return rows.join('\n');
 }
@@ -173,6 +184,7 @@ export function renderReadme({ study, figures, analysis, budgetNotes, dir }: Rea
   const s = study;
   const empirical = s.claims.filter((c) => c.kind === 'empirical');
   const identities = s.claims.filter((c) => c.kind === 'identity');
+  const bounds = studyBounds(s);
   const out: string[] = [];
   const push = (...lines: string[]) => out.push(...lines);
   push(
@@ -207,11 +219,11 @@ export function renderReadme({ study, figures, analysis, budgetNotes, dir }: Rea
     '',
   );
   push('| id | where | claim | endpoint | effect [95% CI] | p (Holm) | verdict |', '| --- | --- | --- | --- | --- | --- | --- |');
-  for (const c of empirical) push(claimRow(c));
+  for (const c of empirical) push(claimRow(c, bounds.claims));
   push('', '### Each claim', '');
   for (const c of empirical)
     push(
-      `- **${c.id}${c.env ? ` ${c.env}` : ''}${c.horizon ? ` ${c.horizon}` : ''}** — ${claimVerdict(c)}. Paper: ${c.paper}. Ours: ${c.ours}. Rule: ${c.rule}.`,
+      `- **${c.id}${c.env ? ` ${c.env}` : ''}${c.horizon ? ` ${c.horizon}` : ''}** — ${verdictWithBound(c, bounds.claims)}. Paper: ${c.paper}. Ours: ${c.ours}. Rule: ${c.rule}.`,
     );
   push('', '## Identities (checked, not counted as claims)', '', '| id | where | identity | value | verdict |', '| --- | --- | --- | --- | --- |');
   for (const c of identities)
@@ -222,6 +234,8 @@ export function renderReadme({ study, figures, analysis, budgetNotes, dir }: Rea
     '',
     'Runs that never started (their last-5 mean success never rose 0.10 above iteration 0’s). Every test includes them; the cell tables show means with them, and the results view without them too.',
     '',
+    `Floors and ceilings (the cell tables’ last two columns, and the note beside a verdict): ${BOUND_RULE}.`,
+    '',
   );
   const failed = s.failures.filter((f) => f.failures > 0);
   if (failed.length === 0) push('None.');
@@ -229,7 +243,7 @@ export function renderReadme({ study, figures, analysis, budgetNotes, dir }: Rea
     push('| env | horizon | method | failures / runs |', '| --- | --- | --- | --- |');
     for (const f of failed) push(`| ${f.env} | ${f.horizon} | ${variantLabel(f.variant as VariantName)} | ${f.failures} / ${f.runs} |`);
   }
-  for (const env of envsOf(s.runs)) push('', `## ${env}: every cell`, '', cellTable(s.cells, env));
+  for (const env of envsOf(s.runs)) push('', `## ${env}: every cell`, '', cellTable(s.cells, env, bounds.cells));
   push(
     '',
     '## Paper vs ours',

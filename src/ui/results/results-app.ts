@@ -327,7 +327,7 @@ export class ResultsApp extends LitElement {
     const legend = [...new Map(charted.flatMap((c) => c.cells).map((c) => [c.variant, c] as [string, CellSummary])).values()];
     return html`<section aria-labelledby="env-${env}" data-env-section=${env}>
       <h2 id="env-${env}">${env}</h2>
-      <results-cell-table .env=${env} .rows=${envRows(study.cells, env)} .budgets=${budgets}></results-cell-table>
+      <results-cell-table .env=${env} .rows=${envRows(study.cells, env)} .budgets=${budgets} .bounds=${study.bounds?.cells ?? []}></results-cell-table>
       <h3>Mean success against env steps, with bootstrap 95% bands</h3>
       <ul class="legend" aria-label="${env} charts legend">
         ${legend.map((c) => {
@@ -354,7 +354,9 @@ export class ResultsApp extends LitElement {
 
   private claims(study: StudyResults) {
     const budget = (env: string, horizon: string) => budgetOf(study.envStepBudgets, study.cells, env, horizon);
-    const card = (c: ClaimRecord) => html`<results-claim .claim=${c} .references=${this.rules ? effectReferences(c, this.rules, budget) : []}></results-claim>`;
+    const bound = (c: ClaimRecord) => study.bounds?.claims.find((b) => b.id === c.id && b.env === c.env && b.horizon === c.horizon);
+    const card = (c: ClaimRecord) =>
+      html`<results-claim .claim=${c} .references=${this.rules ? effectReferences(c, this.rules, budget) : []} .bound=${bound(c)}></results-claim>`;
     const ids = identities(study.claims);
     return html`<section aria-labelledby="claims">
         <h2 id="claims">Claims</h2>
@@ -362,6 +364,7 @@ export class ResultsApp extends LitElement {
           One record per claim and environment (per cell for the released-variant check). Each effect is the mean over seeds of the paired difference, with
           its bootstrap 95% interval drawn against zero and the pre-registered minimal effect or equivalence margin.
         </p>
+        ${study.bounds ? html`<p class="muted" data-bound-rule>Floors and ceilings: ${study.bounds.rule}. Such a verdict says so beside it.</p>` : nothing}
         ${claimGroups(study.claims).map(
           (g) => html`<section aria-labelledby="family-${g.family}" data-family=${g.family}>
             <h3 id="family-${g.family}">${g.title}</h3>

@@ -2,10 +2,12 @@
  * <results-cell-table>: one environment's cells, method × horizon, with the pre-registered endpoints
  * (docs/results/preregistration.md, "Endpoints"): AUC, env steps to 60% (with the runs that never got
  * there), final success, each as the mean over seeds with its bootstrap 95% interval, and the whole-seed
- * failures with the means without them. It is also the text alternative of the environment's charts.
+ * failures with the means without them, and the seeds at the floor and at the ceiling
+ * (src/study/seed-bounds.ts). It is also the text alternative of the environment's charts.
  */
 import { LitElement, css, html } from 'lit';
 import type { CellSummary } from '../../study/confirmatory-types.ts';
+import type { CellBound } from '../../study/seed-bounds.ts';
 import { interval, percent, steps } from '../../results/format.ts';
 import { isVariant, variantColor } from '../../study/variants.ts';
 import { methodColorVar, sharedStyles } from '../theme.ts';
@@ -15,6 +17,7 @@ export class ResultsCellTable extends LitElement {
     env: { type: String },
     rows: { attribute: false },
     budgets: { attribute: false },
+    bounds: { attribute: false },
   };
 
   declare env: string;
@@ -22,12 +25,15 @@ export class ResultsCellTable extends LitElement {
   declare rows: CellSummary[];
   /** Env-step budget per horizon. */
   declare budgets: Record<string, number | undefined>;
+  /** Seeds at the floor and at the ceiling per cell (study.json's page copy, `bounds.cells`); empty when unknown. */
+  declare bounds: CellBound[];
 
   constructor() {
     super();
     this.env = '';
     this.rows = [];
     this.budgets = {};
+    this.bounds = [];
   }
 
   static override styles = [
@@ -109,12 +115,14 @@ export class ResultsCellTable extends LitElement {
             <th scope="col">Final success</th>
             <th scope="col">Failures to start</th>
             <th scope="col">AUC, final without failures</th>
+            <th scope="col">At the floor</th>
+            <th scope="col">At the ceiling</th>
           </tr>
         </thead>
         ${horizons.map(
           (h) => html`<tbody>
             <tr>
-              <th scope="rowgroup" colspan="7">${h} · budget ${steps(this.budgets[h])} env steps</th>
+              <th scope="rowgroup" colspan="9">${h} · budget ${steps(this.budgets[h])} env steps</th>
             </tr>
             ${this.rows.filter((r) => r.horizon === h).map((r) => this.row(r))}
           </tbody>`,
@@ -125,6 +133,9 @@ export class ResultsCellTable extends LitElement {
 
   private row(c: CellSummary) {
     const n = c.finalSuccess.n;
+    const b = this.bounds.find((x) => x.env === c.env && x.horizon === c.horizon && x.variant === c.variant);
+    const share = (k: 'floor' | 'ceiling') =>
+      b ? html`<td class=${b[k] ? 'warn' : ''} data-bound=${k} data-count=${b[k]}>${b[k]} / ${b.seeds}</td>` : html`<td>—</td>`;
     return html`<tr data-variant=${c.variant} data-horizon=${c.horizon}>
       <th scope="row"><span class="dot" style="background: var(${methodColorVar(c.variant)}, ${isVariant(c.variant) ? variantColor(c.variant) : 'var(--fg-muted)'})"></span>${c.label}</th>
       <td>${percent(c.auc.mean)} <span class="ci">${interval(c.auc.ci, (x) => percent(x))}</span></td>
@@ -139,6 +150,7 @@ export class ResultsCellTable extends LitElement {
             : html`<span class="ci">none</span>`
         }
       </td>
+      ${share('floor')} ${share('ceiling')}
     </tr>`;
   }
 }

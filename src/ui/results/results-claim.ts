@@ -3,13 +3,15 @@
  * claim, its verdict (held, not held, or untestable with the reason), the effect with its 95% interval
  * drawn against zero and the pre-registered minimal effect or equivalence margin, the paired tests with
  * their p and Holm-adjusted p, what the paper says, what we measured, and the rule applied
- * (docs/results/preregistration.md, "Tests").
+ * (docs/results/preregistration.md, "Tests"); beside the verdict, when it rests on runs at a floor or a
+ * ceiling, which arms and how many of their seeds (src/study/seed-bounds.ts).
  */
 import { LitElement, css, html, nothing, svg } from 'lit';
 import type { ClaimRecord } from '../../study/confirmatory-types.ts';
 import { claimScope } from '../../results/claim-groups.ts';
 import { effect, interval, pValue, verdict } from '../../results/format.ts';
 import type { EffectReference } from '../../results/preregistered-rules.ts';
+import type { ClaimBound } from '../../study/seed-bounds.ts';
 import { sharedStyles } from '../theme.ts';
 
 const W = 320;
@@ -20,16 +22,20 @@ export class ResultsClaim extends LitElement {
   static override properties = {
     claim: { attribute: false },
     references: { attribute: false },
+    bound: { attribute: false },
   };
 
   declare claim: ClaimRecord | null;
   /** What the interval is judged against beside zero (src/results/preregistered-rules.ts `effectReferences`). */
   declare references: EffectReference[];
+  /** The record's arms at the floor and the ceiling (study.json's page copy, `bounds.claims`), if known. */
+  declare bound: ClaimBound | undefined;
 
   constructor() {
     super();
     this.claim = null;
     this.references = [];
+    this.bound = undefined;
   }
 
   static override styles = [
@@ -82,6 +88,11 @@ export class ResultsClaim extends LitElement {
         color: var(--warn-fg);
         border-color: var(--warn);
         background: var(--warn-bg);
+      }
+      .bound {
+        margin: 0;
+        font-size: 0.85rem;
+        color: var(--warn-fg);
       }
       .reason {
         margin: 0;
@@ -173,6 +184,7 @@ export class ResultsClaim extends LitElement {
         <h4><span class="id">${c.id}</span>${c.claim} <span class="muted">(${claimScope(c)})</span></h4>
         <span class="verdict" data-verdict=${v}>${v}</span>
       </header>
+      ${this.bound?.note ? html`<p class="bound" data-rests-on=${this.bound.restsOn ?? ''}>Verdict ${this.bound.note}.</p>` : nothing}
       ${c.untestable ? html`<p class="reason" data-untestable>Untestable: ${c.untestable}</p>` : nothing}
       ${c.ci && c.effect !== null && !measured ? this.intervalDrawing(c.effect, c.ci) : nothing}
       <dl>
