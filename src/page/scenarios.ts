@@ -10,7 +10,15 @@
  */
 import { DEFAULT_PAGE_SETTINGS } from './page-settings.ts';
 import { PAGE_DEFAULT_CONFIG } from './page-defaults.ts';
+import { STUDY_FINDINGS } from './study-findings.ts';
 import { readPageState, type PageState } from './url-state.ts';
+
+/** The study's measured sentence for a scenario, generated from study.json (src/study/findings.ts). */
+function measured(id: string): string {
+  const sentence = STUDY_FINDINGS[id];
+  if (sentence === undefined) throw new Error(`src/page/study-findings.ts has no sentence for the scenario ${id}: run npm run -s study:docs`);
+  return sentence;
+}
 
 export interface Scenario {
   /** Stable key (for tests and links). */
@@ -127,8 +135,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'reward-shaping',
     title: 'Is it just reward shaping?',
-    narrative:
-      'Shaped-reward PPO gives the same milestone rewards R_ms to a learned critic instead of turning them into segment credit. In study v2 (docs/results/README.md) it reached 60% success no later than BEACON on every GridHouse seed (sooner on 3 of 5, tied on 2) and matched it at the budget. What that means: on these tasks, telling the learner about milestones at all matters more than how the credit is cut. What it does not mean: that segment credit adds nothing anywhere. Shaping needs a critic (a second network, its updates, its warm-up), BEACON does not, and one race on one seed settles nothing.',
+    narrative: `Shaped-reward PPO gives the same milestone rewards R_ms to a learned critic instead of turning them into segment credit. ${measured('reward-shaping')} Shaping needs a critic (a second network, its updates, its warm-up), BEACON does not, and one race on one seed settles nothing.`,
     lookAt: 'The race chart’s early iterations, and the time split in the PPO panel (the critic’s passes) against BEACON’s.',
     query: 'methods=beacon,ppoShaped',
   },
@@ -144,8 +151,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'ccr-paradox',
     title: 'The credit-concentration paradox',
-    narrative:
-      'The paper reports that the best method puts the least credit on milestone steps: a credit concentration ratio (CCR, docs/maths.md §5) of 0.84 for BEACON against 2.36 for GiGPO. The credit view shows why: a failed run’s last segment (after its last milestone) gets only the trajectory term, which is negative, and that negative term also cancels most of the segment credit of the milestones the run did reach. In study v2 the paradox holds on TextHouse (BEACON 0.68, GiGPO 0.84) but not on GridHouse (1.40 against 0.92), so it is a property of the tasks as much as of the method.',
+    narrative: `The paper reports that the best method puts the least credit on milestone steps: a credit concentration ratio (CCR, docs/maths.md §5) of 0.84 for BEACON against 2.36 for GiGPO. The credit view shows why: a failed run’s last segment (after its last milestone) gets only the trajectory term, which is negative, and that negative term also cancels most of the segment credit of the milestones the run did reach. ${measured('ccr-paradox')}`,
     lookAt: 'The CCR in each panel, and in BEACON’s credit view a failed run: its milestone steps’ bars are small because A_traj pulls every step down.',
     query: 'methods=beacon,gigpo&env=texthouse',
   },
@@ -153,8 +159,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'gameable-detector',
     title: 'A detector the policy can game',
-    narrative:
-      'The loose detector reads the right kind of side effect but not its target: any key taken, any door opened, any object taken, treated or put down counts as a milestone. Taking an apple and putting it back fires it twice, so segment credit now pays for busywork as well as progress. BEACON keeps its trajectory term, which only pays runs that finish the task: that term is what can still hold the policy to the result. The detector study (long tasks, 15 seeds) measured it: with this detector BEACON never beat GRPO (GridHouse 0.26 against 0.19 AUC, not significant; TextHouse 0.12 against 0.35), where the task detector gave 0.62 and 0.52.',
+    narrative: `The loose detector reads the right kind of side effect but not its target: any key taken, any door opened, any object taken, treated or put down counts as a milestone. Taking an apple and putting it back fires it twice, so segment credit now pays for busywork as well as progress. BEACON keeps its trajectory term, which only pays runs that finish the task: that term is what can still hold the policy to the result. ${measured('gameable-detector')}`,
     lookAt:
       'The credit view: stars on steps that did nothing for the task (a take, then a put back). BEACON’s outcome mix against GRPO’s, which never reads milestones; then the next scenario, the same detector without the trajectory term.',
     query: 'methods=grpo,beacon&looseMilestones=true',
@@ -162,8 +167,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'gameable-detector-no-trajectory',
     title: 'A gamed detector, and nothing checks the result',
-    narrative:
-      'The same loose detector with the trajectory term switched off: BEACON’s advantage is λ · A_seg alone, and every fire of the detector is paid whether or not the task gets done. This is the paper’s lesson the other way round: checking each sub-task does not replace checking the result. A detector the policy can trigger without progress, and no term that reads the outcome, rewards whatever triggers it. In the detector study this arm learned nothing in any environment (AUC 0.01 or less on long tasks, 15 seeds each).',
+    narrative: `The same loose detector with the trajectory term switched off: BEACON’s advantage is λ · A_seg alone, and every fire of the detector is paid whether or not the task gets done. This is the paper’s lesson the other way round: checking each sub-task does not replace checking the result. A detector the policy can trigger without progress, and no term that reads the outcome, rewards whatever triggers it. ${measured('gameable-detector-no-trajectory')}`,
     lookAt:
       'BEACON’s partial and failed runs against GRPO’s and against the previous scenario; in the credit view, look for positive bars on take-and-put steps of failed runs.',
     query: 'methods=grpo,beacon&looseMilestones=true&trajectoryTerm=false',
@@ -171,24 +175,21 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'coarse-milestones',
     title: 'Milestones too coarse',
-    narrative:
-      'Only every second milestone counts (milestoneStride = 2), so segments are twice as long and fewer runs of a group reach a boundary at all. The paper’s warning: as milestones get sparser, the segment term has less to compare and BEACON drifts towards GRPO. Measured on long tasks (15 seeds): it drifted, but still beat GRPO (GridHouse 0.42 against 0.19 AUC, TextHouse 0.48 against 0.35; the task detector gave 0.62 and 0.52).',
+    narrative: `Only every second milestone counts (milestoneStride = 2), so segments are twice as long and fewer runs of a group reach a boundary at all. The paper’s warning: as milestones get sparser, the segment term has less to compare and BEACON drifts towards GRPO. ${measured('coarse-milestones')}`,
     lookAt: 'BEACON’s curve against GRPO’s and against the first scenario; the credit view’s segments span two sub-goals each.',
     query: 'methods=grpo,beacon&milestoneStride=2',
   },
   {
     id: 'fine-milestones',
     title: 'Milestones too fine',
-    narrative:
-      'The finer detector adds verifiable intermediate transitions between the task’s milestones: entering the room that holds the next target, a results page for the wanted kind of product. Segments get shorter and each holds fewer steps to compare, so the paper’s other warning applies: too dense, and segment advantages get noisy. Measured on long tasks (15 seeds), the finer detector changed BEACON’s AUC by at most 0.01 in any environment.',
+    narrative: `The finer detector adds verifiable intermediate transitions between the task’s milestones: entering the room that holds the next target, a results page for the wanted kind of product. Segments get shorter and each holds fewer steps to compare, so the paper’s other warning applies: too dense, and segment advantages get noisy. ${measured('fine-milestones')}`,
     lookAt: 'The credit view: more stars per run, shorter shaded segments; BEACON’s curve against the first scenario’s.',
     query: 'methods=grpo,beacon&fineMilestones=true',
   },
   {
     id: 'sloppy-teacher',
     title: 'A sloppy teacher',
-    narrative:
-      'Every method starts from an SFT prior cloned from an oracle, and the SFT baseline keeps cloning it. Real demonstrations are imperfect: here the teacher takes a random admissible action at 30% of its steps (demoNoise = 0.3). SFT copies the slips along with the plan; RL methods can learn past a worse start, since they learn from outcomes, not from the teacher. What the detector study measured (long tasks, 15 seeds) is less simple: in GridHouse and TextHouse the sloppy teacher made every method better, SFT most (0.87 and 0.79 AUC, against BEACON’s 0.79 and 0.69), as its detours show states an exact teacher never visits; in the shop, where a detour is a wrong purchase, SFT fell to 0.11 and BEACON led with 0.28.',
+    narrative: `Every method starts from an SFT prior cloned from an oracle, and the SFT baseline keeps cloning it. Real demonstrations are imperfect: here the teacher takes a random admissible action at 30% of its steps (demoNoise = 0.3). SFT copies the slips along with the plan; RL methods can learn past a worse start, since they learn from outcomes, not from the teacher. ${measured('sloppy-teacher')}`,
     lookAt: 'SFT’s curve against BEACON’s and GRPO’s, and where each starts at iteration 0 (the prior they share).',
     query: 'methods=grpo,beacon,sft&demoNoise=0.3',
   },
