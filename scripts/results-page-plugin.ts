@@ -28,9 +28,9 @@ function pageTokens(): string {
   return m[0];
 }
 
-/** docs/results/study.json without its runs, with the floors and ceilings derived from them (the view's copy). */
-function studyForThePage(): string {
-  const study = JSON.parse(readFileSync(STUDY_JSON, 'utf8')) as { runs?: BoundRun[]; cells?: CellSummary[]; claims?: ClaimRecord[] };
+/** A study.json's text without its runs, with the floors and ceilings derived from them (the view's copy). */
+export function studyForThePage(json: string = readFileSync(STUDY_JSON, 'utf8')): string {
+  const study = JSON.parse(json) as { runs?: BoundRun[]; cells?: CellSummary[]; claims?: ClaimRecord[] };
   const { runs, ...summary } = study;
   const bounds = runs && study.cells && study.claims ? studyBounds({ runs, cells: study.cells, claims: study.claims }) : undefined;
   return JSON.stringify({ ...summary, bounds });

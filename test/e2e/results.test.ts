@@ -3,6 +3,7 @@
  * sub-path, with study.json replaced by the synthetic study v3 fixture (test/fixtures/study-v3.json):
  * - every environment's table, the verdict counts of the fixture's empirical claims, an untestable claim's
  *   reason, the identities apart from the claims, one chart per (env, horizon);
+ * - the seeds at the floor and the ceiling per cell, and the note beside a verdict that rests on them;
  * - at a phone's width nothing overflows sideways and axe-core finds no serious or critical violation;
  * - a document of the full study's size renders from its cells alone, and passes axe dark and wide;
  * - a version 2 document shows the version alert, a failed fetch says what failed;
@@ -100,6 +101,30 @@ describe('results page', () => {
       // Claim intervals are drawn against zero and a reference.
       expect(await page.locator('results-claim svg[data-interval]').count()).toBeGreaterThan(0);
 
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('shows each cell’s seeds at the floor and at the ceiling, and beside a verdict that rests on them, which arms', async () => {
+    const first = study.claims.find((c) => c.kind === 'empirical')!;
+    const note = 'rests on runs at the floor (under 5% success over the budget): GRPO 2 of 15 seeds';
+    const bounds = {
+      rule: 'a seed sits at the floor when …',
+      cells: study.cells.map((c, i) => ({ env: c.env, horizon: c.horizon, variant: c.variant, seeds: 15, floor: i === 0 ? 2 : 0, ceiling: i === 1 ? 3 : 0 })),
+      claims: [{ id: first.id, env: first.env, horizon: first.horizon, arms: [], restsOn: 'floor', note }],
+    };
+    const { page, context, errors } = await openResults(JSON.stringify({ ...study, bounds }));
+    try {
+      await page.locator('results-app [data-summary]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('results-cell-table td[data-bound="floor"]').count()).toBe(study.cells.length);
+      expect(await page.locator('results-cell-table td[data-bound="floor"][data-count="2"]').textContent()).toBe('2 / 15');
+      expect(await page.locator('results-cell-table td[data-bound="ceiling"][data-count="3"]').textContent()).toBe('3 / 15');
+      const flagged = page.locator(`results-claim article[data-claim="${first.id}"] [data-rests-on="floor"]`).first();
+      expect(await flagged.textContent()).toBe(`Verdict ${note}.`);
+      expect(await page.locator('results-claim [data-rests-on]').count()).toBe(1);
+      expect(await page.locator('results-app [data-bound-rule]').textContent()).toContain('a seed sits at the floor');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

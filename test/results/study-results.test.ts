@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { budgetOf, cellEnvs, cellHorizons, chartCells, envFailures, envRows } from '../../src/results/cell-tables.ts';
 import { claimGroups, identities, verdictCounts } from '../../src/results/claim-groups.ts';
 import { effectReferences, preregisteredRules } from '../../src/results/preregistered-rules.ts';
+import { studyForThePage } from '../../scripts/results-page-plugin.ts';
 import { readStudy, type StudyResults } from '../../src/results/study-document.ts';
 import type { ClaimRecord } from '../../src/study/confirmatory-types.ts';
 
@@ -156,5 +157,21 @@ describe('preregistered rules', () => {
     expect(effectReferences({ ...byId('P1', 'gridhouse'), family: 'D' as const }, rules, budget)).toEqual([{ kind: 'minimal effect', value: 0.03 }]);
     expect(effectReferences({ ...byId('M8', 'gridhouse'), family: 'D' as const }, rules, budget)).toEqual([{ kind: 'equivalence margin', value: 0.05 }]);
     expect(effectReferences(byId('I1', 'gridhouse'), rules, budget)).toEqual([]);
+  });
+});
+
+describe('the page’s copy of study.json', () => {
+  it('leaves out the runs and carries the floors and ceilings derived from them, every cell and every empirical claim', () => {
+    const full = readFileSync(new URL('../../docs/results/study.json', import.meta.url), 'utf8');
+    const copy = JSON.parse(studyForThePage(full)) as StudyResults & { runs?: unknown };
+    const source = JSON.parse(full) as StudyResults;
+    expect(copy.runs).toBeUndefined();
+    expect(readStudy(copy).ok).toBe(true);
+    expect(copy.bounds?.cells).toHaveLength(source.cells.length);
+    expect(copy.bounds?.claims).toHaveLength(source.claims.filter((c) => c.kind === 'empirical').length);
+    expect(copy.bounds?.rule).toMatch(/under 5%.*from the first quarter of the budget on is over 95%/);
+    expect(copy.bounds?.claims.find((c) => c.id === 'D7' && c.env === 'shop')?.note).toMatch(/^rests on runs at the floor/);
+    // A document without runs (the synthetic fixture) has nothing to derive them from.
+    expect(JSON.parse(studyForThePage(JSON.stringify({ ...fixture, runs: undefined }))).bounds).toBeUndefined();
   });
 });
