@@ -4,6 +4,7 @@
  * ops instead.
  */
 import { FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN, type LossKind } from './fused-ppo-kernels.ts';
+import { takeGpuFault } from './fault-injection.ts';
 import type { PermutationKey } from './minibatch-permutation.ts';
 import type { RolloutRecords } from './ppo-gather.ts';
 
@@ -104,6 +105,7 @@ export function fusedPpoRefusal(
   largestMinibatch: number,
   device: GPUDevice,
 ): string | null {
+  if (takeGpuFault('updateRefusal')) return 'a test hook refused the batch (fault injection: updateRefusal)';
   if (shape.hiddenSize > FUSED_PPO_MAX_HIDDEN) return `hiddenSize ${shape.hiddenSize} is over the fused update's ${FUSED_PPO_MAX_HIDDEN}`;
   if (shape.numActions > FUSED_PPO_MAX_ACTIONS) return `${shape.numActions} candidates per step are over the fused update's ${FUSED_PPO_MAX_ACTIONS}`;
   const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
