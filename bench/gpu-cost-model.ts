@@ -1,6 +1,6 @@
 /**
  * A real-GPU ESTIMATE of an iteration's seconds from what bench:gpu counts and measures: not a
- * measurement. It adds five terms, each priced at a stated figure:
+ * measurement. It adds six terms, each priced at a stated figure:
  *
  * - calls: compute dispatches × 24–95 µs. About 24–36 µs per dispatch at the API on Vulkan and about
  *   95 µs with a framework on top (arXiv 2604.02344; docs/performance.md, "The cost model").
@@ -13,6 +13,10 @@
  * - arithmetic: the iteration's FLOPs (`iterationFlops`) at 10 TFLOP/s, an ASSUMED fp32 rate of a
  *   mid-range discrete GPU. The policy's matrices are small (width 64), so a real kernel reaches a
  *   fraction of that peak: read this term as a floor.
+ * - serial depth: the longest chains of dependent operations the kernels' lanes run (per rollout step,
+ *   per update minibatch) times the steps and a per-operation latency (gpu-kernel-model.ts, which reads
+ *   the depth of each kernel version as data and prices it on a device profile: here the assumed
+ *   mid-range GPU's). The FLOP rate alone prices latency-bound kernels as if they were not.
  * - host: the milliseconds the host spent per iteration outside GPU waits, MEASURED by bench:gpu on the
  *   machine that ran it: the main thread's CPU time where Linux gives it, else wall time (bench/gpu.ts
  *   says how, and why on SwiftShader the wall figure is an upper bound).
@@ -72,8 +76,8 @@ export function iterationFlops(s: IterationShape): { rollout: number; update: nu
   return { rollout, update, total: rollout + update };
 }
 
-export type CostTerm = 'calls' | 'readBacks' | 'bus' | 'arithmetic' | 'host';
-export const COST_TERMS: readonly CostTerm[] = ['calls', 'readBacks', 'bus', 'arithmetic', 'host'];
+export type CostTerm = 'calls' | 'readBacks' | 'bus' | 'arithmetic' | 'serial' | 'host';
+export const COST_TERMS: readonly CostTerm[] = ['calls', 'readBacks', 'bus', 'arithmetic', 'serial', 'host'];
 
 export interface GpuEstimate {
   /** Each term's seconds, low and high (equal where the term has one figure). */
@@ -90,6 +94,8 @@ export type EstimateInput = Pick<WebGpuCallCounts, 'dispatches' | 'readBacks' | 
   hostSeconds: number;
   /** The iteration's FLOPs (`iterationFlops(...).total`). */
   flops: number;
+  /** Seconds of the kernels' serial chains, low and high (gpu-kernel-model.ts `phaseEstimates`, rollout + update). */
+  serialSeconds: { low: number; high: number };
 };
 
 /** Seconds an iteration would take on a real GPU by the cost model, term by term: an ESTIMATE. */
@@ -100,6 +106,7 @@ export function estimateRealGpuSeconds(x: EstimateInput): GpuEstimate {
     readBacks: { low: x.readBacks * COST_MODEL.readBackSeconds.low, high: x.readBacks * COST_MODEL.readBackSeconds.high },
     bus: one((x.bytesReadBack + x.bytesWritten) / COST_MODEL.busBytesPerSecond),
     arithmetic: one(x.flops / COST_MODEL.flopsPerSecond),
+    serial: { ...x.serialSeconds },
     host: one(x.hostSeconds),
   };
   const mid = (t: CostTerm) => (terms[t].low + terms[t].high) / 2;
@@ -114,7 +121,7 @@ export function formatEstimate(e: GpuEstimate): string {
   const range = (t: CostTerm) => (e.terms[t].low === e.terms[t].high ? `${ms(e.terms[t].low)} ms` : `${ms(e.terms[t].low)}–${ms(e.terms[t].high)} ms`);
   return (
     `real-GPU ESTIMATE: calls ${range('calls')}, read-backs ${range('readBacks')}, bus ${range('bus')}, ` +
-    `arithmetic ${range('arithmetic')} (${(e.flops / 1e9).toFixed(2)} GFLOP), host ${range('host')} (measured here); ` +
+    `arithmetic ${range('arithmetic')} (${(e.flops / 1e9).toFixed(2)} GFLOP), serial depth ${range('serial')}, host ${range('host')} (measured here); ` +
     `total ${ms(e.lowSeconds)}–${ms(e.highSeconds)} ms; dominant: ${e.dominant}`
   );
 }

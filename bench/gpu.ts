@@ -1,13 +1,17 @@
 /**
- * `npm run bench:gpu [-- --cases LIST --warmup N --measure N --json --viewed] [--name value …]`: what one training iteration
+ * `npm run bench:gpu [-- --cases LIST --warmup N --measure N --json --viewed --require-gpu-path] [--name value …]`: what one training iteration
  * asks of the WebGPU API, counted by wrapping the API itself (src/backend/webgpu-call-counter.ts), on
  * tfjs's webgpu backend in Node (Dawn).
  *
  * Per case and per measured iteration it prints compute dispatches, queue submits, buffer read-backs and
  * their bytes, the bytes the host wrote (writeBuffer and mapped writes, tfjs's tensor uploads included),
  * pipelines created, the host's milliseconds outside GPU waits, the seconds on this adapter, and a
- * real-GPU estimate from a stated cost model (gpu-cost-model.ts), labelled as an estimate. The counts
- * do not depend on the adapter; the seconds and host milliseconds do.
+ * real-GPU estimate from a stated cost model (gpu-cost-model.ts), labelled as an estimate, and the path
+ * each phase took (iteration-path.ts) with any fallback's reason. Per case it prints training and
+ * rollout env steps per second as min / median / max over the measured iterations (throughput.ts says
+ * what each divides; at least 5 by default). The counts do not depend on the adapter; the seconds, host
+ * milliseconds and throughputs do. `--require-gpu-path` exits with status 3, naming the case, the
+ * iteration, the phase and the reason, when any iteration (warm-up included) fell back.
  *
  * Host milliseconds outside GPU waits, two ways:
  * - `hostMs` = the iteration's wall time − the time during which at least one GPU promise was pending
@@ -43,7 +47,20 @@ import { callsBetween, installWebGpuCallCounter, type WebGpuCallCounts } from '.
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { TrainingRun } from '../src/trainer/run.ts';
 import { COST_MODEL, estimateRealGpuSeconds, formatEstimate, type GpuEstimate, type IterationShape, iterationFlops } from './gpu-cost-model.ts';
+import { CURRENT_KERNELS, DEVICES, phaseEstimates } from './gpu-kernel-model.ts';
 import { type CaseFigures, defaultsChecks, formatChecks, meanFigures, scaleChecks, steadyChecks, TARGETS, type TargetCheck } from './gpu-targets.ts';
+import type { IterationPath } from '../src/trainer/iteration-record.ts';
+import {
+  formatSpread,
+  gpuPathFallbacks,
+  MIN_MEASURED_ITERATIONS,
+  pathLabel,
+  REQUIRE_GPU_PATH_FLAG,
+  requireGpuPath,
+  type Spread,
+  spread,
+  trainingStepsPerSecond,
+} from './throughput.ts';
 
 /** The horizon of the 4,096-run cases and their twins: SwiftShader on a shared 2-core machine runs 4,096 tiny episodes in minutes. */
 const SCALE_HORIZON = 'tiny';
@@ -82,14 +99,15 @@ const FLAGS = {
     kind: { type: 'int', min: 1, max: 100 },
     doc: 'iterations run and left out per case before the measured ones (the first: the SFT prior and shader compilation); default 1',
   },
-  measure: { kind: { type: 'int', min: 1, max: 100 }, doc: 'iterations measured per case after the warm-up; default 1' },
+  measure: { kind: { type: 'int', min: 1, max: 100 }, doc: `iterations measured per case after the warm-up; default ${MIN_MEASURED_ITERATIONS}` },
   json: { kind: 'switch', doc: 'print one JSON object instead of lines' },
   viewed: {
     kind: 'switch',
     doc: "every iteration's batch read for the page's views, as the page draws at normal speed; default: iterations the page does not draw (fast speed draws 1 in 10)",
   },
+  ...REQUIRE_GPU_PATH_FLAG,
 } as const;
-const USAGE = `usage: npm run bench:gpu [-- --cases LIST --warmup N --measure N --json --viewed] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
+const USAGE = `usage: npm run bench:gpu [-- --cases LIST --warmup N --measure N --json --viewed --require-gpu-path] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
 
 /** The main thread's [CPU time, time waiting for a core] in ms (Linux schedstat), or null elsewhere. */
 function mainThreadSchedMs(): [number, number] | null {
@@ -105,7 +123,12 @@ const mainThreadCpuMs = () => mainThreadSchedMs()?.[0] ?? 0;
 export interface GpuIterationFigures extends WebGpuCallCounts {
   iteration: number;
   seconds: number;
+  /** The rollout's wall seconds (the record's `ms.rollout`). */
+  rolloutSeconds: number;
   envSteps: number;
+  /** Where each phase ran, and why not on the GPU where it was asked for (the record's). */
+  path?: IterationPath;
+  fallback?: string;
   /** Wall milliseconds − gpuWaitMs: the host's milliseconds outside GPU waits. */
   hostMs: number;
   /** The main thread's CPU milliseconds outside GPU waits (Linux), else null. */
@@ -125,6 +148,10 @@ export interface GpuCaseReport {
   iterations: GpuIterationFigures[];
   /** Means over the measured iterations. */
   mean: CaseFigures & { envSteps: number; seconds: number };
+  /** Env steps per second over the measured iterations: over each whole iteration, and over its rollout alone. */
+  throughput: { training: Spread; rollout: Spread };
+  /** Every iteration's fallback, warm-up included ("iteration N: phase: reason"). */
+  fallbacks: string[];
 }
 
 async function measureCase(
@@ -145,6 +172,7 @@ async function measureCase(
   const run = new TrainingRun({ ...config, iters: warmup + measure }, backend.advantageEngine(config.method));
   run.trainer.batchViewWanted = () => viewed;
   const iterations: GpuIterationFigures[] = [];
+  const all: GpuIterationFigures[] = [];
   try {
     for (let i = 0; i < warmup + measure; i++) {
       const before = counter.read();
@@ -159,11 +187,18 @@ async function measureCase(
       const sched = schedBefore && schedAfter ? { cpu: schedAfter[0] - schedBefore[0], queue: schedAfter[1] - schedBefore[1] } : null;
       const hostCpuMs = sched ? sched.cpu - calls.gpuWaitCpuMs : null;
       const flops = iterationFlops({ ...shape, envSteps: record.envSteps }).total;
-      const estimate = estimateRealGpuSeconds({ ...calls, hostSeconds: (hostCpuMs ?? hostMs) / 1000, flops });
+      // The distinct candidate rows are not known here: left out of the update's chain (2·K of its M + 2·K, K ≪ M).
+      const kernelShape = { ...shape, runs, envSteps: record.envSteps, distinctRows: 0, minibatches: config.minibatches };
+      const phases = phaseEstimates(CURRENT_KERNELS, kernelShape, DEVICES.midRange);
+      const serialSeconds = { low: phases.rollout.serial.low + phases.update.serial.low, high: phases.rollout.serial.high + phases.update.serial.high };
+      const estimate = estimateRealGpuSeconds({ ...calls, hostSeconds: (hostCpuMs ?? hostMs) / 1000, flops, serialSeconds });
       const figures = {
         iteration: record.iteration,
         seconds: wallMs / 1000,
+        rolloutSeconds: record.ms.rollout / 1000,
         envSteps: record.envSteps,
+        ...(record.path ? { path: record.path } : {}),
+        ...(record.fallback === undefined ? {} : { fallback: record.fallback }),
         ...calls,
         hostMs,
         hostCpuMs,
@@ -173,13 +208,21 @@ async function measureCase(
       const first = i === 0 ? ' (first: SFT prior and shader compilation, not measured)' : i < warmup ? ' (warm-up, not measured)' : '';
       log(`  iteration ${figures.iteration}${first}: ${formatFigures(figures)}`);
       log(`    ${formatEstimate(estimate)}`);
+      if (figures.fallback !== undefined) log(`    fallback: ${figures.fallback}`);
       if (i >= warmup) iterations.push(figures);
+      all.push(figures);
     }
   } finally {
     run.dispose();
   }
   const mean = meanFigures(iterations);
   const avg = (f: (x: GpuIterationFigures) => number) => iterations.reduce((a, x) => a + f(x), 0) / iterations.length;
+  const throughput = {
+    training: spread(iterations.map((x) => trainingStepsPerSecond(x.envSteps, x.seconds))),
+    rollout: spread(iterations.map((x) => x.envSteps / x.rolloutSeconds)),
+  };
+  log(`  training env steps/s (whole iteration): ${formatSpread(throughput.training)}`);
+  log(`  rollout env steps/s (rollout alone): ${formatSpread(throughput.rollout)}`);
   return {
     case: name,
     settings,
@@ -188,6 +231,8 @@ async function measureCase(
     shape,
     iterations,
     mean: { ...mean, envSteps: avg((x) => x.envSteps), seconds: avg((x) => x.seconds) },
+    throughput,
+    fallbacks: gpuPathFallbacks(all),
   };
 }
 
@@ -196,7 +241,7 @@ function formatFigures(f: GpuIterationFigures): string {
   return (
     `${f.dispatches} dispatches, ${f.submits} submits, ${f.readBacks} read-backs (${mib(f.bytesReadBack)}), ` +
     `${mib(f.bytesWritten)} written by the host (${f.writes} writes, ${f.mappedWrites} mapped: ${mib(f.bytesWrittenMapped)}), ` +
-    `${f.pipelines} pipelines created, ${f.envSteps} env steps; host outside GPU waits ${f.hostMs.toFixed(0)} ms wall` +
+    `${f.pipelines} pipelines created, ${f.envSteps} env steps, path ${pathLabel(f)} (rollout/update/metrics); host outside GPU waits ${f.hostMs.toFixed(0)} ms wall` +
     (f.hostCpuMs === null ? '' : `, ${f.hostCpuMs.toFixed(0)} ms main-thread CPU (it waited ${f.runQueueMs?.toFixed(0)} ms for a core)`) +
     `; GPU waits ${f.gpuWaitMs.toFixed(0)} ms; ${f.seconds.toFixed(2)} s on this adapter`
   );
@@ -237,7 +282,17 @@ async function main(): Promise<number> {
   const cases: GpuCaseReport[] = [];
   try {
     for (const name of names)
-      cases.push(await measureCase(name, { ...config, ...CASES[name].settings }, flags.warmup ?? 1, flags.measure ?? 1, flags.viewed === true, backend, log));
+      cases.push(
+        await measureCase(
+          name,
+          { ...config, ...CASES[name].settings },
+          flags.warmup ?? 1,
+          flags.measure ?? MIN_MEASURED_ITERATIONS,
+          flags.viewed === true,
+          backend,
+          log,
+        ),
+      );
   } finally {
     backend.close();
   }
@@ -245,7 +300,12 @@ async function main(): Promise<number> {
   log('Targets of the GPU-native iteration, per steady iteration (counts: any adapter; host ms: this machine):');
   for (const t of targets) for (const line of formatChecks(t.title, t.checks)) log(line);
   if (json) console.log(JSON.stringify({ adapter: backend.describe, costModel: COST_MODEL, targets: TARGETS, cases, verdict: targets }, null, 1));
-  return 0;
+  return flags['require-gpu-path']
+    ? requireGpuPath(
+        'bench:gpu',
+        cases.flatMap((c) => c.fallbacks.map((f) => `${c.case}, ${f}`)),
+      )
+    : 0;
 }
 
 runCommand(main, USAGE);

@@ -12,7 +12,9 @@
  *
  * Training settings are the page's defaults unless given as flags (`--horizon tiny`); they travel in the
  * URL, so the page trains exactly what a visitor with that link would. `--isolated` serves the page with
- * the COOP/COEP headers, so wasm may use threads: run with and without to measure their gain.
+ * the COOP/COEP headers, so wasm may use threads: run with and without to measure their gain. Each wasm
+ * result states the threads each method's worker computes on (the page's own rule: wasm-threads.ts, with
+ * the cores split between the workers), so the comparison names its baseline's threads.
  * webgpu is measured only where Chromium offers an adapter; a software adapter is reported as such.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -23,6 +25,7 @@ import { writePageState } from '../src/page/url-state.ts';
 import { DEFAULT_PAGE_SETTINGS } from '../src/page/page-settings.ts';
 import { launchChromium } from '../scripts/browser.ts';
 import { buildAndServe } from '../scripts/sub-path-server.ts';
+import { planWasmThreads } from '../src/backend/wasm-threads.ts';
 
 const FLAGS = {
   seconds: { kind: { type: 'int', min: 5, max: 3600 }, doc: 'measuring window per backend after the first chart point (default 40)' },
@@ -56,6 +59,8 @@ interface BackendResult {
   fps: number;
   /** Number of dedicated workers the page started. */
   workers: number;
+  /** wasm: the threads each method's worker computes on (1 unless cross-origin isolated); null for the other backends. */
+  wasmThreads: number | null;
 }
 
 /**
@@ -129,9 +134,13 @@ async function measure(browser: Browser, url: string, backend: string, seconds: 
       };
     }
     const badge = page.locator('backend-badge');
+    const used = await badge.getAttribute('data-backend');
+    const env = await page.evaluate(() => ({ isolated: crossOriginIsolated, userAgent: navigator.userAgent, cores: navigator.hardwareConcurrency || 1 }));
+    // The page's rule (race-start.ts threadsPerWorker, then wasm-threads.ts): the cores shared by the method workers.
+    const perWorker = Math.max(1, Math.floor(env.cores / Math.max(1, Object.keys(methods).length)));
     return {
       backend,
-      used: await badge.getAttribute('data-backend'),
+      used,
       adapter: await badge
         .locator('.detail')
         .first()
@@ -142,6 +151,7 @@ async function measure(browser: Browser, url: string, backend: string, seconds: 
       methods,
       fps: Math.round(fps * 10) / 10,
       workers,
+      wasmThreads: used === 'wasm' ? planWasmThreads(perWorker, env).threads : null,
     };
   } finally {
     await context.close();
@@ -198,7 +208,10 @@ async function main(): Promise<number> {
     return 0;
   }
   for (const r of results) {
-    process.stdout.write(`${r.backend} (used ${r.used}${r.adapter ? `, ${r.adapter}` : ''}; isolated ${r.crossOriginIsolated}; ${r.workers} worker(s))\n`);
+    const threads = r.wasmThreads === null ? '' : `; ${r.wasmThreads} wasm thread${r.wasmThreads === 1 ? '' : 's'} per method worker`;
+    process.stdout.write(
+      `${r.backend} (used ${r.used}${r.adapter ? `, ${r.adapter}` : ''}; isolated ${r.crossOriginIsolated}; ${r.workers} worker(s)${threads})\n`,
+    );
     process.stdout.write(`  first chart point ${r.firstPointMs ?? '—'} ms, ${r.fps} fps while training\n`);
     for (const [m, v] of Object.entries(r.methods)) {
       process.stdout.write(

@@ -1,7 +1,10 @@
 /**
- * `npm run bench:train [-- --iters N --env E --horizon H --backend B --methods M,… --skipUpdateRate --json]`: iteration time and its
- * split (rollout / advantage / update / critic) for every registered method, BEACON's extra cost over
- * GRPO, and the PPO update's cost and achieved rate (update-rate.ts). `--json` prints one JSON object.
+ * `npm run bench:train [-- --iters N --env E --horizon H --backend B --methods M,… --skipUpdateRate --require-gpu-path --json]`:
+ * iteration time and its split (rollout / advantage / update / critic) for every registered method,
+ * training and rollout env steps per second as min / median / max (throughput.ts says what each divides),
+ * the path each phase took (iteration-path.ts) and any fallback's reason, the backend's threads, BEACON's
+ * extra cost over GRPO, and the PPO update's cost and achieved rate (update-rate.ts). `--json` prints one
+ * JSON object. The first 2 iterations are warm-up; the default 20 leave 18 measured.
  *
  * The methods' policies diverge after the first update, so their rollouts differ in length and
  * whole-iteration times are not a like-for-like comparison. The extra cost is therefore measured on
@@ -16,12 +19,17 @@ import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
 import type { IterationRecord } from '../src/trainer/iteration-record.ts';
 import { formatUpdateRate, measureUpdateRate } from './update-rate.ts';
+import { formatSpread, gpuPathFallbacks, pathLabel, REQUIRE_GPU_PATH_FLAG, requireGpuPath, throughputOf, withThreads } from './throughput.ts';
+
+/** Iterations left out of the figures: the first carry JIT and backend warm-up. */
+const WARMUP = 2;
 
 const base = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'long', backend: 'wasm', iters: 20 } as const;
 const FLAGS = {
   json: { kind: 'switch', doc: 'print one JSON object instead of tables' },
   methods: { kind: 'string', doc: `comma-separated methods to time (default: all of ${METHOD_NAMES.join(', ')})`, placeholder: 'list' },
   skipUpdateRate: { kind: 'switch', doc: 'leave out the update-rate measurement (bench:device, for its time budget)' },
+  ...REQUIRE_GPU_PATH_FLAG,
 } as const;
 const USAGE = `usage: npm run bench:train [-- --json] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
 
@@ -36,12 +44,16 @@ async function main(): Promise<number> {
   for (const m of methods)
     if (!(METHOD_NAMES as readonly string[]).includes(m))
       throw new UsageError(`--methods: unknown method ${JSON.stringify(m)}; known methods: ${METHOD_NAMES.join(', ')}`);
+  if (config.iters <= WARMUP)
+    throw new UsageError(`--iters must be over ${WARMUP} (the first ${WARMUP} are warm-up, left out of the figures); got ${config.iters}`);
   const backend = await initNodeBackend(config.backend);
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const rows: Record<string, string | number>[] = [];
+  const throughputs: Record<string, ReturnType<typeof throughputOf>> = {};
   let beaconIterMs = 0;
   const repeats = 20; // estimator timings are sub-millisecond: repeat to resolve them
   let extraMs = 0;
+  const fallbacks: string[] = [];
   for (const method of methods as typeof METHOD_NAMES) {
     const run = new TrainingRun({ ...config, method }, backend.advantageEngine(method));
     const records: IterationRecord[] = [];
@@ -60,7 +72,10 @@ async function main(): Promise<number> {
       }
     });
     run.dispose();
-    const steady = records.slice(2); // the first iterations include JIT and backend warm-up
+    fallbacks.push(...gpuPathFallbacks(records).map((f) => `${method}, ${f}`));
+    const steady = records.slice(WARMUP);
+    const throughput = throughputOf(steady);
+    const paths = [...new Set(records.map(pathLabel))].join(', ');
     const split = {
       rollout: mean(steady.map((r) => r.ms.rollout)),
       advantage: mean(steady.map((r) => r.ms.advantage)),
@@ -81,7 +96,11 @@ async function main(): Promise<number> {
       'critic ms': split.critic.toFixed(1),
       'steps/iter': mean(steady.map((r) => r.envSteps)).toFixed(0),
       'env steps/s': mean(steady.map((r) => r.envStepsPerSecond)).toFixed(0),
+      'training env steps/s': formatSpread(throughput.training),
+      'rollout env steps/s': formatSpread(throughput.rollout),
+      'path (rollout/update/metrics)': paths,
     });
+    throughputs[method] = throughput;
   }
   const update = flags.skipUpdateRate ? null : await measureUpdateRate(config, backend);
   backend.close();
@@ -93,7 +112,10 @@ async function main(): Promise<number> {
           env: config.env,
           horizon: config.horizon,
           backend: backend.describe,
+          threads: backend.threads,
           iterations: rows,
+          throughput: throughputs,
+          fallbacks,
           beaconExtraMs: extraMs,
           beaconExtraShare: share / 100,
           update,
@@ -102,18 +124,22 @@ async function main(): Promise<number> {
         1,
       ),
     );
-    return 0;
+    return flags['require-gpu-path'] ? requireGpuPath('bench:train', fallbacks) : 0;
   }
   console.log(
-    `bench:train ${config.env}/${config.horizon}, backend ${backend.describe}, ${config.tasksPerIteration}×${config.groupSize} runs/iteration, ${config.iters} iterations per method (first 2 excluded)`,
+    `bench:train ${config.env}/${config.horizon}, backend ${withThreads(backend)}, ${config.tasksPerIteration}×${config.groupSize} runs/iteration, ${config.iters} iterations per method (first ${WARMUP} excluded)`,
+  );
+  console.log(
+    'training env steps/s: env steps over the whole iteration (rollout, advantages, update, metrics, critic); rollout env steps/s: over the rollout alone',
   );
   console.table(rows);
+  for (const f of fallbacks) console.log(`fallback: ${f}`);
   if (beaconIterMs > 0)
     console.log(
       `BEACON's extra cost over GRPO on the same batches: ${extraMs.toFixed(3)} ms per iteration = ${share.toFixed(3)}% of iteration time (target < 3%): ${share < 3 ? 'met' : 'NOT met'}`,
     );
   if (update) console.log(formatUpdateRate(update));
-  return 0;
+  return flags['require-gpu-path'] ? requireGpuPath('bench:train', fallbacks) : 0;
 }
 
 runCommand(main, USAGE);

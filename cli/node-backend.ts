@@ -19,6 +19,11 @@ export interface NodeBackend {
   name: 'webgpu' | 'wasm' | 'cpu';
   /** One line for logs: the backend and, for webgpu, the adapter. */
   describe: string;
+  /**
+   * The CPU threads the backend computes on (wasm: tfjs-backend-wasm's own count, one in Node, where its
+   * threaded build does not load: docs/performance.md; cpu: JavaScript on one thread); null for webgpu.
+   */
+  threads: number | null;
   /** A fresh advantage engine for one trainer of `method`. */
   advantageEngine(method: Method): AdvantageEngine;
   /** Releases the backend so the process can exit (Dawn keeps it alive otherwise). */
@@ -34,6 +39,7 @@ export async function initNodeBackend(choice: BackendChoice): Promise<NodeBacken
     return {
       name,
       describe: `webgpu (${report.adapterName ?? 'unknown adapter'}), advantages on WGSL kernels`,
+      threads: null,
       advantageEngine: (method) => createAdvantageEngine(name, method, readShaderSources),
       close: () => {
         tf.removeBackend('webgpu');
@@ -41,5 +47,6 @@ export async function initNodeBackend(choice: BackendChoice): Promise<NodeBacken
       },
     };
   }
-  return { name, describe: name, advantageEngine: (method) => createAdvantageEngine(name, method, readShaderSources), close: () => {} };
+  const threads = name === 'wasm' ? (await import('@tensorflow/tfjs-backend-wasm')).getThreadsCount() : 1;
+  return { name, describe: name, threads, advantageEngine: (method) => createAdvantageEngine(name, method, readShaderSources), close: () => {} };
 }

@@ -40,6 +40,10 @@ export interface WebGpuCallCounts {
   buffersCreated: number;
   /** Buffers destroyed (each counted once, however often `destroy` is called): created − destroyed is what lives. */
   buffersDestroyed: number;
+  /** Bytes of the buffers created (their `size`). */
+  bytesCreated: number;
+  /** Bytes of the buffers destroyed (each once): bytesCreated − bytesDestroyed is the GPU memory in buffers that lives. */
+  bytesDestroyed: number;
   /**
    * Milliseconds during which at least one GPU promise was pending (`mapAsync`, `onSubmittedWorkDone`,
    * `popErrorScope`, the async pipeline creations, `getCompilationInfo`): the union of their intervals
@@ -80,6 +84,8 @@ const zero = (): WebGpuCallCounts => ({
   pipelines: 0,
   buffersCreated: 0,
   buffersDestroyed: 0,
+  bytesCreated: 0,
+  bytesDestroyed: 0,
   gpuWaitMs: 0,
   gpuWaitCpuMs: 0,
 });
@@ -212,6 +218,7 @@ export function installWebGpuCallCounter(scope: object = globalThis, options: We
   replace(device, 'createBuffer', (original, self, args) => {
     const created = call(original, self, args);
     counts.buffersCreated++;
+    counts.bytesCreated += (args[0] as GPUBufferDescriptor | undefined)?.size ?? 0;
     if ((args[0] as GPUBufferDescriptor | undefined)?.mappedAtCreation && created) writeMapped.add(created as object);
     return created;
   });
@@ -242,6 +249,7 @@ export function installWebGpuCallCounter(scope: object = globalThis, options: We
     if (destroyed.has(self as object)) return;
     destroyed.add(self as object);
     counts.buffersDestroyed++;
+    counts.bytesDestroyed += (self as GPUBuffer).size;
   });
 
   installed = {

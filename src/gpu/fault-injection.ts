@@ -8,10 +8,13 @@
  * - `replay`: the next GPU rollout's first recorded action is replaced by one no environment admits,
  *   so the TypeScript replay does not match and the rollout throws as for a real divergence;
  * - `logProb`: the next GPU rollout's recorded log-probability of a checked run's first step is moved
- *   by 0.01, so the check against the policy (src/trainer/log-prob-check.ts) throws.
+ *   by 0.01, so the check against the policy (src/trainer/log-prob-check.ts) throws;
+ * - `updateRefusal`: the fused update's next limits check (fused-ppo-batch.ts) refuses the batch, as a
+ *   batch over the adapter's limits would, so the trainer takes the tfjs ops and records the fallback
+ *   (a bench's `--require-gpu-path` test arms it in the bench's own process: test/support/bench-with-fault.ts).
  * Nothing is armed unless a test asks: the page's own controls never send `fault`.
  */
-export type ArmedGpuFault = 'kernel' | 'replay' | 'logProb';
+export type ArmedGpuFault = 'kernel' | 'replay' | 'logProb' | 'updateRefusal';
 
 const armed = new Set<ArmedGpuFault>();
 

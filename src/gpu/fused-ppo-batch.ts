@@ -4,6 +4,8 @@
  * ops instead.
  */
 import { FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN, type LossKind } from './fused-ppo-kernels.ts';
+import { bindableBytes } from './buffer-pool.ts';
+import { takeGpuFault } from './fault-injection.ts';
 import type { PermutationKey } from './minibatch-permutation.ts';
 import type { RolloutRecords } from './ppo-gather.ts';
 
@@ -94,7 +96,9 @@ export function workFloats(M: number, K: number, H: number): number {
 
 /**
  * Why the fused update cannot take this batch on `device`, or null: a width or candidate count over
- * the kernels' arrays, or a buffer over the adapter's storage binding size.
+ * the kernels' arrays, or a buffer over the adapter's storage binding size. The limit is the pool's
+ * (buffer-pool.ts bindableBytes), whose rounding stops there: a batch admitted here gets buffers the
+ * device binds whole.
  */
 export function fusedPpoRefusal(
   shape: FusedPpoShape,
@@ -104,9 +108,10 @@ export function fusedPpoRefusal(
   largestMinibatch: number,
   device: GPUDevice,
 ): string | null {
+  if (takeGpuFault('updateRefusal')) return 'a test hook refused the batch (fault injection: updateRefusal)';
   if (shape.hiddenSize > FUSED_PPO_MAX_HIDDEN) return `hiddenSize ${shape.hiddenSize} is over the fused update's ${FUSED_PPO_MAX_HIDDEN}`;
   if (shape.numActions > FUSED_PPO_MAX_ACTIONS) return `${shape.numActions} candidates per step are over the fused update's ${FUSED_PPO_MAX_ACTIONS}`;
-  const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+  const limit = bindableBytes(device.limits);
   const bytes: Record<string, number> = {
     work: 4 * workFloats(largestMinibatch, numRows, shape.hiddenSize),
     obs: 4 * steps * shape.obsDim,

@@ -53,6 +53,11 @@ export class FusedRunners {
     return KernelRunner.create(this.device, spec, this.shaders[spec.name as KernelName], workgroup);
   }
 
+  /** Lets the pool's scratch buffers go (buffer-pool.ts `trim`); the runners stay, the next update makes what it needs. */
+  trim(): void {
+    this.pool.trim();
+  }
+
   /** Destroys every buffer (work already submitted keeps them alive until done). */
   dispose(): void {
     this.pool.destroy();

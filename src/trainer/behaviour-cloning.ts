@@ -35,6 +35,9 @@ export interface CloningStats {
   loss: number;
   /** Share of demonstration steps where the policy's most likely action is the oracle's (last epoch). */
   accuracy: number;
+  /** Whether the fused kernels cloned, and why not where they were given and refused the batch. */
+  path: 'fused' | 'ops';
+  fallback: string | null;
 }
 
 /** `fused`: the fused update's kernels (webgpu), to clone through them when they take the batch. */
@@ -50,8 +53,8 @@ export async function behaviourCloning(
   const batch = cloningBatch(demos);
   const last: tf.Tensor[] = [];
   try {
-    if (fused && fusedCloningRefusal(fused, policy, optimizer, batch, settings) === null)
-      return await fusedCloning(fused, policy, optimizer, batch, settings, rng);
+    const refusal = fused ? fusedCloningRefusal(fused, policy, optimizer, batch, settings) : null;
+    if (fused && refusal === null) return { ...(await fusedCloning(fused, policy, optimizer, batch, settings, rng)), path: 'fused', fallback: null };
     for (const { indices, epoch } of minibatchOrder(S, settings.epochs, settings.minibatches, rng)) {
       const stats = cloningStep(policy, optimizer, batch, indices, settings.maxGradNorm, settings.chunkElements);
       if (epoch === settings.epochs - 1) last.push(stats);
@@ -60,7 +63,7 @@ export async function behaviourCloning(
     const mean = tf.tidy(() => tf.mean(tf.stack(last), 0));
     const [loss, accuracy] = Array.from(await mean.data());
     mean.dispose();
-    return { loss, accuracy };
+    return { loss, accuracy, path: 'ops', fallback: refusal };
   } finally {
     tf.dispose(last);
     disposePpoBatch(batch);

@@ -11,6 +11,7 @@ import type { Policy } from '../policy/policy.ts';
 import type { Rng } from '../prng.ts';
 import type { AdvantageEngine } from '../engine/engine.ts';
 import { GpuRolloutCollector } from './gpu-rollout.ts';
+import type { PhaseRoute } from './iteration-path.ts';
 import { gpuRolloutRefusal } from './gpu-rollout-sizes.ts';
 import { type CollectOptions, RolloutCollector, type Rollout } from './rollout.ts';
 
@@ -29,6 +30,12 @@ export function rolloutPath(env: VecEnv, policy: Policy, engine: AdvantageEngine
   return refusal ? { path: 'cpu', reason: refusal } : { path: 'gpu', reason: 'webgpu' };
 }
 
-export function createCollector(env: VecEnv, policy: Policy, engine: AdvantageEngine): Collector {
-  return rolloutPath(env, policy, engine).path === 'gpu' ? new GpuRolloutCollector(env, policy, engine.shaders!) : new RolloutCollector(env, policy);
+/**
+ * The collector, and the path its records note (iteration-path.ts): on webgpu the GPU rollout is asked
+ * for, so a CPU rollout there is a fallback and keeps the refusal's reason; elsewhere nothing asked.
+ */
+export function createCollector(env: VecEnv, policy: Policy, engine: AdvantageEngine): { collector: Collector; route: PhaseRoute<'rollout'> } {
+  const { path, reason } = rolloutPath(env, policy, engine);
+  if (path === 'gpu') return { collector: new GpuRolloutCollector(env, policy, engine.shaders!), route: { path: 'gpu', fallback: null } };
+  return { collector: new RolloutCollector(env, policy), route: { path: 'host', fallback: tf.getBackend() === 'webgpu' ? reason : null } };
 }

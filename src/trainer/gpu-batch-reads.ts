@@ -65,8 +65,11 @@ export function milestonesOnGpu(rollout: Rollout, config: TrainConfig): RolloutR
  * update takes `advantages` over, where the rollout's records hold everything they read: its flags
  * are the batch's (`records`: milestonesOnGpu), the details are on the GPU, and the method's record
  * needs nothing more of them (a method that reads the state keys, GiGPO, needs its anchor
- * coverage: known on the host, or among the details); else undefined: the CPU computes them from
- * the details.
+ * coverage: known on the host, or among the details); else no `metrics`: the CPU computes them from
+ * the details. `fallback`: why not, where the trainer has the kernels and the batch's own design would
+ * have read them on the GPU (the records not left there, a batch over the kernels' limits); null where
+ * the host is the design (no kernels, a critic's details, GiGPO's coverage among the details, flags
+ * rewritten on the host).
  */
 export async function creditMetricsOnGpu(
   gpu: GpuCreditMetrics | null,
@@ -76,16 +79,20 @@ export async function creditMetricsOnGpu(
   advantages: tf.Tensor1D,
   details: IterationDetails,
   anchorCoverage: number | undefined,
-): Promise<PendingRead<CreditMetrics> | undefined> {
+): Promise<{ metrics?: PendingRead<CreditMetrics>; fallback: string | null }> {
   const S = rolloutSteps(rollout);
-  if (!gpu || !records?.credit || !isPendingDetails(details)) return undefined;
-  if (methodSpec(config.method).needs.stateKeys && anchorCoverage === undefined) return undefined;
-  if (creditMetricsRefusal(S, gpu.device) !== null) return undefined;
-  return gpu.compute(
+  if (!gpu || !isPendingDetails(details)) return { fallback: null };
+  if (methodSpec(config.method).needs.stateKeys && anchorCoverage === undefined) return { fallback: null };
+  if (!rollout.gpuRecords?.credit) return { fallback: 'the rollout left no records on the GPU for the metrics to read' };
+  if (!records?.credit) return { fallback: null }; // the host rewrites the batch's flags (a detector setting, random segments)
+  const refusal = creditMetricsRefusal(S, gpu.device);
+  if (refusal !== null) return { fallback: refusal };
+  const metrics = await gpu.compute(
     { actions: records.actions, offsets: records.offsets, ...records.credit },
     tensorGpuBuffer(advantages),
     S,
     rollout.numRuns,
     rollout.groupSize,
   );
+  return { metrics, fallback: null };
 }

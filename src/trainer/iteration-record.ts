@@ -5,6 +5,17 @@
 import type { CreditMetrics } from '../metrics/credit-metrics.ts';
 import type { Method } from '../methods/registry.ts';
 
+/**
+ * Where each phase of an iteration ran: the rollout and the credit metrics on the GPU's kernels or on
+ * the host, the policy update on the fused WGSL kernels or on tfjs ops (`none`: iteration 0, which
+ * measures the starting policy and updates nothing).
+ */
+export interface IterationPath {
+  rollout: 'gpu' | 'host';
+  update: 'fused' | 'ops' | 'none';
+  metrics: 'gpu' | 'host';
+}
+
 export interface IterationRecord extends CreditMetrics {
   /** Completed iterations, 1-based. */
   iteration: number;
@@ -23,6 +34,14 @@ export interface IterationRecord extends CreditMetrics {
   envStepsPerSecond: number;
   /** Critic PPO only: the critic's value loss (docs/maths.md §8). */
   valueLoss?: number;
+  /** Where each phase ran (absent in records written before it was recorded). */
+  path?: IterationPath;
+  /**
+   * Why a phase did not take the GPU path it was asked for, `phase: reason` for each (joined by "; "):
+   * a refusal by the kernels' limits on webgpu. Absent when every phase took the path asked for; on
+   * wasm and cpu nothing asks for the GPU, so it is never there.
+   */
+  fallback?: string;
   /** Wall-time split of the iteration in milliseconds; `critic`: the critic's forward and backward passes. */
   ms: { rollout: number; advantage: number; update: number; critic?: number };
 }

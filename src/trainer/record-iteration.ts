@@ -6,13 +6,14 @@
 import type { AdvantageBatch } from '../advantages/types.ts';
 import type { Method } from '../methods/registry.ts';
 import { creditMetrics, type CreditMetrics } from '../metrics/credit-metrics.ts';
+import type { IterationRoute } from './iteration-path.ts';
 import type { IterationRecord } from './iteration-record.ts';
 import { detailsOnCpu, isPendingDetails, type IterationDetails } from './iteration-read-back.ts';
 import type { PpoStats } from './ppo.ts';
 import { rolloutSteps, type Rollout } from './rollout.ts';
 
 /**
- * `metrics`: the credit metrics computed on the GPU; else `result` is on the CPU and they are computed
+ * `route`: where each phase ran (iteration-path.ts). `metrics`: the credit metrics computed on the GPU; else `result` is on the CPU and they are computed
  * from it. `anchorCoverage`: GiGPO's, where the engine knew it without the details.
  */
 export function recordIteration(
@@ -23,6 +24,7 @@ export function recordIteration(
   result: IterationDetails,
   stats: PpoStats & { valueLoss?: number },
   ms: IterationRecord['ms'],
+  route: IterationRoute,
   metrics?: CreditMetrics,
   anchorCoverage?: number,
 ): IterationRecord {
@@ -48,6 +50,7 @@ export function recordIteration(
     meanEpisodeLength: S / rollout.numRuns,
     envSteps: S,
     envStepsPerSecond: S / (ms.rollout / 1000),
+    ...route.fields(),
     ms,
   };
 }

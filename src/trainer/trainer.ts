@@ -21,11 +21,12 @@ import type { CreditMetrics } from '../metrics/credit-metrics.ts';
 import { GpuCreditMetrics } from '../gpu/credit-metrics.ts';
 import type { PendingRead } from '../gpu/pending-read.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
-import { Rng, type RngState } from '../prng.ts';
+import { Rng } from '../prng.ts';
 import { checkCombinedLimits } from '../setting-limits.ts';
 import { cpuAdvantageEngine, type AdvantageEngine } from '../engine/advantage-engine.ts';
 import { behaviourCloning } from './behaviour-cloning.ts';
 import { createCollector, type Collector } from './collector-choice.ts';
+import { IterationRoute, type PhaseRoute } from './iteration-path.ts';
 import { FusedCriticUpdate } from './critic-fused.ts';
 import { CriticLearner } from './critic-learner.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
@@ -44,21 +45,11 @@ import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 import { type BatchView, LatestBatch } from './latest-batch.ts';
 import { sampleDetailsRead } from './sample-view.ts';
 
-const now = () => performance.now();
+import type { TrainerState } from './trainer-state.ts';
 
-/**
- * Everything a trainer needs to continue exactly where it was (between two iterations): the config in
- * force, the iteration, every random stream's position, the prior's identity, and each state part
- * (the policy, its optimiser, and whatever a learner registers).
- */
-export interface TrainerState {
-  iteration: number;
-  config: TrainConfig;
-  /** `priorKey` of the prior the run started from, or null for random init (sftEpisodes 0). */
-  priorKey: string | null;
-  streams: Record<string, RngState>;
-  parts: Record<string, PartState>;
-}
+export type { TrainerState } from './trainer-state.ts';
+
+const now = () => performance.now();
 
 export class Trainer {
   readonly env: VecEnv;
@@ -66,6 +57,8 @@ export class Trainer {
   private config: TrainConfig;
   private readonly optimizer: tf.AdamOptimizer;
   private readonly collector: Collector;
+  /** The rollout's path, chosen once (collector-choice.ts), and why not the GPU's where it was asked for. */
+  private readonly rolloutRoute: PhaseRoute<'rollout'>;
   /** The PPO update as WGSL kernels (ppo-fused.ts): on webgpu, when the engine carries the WGSL sources. */
   private readonly fusedPpo: FusedPpoUpdate | null;
   /** The credit metrics on the GPU (credit-metrics.ts): on webgpu, when the engine carries the WGSL sources. */
@@ -143,7 +136,7 @@ export class Trainer {
         fused && new FusedCriticUpdate(fused.shaders, fused.device),
       );
     }
-    this.collector = createCollector(this.env, this.policy, engine);
+    ({ collector: this.collector, route: this.rolloutRoute } = createCollector(this.env, this.policy, engine));
     // createAdam gives the fused Adam exactly on webgpu (tfjs optimisers answer instanceof structurally).
     this.fusedPpo = fused && new FusedPpoUpdate(fused.shaders, fused.device);
     this.gpuMetrics = fused && new GpuCreditMetrics(fused.device, fused.shaders);
@@ -252,6 +245,7 @@ export class Trainer {
     this.latest.release(); // details left on the GPU are not read after the next rollout
     const c = this.config;
     const t0 = now();
+    const route = new IterationRoute(this.rolloutRoute);
     const taskSeeds = Uint32Array.from({ length: c.tasksPerIteration }, () => trainingTaskSeed(this.taskRng));
     const replay = readsStepsOnGpu(c, this.kernels) ? 'sample' : 'all';
     const rollout = await this.collector.collect(taskSeeds, c.groupSize, this.rolloutRng, this.dropoutRng ?? this.rolloutRng, { replay });
@@ -273,7 +267,9 @@ export class Trainer {
     const t2 = now();
     let metrics: PendingRead<CreditMetrics> | undefined;
     try {
-      metrics = await creditMetricsOnGpu(this.gpuMetrics, c, rollout, records, advantages, details, anchorCoverage);
+      const onGpu = await creditMetricsOnGpu(this.gpuMetrics, c, rollout, records, advantages, details, anchorCoverage);
+      route.note('metrics', { path: onGpu.metrics ? 'gpu' : 'host', fallback: onGpu.fallback });
+      metrics = onGpu.metrics;
       // The CPU computes the metrics from the steps (a batch over the metric kernels' limits).
       if (!metrics) await rollout.completeReplay?.();
     } catch (e) {
@@ -283,8 +279,8 @@ export class Trainer {
     }
     // The method's learner picks the policy update; each update takes the advantages tensor over and disposes it.
     const update = methodSpec(c.method).learner.policyUpdate<() => Promise<UpdateStats>>({
-      clippedSurrogate: () => this.reinforce(rollout, advantages, isPendingDetails(details)),
-      behaviourCloning: () => this.clone(rolloutSteps(rollout), advantages),
+      clippedSurrogate: () => this.reinforce(rollout, advantages, route, isPendingDetails(details)),
+      behaviourCloning: () => this.clone(rolloutSteps(rollout), advantages, route),
     });
     let pending: UpdateStats;
     try {
@@ -317,6 +313,7 @@ export class Trainer {
       result,
       { ...stats, ...(valueLoss === undefined ? {} : { valueLoss }) },
       ms,
+      route,
       read.metrics,
       anchorCoverage,
     );
@@ -340,7 +337,8 @@ export class Trainer {
     tensor.dispose();
     const t2 = now();
     const none = { policyLoss: NaN, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
-    return recordIteration(0, c.method, rollout, batch, result, none, { rollout: t1 - t0, advantage: t2 - t1, update: 0 });
+    const route = new IterationRoute(this.rolloutRoute); // no update, the metrics from the details on the host
+    return recordIteration(0, c.method, rollout, batch, result, none, { rollout: t1 - t0, advantage: t2 - t1, update: 0 }, route);
   }
 
   /** The batch the advantages take from a rollout (advantage-batch.ts). */
@@ -352,14 +350,16 @@ export class Trainer {
    * PPO on the rollout's per-step advantages (the batch takes `advantages` over). With `defer` the
    * statistics are left pending, to be read with the advantage details (iteration-read-back.ts). On
    * webgpu the fused kernels run it (ppo-fused.ts), unless the batch is over their limits: then the
-   * tfjs ops do, cut into chunks where needed (update-chunks.ts).
+   * tfjs ops do, cut into chunks where needed (update-chunks.ts), and `route` keeps the refusal's reason.
    */
-  private async reinforce(rollout: Rollout, advantages: tf.Tensor1D, defer = false): Promise<UpdateStats> {
+  private async reinforce(rollout: Rollout, advantages: tf.Tensor1D, route: IterationRoute, defer = false): Promise<UpdateStats> {
     // Without the GPU's candidate dictionary the update numbers the host's rows: they need the steps.
     if (!rollout.gpuRecords?.candidates) await rollout.completeReplay?.();
     const batch = toPpoBatch(rollout, this.env, advantages, this.minibatchRows);
     try {
-      const fused = this.fusedPpo?.refusal(this.policy, batch, this.config) === null ? this.fusedPpo : null;
+      const refusal = this.fusedPpo?.refusal(this.policy, batch, this.config) ?? null;
+      const fused = refusal === null ? this.fusedPpo : null;
+      route.note('update', { path: fused ? 'fused' : 'ops', fallback: refusal });
       // A GPU rollout brought back only its checked runs' log-probabilities (and may have laid out only
       // their steps): an update that does not gather its batch from the records on the GPU reads the
       // rest first (into the arrays the batch holds).
@@ -376,11 +376,12 @@ export class Trainer {
   }
 
   /** The SFT baseline's update: behaviour cloning on `steps` fresh oracle steps (docs/maths.md §9). */
-  private async clone(steps: number, advantages: tf.Tensor1D): Promise<PpoStats> {
+  private async clone(steps: number, advantages: tf.Tensor1D, route: IterationRoute): Promise<PpoStats> {
     advantages.dispose(); // reported in the metrics, never used by cloning
     const teacher = this.teacherRng ? { noise: this.config.demoNoise, rng: this.teacherRng } : undefined;
     const demos = collectDemonstrations(this.env, this.demonstrationRng, { minSteps: steps }, teacher);
-    const { loss } = await behaviourCloning(this.policy, this.optimizer, demos, this.config, this.updateRng, this.fusedPpo?.kernels);
+    const { loss, path, fallback } = await behaviourCloning(this.policy, this.optimizer, demos, this.config, this.updateRng, this.fusedPpo?.kernels);
+    route.note('update', { path, fallback });
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 

@@ -66,6 +66,8 @@ describe('WebGPU call counter', () => {
       pipelines: 0,
       buffersCreated: 0,
       buffersDestroyed: 0,
+      bytesCreated: 0,
+      bytesDestroyed: 0,
     });
     expect(gpuWaitMs).toBeGreaterThan(0); // the mapAsync was awaited
     expect(gpuWaitCpuMs).toBe(0); // installed without a CPU clock
@@ -78,11 +80,13 @@ describe('WebGPU call counter', () => {
   it('counts buffers created and destroyed, so a test can see what lives', () => {
     const before = counter.read();
     const a = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
-    const b = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE, mappedAtCreation: true });
+    const b = gpu.device.createBuffer({ size: 32, usage: GPUBufferUsage.STORAGE, mappedAtCreation: true });
     b.unmap();
     a.destroy();
+    a.destroy(); // twice: its bytes counted once
     const calls = callsBetween(before, counter.read());
     expect([calls.buffersCreated, calls.buffersDestroyed]).toEqual([2, 1]);
+    expect([calls.bytesCreated, calls.bytesDestroyed]).toEqual([16 + 32, 16]); // their sizes: what lives is the difference
     b.destroy();
   });
 

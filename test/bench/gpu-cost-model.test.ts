@@ -24,27 +24,40 @@ describe('cost model arithmetic', () => {
   });
 
   it('prices each term at its stated figure and sums them low and high', () => {
-    const e = estimateRealGpuSeconds({ dispatches: 100, readBacks: 2, bytesReadBack: 4e6, bytesWritten: 8e6, hostSeconds: 0.05, flops: 2e10 });
+    const e = estimateRealGpuSeconds({
+      dispatches: 100,
+      readBacks: 2,
+      bytesReadBack: 4e6,
+      bytesWritten: 8e6,
+      hostSeconds: 0.05,
+      flops: 2e10,
+      serialSeconds: { low: 0.004, high: 0.02 },
+    });
     expect(e.terms.calls.low).toBeCloseTo(100 * 24e-6, 12);
     expect(e.terms.calls.high).toBeCloseTo(100 * 95e-6, 12);
     expect(e.terms.readBacks).toEqual({ low: 1e-3, high: 3e-3 });
     expect(e.terms.bus.low).toBeCloseTo(12e6 / 12e9, 12);
     expect(e.terms.arithmetic.low).toBeCloseTo(2e10 / 1e13, 12);
     expect(e.terms.host).toEqual({ low: 0.05, high: 0.05 });
-    expect(e.lowSeconds).toBeCloseTo(0.0024 + 0.001 + 0.001 + 0.002 + 0.05, 12);
-    expect(e.highSeconds).toBeCloseTo(0.0095 + 0.003 + 0.001 + 0.002 + 0.05, 12);
+    expect(e.terms.serial).toEqual({ low: 0.004, high: 0.02 });
+    expect(e.lowSeconds).toBeCloseTo(0.0024 + 0.001 + 0.001 + 0.002 + 0.004 + 0.05, 12);
+    expect(e.highSeconds).toBeCloseTo(0.0095 + 0.003 + 0.001 + 0.002 + 0.02 + 0.05, 12);
     expect(e.dominant).toBe('host');
     expect(COST_MODEL.busBytesPerSecond).toBe(12e9);
   });
 
   it('names the largest term at the middle of its range as dominant', () => {
-    const base = { readBacks: 0, bytesReadBack: 0, bytesWritten: 0, hostSeconds: 0.001, flops: 0 };
+    const base = { readBacks: 0, bytesReadBack: 0, bytesWritten: 0, hostSeconds: 0.001, flops: 0, serialSeconds: { low: 0, high: 0 } };
     // 100 dispatches: 2.4–9.5 ms, middle 5.95 ms > host 1 ms
     expect(estimateRealGpuSeconds({ ...base, dispatches: 100 }).dominant).toBe('calls');
     // 1 GB over the bus: 83 ms
     expect(estimateRealGpuSeconds({ ...base, dispatches: 100, bytesWritten: 1e9 }).dominant).toBe('bus');
     // 1 PFLOP: 100 s
     expect(estimateRealGpuSeconds({ ...base, dispatches: 100, bytesWritten: 1e9, flops: 1e15 }).dominant).toBe('arithmetic');
+    // A chain of 200 s of dependent operations outweighs all of them.
+    expect(estimateRealGpuSeconds({ ...base, dispatches: 100, bytesWritten: 1e9, flops: 1e15, serialSeconds: { low: 100, high: 300 } }).dominant).toBe(
+      'serial',
+    );
     const line = formatEstimate(estimateRealGpuSeconds({ ...base, dispatches: 100 }));
     expect(line).toMatch(/^real-GPU ESTIMATE: calls 2\.4–9\.5 ms, .*dominant: calls$/);
   });

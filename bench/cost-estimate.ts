@@ -1,0 +1,54 @@
+/**
+ * `npm run -s bench:cost`: the cost model's ESTIMATE of the rollout's and the update's milliseconds on an
+ * NVIDIA H200 (gpu-kernel-model.ts: serial depth and arithmetic, per kernel version), at the page
+ * defaults (GridHouse long, 8 × 8 runs) and at 4,096 runs (64 × 64), beside what the H200 measured on
+ * 2026-12-04 (docs/results/device/h200-2026-12-04.json, bench:train's parts), and the FLOPs per
+ * iteration against the useful arithmetic. Nothing runs on a GPU: the shapes are those of the measured
+ * iterations (their env steps; the distinct candidate rows as counted at those sizes, about 232 and 500).
+ */
+import { readFileSync } from 'node:fs';
+import { runCommand } from '../cli/flags.ts';
+import { DEVICES, formatPhase, KERNEL_VERSIONS, kernelFlops, measuredShape, phaseEstimates, usefulFlops } from './gpu-kernel-model.ts';
+
+const RECORD = new URL('../docs/results/device/h200-2026-12-04.json', import.meta.url);
+
+interface TrainPart {
+  name: string;
+  result?: { iterations: Record<string, string>[] };
+}
+
+/** The H200's measured rollout and update milliseconds and env steps of a bench:train part. */
+function measured(name: string): { rolloutMs: number; updateMs: number; envSteps: number } {
+  const parts = (JSON.parse(readFileSync(RECORD, 'utf8')) as { parts: TrainPart[] }).parts;
+  const row = parts.find((p) => p.name === name)?.result?.iterations[0];
+  if (!row) throw new Error(`${RECORD.pathname}: no part ${JSON.stringify(name)}`);
+  return { rolloutMs: Number(row['rollout ms']), updateMs: Number(row['update ms']), envSteps: Number(row['steps/iter']) };
+}
+
+function main(): number {
+  const device = DEVICES.h200;
+  const cases = [
+    { label: 'page defaults (GridHouse long, 8 × 8 runs)', part: 'train webgpu, page defaults', runs: 64, distinctRows: 232 },
+    { label: '4,096 runs (GridHouse long, 64 × 64)', part: 'train webgpu, 4096 runs', runs: 4096, distinctRows: 500 },
+  ];
+  console.log(`ESTIMATE for the ${device.name} (${device.source})`);
+  for (const c of cases) {
+    const m = measured(c.part);
+    const shape = measuredShape(c.runs, m.envSteps, c.distinctRows);
+    console.log(`\n${c.label}: ${m.envSteps.toLocaleString('en-US')} env steps, about ${c.distinctRows} distinct candidate rows`);
+    console.log(`  measured on the H200, 2026-12-04 (one bench:train iteration): rollout ${m.rolloutMs} ms, update ${m.updateMs} ms`);
+    for (const version of Object.values(KERNEL_VERSIONS)) {
+      const e = phaseEstimates(version, shape, device);
+      const flops = kernelFlops(version, shape).total;
+      console.log(`  ${version.name}:`);
+      console.log(`    rollout ${formatPhase(e.rollout)}`);
+      console.log(`    update  ${formatPhase(e.update)}`);
+      console.log(
+        `    ${(flops / 1e9).toFixed(1)} GFLOP per iteration, ${(flops / usefulFlops(shape)).toFixed(2)}× the useful arithmetic (${(usefulFlops(shape) / 1e9).toFixed(1)} GFLOP)`,
+      );
+    }
+  }
+  return 0;
+}
+
+runCommand(main, 'usage: npm run -s bench:cost (no flags)');
