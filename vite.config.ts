@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { bootGuardPlugin } from './scripts/boot-guard-plugin.ts';
 import { resultsPagePlugin } from './scripts/results-page-plugin.ts';
 
 /**
@@ -76,7 +77,7 @@ export default defineConfig(({ command }) => ({
   // Only a build has a service worker (the dev server serves sources that change on every edit). Not
   // import.meta.env.PROD: that follows NODE_ENV, which test runners set to "test" for builds as well.
   define: { __SERVICE_WORKER__: JSON.stringify(command === 'build') },
-  plugins: [wasmThreadsPlugin(), resultsPagePlugin(), offlinePlugin()],
+  plugins: [bootGuardPlugin(), wasmThreadsPlugin(), resultsPagePlugin(), offlinePlugin()],
   build: {
     target: 'es2022',
     // tfjs alone is well over Vite's 500 kB warning threshold; the warning would only be noise.

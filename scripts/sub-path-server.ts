@@ -40,6 +40,11 @@ export interface SubPathServer {
    * offline check for browsers whose driver cannot emulate a lost network.
    */
   setReachable(reachable: boolean): void;
+  /**
+   * Serve `script` (JavaScript) at `path` instead of its file, or the file again with null: how a test
+   * makes a module of the built page fail while it loads, in any browser.
+   */
+  replaceScript(path: string, script: string | null): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +72,7 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
   const refused: string[] = [];
   let isolated = options.isolated ?? false;
   let reachable = true;
+  const replaced = new Map<string, string>();
   const server = createServer((req, res) => {
     if (!reachable) {
       refused.push(req.url ?? '/');
@@ -75,6 +81,11 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
     }
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(path);
+    const replacement = replaced.get(path);
+    if (replacement !== undefined) {
+      res.writeHead(200, { 'content-type': TYPES['.js'], 'cache-control': 'no-store', ...(isolated ? ISOLATION_HEADERS : {}) }).end(replacement);
+      return;
+    }
     if (!path.startsWith(SUB_PATH)) {
       misses.push(path);
       res.writeHead(404).end();
@@ -103,6 +114,10 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
     setReachable: (on) => {
       reachable = on;
       if (!on) server.closeAllConnections();
+    },
+    replaceScript: (path, script) => {
+      if (script === null) replaced.delete(path);
+      else replaced.set(path, script);
     },
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -12,9 +12,16 @@ import { markOnce, TIMELINE_MARKS } from './timeline-marks.ts';
 markOnce(TIMELINE_MARKS.pageScript);
 
 // The page builds itself (defining the element renders it) once the workers' threads may start: in
-// Chromium they start from this thread, which the first render holds for a long task.
-await earlyWorkersStarting();
-customElements.define('beacon-live-app', BeaconLiveApp);
+// Chromium they start from this thread, which the first render holds for a long task. A failure here
+// goes to the boot guard (src/boot/boot-guard.js), which shows it in the page: a rejected top-level
+// await reaches no error listener in WebKit.
+try {
+  await earlyWorkersStarting();
+  customElements.define('beacon-live-app', BeaconLiveApp);
+} catch (e) {
+  console.error(e);
+  dispatchEvent(new CustomEvent('beacon-start-failed', { detail: e }));
+}
 
 const methodColors = document.createElement('style');
 methodColors.textContent = methodColorCss();

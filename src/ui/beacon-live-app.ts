@@ -5,18 +5,21 @@
  *
  * Its controllers do the work: the page's state and the URL (page-state.ts), the training workers
  * (training-controller.ts), autosave and run files (durable-runs.ts), the keyboard shortcuts
- * (shortcut-controller.ts) and the narrow-screen order (narrow-controller.ts).
+ * (shortcut-controller.ts), the narrow-screen order (narrow-controller.ts), the cost check before a wide
+ * race (cost-check-controller.ts) and the first screen's marks, modes and lazy parts
+ * (first-screen-controller.ts).
  */
 import { LitElement, html, nothing } from 'lit';
 import { raceEntry, type RaceEntryName } from '../race/entries.ts';
 import type { InjectedFault } from '../worker/protocol.ts';
 import { raceKey } from '../page/race-key.ts';
 import { writePageState } from '../page/url-state.ts';
-import { availableScenarios, presetState } from '../page/scenarios.ts';
-import { estimateCost, needsCostCheck, type CostEstimate, type CostMeasurement } from '../page/scale-estimate.ts';
+import { availableScenarios } from '../page/scenarios.ts';
 import type { TrainingCommandDetail } from './events.ts';
 import { downloadBlob } from './download.ts';
+import { CostCheckController } from './controllers/cost-check-controller.ts';
 import { DurableRuns } from './controllers/durable-runs.ts';
+import { FirstScreenController } from './controllers/first-screen-controller.ts';
 import { NarrowController } from './controllers/narrow-controller.ts';
 import { PageStateController } from './controllers/page-state.ts';
 import { ShortcutController } from './controllers/shortcut-controller.ts';
@@ -43,32 +46,29 @@ import './elements/shortcut-help.ts';
 import './elements/training-controls.ts';
 import { failureFromMessage } from '../estimator/failure.ts';
 import { codeEntries } from './controllers/estimator-session.ts';
-import { markOnce, TIMELINE_MARKS } from '../timeline-marks.ts';
 
 export class BeaconLiveApp extends LitElement {
   static override properties = {
     help: { state: true },
     stageControls: { state: true },
-    costCheck: { state: true },
   };
 
   /** The shortcut help overlay is open. */
   declare private help: boolean;
   /** Presenter mode: the controls behind the header's button are shown. */
   declare private stageControls: boolean;
-  /** A wide race about to load on wasm or cpu: its estimated cost, shown before it runs. */
-  declare private costCheck: { title: string; estimate: CostEstimate; load: () => void } | null;
   private readonly state = new PageStateController(this);
   private readonly narrow = new NarrowController(this);
   private readonly training: TrainingController;
   /** Autosave, resume and run files (durable-runs.ts). */
   private readonly durable: DurableRuns;
+  /** The cost check before a wide race on wasm or cpu (cost-check-controller.ts). */
+  private readonly cost: CostCheckController;
 
   constructor() {
     super();
     this.help = false;
     this.stageControls = false;
-    this.costCheck = null;
     const st = this.state;
     const page = () => ({ config: st.config, page: st.page });
     this.durable = new DurableRuns(
@@ -91,6 +91,8 @@ export class BeaconLiveApp extends LitElement {
       };
     });
     st.training = this.training;
+    this.cost = new CostCheckController(this, st, this.training);
+    new FirstScreenController(this, st);
     this.training.onCheckpoint = (m, iteration, bytes) => this.durable.checkpoint(m, iteration, bytes);
     this.addEventListener('run-save', () => void this.saveRun());
     this.addEventListener('run-open', (e) => void this.durable.readRunFile(e.detail.file).then((run) => run && st.openRun(run)));
@@ -104,13 +106,6 @@ export class BeaconLiveApp extends LitElement {
     this.addEventListener('page-setting', (e) => st.pageSetting(e.detail));
     this.addEventListener('staged-settings', (e) => st.stagedAction(e.detail));
     this.addEventListener('export-charts', () => void this.exportCharts());
-    this.addEventListener('scenario-select', (e) => this.loadScenario(e.detail.index));
-    this.addEventListener('preset-load', (e) => this.checkCost(e.detail.query, e.detail.label, () => st.loadQuery(e.detail.query)));
-    this.addEventListener('cost-answer', (e) => {
-      const pending = this.costCheck;
-      this.costCheck = null;
-      if (e.detail.run) pending?.load();
-    });
     this.addEventListener('help-close', () => (this.help = false));
     this.addEventListener('estimator-apply', (e) => st.applyCode(e.detail.source));
     this.addEventListener('estimator-consent', (e) => st.consentCode(e.detail.run));
@@ -120,22 +115,9 @@ export class BeaconLiveApp extends LitElement {
       step: () => this.onCommand({ command: 'step' }),
       reset: () => this.onCommand({ command: 'reset' }),
       toggleFullscreen: () => void toggleFullscreen(),
-      scenario: (index) => this.loadScenario(index),
+      scenario: (index) => this.cost.loadScenario(index),
       toggleHelp: () => (this.help = !this.help),
     });
-  }
-
-  protected override willUpdate(): void {
-    // Your estimator's editor (and CodeMirror with it) and the consent dialog load only when needed.
-    if (codeEntries(this.state.page.methods).length) void import('./elements/estimator-editor.ts');
-    if (this.state.code.pending) void import('./elements/consent-dialog.ts');
-    this.toggleAttribute('present', this.state.page.present);
-    // Presenter mode scales the whole page's rem-based type, so that body text is at least 20 px.
-    document.documentElement.classList.toggle('present', this.state.page.present);
-  }
-
-  protected override firstUpdated(): void {
-    markOnce(TIMELINE_MARKS.pageBuilt);
   }
 
   static override styles = [sharedStyles, pageFrameStyles, raceLayoutStyles, stageLayoutStyles];
@@ -203,41 +185,9 @@ export class BeaconLiveApp extends LitElement {
         <settings-form class="card" .config=${config} .staged=${staged} .page=${page}></settings-form>`,
       explainer: html`<explainer-section .methods=${methods}></explainer-section>`,
       help: html`<shortcut-help ?open=${this.help}></shortcut-help>
-        ${this.costCheck ? html`<cost-check .heading=${this.costCheck.title} .estimate=${this.costCheck.estimate}></cost-check>` : nothing}
+        ${this.cost.pending ? html`<cost-check .heading=${this.cost.pending.title} .estimate=${this.cost.pending.estimate}></cost-check>` : nothing}
         ${code.pending ? html`<consent-dialog .source=${code.pending.source} .origin=${code.pending.origin}></consent-dialog>` : nothing}`,
     };
-  }
-
-  /** Loads scenario `index` of the tour, after the cost check when it is a wide race on the CPU. */
-  private loadScenario(index: number): void {
-    const scenario = availableScenarios()[index];
-    if (scenario) this.checkCost(scenario.query, scenario.title, () => this.state.loadScenario({ index }));
-  }
-
-  /**
-   * Runs `load` at once, or, when the preset `query` would race many runs per iteration on wasm or cpu,
-   * after the visitor has seen what it will cost here (src/page/scale-estimate.ts) and chosen to run it.
-   */
-  private checkCost(query: string, title: string, load: () => void): void {
-    const target = presetState(query);
-    const runs = target ? target.config.tasksPerIteration * target.config.groupSize : 0;
-    const configured = this.state.config.backend;
-    const backend = this.training.backend?.report.backend ?? (configured === 'wasm' || configured === 'cpu' ? configured : null);
-    if (!needsCostCheck(backend, runs)) {
-      load();
-      return;
-    }
-    this.costCheck = { title, estimate: estimateCost(backend!, runs, this.measuredCost()), load };
-  }
-
-  /** Seconds per iteration measured here: the slowest panel's recent pace, else the probe's wasm timing. */
-  private measuredCost(): CostMeasurement | null {
-    const runs = this.state.config.tasksPerIteration * this.state.config.groupSize;
-    const rates = this.training.methods.map((m) => this.training.histories[m]?.iterationsPerSecond() ?? Number.NaN).filter((r) => r > 0);
-    if (rates.length) return { secondsPerIteration: 1 / Math.min(...rates), runs, source: 'this race’s last iterations' };
-    const probeMs = this.training.probe?.wasmMs;
-    if (probeMs) return { secondsPerIteration: probeMs / 1000, runs, source: 'the backend probe’s timing on wasm' };
-    return null;
   }
 
   /** Your estimator's editor, below the panels, when the race has a panel that runs the visitor's code. */

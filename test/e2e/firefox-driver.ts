@@ -8,6 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { ALERTS, BADGE, has, ITERATIONS } from './contract-source.ts';
 
 /** The Firefox binary: $FIREFOX_PATH, else /usr/bin/firefox-esr. Throws an install hint if missing. */
 export function firefoxPath(): string {
@@ -69,28 +70,14 @@ export async function visit(page: Page, url: string, query = ''): Promise<number
   return t0;
 }
 
-/*
- * The readers below are handed to Firefox as source text: the test runner's transform may wrap named
- * functions in helpers that exist only in Node.
- */
-const DEEP_ALL = `const all = (root, sel, out = []) => { for (const e of root.querySelectorAll('*')) { if (e.matches(sel)) out.push(e); if (e.shadowRoot) all(e.shadowRoot, sel, out); } return out; };`;
-
 /** Each method panel's completed iterations, by its `data-method` (through shadow roots). */
-export const iterationsIn = (page: Page) =>
-  page.evaluate(
-    `(() => { ${DEEP_ALL} return Object.fromEntries(all(document, 'method-panel').map((e) => [e.dataset.method, Number(e.dataset.iteration)])); })()`,
-  ) as Promise<Record<string, number>>;
+export const iterationsIn = (page: Page) => page.evaluate(ITERATIONS) as Promise<Record<string, number>>;
 
 /** The backend the badge reports, and its text (the reason for a fallback is in it). */
-export const badgeIn = (page: Page) =>
-  page.evaluate(
-    `(() => { ${DEEP_ALL} const b = all(document, 'backend-badge')[0]; return { backend: b?.getAttribute('data-backend') ?? null, text: (b?.shadowRoot?.textContent ?? '').replace(/\\s+/g, ' ').trim() }; })()`,
-  ) as Promise<{ backend: string | null; text: string }>;
+export const badgeIn = (page: Page) => page.evaluate(BADGE) as Promise<{ backend: string | null; text: string }>;
 
 /** The text of every `role="alert"` element (through shadow roots). */
-export const alertsIn = (page: Page) =>
-  page.evaluate(`(() => { ${DEEP_ALL} return all(document, '[role=alert]').map((e) => e.textContent.replace(/\\s+/g, ' ').trim()); })()`) as Promise<string[]>;
+export const alertsIn = (page: Page) => page.evaluate(ALERTS) as Promise<string[]>;
 
 /** Whether an element matching `selector` exists anywhere (through shadow roots). */
-export const hasIn = (page: Page, selector: string) =>
-  page.evaluate(`(() => { ${DEEP_ALL} return all(document, ${JSON.stringify(selector)}).length > 0; })()`) as Promise<boolean>;
+export const hasIn = (page: Page, selector: string) => page.evaluate(has(selector)) as Promise<boolean>;
