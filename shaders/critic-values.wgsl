@@ -8,7 +8,8 @@
 // then the bias, and tanh as ppo-forward computes it.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, safeTanh, MAX_HIDDEN};
+import package::lib::ppo_batch::{params, weightOffsets, MAX_HIDDEN};
+import package::lib::acting::safeTanh;
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
 @group(0) @binding(2) var<storage, read> obs: array<f32>;

@@ -8,11 +8,13 @@
 // episode's h itself (the observation tower is the smaller part at the policy's shapes) and its
 // candidate's embedding, and skips masked candidates. Measured at page defaults on SwiftShader, this
 // took about half the time of a workgroup-per-episode version that shared h (barriers are costly there).
-// Weights come as one flat buffer in `Policy.variables` order: W1, b1, W2, b2, V1, c1, V2, c2.
-// tanh here is WGSL's; tfjs computes 2σ(2z) − 1: the same function, rounded differently (~1e-7).
+// Weights come as one flat buffer in `Policy.variables` order: W1, b1, W2, b2, V1, c1, V2, c2. Each
+// unit is summed and finished as lib/acting.wgsl says (products in input order, then the bias; its
+// safeTanh), as in the rollouts and the update's forward; tfjs computes tanh as 2σ(2z) − 1: the same
+// function, rounded differently (~1e-7).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
-import package::lib::policy::{MAX_HIDDEN, weightOffsets};
+import package::lib::acting::{MAX_HIDDEN, policyWeightOffsets, tanhUnit, linearUnit, score};
 
 struct Params {
   numEpisodes: u32,
@@ -48,41 +50,41 @@ fn main(id: Invocation) {
   let H = params.hiddenSize;
   let D = params.obsDim;
   let F = params.actionDim;
-  let o = weightOffsets(D, F, H);
+  let o = policyWeightOffsets(0u, D, F, H);
 
   var hidden: array<f32, MAX_HIDDEN>;
   var embedding: array<f32, MAX_HIDDEN>;
   // Observation tower: embedding holds tanh(obs · W1 + b1), then h = tanh(· W2 + b2) goes to hidden.
   for (var j = 0u; j < H; j++) {
-    var z = weights[o.b1 + j];
+    var z = 0.0;
     for (var i = 0u; i < D; i++) {
       z += obs[b * D + i] * weights[o.w1 + i * H + j];
     }
-    embedding[j] = tanh(z);
+    embedding[j] = tanhUnit(z, weights[o.b1 + j]);
   }
   for (var j = 0u; j < H; j++) {
-    var z = weights[o.b2 + j];
+    var z = 0.0;
     for (var k = 0u; k < H; k++) {
       z += embedding[k] * weights[o.w2 + k * H + j];
     }
-    hidden[j] = tanh(z);
+    hidden[j] = tanhUnit(z, weights[o.b2 + j]);
   }
   // Candidate tower's first layer into embedding, then the second layer dotted with h as it goes.
   let row = pair * F;
   for (var j = 0u; j < H; j++) {
-    var z = weights[o.c1 + j];
+    var z = 0.0;
     for (var i = 0u; i < F; i++) {
       z += actionFeatures[row + i] * weights[o.v1 + i * H + j];
     }
-    embedding[j] = tanh(z);
+    embedding[j] = tanhUnit(z, weights[o.c1 + j]);
   }
   var dot = 0.0;
   for (var j = 0u; j < H; j++) {
-    var z = weights[o.c2 + j];
+    var z = 0.0;
     for (var k = 0u; k < H; k++) {
       z += embedding[k] * weights[o.v2 + k * H + j];
     }
-    dot += hidden[j] * z;
+    dot += hidden[j] * linearUnit(z, weights[o.c2 + j]);
   }
-  logits[pair] = dot * params.scale;
+  logits[pair] = score(dot, params.scale);
 }

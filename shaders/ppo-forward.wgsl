@@ -9,7 +9,8 @@
 // fused matMul forms it: the products first, then the bias.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, safeTanh, MAX_HIDDEN};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN};
+import package::lib::acting::safeTanh;
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
 @group(0) @binding(2) var<storage, read> obs: array<f32>;

@@ -8,6 +8,8 @@
 // work buffer holds one minibatch's activations and deltas at offsets that depend on its size M
 // (workOffsets).
 
+import package::lib::acting::{WeightOffsets, policyWeightOffsets};
+
 struct Params {
   numSteps: u32,
   batchSize: u32,
@@ -48,20 +50,9 @@ const LOSS_CLONING = 1u;
 const MAX_HIDDEN = 512u;
 const MAX_ACTIONS = 256u;
 
-struct WeightOffsets { w1: u32, b1: u32, w2: u32, b2: u32, v1: u32, c1: u32, v2: u32, c2: u32 }
-
+// Where each variable lies in the flat buffers: the acting pass's layout (lib/acting.wgsl), one definition.
 fn weightOffsets() -> WeightOffsets {
-  let H = params.hiddenSize;
-  var o: WeightOffsets;
-  o.w1 = 0u;
-  o.b1 = params.obsDim * H;
-  o.w2 = o.b1 + H;
-  o.b2 = o.w2 + H * H;
-  o.v1 = o.b2 + H;
-  o.c1 = o.v1 + params.actionDim * H;
-  o.v2 = o.c1 + H;
-  o.c2 = o.v2 + H * H;
-  return o;
+  return policyWeightOffsets(0u, params.obsDim, params.actionDim, params.hiddenSize);
 }
 
 // a1, h, dz2, dz1: [M, H] per minibatch row; g1, e, de, du1: [K, H] per distinct candidate row;
@@ -95,9 +86,3 @@ const STATE_CORRECTION1 = 2u;
 const STATE_CORRECTION2 = 3u;
 const STATE_GRAD_NORM = 4u;
 const STATE_ROWS = 8u;
-
-// tanh as tfjs computes it on webgpu: finite for every input (WGSL's tanh may give NaN far out).
-fn safeTanh(x: f32) -> f32 {
-  let e = exp(-2.0 * abs(x));
-  return sign(x) * (1.0 - e) / (1.0 + e);
-}

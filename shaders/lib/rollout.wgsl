@@ -1,19 +1,27 @@
-// What the whole-episode rollout kernels (gridhouse-rollout; one workgroup per run, looping over the
-// steps) share: the record bindings, whether the run plays a step, and the step's action: the acting
-// pass of src/policy/policy.ts with its matmuls shared by the workgroup, then the masked-softmax draw
-// of lib/sampling.wgsl by one invocation. Weights come as one flat buffer in `Policy.variables` order
-// (W1, b1, W2, b2, V1, c1, V2, c2), as for policy-logits.wgsl; each logit is summed in the same order
-// as there, so both give the same float32 values. The environment's step is the kernel's: its
-// bindings 1 and 3–6 (lib/env_step.wgsl) are the environment's table and buffers.
+// What the whole-episode rollout kernels (gridhouse-rollout, texthouse-rollout, shop-rollout; one
+// workgroup per run, looping over the steps) share: the record bindings, whether the run plays a step,
+// and the step's action: the acting pass of src/policy/policy.ts, written as lib/acting.wgsl says (its
+// order of summation, its safeTanh), then the masked-softmax draw of lib/sampling.wgsl by one
+// invocation. The environment's step is the kernel's: its bindings 1 and 3–6 (lib/env_step.wgsl) are
+// the environment's table and buffers.
 //
-// Uniform control flow: every barrier is reached by the whole workgroup; a run's end is shared
-// through `workgroupUniformLoad`, so its workgroup leaves the step loop together.
+// The acting pass keeps every lane busy and reads each weight once per step: a lane per hidden unit
+// computes that unit of the observation tower and, for every candidate that needs it, of the candidate
+// tower (the weight loaded once, used for each candidate of the chunk). A candidate row's embedding is
+// computed once per distinct row per rollout and published in the dictionary (lib/rollout_candidates.wgsl);
+// at most steps, a step reads its candidates' embeddings there and dots them with h (a lane per
+// candidate). Barriers per step: two for whether the run plays (the environment's writes made visible),
+// one after each tower layer of the observation, one for the count of rows to compute, and two per
+// chunk of rows computed (rare after a rollout's first steps).
+//
+// Uniform control flow: every barrier is reached by the whole workgroup; a run's end and the count of
+// rows to compute are shared through `workgroupUniformLoad`, so the workgroup leaves its loops together.
 
 import package::lib::dispatch::WORKGROUP_SIZE;
 import package::lib::env_step::{episodes, mask, obs, actionFeatures};
-import package::lib::policy::{MAX_HIDDEN, weightOffsets};
+import package::lib::acting::{MAX_HIDDEN, WeightOffsets, policyWeightOffsets, tanhUnit, linearUnit, score};
 import package::lib::sampling::{MAX_CANDIDATES, drawCandidate};
-import package::lib::candidate_dictionary::{DICTIONARY_SLOTS, D_OVERFLOW, D_KEYS, D_HASH_MAX, D_HASH_MIN, D_FIRST_USE, D_ROWS, dictionaryPairs};
+import package::lib::rollout_candidates::{RowHash, rowHash, enterCandidate, runCacheRemember, embeddingRecord, embeddingState, embeddingWord, publishEmbedding, EMBEDDING_PUBLISHED, EMBEDDING_CLAIMED};
 
 // Step-major records: the action and its log-probability of run b at step t at t · numEpisodes + b.
 // The action record holds the action below MILESTONE_FLAG and, in that bit, whether the milestone
@@ -27,11 +35,6 @@ import package::lib::candidate_dictionary::{DICTIONARY_SLOTS, D_OVERFLOW, D_KEYS
 // batch's rows from them on the GPU (shaders/ppo-gather.wgsl). Bound to a buffer too small for a
 // slot (a batch over the binding limit), the kernel records none.
 @group(0) @binding(9) var<storage, read_write> obsRecord: array<f32>;
-// The dictionary of the rollout's candidate rows and each pair's slot (lib/candidate_dictionary.wgsl),
-// zeroed by the host before the dispatch. Bound to a buffer too small for the pairs (a batch over the
-// binding limit), the kernel records none.
-@group(0) @binding(10) var<storage, read_write> candidateTable: array<atomic<u32>>;
-
 const NOT_ADMISSIBLE = -1e9;
 
 // The action record's bit for the step's milestone flag (src/trainer/rollout-records.ts MILESTONE_FLAG).
@@ -54,10 +57,23 @@ struct RolloutShape {
   maxSteps: u32,
 }
 
-var<workgroup> firstLayer: array<f32, MAX_HIDDEN>;
+// Workgroup memory (about 14 KiB with the run's cache, under WebGPU's default 16 KiB): h, the step's
+// logits, and a tile that holds the observation's first layer, then the candidate rows being computed:
+// their first layers in its first half, their embeddings in its second.
+const TILE_FLOATS = 2048u;
+// Most candidate rows computed together (a private accumulator each per lane); fewer where H is wide.
+const CHUNK_ROWS = 16u;
 var<workgroup> hidden: array<f32, MAX_HIDDEN>;
+var<workgroup> tile: array<f32, TILE_FLOATS>;
 var<workgroup> stepLogits: array<f32, MAX_CANDIDATES>;
+// The candidates whose embedding the run computes this step (their index, PUBLISH_FLAG where it publishes
+// it too, in the record of `computeRecords`) and their count.
+var<workgroup> toCompute: array<u32, MAX_CANDIDATES>;
+var<workgroup> computeRecords: array<u32, MAX_CANDIDATES>;
+var<workgroup> computeCount: atomic<u32>;
 var<workgroup> playing: u32;
+
+const PUBLISH_FLAG = 0x80000000u;
 
 // Run b's reset record into its live record, by invocation 0 (which then steps the environment):
 // after the B live records the host uploads each run's index into its reset records (B words), then
@@ -90,88 +106,89 @@ fn runPlays(b: u32, local: u32, r: RolloutShape) -> bool {
   return workgroupUniformLoad(&playing) != 0u;
 }
 
-// MurmurHash3's step for one word: its low bits reach the high ones and back (a float's low mantissa
-// bits are mostly zero, so a plain multiplicative hash such as FNV-1a would leave the key's low bits,
-// the slot, the same for every row).
-fn murmurWord(h: u32, word: u32) -> u32 {
-  var k = word * 0xcc9e2d51u;
-  k = (k << 15u) | (k >> 17u);
-  k *= 0x1b873593u;
-  var x = h ^ k;
-  x = (x << 13u) | (x >> 19u);
-  return x * 5u + 0xe6546b64u;
+// A candidate's logit and whether its embedding was whole: h · e in unit order, e from the dictionary's
+// record at `at` (`published`; a word still unwritten stops the read) or from the tile at `at`. One
+// function for both, so a row gives the same bits whichever run computed it.
+struct ScoreRead {
+  logit: f32,
+  complete: bool,
 }
 
-// MurmurHash3's finish over `words` words.
-fn murmurFinal(h: u32, words: u32) -> u32 {
-  var x = h ^ (words * 4u);
-  x ^= x >> 16u;
-  x *= 0x85ebca6bu;
-  x ^= x >> 13u;
-  x *= 0xc2b2ae35u;
-  return x ^ (x >> 16u);
+fn scoreOf(at: u32, published: bool, H: u32, scale: f32) -> ScoreRead {
+  var dot = 0.0;
+  for (var j = 0u; j < H; j++) {
+    var value: f32;
+    if (published) {
+      let word = embeddingWord(at, j);
+      if (word == 0u) {
+        return ScoreRead(0.0, false);
+      }
+      value = bitcast<f32>(~word);
+    } else {
+      value = tile[at + j];
+    }
+    dot += hidden[j] * value;
+  }
+  return ScoreRead(score(dot, scale), true);
 }
 
-// Enters run b's candidate a at step t into the dictionary: the row's slot (claimed by the first to
-// come, which writes the row), its first use in the run-major order (b · maxSteps + t) · A + a, and
-// the pair's record. Rows that share a slot's first hash but not its second set no flag here: the
-// slot keeps both hashes' extremes and candidate-ranks compares them.
-fn enterCandidate(b: u32, t: u32, a: u32, admissible: bool, r: RolloutShape) {
+// The candidate tower for the `count` queued candidates of run b, in chunks: a hidden unit per invocation
+// computes it for every row of the chunk (each weight loaded once for all of them), the first layer into
+// the tile's first half, the embedding into its second (and into the dictionary where this run publishes
+// it), then a lane per row dots it with h. Rows computed: the whole first layer, then each embedding.
+fn computeRows(b: u32, local: u32, count: u32, o: WeightOffsets, r: RolloutShape) {
+  let H = r.hiddenSize;
   let F = r.actionDim;
   let A = r.numCandidates;
-  let pair = (t * r.numEpisodes + b) * A + a;
-  let pairs = dictionaryPairs(F);
-  if (pairs + (pair + 1u) > arrayLength(&candidateTable)) {
-    return;
-  }
-  let base = (b * A + a) * F;
-  // Two MurmurHash3 (x86, 32-bit) hashes of the row's words under two seeds.
-  var hash = 0u;
-  var check = 0x9e3779b9u;
-  for (var i = 0u; i < F; i++) {
-    let word = bitcast<u32>(actionFeatures[base + i]);
-    hash = murmurWord(hash, word);
-    check = murmurWord(check, word);
-  }
-  hash = murmurFinal(hash, F);
-  check = murmurFinal(check, F);
-  let key = select(hash, 1u, hash == 0u); // 0 marks an empty slot
-  var slot = key & (DICTIONARY_SLOTS - 1u);
-  var found = false;
-  // Linear probing; a weak exchange may fail without cause, so a probe retries its slot until it is taken.
-  for (var probe = 0u; probe < 2u * DICTIONARY_SLOTS; probe++) {
-    let claim = atomicCompareExchangeWeak(&candidateTable[D_KEYS + slot], 0u, key);
-    if (claim.exchanged) {
+  let half = TILE_FLOATS / 2u;
+  let chunk = min(CHUNK_ROWS, half / H);
+  for (var first = 0u; first < count; first += chunk) {
+    let n = min(chunk, count - first);
+    for (var j = local; j < H; j += WORKGROUP_SIZE) {
+      var sums: array<f32, CHUNK_ROWS>;
       for (var i = 0u; i < F; i++) {
-        atomicStore(&candidateTable[D_ROWS + slot * F + i], bitcast<u32>(actionFeatures[base + i]));
+        let w = weights[o.v1 + i * H + j];
+        for (var m = 0u; m < n; m++) {
+          let a = toCompute[first + m] & ~PUBLISH_FLAG;
+          sums[m] += actionFeatures[(b * A + a) * F + i] * w;
+        }
       }
-      found = true;
-      break;
+      for (var m = 0u; m < n; m++) {
+        tile[m * H + j] = tanhUnit(sums[m], weights[o.c1 + j]);
+      }
     }
-    if (claim.old_value == key) {
-      found = true;
-      break;
+    workgroupBarrier();
+    for (var j = local; j < H; j += WORKGROUP_SIZE) {
+      var sums: array<f32, CHUNK_ROWS>;
+      for (var k = 0u; k < H; k++) {
+        let w = weights[o.v2 + k * H + j];
+        for (var m = 0u; m < n; m++) {
+          sums[m] += tile[m * H + k] * w;
+        }
+      }
+      for (var m = 0u; m < n; m++) {
+        let value = linearUnit(sums[m], weights[o.c2 + j]);
+        tile[half + m * H + j] = value;
+        if ((toCompute[first + m] & PUBLISH_FLAG) != 0u) {
+          publishEmbedding(computeRecords[first + m], j, value);
+        }
+      }
     }
-    if (claim.old_value != 0u) {
-      slot = (slot + 1u) & (DICTIONARY_SLOTS - 1u);
+    workgroupBarrier();
+    if (local < n) {
+      let a = toCompute[first + local] & ~PUBLISH_FLAG;
+      stepLogits[a] = scoreOf(half + local * H, false, H, r.scale).logit;
     }
+    // The next chunk overwrites the tile only once every lane has read it.
+    workgroupBarrier();
   }
-  if (!found) {
-    atomicStore(&candidateTable[D_OVERFLOW], 1u);
-    atomicStore(&candidateTable[pairs + pair], 0u);
-    return;
-  }
-  // The same rows come back at every step of every run: a load first keeps most of these read-modify-
-  // writes, which contend on a few hundred words, from happening at all (each would change nothing).
-  if (atomicLoad(&candidateTable[D_HASH_MAX + slot]) != check || atomicLoad(&candidateTable[D_HASH_MIN + slot]) != ~check) {
-    atomicMax(&candidateTable[D_HASH_MAX + slot], check);
-    atomicMax(&candidateTable[D_HASH_MIN + slot], ~check);
-  }
-  let firstUse = ~((b * r.maxSteps + t) * A + a);
-  if (atomicLoad(&candidateTable[D_FIRST_USE + slot]) < firstUse) {
-    atomicMax(&candidateTable[D_FIRST_USE + slot], firstUse);
-  }
-  atomicStore(&candidateTable[pairs + pair], select(0u, slot + 1u, admissible));
+}
+
+// The first word of run b's policy in the weights: one policy for every run today. A leading seed axis
+// (several independent policies, each with its own runs) returns its policy's here, and keys the
+// published embeddings by policy as well as by row (they are one policy's; lib/rollout_candidates.wgsl).
+fn runPolicyBase(b: u32) -> u32 {
+  return 0u;
 }
 
 // Run b's action at step t, drawn and recorded by invocation 0 (which gets it; the others get −1).
@@ -180,60 +197,82 @@ fn actAndRecord(b: u32, t: u32, local: u32, r: RolloutShape) -> i32 {
   let D = r.obsDim;
   let F = r.actionDim;
   let A = r.numCandidates;
-  let o = weightOffsets(D, F, H);
+  let o = policyWeightOffsets(runPolicyBase(b), D, F, H);
   let slot = (t * r.numEpisodes + b) * D;
   if (slot + D <= arrayLength(&obsRecord)) {
     for (var i = local; i < D; i += WORKGROUP_SIZE) {
       obsRecord[slot + i] = obs[b * D + i];
     }
   }
-  // Observation tower, a hidden unit per invocation (strided): h = tanh(tanh(obs · W1 + b1) · W2 + b2).
+  // Observation tower's first layer, a hidden unit per invocation (strided); the step's candidates
+  // entered into the dictionary, a candidate per invocation.
+  if (local == 0u) {
+    atomicStore(&computeCount, 0u);
+  }
   for (var j = local; j < H; j += WORKGROUP_SIZE) {
-    var z = weights[o.b1 + j];
+    var z = 0.0;
     for (var i = 0u; i < D; i++) {
       z += obs[b * D + i] * weights[o.w1 + i * H + j];
     }
-    firstLayer[j] = tanh(z);
+    tile[j] = tanhUnit(z, weights[o.b1 + j]);
+  }
+  let pairs = r.maxSteps * r.numEpisodes * A;
+  var row: RowHash;
+  var slotPlusOne = 0u;
+  var remember = false;
+  let a = local;
+  let admissible = a < A && mask[b * A + a] != 0u;
+  if (a < A) {
+    let base = (b * A + a) * F;
+    row = rowHash(base, F);
+    let entered = enterCandidate(row, base, F, (b * r.maxSteps + t) * A + a, (t * r.numEpisodes + b) * A + a, admissible);
+    slotPlusOne = entered.slotPlusOne;
+    remember = entered.remember;
   }
   workgroupBarrier();
+  // h, a hidden unit per invocation; the rows first seen remembered for the run's later steps.
   for (var j = local; j < H; j += WORKGROUP_SIZE) {
-    var z = weights[o.b2 + j];
+    var z = 0.0;
     for (var k = 0u; k < H; k++) {
-      z += firstLayer[k] * weights[o.w2 + k * H + j];
+      z += tile[k] * weights[o.w2 + k * H + j];
     }
-    hidden[j] = tanh(z);
+    hidden[j] = tanhUnit(z, weights[o.b2 + j]);
+  }
+  if (remember) {
+    runCacheRemember(row, slotPlusOne);
   }
   workgroupBarrier();
-  // Candidate tower, a candidate per invocation (strided), dotted with h as its second layer goes.
-  for (var a = local; a < A; a += WORKGROUP_SIZE) {
-    let pair = b * A + a;
-    enterCandidate(b, t, a, mask[pair] != 0u, r);
-    if (mask[pair] == 0u) {
-      stepLogits[a] = NOT_ADMISSIBLE;
-      continue;
-    }
-    var embedding: array<f32, MAX_HIDDEN>;
-    for (var j = 0u; j < H; j++) {
-      var z = weights[o.c1 + j];
-      for (var i = 0u; i < F; i++) {
-        z += actionFeatures[pair * F + i] * weights[o.v1 + i * H + j];
+  // Each admissible candidate's logit from its published embedding, or its row queued to compute.
+  if (a < A) {
+    stepLogits[a] = NOT_ADMISSIBLE;
+    if (admissible) {
+      let record = embeddingRecord(slotPlusOne, F, pairs, H);
+      let state = embeddingState(record, row.check);
+      var complete = false;
+      if (state == EMBEDDING_PUBLISHED) {
+        let found = scoreOf(record, true, H, r.scale);
+        complete = found.complete;
+        stepLogits[a] = found.logit;
       }
-      embedding[j] = tanh(z);
-    }
-    var dot = 0.0;
-    for (var j = 0u; j < H; j++) {
-      var z = weights[o.c2 + j];
-      for (var k = 0u; k < H; k++) {
-        z += embedding[k] * weights[o.v2 + k * H + j];
+      if (!complete) {
+        let n = atomicAdd(&computeCount, 1u);
+        toCompute[n] = a | select(0u, PUBLISH_FLAG, state == EMBEDDING_CLAIMED);
+        computeRecords[n] = record;
       }
-      dot += hidden[j] * z;
     }
-    stepLogits[a] = dot * r.scale;
   }
-  workgroupBarrier();
+  let count = workgroupUniformLoad(&computeCount);
+  computeRows(b, local, count, o, r);
   if (local != 0u) {
     return -1;
   }
+  return drawAndRecord(b, t, r);
+}
+
+// Run b's action at step t drawn from the step's logits and recorded with its log-probability and the
+// key of the state it was taken in, by invocation 0.
+fn drawAndRecord(b: u32, t: u32, r: RolloutShape) -> i32 {
+  let A = r.numCandidates;
   var rowLogits: array<f32, MAX_CANDIDATES>;
   var admissible: array<bool, MAX_CANDIDATES>;
   for (var a = 0u; a < A; a++) {

@@ -36,9 +36,30 @@ export function dictionaryBytes(actionDim: number, pairs: number): number {
   return 4 * (dictionaryPairs(actionDim) + pairs);
 }
 
+/**
+ * Bytes of the dictionary's buffer with the rollout's published candidate embeddings after the pair
+ * records: one record of 1 + `hiddenSize` words per slot (shaders/lib/rollout_candidates.wgsl), each row's
+ * embedding computed once per rollout and read by every run that meets it.
+ */
+export function dictionaryWithEmbeddingsBytes(actionDim: number, pairs: number, hiddenSize: number): number {
+  return dictionaryBytes(actionDim, pairs) + 4 * DICTIONARY_SLOTS * (hiddenSize + 1);
+}
+
 /** Bytes of the header and the table, which the host zeroes before each rollout (not the pair records). */
 export function dictionaryTableBytes(actionDim: number): number {
   return 4 * dictionaryPairs(actionDim);
+}
+
+/**
+ * Records the zeroing of what a rollout builds in the dictionary `table` (kept: more than 4 bytes) for
+ * `pairs` pairs: its header and table, and the published embeddings where the buffer holds them (the
+ * pair records are all written by the rollout).
+ */
+export function clearDictionary(encoder: GPUCommandEncoder, table: GPUBuffer, actionDim: number, pairs: number): void {
+  if (table.size <= 4) return;
+  encoder.clearBuffer(table, 0, dictionaryTableBytes(actionDim));
+  const embeddingsAt = dictionaryBytes(actionDim, pairs);
+  if (table.size > embeddingsAt) encoder.clearBuffer(table, embeddingsAt, table.size - embeddingsAt);
 }
 
 /** What the host reads of the dictionary after a rollout: its header. */

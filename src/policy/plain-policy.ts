@@ -4,6 +4,9 @@
  *
  *   h = tanh(tanh(obs · W1 + b1) · W2 + b2),  e = tanh(feat · V1 + c1) · V2 + c2,  logit = h · e / √H
  *
+ * in the acting kernels' order of summation (shaders/lib/acting.wgsl): each unit's input products in
+ * input order, then its bias; the score's products in unit order.
+ *
  * A CPU twin for checking what a GPU rollout recorded without a tfjs pass (which on webgpu would be
  * more dispatches and a read-back of its own). Candidate embeddings are kept by row id, since a
  * batch has few distinct candidate rows (candidate-table.ts).
@@ -83,23 +86,32 @@ export class PlainPolicy {
   }
 
   /**
-   * log π(action | step) of one step: `h` its observation's embedding, `rows[a]` candidate a's row in
-   * `features`, or −1 where a is inadmissible (masked out of the softmax).
+   * The logits of one step's admissible candidates, h · e / √H (the sum in unit order, as
+   * shaders/lib/acting.wgsl forms it), at a where rows[a] ≥ 0 (the others left as they were): valid until
+   * the next call.
    */
-  logProb(h: Float64Array, features: ArrayLike<number>, rows: ArrayLike<number>, action: number): number {
-    if (rows[action] < 0) return -Infinity;
+  scores(h: Float64Array, features: ArrayLike<number>, rows: ArrayLike<number>): Float64Array {
     const scale = 1 / Math.sqrt(this.shape.hiddenSize);
     if (this.logits.length < rows.length) this.logits = new Float64Array(rows.length);
-    const logits = this.logits;
-    let top = -Infinity;
     for (let a = 0; a < rows.length; a++) {
       if (rows[a] < 0) continue;
       const e = this.candidate(features, rows[a]);
       let dot = 0;
       for (let j = 0; j < h.length; j++) dot += h[j] * e[j];
-      logits[a] = dot * scale;
-      if (logits[a] > top) top = logits[a];
+      this.logits[a] = dot * scale;
     }
+    return this.logits;
+  }
+
+  /**
+   * log π(action | step) of one step: `h` its observation's embedding, `rows[a]` candidate a's row in
+   * `features`, or −1 where a is inadmissible (masked out of the softmax).
+   */
+  logProb(h: Float64Array, features: ArrayLike<number>, rows: ArrayLike<number>, action: number): number {
+    if (rows[action] < 0) return -Infinity;
+    const logits = this.scores(h, features, rows);
+    let top = -Infinity;
+    for (let a = 0; a < rows.length; a++) if (rows[a] >= 0 && logits[a] > top) top = logits[a];
     let total = 0;
     for (let a = 0; a < rows.length; a++) if (rows[a] >= 0) total += Math.exp(logits[a] - top);
     return logits[action] - top - Math.log(total);

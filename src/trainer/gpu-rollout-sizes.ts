@@ -4,6 +4,7 @@
  * shares, and the records kept on the GPU for the update only where they fit the binding limits.
  */
 import type { VecEnv } from '../../envs/types.ts';
+import { dictionaryBytes, dictionaryWithEmbeddingsBytes } from '../gpu/candidate-dictionary.ts';
 import { MAX_CANDIDATES } from '../gpu/episode-rollout.ts';
 import { FINAL_WORDS, SAMPLE_WORDS } from '../gpu/final-records.ts';
 import { gpuEnvKernel } from '../gpu/gpu-envs.ts';
@@ -55,6 +56,16 @@ export type RecordName = keyof ReturnType<typeof recordSizes>;
  */
 export function keptBytes(bytes: number, device: GPUDevice): number {
   return bytes <= Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) ? bytes : 4;
+}
+
+/**
+ * Bytes of the rollout's candidate dictionary on `device`: with the published embeddings where they fit
+ * the binding limits, else without (each run then computes its rows' embeddings itself), else 4 (none kept).
+ */
+export function dictionarySize(env: VecEnv, hiddenSize: number, device: GPUDevice): number {
+  const pairs = env.maxSteps * env.batchSize * env.maxActions;
+  const withEmbeddings = keptBytes(dictionaryWithEmbeddingsBytes(env.actionDim, pairs, hiddenSize), device);
+  return withEmbeddings > 4 ? withEmbeddings : keptBytes(dictionaryBytes(env.actionDim, pairs), device);
 }
 
 /** Storage buffers the whole-episode kernel binds (episode-rollout.ts). */

@@ -58,9 +58,8 @@ import {
   CANDIDATE_RANKS_WORKGROUP,
   DICTIONARY_HEADER_BYTES,
   DICTIONARY_SLOTS,
-  dictionaryBytes,
+  clearDictionary,
   dictionaryRefusal,
-  dictionaryTableBytes,
   readDictionaryHeader,
 } from '../gpu/candidate-dictionary.ts';
 import { injectKernelFault, takeGpuFault } from '../gpu/fault-injection.ts';
@@ -82,7 +81,16 @@ import {
   stepsOnDemand,
 } from './rollout.ts';
 import { finalsOf, type RecordedSample, runsFromFinals, SampleReplay } from './sample-replay.ts';
-import { gpuRolloutRefusal, keptBytes, readBackSizes, type ReadBackName, type RecordName, recordSizes, stepBufferSizes } from './gpu-rollout-sizes.ts';
+import {
+  dictionarySize,
+  gpuRolloutRefusal,
+  keptBytes,
+  readBackSizes,
+  type ReadBackName,
+  type RecordName,
+  recordSizes,
+  stepBufferSizes,
+} from './gpu-rollout-sizes.ts';
 
 /** What a rollout's steps are laid out from, besides its actions. */
 interface LaidOutFrom {
@@ -189,11 +197,7 @@ export class GpuRolloutCollector {
     this.sampleRecord = this.create('sampled steps', readBackSizes(env).sample, STORAGE | COPY_SRC);
     this.hostFinals = this.create('final records for the host', 2 * 4 * env.batchSize, STORAGE | COPY_SRC);
     this.dictionary = {
-      table: this.create(
-        'candidate dictionary',
-        keptBytes(dictionaryBytes(env.actionDim, env.maxSteps * env.batchSize * env.maxActions), this.device),
-        STORAGE | COPY_SRC | COPY_DST,
-      ),
+      table: this.create('candidate dictionary', dictionarySize(env, this.policy.shape.hiddenSize, this.device), STORAGE | COPY_SRC | COPY_DST),
       features: this.create('candidate rows', 4 * DICTIONARY_SLOTS * env.actionDim, STORAGE | COPY_SRC),
     };
     // What comes back of the records, then the weights the rollout acted with (for the log-probability check), then the dictionary's header.
@@ -250,7 +254,7 @@ export class GpuRolloutCollector {
     try {
       const encoder = device.createCommandEncoder({ label: 'gpu rollout' });
       gatherWeights(encoder, this.policy.variables, buffers.weights);
-      if (keepsDictionary) encoder.clearBuffer(dictionary.table, 0, dictionaryTableBytes(env.actionDim));
+      clearDictionary(encoder, dictionary.table, env.actionDim, env.maxSteps * B * A);
       const pass = (record: (p: GPUComputePassEncoder) => void) => {
         const p = encoder.beginComputePass({ label: 'gpu rollout' });
         record(p);
