@@ -6,10 +6,12 @@
  * backend's binaries with `?url` (see src/backend/browser.ts); both are built into Vite.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { bootGuardPlugin } from './scripts/boot-guard-plugin.ts';
+import { estimatorFramePlugin } from './scripts/estimator-frame-plugin.ts';
 import { resultsPagePlugin } from './scripts/results-page-plugin.ts';
 
 /**
@@ -44,8 +46,10 @@ function wasmThreadsPlugin(): Plugin {
 }
 
 /**
- * Emits the service worker (src/sw/service-worker.js) with the list of every file of the build to
- * precache and a version that is the hash of their contents, so each build has its own cache.
+ * Writes the service worker (src/sw/service-worker.js) with the list of every file of the build to
+ * precache, each with the SHA-256 of its bytes (the worker serves a cached copy only if it matches), and a
+ * version that is the hash of their contents, so each build has its own cache. The bytes are read back
+ * from the written files: some chunks are still rewritten after `generateBundle` (their preload lists).
  */
 function offlinePlugin(): Plugin {
   return {
@@ -53,21 +57,27 @@ function offlinePlugin(): Plugin {
     apply: 'build',
     // After Vite's own HTML plugin, so that index.html is in the bundle (and in the version hash).
     enforce: 'post',
-    generateBundle(_options, bundle) {
-      const files = Object.keys(bundle)
+    writeBundle(options, bundle) {
+      const dir = options.dir;
+      if (!dir) this.error('the build has no output directory to write sw.js into');
+      const names = Object.keys(bundle)
         .filter((f) => f !== 'sw.js' && !f.endsWith('.map'))
         .sort();
-      const hash = createHash('sha256');
-      for (const f of files) {
-        const item = bundle[f];
-        hash.update(f);
-        hash.update(item.type === 'chunk' ? item.code : typeof item.source === 'string' ? item.source : Buffer.from(item.source));
+      if (!names.includes('index.html')) this.error('the build has no index.html to precache');
+      const version = createHash('sha256');
+      const files: Record<string, string> = {};
+      for (const f of names) {
+        const bytes = readFileSync(join(dir, f));
+        version.update(f);
+        version.update(bytes);
+        files[f] = createHash('sha256').update(bytes).digest('hex');
       }
-      const version = hash.digest('hex').slice(0, 16);
+      // The page's own address ('./') is index.html.
+      const listed = { './': files['index.html'], ...files };
       const source = readFileSync(new URL('src/sw/service-worker.js', import.meta.url), 'utf8')
-        .replace("const VERSION = '__VERSION__';", `const VERSION = ${JSON.stringify(version)};`)
-        .replace('const FILES = __FILES__;', `const FILES = ${JSON.stringify(['./', ...new Set(['index.html', ...files])])};`);
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+        .replace("const VERSION = '__VERSION__';", `const VERSION = ${JSON.stringify(version.digest('hex').slice(0, 16))};`)
+        .replace('const FILES = __FILES__;', `const FILES = ${JSON.stringify(listed)};`);
+      writeFileSync(join(dir, 'sw.js'), source);
     },
   };
 }
@@ -77,7 +87,7 @@ export default defineConfig(({ command }) => ({
   // Only a build has a service worker (the dev server serves sources that change on every edit). Not
   // import.meta.env.PROD: that follows NODE_ENV, which test runners set to "test" for builds as well.
   define: { __SERVICE_WORKER__: JSON.stringify(command === 'build') },
-  plugins: [bootGuardPlugin(), wasmThreadsPlugin(), resultsPagePlugin(), offlinePlugin()],
+  plugins: [bootGuardPlugin(), wasmThreadsPlugin(), resultsPagePlugin(), estimatorFramePlugin(), offlinePlugin()],
   build: {
     target: 'es2022',
     // tfjs alone is well over Vite's 500 kB warning threshold; the warning would only be noise.

@@ -3,7 +3,7 @@
  * costs on top of the estimator itself, at the page's defaults (src/page/page-defaults.ts).
  *
  * The custom method trains with GRPO written against the estimator interface (src/estimator/templates.ts),
- * in Node's worker-thread sandbox (the page uses a nested Worker with the same core). Per iteration, the
+ * in Node's worker-thread sandbox (the page uses a worker in its sandboxed estimator frame, with the same core). Per iteration, the
  * overhead is the custom engine's advantage time (the record's `ms.advantage`: copying the batch into
  * transferable typed arrays, the hand-over, the batch view, the checks of the result, the hand-back and
  * the tensor) less the time spent inside the visitor's estimate(); it is printed as a share of the whole

@@ -1,6 +1,6 @@
 /**
- * The advantage engine of the custom method: the visitor's estimator, run by a sandbox (a nested worker
- * in the page, a worker thread in Node; src/estimator/sandbox-host.ts), gives one advantage per step.
+ * The advantage engine of the custom method: the visitor's estimator, run by a sandbox (a worker in the
+ * page's sandboxed estimator frame, a worker thread in Node; src/estimator/sandbox-host.ts), gives one advantage per step.
  * Its parts are empty (the visitor's rule has none we could name), so the credit view shows A alone.
  *
  * The engine adds the estimator's source to the trainer's checkpoints (part `estimator`), so a run file

@@ -1,7 +1,7 @@
 /**
  * What runs inside the sandbox worker, around the visitor's module: load it, call its default export
  * on each batch, check the result, and answer with flat advantages or a failure. The same core serves
- * the page's nested worker (src/estimator/browser-sandbox-worker.ts) and Node's worker thread
+ * the page's worker in its estimator frame (src/estimator/frame-worker.ts) and Node's worker thread
  * (cli/estimator-worker.ts); each supplies only how a source becomes a module URL.
  *
  * The host (sandbox-host.ts) owns the time limit: a synchronous loop cannot be interrupted from inside

@@ -2,7 +2,7 @@
  * The host side of the estimator sandbox: owns one worker that holds the visitor's module, hands it
  * each batch as transferred typed arrays, and enforces the time limit. A call that runs over gets its
  * worker terminated (the only way to stop a synchronous loop) and fails with how long it ran; the next
- * call starts a fresh worker. Nothing here knows whether the worker is the page's nested Worker or a
+ * call starts a fresh worker. Nothing here knows whether the worker is the page's sandbox-frame worker or a
  * Node worker thread: `spawn` supplies it.
  */
 import type { AdvantageBatch } from '../advantages/types.ts';

@@ -91,7 +91,8 @@ export type InjectedFault = 'kernel' | 'replay' | 'logProb' | 'deviceLostNoNewDe
 
 /**
  * The visitor's estimator for a worker whose entry runs visitor code (the custom method): its source
- * and the time limit of one call, in seconds. It runs in a worker nested in the training worker.
+ * and the time limit of one call, in seconds. It runs in a worker of the page's sandboxed estimator frame
+ * (src/estimator/sandbox-frame.ts), which the training worker reaches through MessagePorts.
  */
 export interface EstimatorCode {
   source: string;

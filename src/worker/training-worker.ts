@@ -25,7 +25,8 @@ import type { PolicyWeights } from '../policy/policy.ts';
 import { sftPrior } from '../trainer/sft-prior.ts';
 import type { EstimatorCode, FromWorker, InjectedFault, ToWorker } from './protocol.ts';
 import { methodSpec } from '../methods/registry.ts';
-import { browserEstimatorSandbox } from '../estimator/browser-sandbox.ts';
+import { browserEstimatorSandbox, receiveSandboxPorts } from '../estimator/browser-sandbox.ts';
+import { isSandboxPortGrant } from '../estimator/frame-protocol.ts';
 import { EstimatorError } from '../estimator/failure.ts';
 import { createCustomAdvantageEngine } from '../engine/custom-advantage-engine.ts';
 import type { AdvantageEngine } from '../engine/advantage-engine.ts';
@@ -124,7 +125,7 @@ function injectFault(fault: InjectedFault): void {
   } else armGpuFault(fault);
 }
 
-/** The custom method's engine: the visitor's estimator in a nested sandbox worker, its module loaded first. */
+/** The custom method's engine: the visitor's estimator in a sandbox worker of the page's estimator frame, its module loaded first. */
 async function customEngine(estimator: EstimatorCode | null | undefined, shaders: ShaderSources | undefined): Promise<AdvantageEngine> {
   if (!estimator)
     throw new EstimatorError({
@@ -154,6 +155,11 @@ async function sharedPrior(config: RaceConfig, method: Method): Promise<PolicyWe
 
 scope.onmessage = (event) => {
   const message = event.data;
+  // The ports of a sandbox worker for the visitor's estimator, from the page's estimator frame.
+  if (isSandboxPortGrant(message)) {
+    receiveSandboxPorts(message);
+    return;
+  }
   if ((message.type === 'init' || message.type === 'prior' || message.type === 'warm') && message.wasmThreads !== undefined)
     setWasmThreads(message.wasmThreads);
   if (message.type === 'warm') {

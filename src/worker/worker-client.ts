@@ -6,6 +6,23 @@
  * then take those workers over instead of starting new ones (docs/performance.md, "The first point").
  */
 import type { FromWorker, ToWorker } from './protocol.ts';
+import { isSandboxPortRequest, type SandboxPortGrant, type SandboxPortRequest } from '../estimator/frame-protocol.ts';
+
+/**
+ * A sandbox worker for the visitor's estimator, asked for by a training worker: the page's estimator
+ * frame (loaded on first use) starts it and the worker gets its ports (src/estimator/sandbox-frame.ts).
+ */
+async function grantSandboxPorts(worker: Worker, { id }: SandboxPortRequest): Promise<void> {
+  let grant: SandboxPortGrant;
+  try {
+    const { connectEstimatorSandbox } = await import('../estimator/sandbox-frame.ts');
+    grant = { type: 'estimatorSandbox', id, ...(await connectEstimatorSandbox()) };
+  } catch (e) {
+    worker.postMessage({ type: 'estimatorSandbox', id, error: e instanceof Error ? e.message : String(e) } satisfies SandboxPortGrant);
+    return;
+  }
+  worker.postMessage(grant, [grant.data, grant.control]);
+}
 
 function spawn(name: string): Worker {
   return new Worker(new URL('./training-worker.ts', import.meta.url), { type: 'module', name: `beacon-live-${name}` });
@@ -51,7 +68,10 @@ export class TrainingWorkerClient {
     const started = early.get(name);
     early.delete(name);
     this.worker = started?.worker ?? spawn(name);
-    this.worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(event.data);
+    this.worker.onmessage = (event: MessageEvent<FromWorker | SandboxPortRequest>) => {
+      if (isSandboxPortRequest(event.data)) void grantSandboxPorts(this.worker, event.data);
+      else onMessage(event.data);
+    };
     this.worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       onCrash(event.message || 'the training worker failed to load');
