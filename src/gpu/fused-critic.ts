@@ -23,8 +23,19 @@
  * update anyway, docs/maths.md §8).
  */
 import { type FusedMinibatch, type FusedPpoTargets, fusedPpoRefusal, workFloats } from './fused-ppo-batch.ts';
-import { FUSED_PPO_PARAMS, STATE_ROWS, PPO_ADAM, PPO_FORWARD, PPO_GRAD_NORM, PPO_STEP_GRADS, WORKGROUP, type ParamName, spanRows, towerGrads } from './fused-ppo-kernels.ts';
-import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-ppo.ts';
+import {
+  FUSED_PPO_PARAMS,
+  STATE_ROWS,
+  PPO_ADAM,
+  PPO_FORWARD,
+  PPO_GRAD_NORM,
+  PPO_STEP_GRADS,
+  WORKGROUP,
+  type ParamName,
+  spanRows,
+  towerGrads,
+} from './fused-ppo-kernels.ts';
+import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-flat-buffers.ts';
 import { FusedRunners } from './fused-runners.ts';
 import { defineKernel } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, type PermutationKey, recordPermutation } from './minibatch-permutation.ts';
@@ -210,7 +221,10 @@ export class FusedCriticKernels {
       rows: scratch('rows', 1),
       groups: scratch('groups', 1),
       // ppo-step-grads' partial sums of the tower's gradients, per span of rows (critic-head-grads adds them).
-      partials: scratch('partials', Math.max(...minibatches.map((mb) => towerGrads(mb.size, shape.obsDim, shape.hiddenSize).spans)) * towerGrads(1, shape.obsDim, shape.hiddenSize).floats),
+      partials: scratch(
+        'partials',
+        Math.max(...minibatches.map((mb) => towerGrads(mb.size, shape.obsDim, shape.hiddenSize).spans)) * towerGrads(1, shape.obsDim, shape.hiddenSize).floats,
+      ),
       statsOut: scratch('statsOut', 5),
     };
     d.queue.writeBuffer(buffers.returns, 0, returns);
