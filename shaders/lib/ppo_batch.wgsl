@@ -56,6 +56,9 @@ const LOSS_CLONING = 1u;
 const MAX_HIDDEN = 512u;
 const MAX_ACTIONS = 256u;
 
+// Every kernel reads its workgroup's index from the grid's x and y alone (lib/dispatch.wgsl), and
+// every weight, moment and gradient through weightOffsets: a leading seed axis (several policies, each
+// its own weights, moments, norm and permutation) would take the grid's z and add its policy's base here.
 struct WeightOffsets { w1: u32, b1: u32, w2: u32, b2: u32, v1: u32, c1: u32, v2: u32, c2: u32 }
 
 fn weightOffsets() -> WeightOffsets {
