@@ -3,13 +3,15 @@
 //
 //   dw_v[j] = Σ_i g_i · h_ij,   dc_v = Σ_i g_i
 //
-// One invocation per output (H + 1); ppo-step-grads forms the tower's.
+// One invocation per output (H + 1); then one per output of the tower's gradients, adding the partial
+// sums ppo-step-grads left per span of rows, in order (lib/ppo_batch.wgsl towerGradFloats).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, towerGradFloats, towerSpans};
 
 @group(0) @binding(1) var<storage, read> work: array<f32>;
 @group(0) @binding(2) var<storage, read_write> grads: array<f32>;
+@group(0) @binding(3) var<storage, read> partials: array<f32>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(id: Invocation) {
@@ -30,5 +32,13 @@ fn main(id: Invocation) {
       sum += work[o.stats + i * 4u + 1u];
     }
     grads[w.c1] = sum;
+  } else if (q < H + 1u + towerGradFloats()) {
+    let p = q - (H + 1u);
+    let size = towerGradFloats();
+    var sum = 0.0;
+    for (var t = 0u; t < towerSpans(); t++) {
+      sum += partials[t * size + p];
+    }
+    grads[p] = sum;
   }
 }

@@ -1,48 +1,82 @@
-// The fused PPO update, kernel 4 of 7: the candidate tower's second layer, backwards.
+// The fused PPO update, kernel 4 of 7: the candidate embeddings' gradient as a segmented sum over
+// the pairs grouped by distinct row (lib/ppo_batch.wgsl groupOffsets; docs/maths.md §4):
 //
-//   dV2 = g1ᵀ · de, dc2 = Σ de                            into the gradient buffer
-//   du1 = (de · V2ᵀ) · (1 − g1²)                          the first layer's pre-activation gradient
+//   de_r = Σ over the minibatch's (step, candidate) pairs of row r of dScore · h
 //
-// One invocation per output value, summing over the K distinct candidate rows in order.
+// One workgroup per chunk of SEGMENT_CHUNK sorted pairs, its invocations striding over the hidden
+// units; each sums the chunk's pairs of the minibatch in order, one piece per row the chunk meets, and
+// writes it at pieceBase[r] + (its chunk − row r's first chunk); ppo-candidate-input-grads adds each
+// row's pieces in chunk order. Pairs of steps outside the minibatch are skipped (invPos), so the
+// arithmetic is the minibatch's pairs × width and the reads the batch's pairs.
+//
+// More workgroups, one invocation per output, add ppo-step-grads' partial sums of the observation
+// tower's gradients over the spans, in order, into the gradient buffer.
 
-import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets};
+import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
+import package::lib::ppo_batch::{params, workOffsets, groupOffsets, towerGradFloats, towerSpans, SEGMENT_CHUNK};
 
-@group(0) @binding(1) var<storage, read> weights: array<f32>;
-@group(0) @binding(2) var<storage, read_write> work: array<f32>;
-@group(0) @binding(3) var<storage, read_write> grads: array<f32>;
+@group(0) @binding(1) var<storage, read> work: array<f32>;
+@group(0) @binding(2) var<storage, read> rows: array<i32>;
+@group(0) @binding(3) var<storage, read> groups: array<u32>;
+@group(0) @binding(4) var<storage, read_write> pieces: array<f32>;
+@group(0) @binding(5) var<storage, read> partials: array<f32>;
+@group(0) @binding(6) var<storage, read_write> grads: array<f32>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(id: Invocation) {
-  let q = invocationIndex(id);
-  let H = params.hiddenSize;
-  let K = params.numRows;
-  let w = weightOffsets();
-  let o = workOffsets();
-  if (q < H * H) {
-    let r = q / H;
-    let j = q % H;
-    var sum = 0.0;
-    for (var k = 0u; k < K; k++) {
-      sum += work[o.g1 + k * H + r] * work[o.de + k * H + j];
-    }
-    grads[w.v2 + q] = sum;
-  } else if (q < H * H + H) {
-    let j = q - H * H;
-    var sum = 0.0;
-    for (var k = 0u; k < K; k++) {
-      sum += work[o.de + k * H + j];
-    }
-    grads[w.c2 + j] = sum;
-  } else if (q < H * H + H + K * H) {
-    let p = q - (H * H + H);
-    let k = p / H;
-    let r = p % H;
-    var sum = 0.0;
-    for (var j = 0u; j < H; j++) {
-      sum += work[o.de + k * H + j] * weights[w.v2 + r * H + j];
-    }
-    let y = work[o.g1 + k * H + r];
-    work[o.du1 + p] = sum * (1.0 - y * y);
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let chunk = workgroupIndex(wg, grid);
+  let chunks = (params.numSteps * params.numActions + SEGMENT_CHUNK - 1u) / SEGMENT_CHUNK;
+  if (chunk >= chunks) {
+    addSpans((chunk - chunks) * WORKGROUP_SIZE + lid);
+    return;
   }
+  let g = groupOffsets();
+  let total = groups[g.rowStart + params.numRows];
+  let first = chunk * SEGMENT_CHUNK;
+  if (first >= total) {
+    return;
+  }
+  let last = min(first + SEGMENT_CHUNK, total);
+  let H = params.hiddenSize;
+  let A = params.numActions;
+  let M = params.batchSize;
+  let o = workOffsets();
+  for (var j = lid; j < H; j += WORKGROUP_SIZE) {
+    var row = u32(rows[groups[g.sorted + first]]);
+    var sum = 0.0;
+    for (var q = first; q < last; q++) {
+      let p = groups[g.sorted + q];
+      let r = u32(rows[p]);
+      if (r != row) {
+        pieces[pieceIndex(row, chunk) * H + j] = sum;
+        sum = 0.0;
+        row = r;
+      }
+      // Where the pair's step sits in this minibatch: wraps past M for a step outside it (invPos 0, or
+      // an earlier minibatch's place).
+      let i = groups[g.invPos + p / A] - 1u - params.permOffset;
+      if (i < M) {
+        sum += work[o.dScore + i * A + p % A] * work[o.h + i * H + j];
+      }
+    }
+    pieces[pieceIndex(row, chunk) * H + j] = sum;
+  }
+}
+
+fn pieceIndex(row: u32, chunk: u32) -> u32 {
+  let g = groupOffsets();
+  return groups[g.pieceBase + row] + chunk - groups[g.rowStart + row] / SEGMENT_CHUNK;
+}
+
+// Output q of the observation tower's gradients: its spans' partial sums, in order.
+fn addSpans(q: u32) {
+  let size = towerGradFloats();
+  if (q >= size) {
+    return;
+  }
+  var sum = 0.0;
+  for (var t = 0u; t < towerSpans(); t++) {
+    sum += partials[t * size + q];
+  }
+  grads[q] = sum;
 }

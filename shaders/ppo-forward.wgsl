@@ -7,9 +7,13 @@
 // One workgroup per row (M observation rows, then K candidate rows); its invocations stride over the
 // hidden units, the first layer's outputs shared in workgroup memory. Each sum is formed as tfjs's
 // fused matMul forms it: the products first, then the bias.
+//
+// In the update's first minibatch (`groupRows`), countBlocks more workgroups count the batch's
+// (step, candidate) pairs of each distinct row per block of pairs (lib/ppo_batch.wgsl groupOffsets):
+// integer atomics, so the counts are exact whatever the order.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, groupOffsets, MAX_HIDDEN};
 import package::lib::acting::safeTanh;
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
@@ -17,6 +21,8 @@ import package::lib::acting::safeTanh;
 @group(0) @binding(3) var<storage, read> features: array<f32>;
 @group(0) @binding(4) var<storage, read> perm: array<u32>;
 @group(0) @binding(5) var<storage, read_write> work: array<f32>;
+@group(0) @binding(6) var<storage, read> rows: array<i32>;
+@group(0) @binding(7) var<storage, read_write> groups: array<atomic<u32>>;
 
 var<workgroup> first: array<f32, MAX_HIDDEN>;
 
@@ -26,6 +32,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   let M = params.batchSize;
   let K = params.numRows;
   if (row >= M + K) {
+    if (params.groupRows == 1u && row < M + K + params.countBlocks) {
+      countPairs(row - M - K, lid);
+    }
     return;
   }
   let H = params.hiddenSize;
@@ -76,5 +85,18 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
       z = safeTanh(z);
     }
     work[out2 + j] = z;
+  }
+}
+
+// Block b's pairs counted at their rows: counts[r · countBlocks + b] (ppo-step-loss scans them).
+fn countPairs(b: u32, lid: u32) {
+  let g = groupOffsets();
+  let start = b * params.blockPairs;
+  let end = min(start + params.blockPairs, params.numSteps * params.numActions);
+  for (var p = start + lid; p < end; p += WORKGROUP_SIZE) {
+    let r = rows[p];
+    if (r >= 0) {
+      atomicAdd(&groups[g.counts + u32(r) * params.countBlocks + b], 1u);
+    }
   }
 }

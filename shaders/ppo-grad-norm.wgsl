@@ -2,15 +2,17 @@
 // step clips, docs/maths.md §4), the minibatch's statistics [policy loss, entropy, approx KL, clip
 // fraction, ‖g‖] as the means over its rows, and Adam's bias corrections for this step (β^t advanced
 // as tfjs's AdamOptimizer advances them). After the last minibatch, the update's statistics: the
-// minibatches' mean, into `statsOut`.
+// minibatches' mean, into `statsOut`. First, with candidate rows, the candidate tower's gradients:
+// ppo-candidate-input-grads' partial sums added in tile order.
 
 import package::lib::dispatch::{WORKGROUP_SIZE};
-import package::lib::ppo_batch::{params, workOffsets, STATE_ACC_BETA1, STATE_ACC_BETA2, STATE_CORRECTION1, STATE_CORRECTION2, STATE_GRAD_NORM, STATE_ROWS};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, candidatePartialFloats, candidatePartialsStart, ROW_TILE, STATE_ACC_BETA1, STATE_ACC_BETA2, STATE_CORRECTION1, STATE_CORRECTION2, STATE_GRAD_NORM, STATE_ROWS};
 
-@group(0) @binding(1) var<storage, read> grads: array<f32>;
+@group(0) @binding(1) var<storage, read_write> grads: array<f32>;
 @group(0) @binding(2) var<storage, read> work: array<f32>;
 @group(0) @binding(3) var<storage, read_write> state: array<f32>;
 @group(0) @binding(4) var<storage, read_write> statsOut: array<f32>;
+@group(0) @binding(5) var<storage, read> partials: array<f32>;
 
 // Largest workgroup the tree sums hold (a power of two); the runner dispatches 256 invocations.
 const MAX_WORKGROUP = 256u;
@@ -20,6 +22,18 @@ var<workgroup> rowSums: array<vec4<f32>, MAX_WORKGROUP>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32) {
+  let tiles = (params.numRows + ROW_TILE - 1u) / ROW_TILE;
+  let size = candidatePartialFloats();
+  let v1 = weightOffsets().v1;
+  for (var q = lid; q < size && tiles > 0u; q += WORKGROUP_SIZE) {
+    var sum = 0.0;
+    for (var t = 0u; t < tiles; t++) {
+      sum += partials[candidatePartialsStart() + t * size + q];
+    }
+    grads[v1 + q] = sum;
+  }
+  storageBarrier();
+  workgroupBarrier();
   var square = 0.0;
   for (var p = lid; p < params.weightCount; p += WORKGROUP_SIZE) {
     let g = grads[p];

@@ -1,66 +1,159 @@
-// The fused PPO update, kernel 3 of 7: the reductions over the minibatch's rows.
+// The fused PPO update, kernel 3 of 7: the observation tower's weight gradients, reduced in tiles
+// over the minibatch's rows.
 //
-//   dW1 = obsᵀ · dz1, db1 = Σ dz1, dW2 = a1ᵀ · dz2, db2 = Σ dz2        into the gradient buffer
-//   de  = dSᵀ · h                                                    the candidate embeddings' gradient
+//   dW1 = obsᵀ · dz1, db1 = Σ dz1, dW2 = a1ᵀ · dz2, db2 = Σ dz2
 //
-// One invocation per output value, summing over the M rows in order.
+// Each layer is one product [inputs + 1, M] · [M, H] (the bias's input is 1). A workgroup takes a
+// span of spanRows rows × TILE_INPUTS inputs × WORKGROUP_SIZE outputs: it stages TILE_ROWS rows of
+// both operands at a time in workgroup memory, each invocation accumulating one output column for
+// TILE_INPUTS inputs, and writes its span's partial sums (lib/ppo_batch.wgsl towerGradFloats); the
+// next kernel (ppo-candidate-grads, critic-head-grads) adds the spans in order. No float atomics: the
+// same batch gives the same bits.
+//
+// In the update's first minibatch (`groupRows`), countBlocks more workgroups place the batch's
+// (step, candidate) pairs in their rows' segments (lib/ppo_batch.wgsl groupOffsets): block b takes its
+// pairs 64 at a time, in order; each row's first invocation among them advances the block's cursor
+// for that row (ppo-step-loss left it where the block's pairs of the row start) by their count, and
+// each pair goes to the cursor plus its rank among them. Only block b moves its cursors, one chunk
+// after another, so every pair's place is the same on every run: by row, then by pair.
 
-import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets};
+import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
+import package::lib::ppo_batch::{params, workOffsets, groupOffsets, towerGradFloats, towerSpans};
 
 @group(0) @binding(1) var<storage, read> obs: array<f32>;
 @group(0) @binding(2) var<storage, read> perm: array<u32>;
-@group(0) @binding(3) var<storage, read_write> work: array<f32>;
-@group(0) @binding(4) var<storage, read_write> grads: array<f32>;
+@group(0) @binding(3) var<storage, read> work: array<f32>;
+@group(0) @binding(4) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(5) var<storage, read> rows: array<i32>;
+@group(0) @binding(6) var<storage, read_write> groups: array<atomic<u32>>;
+
+// Rows staged at a time, and inputs per workgroup (ppo-step-grads' tile; fused-ppo-kernels.ts).
+const TILE_ROWS = 32u;
+const TILE_INPUTS = 16u;
+// The workgroup the arrays hold: the runner's (fused-ppo-kernels.ts WORKGROUP), 12 KiB in all.
+const MAX_LANES = 64u;
+var<workgroup> tileInputs: array<f32, TILE_ROWS * TILE_INPUTS>;
+var<workgroup> tileDeltas: array<f32, TILE_ROWS * MAX_LANES>;
+var<workgroup> laneRow: array<i32, MAX_LANES>;
+var<workgroup> laneCursor: array<u32, MAX_LANES>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(id: Invocation) {
-  let q = invocationIndex(id);
-  let M = params.batchSize;
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let group = workgroupIndex(wg, grid);
   let H = params.hiddenSize;
-  let D = params.obsDim;
-  let w = weightOffsets();
+  let columnBlocks = (H + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+  // ceil((D + 1) / TILE_INPUTS) blocks of the first layer's inputs with its bias, likewise the second's.
+  let firstBlocks = (params.obsDim + TILE_INPUTS) / TILE_INPUTS;
+  let secondBlocks = (H + TILE_INPUTS) / TILE_INPUTS;
+  let perSpan = (firstBlocks + secondBlocks) * columnBlocks;
+  let tiles = towerSpans() * perSpan;
+  if (group >= tiles) {
+    if (params.groupRows == 1u && group < tiles + params.countBlocks) {
+      placePairs(group - tiles, lid);
+    }
+    return;
+  }
+  let spanIndex = group / perSpan;
+  var inputBlock = group % perSpan;
+  let column = (inputBlock % columnBlocks) * WORKGROUP_SIZE + lid;
+  inputBlock = inputBlock / columnBlocks;
+  let isFirst = inputBlock < firstBlocks;
+  var inputs = H;
+  var firstInput = (inputBlock - firstBlocks) * TILE_INPUTS;
+  var outputStart = (params.obsDim + 1u) * H;
+  if (isFirst) {
+    inputs = params.obsDim;
+    firstInput = inputBlock * TILE_INPUTS;
+    outputStart = 0u;
+  }
   let o = workOffsets();
-  if (q < D * H) {
-    let r = q / H;
-    let j = q % H;
-    var sum = 0.0;
-    for (var i = 0u; i < M; i++) {
-      sum += obs[perm[params.permOffset + i] * D + r] * work[o.dz1 + i * H + j];
+  let M = params.batchSize;
+  let rowStart = spanIndex * params.spanRows;
+  let rowEnd = min(rowStart + params.spanRows, M);
+  var sums: array<f32, TILE_INPUTS>;
+  for (var base = rowStart; base < rowEnd; base += TILE_ROWS) {
+    // Stage TILE_ROWS rows: their inputs (1 for the bias, 0 past the rows), and their deltas.
+    for (var e = lid; e < TILE_ROWS * TILE_INPUTS; e += WORKGROUP_SIZE) {
+      let i = base + e / TILE_INPUTS;
+      let f = firstInput + e % TILE_INPUTS;
+      var x = 0.0;
+      if (i < rowEnd && f == inputs) {
+        x = 1.0;
+      } else if (i < rowEnd && f < inputs) {
+        if (isFirst) {
+          x = obs[perm[params.permOffset + i] * params.obsDim + f];
+        } else {
+          x = work[o.a1 + i * H + f];
+        }
+      }
+      tileInputs[e] = x;
     }
-    grads[w.w1 + q] = sum;
-  } else if (q < D * H + H) {
-    let j = q - D * H;
-    var sum = 0.0;
-    for (var i = 0u; i < M; i++) {
-      sum += work[o.dz1 + i * H + j];
+    for (var r = 0u; r < TILE_ROWS; r++) {
+      let i = base + r;
+      var d = 0.0;
+      if (i < rowEnd && column < H) {
+        if (isFirst) {
+          d = work[o.dz1 + i * H + column];
+        } else {
+          d = work[o.dz2 + i * H + column];
+        }
+      }
+      tileDeltas[r * WORKGROUP_SIZE + lid] = d;
     }
-    grads[w.b1 + j] = sum;
-  } else if (q < D * H + H + H * H) {
-    let p = q - (D * H + H);
-    let r = p / H;
-    let j = p % H;
-    var sum = 0.0;
-    for (var i = 0u; i < M; i++) {
-      sum += work[o.a1 + i * H + r] * work[o.dz2 + i * H + j];
+    workgroupBarrier();
+    for (var r = 0u; r < TILE_ROWS; r++) {
+      let d = tileDeltas[r * WORKGROUP_SIZE + lid];
+      for (var f = 0u; f < TILE_INPUTS; f++) {
+        sums[f] += tileInputs[r * TILE_INPUTS + f] * d;
+      }
     }
-    grads[w.w2 + p] = sum;
-  } else if (q < D * H + 2u * H + H * H) {
-    let j = q - (D * H + H + H * H);
-    var sum = 0.0;
-    for (var i = 0u; i < M; i++) {
-      sum += work[o.dz2 + i * H + j];
+    workgroupBarrier();
+  }
+  if (column < H) {
+    let out = spanIndex * towerGradFloats() + outputStart;
+    for (var f = 0u; f < TILE_INPUTS; f++) {
+      if (firstInput + f <= inputs) {
+        partials[out + (firstInput + f) * H + column] = sums[f];
+      }
     }
-    grads[w.b2 + j] = sum;
-  } else if (q < D * H + 2u * H + H * H + params.numRows * H) {
-    let p = q - (D * H + 2u * H + H * H);
-    let k = p / H;
-    let j = p % H;
-    let K = params.numRows;
-    var sum = 0.0;
-    for (var i = 0u; i < M; i++) {
-      sum += work[o.dS + i * K + k] * work[o.h + i * H + j];
+  }
+}
+
+// Block b's admissible pairs into their rows' segments, in pair order.
+fn placePairs(b: u32, lid: u32) {
+  let g = groupOffsets();
+  let blocks = params.countBlocks;
+  let start = b * params.blockPairs;
+  let end = min(start + params.blockPairs, params.numSteps * params.numActions);
+  for (var base = start; base < end; base += WORKGROUP_SIZE) {
+    let p = base + lid;
+    var r = -1;
+    if (p < end) {
+      r = rows[p];
     }
-    work[o.de + p] = sum;
+    laneRow[lid] = r;
+    workgroupBarrier();
+    var rank = 0u;
+    var count = 0u;
+    var leader = lid;
+    if (r >= 0) {
+      for (var l = 0u; l < WORKGROUP_SIZE; l++) {
+        if (laneRow[l] == r) {
+          if (l < lid) {
+            rank++;
+            leader = min(leader, l);
+          }
+          count++;
+        }
+      }
+      if (rank == 0u) {
+        laneCursor[lid] = atomicAdd(&groups[g.counts + u32(r) * blocks + b], count);
+      }
+    }
+    workgroupBarrier();
+    if (r >= 0) {
+      atomicStore(&groups[g.sorted + laneCursor[leader] + rank], p);
+    }
+    workgroupBarrier();
   }
 }

@@ -36,6 +36,14 @@ struct Params {
   lossKind: u32,
   // The critic's value-loss weight (critic-value-loss; docs/maths.md §8); unread by the policy's kernels.
   valueCoef: f32,
+  // 1 in the update's first minibatch, whose first three kernels also group the batch's (step,
+  // candidate) pairs by distinct row (groupOffsets); 0 elsewhere and in the critic.
+  groupRows: u32,
+  // The pairs are counted in `countBlocks` blocks of `blockPairs` consecutive pairs (the last shorter).
+  countBlocks: u32,
+  blockPairs: u32,
+  // Rows per span of ppo-step-grads' tiled sums (a multiple of TILE_ROWS): one partial sum per span.
+  spanRows: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -51,14 +59,18 @@ const MAX_HIDDEN = 512u;
 const MAX_ACTIONS = 256u;
 
 // Where each variable lies in the flat buffers: the acting pass's layout (lib/acting.wgsl), one definition.
+// Every kernel reads its workgroup's index from the grid's x and y alone (lib/dispatch.wgsl), and
+// every weight, moment and gradient through weightOffsets: a leading seed axis (several policies, each
+// its own weights, moments, norm and permutation) would take the grid's z and add its policy's base here.
 fn weightOffsets() -> WeightOffsets {
   return policyWeightOffsets(0u, params.obsDim, params.actionDim, params.hiddenSize);
 }
 
 // a1, h, dz2, dz1: [M, H] per minibatch row; g1, e, de, du1: [K, H] per distinct candidate row;
-// dS: [M, K] the scores' gradient; stats: [M, 4] per row (min surrogate, entropy, k3 KL, clipped; when
-// cloning: log p of the demonstrated action, 1 where it is the most likely, 0, 0).
-struct WorkOffsets { a1: u32, h: u32, dz2: u32, dz1: u32, g1: u32, e: u32, de: u32, du1: u32, dS: u32, stats: u32 }
+// dScore: [M, A] each (row, candidate)'s score gradient (0 where masked); stats: [M, 4] per row (min
+// surrogate, entropy, k3 KL, clipped; when cloning: log p of the demonstrated action, 1 where it is the
+// most likely, 0, 0).
+struct WorkOffsets { a1: u32, h: u32, dz2: u32, dz1: u32, g1: u32, e: u32, de: u32, du1: u32, dScore: u32, stats: u32 }
 
 fn workOffsets() -> WorkOffsets {
   let MH = params.batchSize * params.hiddenSize;
@@ -72,9 +84,59 @@ fn workOffsets() -> WorkOffsets {
   o.e = o.g1 + KH;
   o.de = o.e + KH;
   o.du1 = o.de + KH;
-  o.dS = o.du1 + KH;
-  o.stats = o.dS + params.batchSize * params.numRows;
+  o.dScore = o.du1 + KH;
+  o.stats = o.dScore + params.batchSize * params.numActions;
   return o;
+}
+
+// The batch's (step, candidate) pairs p = s · A + a grouped by distinct row, once per update, so that
+// the candidate embeddings' gradient de_r = Σ over row r's pairs of dScore · h (docs/maths.md §4) costs
+// steps × candidates × width, never steps × distinct rows: ppo-forward counts each row's pairs per
+// block (integer atomics), ppo-step-loss scans the counts, ppo-step-grads places every pair in its
+// row's segment in pair order (so every sum over a segment has one order: the same bits every run).
+// The `groups` buffer (u32 words): counts [K, countBlocks] (after the scan, where each block's pairs
+// of each row start), rowStart [K + 1], pieceBase [K + 1] (SEGMENT_CHUNK), invPos [S] (1 + where
+// step s sits in the permutation, written by each minibatch's ppo-step-loss; 0 before), sorted [S · A]
+// (the admissible pairs, by row, then by pair).
+struct GroupOffsets { counts: u32, rowStart: u32, pieceBase: u32, invPos: u32, sorted: u32 }
+
+fn groupOffsets() -> GroupOffsets {
+  var g: GroupOffsets;
+  g.counts = 0u;
+  g.rowStart = params.numRows * params.countBlocks;
+  g.pieceBase = g.rowStart + params.numRows + 1u;
+  g.invPos = g.pieceBase + params.numRows + 1u;
+  g.sorted = g.invPos + params.numSteps;
+  return g;
+}
+
+// Sorted pairs per workgroup of the segmented sum (ppo-candidate-grads): each writes one piece, a
+// partial de, per row its chunk meets; row r's pieces start at pieceBase[r] (fused-ppo-kernels.ts
+// SEGMENT_CHUNK).
+const SEGMENT_CHUNK = 256u;
+// Distinct rows per workgroup of the candidate tower's backward pass (ppo-candidate-input-grads),
+// whose partial weight gradients ppo-grad-norm sums in tile order (fused-ppo-kernels.ts ROW_TILE).
+const ROW_TILE = 16u;
+
+// Floats of one row tile's partial gradients: V1, c1, V2, c2 in the flat layout's order.
+fn candidatePartialFloats() -> u32 {
+  return (params.actionDim + params.hiddenSize + 2u) * params.hiddenSize;
+}
+
+// The observation tower's gradients W1, b1, W2, b2 (the flat layout's first floats): ppo-step-grads
+// sums them per span of spanRows minibatch rows into the `partials` buffer, [spans, towerGradFloats];
+// the next kernel adds the spans in order. The candidate tower's partials follow them.
+fn towerGradFloats() -> u32 {
+  let H = params.hiddenSize;
+  return (params.obsDim + 1u) * H + (H + 1u) * H;
+}
+
+fn towerSpans() -> u32 {
+  return (params.batchSize + params.spanRows - 1u) / params.spanRows;
+}
+
+fn candidatePartialsStart() -> u32 {
+  return towerSpans() * towerGradFloats();
 }
 
 // The state buffer (ppo-grad-norm writes it, ppo-adam reads it): Adam's β1^t, β2^t, the step's bias

@@ -12,8 +12,8 @@
  *
  *   1. ppo-forward        (per row)     a1, h per minibatch row
  *   2. critic-value-loss  (per row)     V, the squared error, g = ∂loss/∂V, dz2, dz1
- *   3. ppo-step-grads     (per output)  dW1, db1, dW2, db2
- *   4. critic-head-grads  (per output)  the head's and its bias's gradients
+ *   3. ppo-step-grads     (per tile)    dW1, db1, dW2, db2 summed per span of rows
+ *   4. critic-head-grads  (per output)  the head's and its bias's gradients; the spans' sums added
  *   5. ppo-grad-norm      (1 workgroup) ‖g‖, the minibatch's loss, Adam's β^t
  *   6. ppo-adam           (per weight)  clipped Adam step
  *
@@ -23,8 +23,19 @@
  * update anyway, docs/maths.md §8).
  */
 import { type FusedMinibatch, type FusedPpoTargets, fusedPpoRefusal, workFloats } from './fused-ppo-batch.ts';
-import { FUSED_PPO_PARAMS, STATE_ROWS, PPO_ADAM, PPO_FORWARD, PPO_GRAD_NORM, PPO_STEP_GRADS, WORKGROUP, type ParamName } from './fused-ppo-kernels.ts';
-import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-ppo.ts';
+import {
+  FUSED_PPO_PARAMS,
+  STATE_ROWS,
+  PPO_ADAM,
+  PPO_FORWARD,
+  PPO_GRAD_NORM,
+  PPO_STEP_GRADS,
+  WORKGROUP,
+  type ParamName,
+  spanRows,
+  towerGrads,
+} from './fused-ppo-kernels.ts';
+import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-flat-buffers.ts';
 import { FusedRunners } from './fused-runners.ts';
 import { defineKernel } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, type PermutationKey, recordPermutation } from './minibatch-permutation.ts';
@@ -56,6 +67,7 @@ export const CRITIC_HEAD_GRADS = defineKernel({
   storage: [
     ['work', 'read'],
     ['grads', 'read_write'],
+    ['partials', 'read'],
   ],
 });
 
@@ -200,11 +212,19 @@ export class FusedCriticKernels {
       secondMoment: scratch('secondMoment', weightFloats),
       grads: scratch('grads', weightFloats),
       state: scratch('state', STATE_ROWS + 5 * minibatches.length),
-      work: scratch('work', workFloats(largest, 0, shape.hiddenSize)),
+      work: scratch('work', workFloats(largest, 0, shape.hiddenSize, 1)),
       returns: scratch('returns', steps),
       perm: scratch('perm', steps * settings.epochs),
-      // ppo-forward binds the candidates' features; with no candidate rows it reads none.
+      // ppo-forward binds the candidates' features and, with ppo-step-grads, the rows' grouping, and
+      // ppo-grad-norm the candidate tower's partial gradients; with no candidate rows they read none.
       features: scratch('features', 1),
+      rows: scratch('rows', 1),
+      groups: scratch('groups', 1),
+      // ppo-step-grads' partial sums of the tower's gradients, per span of rows (critic-head-grads adds them).
+      partials: scratch(
+        'partials',
+        Math.max(...minibatches.map((mb) => towerGrads(mb.size, shape.obsDim, shape.hiddenSize).spans)) * towerGrads(1, shape.obsDim, shape.hiddenSize).floats,
+      ),
       statsOut: scratch('statsOut', 5),
     };
     d.queue.writeBuffer(buffers.returns, 0, returns);
@@ -233,8 +253,10 @@ export class FusedCriticKernels {
           beta2: settings.beta2,
           epsilon: settings.epsilon,
           valueCoef: settings.valueCoef,
+          spanRows: spanRows(mb.size),
         });
-        const workgroups = [mb.size, mb.size, groups(D * H + 2 * H + H * H), groups(H + 1), 1, groups(weightFloats)];
+        const tower = towerGrads(mb.size, D, H);
+        const workgroups = [mb.size, mb.size, tower.workgroups, groups(H + 1 + tower.floats), 1, groups(weightFloats)];
         slots[j].forEach((runner, k) => {
           const named = Object.fromEntries(runner.spec.storage.map(([name]) => [name, bound[name]]));
           runner.record(pass, runner.prepare(named, params), workgroups[k]);

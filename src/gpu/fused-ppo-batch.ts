@@ -3,7 +3,7 @@
  * minibatches, the settings, the variables' buffers it writes, and why a batch must take the tfjs
  * ops instead.
  */
-import { FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN, type LossKind } from './fused-ppo-kernels.ts';
+import { FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN, type LossKind, rowGrouping } from './fused-ppo-kernels.ts';
 import { bindableBytes } from './buffer-pool.ts';
 import { takeGpuFault } from './fault-injection.ts';
 import type { PermutationKey } from './minibatch-permutation.ts';
@@ -89,9 +89,9 @@ export function variableSizes(s: Pick<FusedPpoShape, 'obsDim' | 'actionDim' | 'h
   return [s.obsDim * H, H, H * H, H, s.actionDim * H, H, H * H, H];
 }
 
-/** Floats of one minibatch's work buffer (workOffsets in the WGSL). */
-export function workFloats(M: number, K: number, H: number): number {
-  return 4 * M * H + 4 * K * H + M * K + 4 * M;
+/** Floats of one minibatch's work buffer for A candidates per step (workOffsets in the WGSL). */
+export function workFloats(M: number, K: number, H: number, A: number): number {
+  return 4 * M * H + 4 * K * H + M * A + 4 * M;
 }
 
 /**
@@ -112,8 +112,12 @@ export function fusedPpoRefusal(
   if (shape.hiddenSize > FUSED_PPO_MAX_HIDDEN) return `hiddenSize ${shape.hiddenSize} is over the fused update's ${FUSED_PPO_MAX_HIDDEN}`;
   if (shape.numActions > FUSED_PPO_MAX_ACTIONS) return `${shape.numActions} candidates per step are over the fused update's ${FUSED_PPO_MAX_ACTIONS}`;
   const limit = bindableBytes(device.limits);
+  const grouping = rowGrouping(steps, shape.numActions, numRows, shape.hiddenSize, shape.actionDim, shape.obsDim, largestMinibatch);
   const bytes: Record<string, number> = {
-    work: 4 * workFloats(largestMinibatch, numRows, shape.hiddenSize),
+    work: 4 * workFloats(largestMinibatch, numRows, shape.hiddenSize, shape.numActions),
+    groups: 4 * grouping.groupWords,
+    pieces: 4 * grouping.pieceFloats,
+    partials: 4 * grouping.partialFloats,
     obs: 4 * steps * shape.obsDim,
     rows: 4 * steps * shape.numActions,
     perm: 4 * steps * epochs,

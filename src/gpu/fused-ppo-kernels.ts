@@ -34,6 +34,10 @@ export const FUSED_PPO_PARAMS = uniformFields([
   ['weightCount', 'u32'],
   ['lossKind', 'u32'],
   ['valueCoef', 'f32'],
+  ['groupRows', 'u32'],
+  ['countBlocks', 'u32'],
+  ['blockPairs', 'u32'],
+  ['spanRows', 'u32'],
 ]);
 export type ParamName = (typeof FUSED_PPO_PARAMS)[number][0];
 
@@ -53,6 +57,8 @@ export const PPO_FORWARD = defineKernel({
     ['features', 'read'],
     ['perm', 'read'],
     ['work', 'read_write'],
+    ['rows', 'read'],
+    ['groups', 'read_write'],
   ],
 });
 export const PPO_STEP_LOSS = defineKernel({
@@ -66,6 +72,7 @@ export const PPO_STEP_LOSS = defineKernel({
     ['oldLogProbs', 'read'],
     ['advantages', 'read'],
     ['perm', 'read'],
+    ['groups', 'read_write'],
   ],
 });
 export const PPO_STEP_GRADS = defineKernel({
@@ -74,16 +81,21 @@ export const PPO_STEP_GRADS = defineKernel({
   storage: [
     ['obs', 'read'],
     ['perm', 'read'],
-    ['work', 'read_write'],
-    ['grads', 'read_write'],
+    ['work', 'read'],
+    ['partials', 'read_write'],
+    ['rows', 'read'],
+    ['groups', 'read_write'],
   ],
 });
 export const PPO_CANDIDATE_GRADS = defineKernel({
   name: 'ppo-candidate-grads',
   params: FUSED_PPO_PARAMS,
   storage: [
-    ['weights', 'read'],
-    ['work', 'read_write'],
+    ['work', 'read'],
+    ['rows', 'read'],
+    ['groups', 'read'],
+    ['pieces', 'read_write'],
+    ['partials', 'read'],
     ['grads', 'read_write'],
   ],
 });
@@ -92,18 +104,22 @@ export const PPO_CANDIDATE_INPUT_GRADS = defineKernel({
   params: FUSED_PPO_PARAMS,
   storage: [
     ['features', 'read'],
-    ['work', 'read'],
-    ['grads', 'read_write'],
+    ['weights', 'read'],
+    ['work', 'read_write'],
+    ['pieces', 'read'],
+    ['groups', 'read'],
+    ['partials', 'read_write'],
   ],
 });
 export const PPO_GRAD_NORM = defineKernel({
   name: 'ppo-grad-norm',
   params: FUSED_PPO_PARAMS,
   storage: [
-    ['grads', 'read'],
+    ['grads', 'read_write'],
     ['work', 'read'],
     ['state', 'read_write'],
     ['statsOut', 'read_write'],
+    ['partials', 'read'],
   ],
 });
 export const PPO_ADAM = defineKernel({
@@ -129,3 +145,56 @@ export const STATE_ROWS = 8;
 /** Limits of the kernels' workgroup arrays (MAX_HIDDEN, MAX_ACTIONS in shaders/lib/ppo_batch.wgsl). */
 export const FUSED_PPO_MAX_HIDDEN = 512;
 export const FUSED_PPO_MAX_ACTIONS = 256;
+
+/** Sorted pairs per workgroup of the segmented sum, and distinct rows per workgroup of the candidate tower's backward pass (SEGMENT_CHUNK, ROW_TILE in shaders/lib/ppo_batch.wgsl). */
+export const SEGMENT_CHUNK = 256;
+export const ROW_TILE = 16;
+/** ppo-step-grads' tile: rows staged at a time, inputs per workgroup (TILE_ROWS, TILE_INPUTS in the WGSL). */
+const TILE_ROWS = 32;
+const TILE_INPUTS = 16;
+/** At most this many spans of rows per minibatch: the reduction after ppo-step-grads adds as many partials per output. */
+const MAX_SPANS = 128;
+/** At most this many per-block counts (K × blocks): the scan's single workgroup reads each twice. */
+const MAX_COUNTS = 1 << 18;
+/** Fewest pairs per counting block: shorter blocks only add counts to scan. */
+const MIN_BLOCK_PAIRS = 256;
+
+/** Rows per span of ppo-step-grads for a minibatch of `rows` (spanRows): at least 8 tiles, at most MAX_SPANS spans. */
+export function spanRows(rows: number): number {
+  return Math.max(8 * TILE_ROWS, Math.ceil(rows / MAX_SPANS / TILE_ROWS) * TILE_ROWS);
+}
+
+/** The observation tower's gradients W1, b1, W2, b2 (towerGradFloats in the WGSL), and ppo-step-grads' workgroups for `rows` minibatch rows. */
+export function towerGrads(rows: number, obsDim: number, hiddenSize: number) {
+  const spans = Math.ceil(rows / spanRows(rows));
+  const columnBlocks = Math.ceil(hiddenSize / WORKGROUP);
+  const perSpan = (Math.ceil((obsDim + 1) / TILE_INPUTS) + Math.ceil((hiddenSize + 1) / TILE_INPUTS)) * columnBlocks;
+  return { floats: (obsDim + 1 + hiddenSize + 1) * hiddenSize, spans, workgroups: spans * perSpan };
+}
+
+/**
+ * How the update groups a batch of `steps` × `candidates` pairs over `rows` distinct rows by row
+ * (shaders/lib/ppo_batch.wgsl groupOffsets), and the buffers that takes, in floats or words: each
+ * bounded by the batch's pairs, never by steps × distinct rows; with the partial sums of a
+ * minibatch of `minibatchRows` (the tower's per span, then the candidate tower's per tile of rows).
+ */
+export function rowGrouping(steps: number, candidates: number, rows: number, hiddenSize: number, actionDim: number, obsDim: number, minibatchRows: number) {
+  const pairs = steps * candidates;
+  const countBlocks = Math.max(1, Math.min(Math.ceil(pairs / MIN_BLOCK_PAIRS), Math.floor(MAX_COUNTS / Math.max(1, rows))));
+  const blockPairs = Math.max(1, Math.ceil(pairs / countBlocks));
+  const chunks = Math.ceil(pairs / SEGMENT_CHUNK);
+  const tiles = Math.ceil(rows / ROW_TILE);
+  const tower = towerGrads(minibatchRows, obsDim, hiddenSize);
+  // Spans of any minibatch up to minibatchRows rows (spanRows keeps them under both bounds).
+  const spans = Math.min(MAX_SPANS, Math.ceil(minibatchRows / (8 * TILE_ROWS)));
+  return {
+    countBlocks,
+    blockPairs,
+    chunks,
+    tiles,
+    groupWords: rows * countBlocks + 2 * (rows + 1) + steps + pairs,
+    // A row's segment meets at most one chunk more than its share: K + chunks pieces in all.
+    pieceFloats: (rows + chunks) * hiddenSize,
+    partialFloats: spans * tower.floats + tiles * (actionDim + hiddenSize + 2) * hiddenSize,
+  };
+}

@@ -6,12 +6,17 @@
  * reference (tfjs ops and autodiff); the values agree up to float32 rounding (a test checks).
  *
  *   1. ppo-forward                 (per row)     a1, h per minibatch row; g1, e per distinct candidate row
- *   2. ppo-step-loss               (per row)     logits, log-softmax, loss terms, dS, dz2, dz1
- *   3. ppo-step-grads              (per output)  dW1, db1, dW2, db2, de (sums over the rows)
- *   4. ppo-candidate-grads         (per output)  dV2, dc2, du1
- *   5. ppo-candidate-input-grads   (per output)  dV1, dc1
- *   6. ppo-grad-norm               (1 workgroup) ‖g‖, the minibatch's statistics, Adam's β^t
+ *   2. ppo-step-loss               (per row)     logits, log-softmax, loss terms, dScore, dz2, dz1
+ *   3. ppo-step-grads              (per tile)    dW1, db1, dW2, db2 summed per span of rows
+ *   4. ppo-candidate-grads         (per chunk)   de as a segmented sum over the pairs grouped by row; the spans' sums added
+ *   5. ppo-candidate-input-grads   (per tile)    de, du1; dV1, dc1, dV2, dc2 summed per tile of rows
+ *   6. ppo-grad-norm               (1 workgroup) the tiles' sums, ‖g‖, the statistics, Adam's β^t
  *   7. ppo-adam                    (per weight)  clipped Adam step on the flat weights and moments
+ *
+ * The candidate embeddings' gradient is a segmented sum over the batch's (step, candidate) pairs
+ * grouped by distinct row, so it costs the pairs × width, never steps × distinct rows: the update's
+ * first minibatch groups them on its way (kernels 1–3 count, scan and place them; shaders/lib/
+ * ppo_batch.wgsl groupOffsets), in pair order, so the update gives the same bits every run.
  *
  * With `lossKind: 'cloning'` kernel 2 differentiates behaviour cloning's cross-entropy instead
  * (docs/maths.md §9; src/trainer/cloning-fused.ts); the other six are the same for both losses.
@@ -31,8 +36,9 @@
  * of the weights from before the update is kept for `restoreWeights`.
  */
 import { CANDIDATE_ROWS, recordCandidateRows } from './candidate-dictionary.ts';
+import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-flat-buffers.ts';
 import { FusedRunners } from './fused-runners.ts';
-import { GpuKernelError, type KernelRunner } from './kernel.ts';
+import type { KernelRunner } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, recordPermutation } from './minibatch-permutation.ts';
 import { PPO_GATHER, recordPpoGather } from './ppo-gather.ts';
 import {
@@ -45,7 +51,7 @@ import {
   workFloats,
 } from './fused-ppo-batch.ts';
 import type { ShaderSources } from './shader-source.ts';
-import { WORKGROUP, STATE_ROWS, FUSED_PPO_KERNELS, LOSS_KINDS, type ParamName } from './fused-ppo-kernels.ts';
+import { WORKGROUP, STATE_ROWS, FUSED_PPO_KERNELS, LOSS_KINDS, type ParamName, rowGrouping, SEGMENT_CHUNK, spanRows, towerGrads } from './fused-ppo-kernels.ts';
 
 export {
   type FusedMinibatch,
@@ -133,13 +139,14 @@ export class FusedPpoKernels {
     const encoder = d.createCommandEncoder({ label: 'fused ppo update' });
     copyIn(encoder, targets, buffers, variableSizes(shape));
     encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
+    encoder.clearBuffer(buffers.groups);
     const pass = encoder.beginComputePass({ label: 'fused ppo update' });
     this.recordGathers(pass, gatherRunner, rowsRunner, shape, batch, buffers);
     if (permutationRunner && !(batch.perm instanceof Uint32Array))
       recordPermutation(pass, permutationRunner, WORKGROUP, batch.numSteps, batch.perm.epochs, batch.perm.key, buffers.perm);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
     minibatches.forEach((mb, j) =>
-      this.recordMinibatch(pass, slots[j], shape, batch, mb, j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, true),
+      this.recordMinibatch(pass, slots[j], shape, batch, mb, j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, j === 0, true),
     );
     pass.end();
     copyOut(encoder, targets, buffers, variableSizes(shape));
@@ -148,7 +155,7 @@ export class FusedPpoKernels {
   }
 
   /**
-   * One minibatch's gradients (kernels 1–5, no clipping, no Adam step) at the weights in
+   * One minibatch's gradients (kernels 1–6, no clipping, no Adam step) at the weights in
    * `weights`, read back as one flat array in `Policy.variables` order: for tests against autodiff.
    */
   async gradients(
@@ -175,11 +182,13 @@ export class FusedPpoKernels {
         encoder.copyBufferToBuffer(w, 0, buffers.weights, offset, sizes[i] * 4);
         offset += sizes[i] * 4;
       });
+      encoder.clearBuffer(buffers.groups);
       const pass = encoder.beginComputePass({ label: 'fused ppo gradients' });
       this.recordGathers(pass, gatherRunner, rowsRunner, shape, batch, buffers);
       if (permutationRunner && !(batch.perm instanceof Uint32Array))
         recordPermutation(pass, permutationRunner, WORKGROUP, batch.numSteps, batch.perm.epochs, batch.perm.key, buffers.perm);
-      this.recordMinibatch(pass, slot, shape, batch, minibatch, 0, 1, settings, { ...buffers, statsOut: buffers.state }, false);
+      const statsOut = this.pool.scratchBuffer('gradientStats', 5 * 4, SCRATCH_USAGE);
+      this.recordMinibatch(pass, slot, shape, batch, minibatch, 0, 1, settings, { ...buffers, statsOut }, true, false);
       pass.end();
       encoder.copyBufferToBuffer(buffers.grads, 0, staging, 0, bytes);
       d.queue.submit([encoder.finish()]);
@@ -245,6 +254,7 @@ export class FusedPpoKernels {
     const weightFloats = sumOf(variableSizes(shape));
     const largest = Math.max(...minibatches.map((m) => m.size));
     const scratch = (name: string, floats: number) => this.pool.scratchBuffer(name, 4 * Math.max(1, floats), SCRATCH_USAGE);
+    const grouping = rowGrouping(batch.numSteps, shape.numActions, batch.numRows, shape.hiddenSize, shape.actionDim, shape.obsDim, largest);
     const buffers = {
       weightBytes: 4 * weightFloats,
       weights: scratch('weights', weightFloats),
@@ -253,7 +263,10 @@ export class FusedPpoKernels {
       snapshot: scratch('snapshot', weightFloats),
       grads: scratch('grads', weightFloats),
       state: scratch('state', STATE_ROWS + 5 * minibatches.length),
-      work: scratch('work', workFloats(largest, batch.numRows, shape.hiddenSize)),
+      work: scratch('work', workFloats(largest, batch.numRows, shape.hiddenSize, shape.numActions)),
+      groups: scratch('groups', grouping.groupWords),
+      pieces: scratch('pieces', grouping.pieceFloats),
+      partials: scratch('partials', grouping.partialFloats),
       obs: scratch('obs', batch.numSteps * shape.obsDim),
       rows: scratch('rows', batch.numSteps * shape.numActions),
       actions: scratch('actions', batch.numSteps),
@@ -283,12 +296,15 @@ export class FusedPpoKernels {
     rows: number,
     s: FusedPpoSettings,
     buffers: Record<string, GPUBuffer | number>,
+    groupRows: boolean,
     step: boolean,
   ): void {
     const { obsDim: D, actionDim: F, hiddenSize: H, numActions: A } = shape;
     const M = mb.size;
     const K = batch.numRows;
     const weightCount = sumOf(variableSizes(shape));
+    const grouping = rowGrouping(batch.numSteps, A, K, H, F, D, M);
+    const tower = towerGrads(M, D, H);
     const params: Record<ParamName, number> = {
       numSteps: batch.numSteps,
       batchSize: M,
@@ -314,65 +330,28 @@ export class FusedPpoKernels {
       weightCount,
       lossKind: LOSS_KINDS[s.lossKind ?? 'ppo'],
       valueCoef: 0,
+      groupRows: groupRows ? 1 : 0,
+      countBlocks: grouping.countBlocks,
+      blockPairs: grouping.blockPairs,
+      spanRows: spanRows(M),
     };
     const groups = (n: number) => Math.ceil(n / WORKGROUP);
-    const workgroups = [M + K, M, groups(D * H + 2 * H + H * H + K * H), groups(H * H + H + K * H), groups(F * H + H), 1, groups(weightCount)];
-    const kernels = step ? FUSED_PPO_KERNELS.length : 5;
+    // The first minibatch's kernels 1–3 take more workgroups: they count, scan and place the pairs.
+    const grouped = groupRows ? grouping.countBlocks : 0;
+    const workgroups = [
+      M + K + grouped,
+      M + (groupRows ? 1 : 0),
+      tower.workgroups + grouped,
+      Math.ceil((batch.numSteps * A) / SEGMENT_CHUNK) + groups(tower.floats),
+      grouping.tiles,
+      1,
+      groups(weightCount),
+    ];
+    const kernels = step ? FUSED_PPO_KERNELS.length : 6;
     for (let k = 0; k < kernels; k++) {
       const runner = runners[k];
       const bound = Object.fromEntries(runner.spec.storage.map(([name]) => [name, buffers[name] as GPUBuffer]));
       runner.record(pass, runner.prepare(bound, params), workgroups[k]);
     }
   }
-}
-
-export const sumOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-
-interface FlatBuffers {
-  weights: GPUBuffer;
-  firstMoment: GPUBuffer;
-  secondMoment: GPUBuffer;
-  state: GPUBuffer;
-}
-
-/** The variables' weights and moments into the flat buffers, β^t into the state's first two words. */
-export function copyIn(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
-  let offset = 0;
-  sizes.forEach((n, i) => {
-    encoder.copyBufferToBuffer(t.weights[i], 0, b.weights, offset, n * 4);
-    encoder.copyBufferToBuffer(t.firstMoments[i], 0, b.firstMoment, offset, n * 4);
-    encoder.copyBufferToBuffer(t.secondMoments[i], 0, b.secondMoment, offset, n * 4);
-    offset += n * 4;
-  });
-  encoder.copyBufferToBuffer(t.accBeta1, 0, b.state, 0, 4);
-  encoder.copyBufferToBuffer(t.accBeta2, 0, b.state, 4, 4);
-}
-
-/** The flat buffers back into the variables' own. */
-export function copyOut(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
-  let offset = 0;
-  sizes.forEach((n, i) => {
-    encoder.copyBufferToBuffer(b.weights, offset, t.weights[i], 0, n * 4);
-    encoder.copyBufferToBuffer(b.firstMoment, offset, t.firstMoments[i], 0, n * 4);
-    encoder.copyBufferToBuffer(b.secondMoment, offset, t.secondMoments[i], 0, n * 4);
-    offset += n * 4;
-  });
-  encoder.copyBufferToBuffer(b.state, 0, t.accBeta1, 0, 4);
-  encoder.copyBufferToBuffer(b.state, 4, t.accBeta2, 0, 4);
-}
-
-export function pushScopes(d: GPUDevice): number {
-  d.pushErrorScope('out-of-memory');
-  d.pushErrorScope('internal');
-  d.pushErrorScope('validation');
-  return 3;
-}
-
-/** Pops the scopes pushed by pushScopes; rejects with a GpuKernelError naming `label`. */
-export function popScopes(d: GPUDevice, count: number, label: string): Promise<void> {
-  const scopes = Array.from({ length: count }, () => d.popErrorScope());
-  return Promise.all(scopes).then((errors) => {
-    const error = errors.find((e) => e !== null);
-    if (error) throw new GpuKernelError(label, error.message);
-  });
 }

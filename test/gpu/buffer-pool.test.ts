@@ -51,7 +51,7 @@ describe('the buffer pool and the refusal', () => {
     let admittedOverHalf = 0;
     let refused = 0;
     for (let M = 1; M <= 2000; M += 7) {
-      const bytes = 4 * workFloats(M, K, shape.hiddenSize);
+      const bytes = 4 * workFloats(M, K, shape.hiddenSize, shape.numActions);
       // The other buffers stay small: the work buffer decides.
       const refusal = fusedPpoRefusal(shape, 64, K, 1, M, device);
       if (bytes <= limit) {

@@ -15,7 +15,7 @@ import { createCustomAdvantageEngine } from '../../src/engine/custom-advantage-e
 import { GRPO_TEMPLATE } from '../../src/estimator/templates.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
-import { ownGpuBuffer, TENSOR_BUFFER_USAGE } from '../../src/backend/webgpu-interop.ts';
+import { ownGpuBuffer } from '../../src/backend/webgpu-interop.ts';
 import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
 import { DICTIONARY_RANKS, DICTIONARY_SLOTS, dictionaryBytes, dictionaryPairs } from '../../src/gpu/candidate-dictionary.ts';
 import { MILESTONE_FLAG } from '../../src/trainer/rollout-records.ts';
@@ -23,8 +23,9 @@ import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Policy } from '../../src/policy/policy.ts';
 import { Rng } from '../../src/prng.ts';
 import { FusedPpoUpdate, fusedBatchOf, fusedMinibatches, gpuMinibatches, gpuMinibatchOrder } from '../../src/trainer/ppo-fused.ts';
-import { lossGradients, MinibatchRows, NonFiniteLossError, type PpoBatch, ppoUpdate, type PpoSettings, readPpoStats } from '../../src/trainer/ppo.ts';
+import { lossGradients, NonFiniteLossError, type PpoBatch, ppoUpdate, type PpoSettings, readPpoStats } from '../../src/trainer/ppo.ts';
 import { uploadBuffer } from '../support/gpu-buffers.ts';
+import { C2, disposePpoBatch, makePpoBatch, norm } from '../support/ppo-batch.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 import { relativeError } from '../support/relative-error.ts';
 
@@ -37,67 +38,10 @@ beforeAll(async () => {
   ({ device } = await useWebGpuBackend());
 });
 
-/** A seeded batch of `steps` steps over `rows` distinct candidate rows; old log-probabilities near the policy's, so some ratios clip. */
-async function makeBatch(policy: Policy, steps: number, rows: number, seed: number, advantage = (r: Rng) => r.nextFloat() * 4 - 2): Promise<PpoBatch> {
-  const rng = new Rng(seed);
-  const obs = Float32Array.from({ length: steps * SHAPE.obsDim }, () => rng.nextFloat() * 2 - 1);
-  const features = Float32Array.from({ length: rows * SHAPE.actionDim }, () => rng.nextFloat() * 2 - 1);
-  const candidateRows = Int32Array.from({ length: steps * A }, () => Math.floor(rng.nextFloat() * rows));
-  const mask = Uint8Array.from({ length: steps * A }, (_, i) => (i % A === 0 || rng.nextFloat() < 0.7 ? 1 : 0));
-  const actions = Int32Array.from({ length: steps }, (_, s) => {
-    const open = [0, 1, 2, 3].filter((a) => mask[s * A + a]);
-    return open[Math.floor(rng.nextFloat() * open.length)];
-  });
-  const logp = tf.tidy(() => {
-    const pick = Int32Array.from({ length: steps * A }, (_, i) => Math.floor(i / A) * rows + candidateRows[i]);
-    const logits = policy.logits({
-      obs: tf.tensor2d(obs, [steps, SHAPE.obsDim]),
-      candidates: tf.tensor2d(features, [rows, SHAPE.actionDim]),
-      pick: tf.tensor1d(pick, 'int32'),
-      mask: tf.tensor2d(mask, [steps, A], 'bool'),
-    });
-    return tf.logSoftmax(logits);
-  });
-  const all = (await logp.data()) as Float32Array;
-  logp.dispose();
-  const oldLogProbs = Float32Array.from({ length: steps }, (_, s) => all[s * A + actions[s]] + (rng.nextFloat() - 0.5) * 0.8);
-  // As the advantage kernels hand them over: a tensor on a buffer of usage STORAGE | COPY_SRC alone.
-  const values = Float32Array.from({ length: steps }, () => advantage(rng));
-  const output = device.createBuffer({ size: values.byteLength, usage: TENSOR_BUFFER_USAGE, mappedAtCreation: true });
-  new Float32Array(output.getMappedRange()).set(values);
-  output.unmap();
-  const batch: PpoBatch = {
-    obsDim: SHAPE.obsDim,
-    numActions: A,
-    obs,
-    candidates: tf.tensor2d(features, [rows, SHAPE.actionDim]),
-    candidateRows,
-    mask,
-    actions,
-    oldLogProbs,
-    advantages: tf.tensor({ buffer: output, zeroCopy: true }, [steps], 'float32') as tf.Tensor1D,
-    rows: new MinibatchRows(),
-  };
-  advantageBuffers.set(batch, output);
-  return batch;
-}
-
-const advantageBuffers = new WeakMap<PpoBatch, GPUBuffer>();
-
-function disposeBatch(b: PpoBatch): void {
-  tf.dispose([b.candidates, b.advantages]);
-  advantageBuffers.get(b)?.destroy(); // ours: a zero-copy tensor leaves its buffer to its maker
-}
-
-/**
- * c2, the candidate tower's output bias, adds the same amount to every candidate's logit, and the
- * log-softmax does not change under such a shift: its gradient is zero in exact arithmetic, and both
- * updates compute rounding noise for it. It is checked against the gradient's scale instead, and its
- * weights move by Adam steps on noise (at most a few × the learning rate each) in both updates.
- */
-const C2 = 7;
-
-const norm = (a: ArrayLike<number>) => Math.sqrt(Array.from(a).reduce((s, x) => s + x * x, 0));
+/** A seeded batch of `steps` steps over `rows` distinct candidate rows (test/support/ppo-batch.ts). */
+const makeBatch = (policy: Policy, steps: number, rows: number, seed: number, advantage?: (r: Rng) => number): Promise<PpoBatch> =>
+  makePpoBatch(device, policy, { ...SHAPE, numActions: A }, steps, rows, seed, { advantage });
+const disposeBatch = disposePpoBatch;
 
 describe('fused PPO update on webgpu', () => {
   let kernels: FusedPpoKernels;
