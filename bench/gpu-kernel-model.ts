@@ -72,7 +72,9 @@ export interface KernelVersion {
   updateDenseRows: boolean;
 }
 
-const TILE = 256;
+/** The update's spans of rows (ppo-step-grads) and pairs per segmented-sum workgroup (ppo-candidate-grads). */
+const SPANS = 128;
+const SEGMENT = 256;
 
 export const KERNEL_VERSIONS = {
   /** The kernels measured on the H200 on 2026-12-04 (main before issue 44's kernels). */
@@ -88,22 +90,23 @@ export const KERNEL_VERSIONS = {
     updateLatency: 'streamed',
     updateDenseRows: true,
   },
-  /** The kernels issue 44 asks for (items 2–3), as planned: update this entry when they land. */
-  planned: {
-    name: 'kernels written for the GPU (issue 44 items 2–3, planned; not measured)',
-    basis: `the plan: a lane per hidden unit computing it for every candidate, so D + H dependent multiply-adds a step with the weights in workgroup memory, each distinct row embedded once per rollout, 3 barriers a step; the update's reductions tiled over rows (${TILE} rows a tile, then one reduction over the tiles) and the candidate-embedding gradient a segmented sum over steps × candidates tiled the same way`,
-    rolloutDepthPerStep: ({ D, H }) => D + H,
-    rolloutBarriersPerStep: 3,
+  /** The kernels written for the GPU (2026-12-07): read from the kernels, not yet measured on a GPU. */
+  gpu: {
+    name: 'kernels written for the GPU (2026-12-07; not measured on a GPU)',
+    basis: `read from shaders/lib/rollout.wgsl and shaders/ppo-*.wgsl as merged: a lane per hidden unit for both towers, so a steady step's chain is D + H (the observation tower) and H (a candidate's score summed in unit order), 5 barriers a step, each distinct row embedded once per rollout (in chunks of up to 16 rows a lane, only on the steps that meet a new row); the update's weight gradients summed over spans of rows (at most ${SPANS} spans, then one ordered reduction over them), the candidate-embedding gradient a segmented sum (${SEGMENT} pairs a workgroup, then each row's pieces in order), the candidate tower's backward pass once per distinct row`,
+    rolloutDepthPerStep: ({ D, H }) => D + H + H,
+    rolloutBarriersPerStep: 5,
     rolloutLatency: 'cached',
     rolloutEmbedsEveryStep: false,
-    updateDepthPerMinibatch: ({ D, H, A, M }) => D + H + A + H + TILE + Math.ceil(M / TILE) + TILE + Math.ceil((M * A) / TILE),
+    updateDepthPerMinibatch: ({ D, F, H, A, M }) =>
+      D + H + A + H + Math.ceil(M / SPANS) + SPANS + SEGMENT + Math.ceil((M * A) / SEGMENT) + F + H,
     updateLatency: 'streamed',
     updateDenseRows: false,
   },
 } as const satisfies Record<string, KernelVersion>;
 
-/** The kernels this tree runs (bench:gpu's serial term): switch to the new entry when the new kernels land. */
-export const CURRENT_KERNELS: KernelVersion = KERNEL_VERSIONS.parity;
+/** The kernels this tree runs (bench:gpu's serial term). */
+export const CURRENT_KERNELS: KernelVersion = KERNEL_VERSIONS.gpu;
 
 /** A device's figures for the model; each is stated with its source where it is declared. */
 export interface DeviceProfile {

@@ -1,6 +1,6 @@
 /**
  * The kernel model (bench/gpu-kernel-model.ts): serial depth and FLOPs per kernel version, by
- * hand-computed figures at GridHouse's real shapes, the planned kernels' FLOPs at 4,096 runs within 2×
+ * hand-computed figures at GridHouse's real shapes, the GPU-written kernels' FLOPs at 4,096 runs within 2×
  * of the useful arithmetic (today's parity kernels are not), and the H200 estimate beside what the
  * H200 measured on 2026-12-04 (docs/results/device/h200-2026-12-04.json).
  */
@@ -17,8 +17,10 @@ describe('the kernel model', () => {
     const sizes = { D: 94, F: 33, A: 8, H: 64, K: 500, M: 1000 };
     // A candidate lane of today's rollout: 33·64 + 64·64 = 6,208 dependent multiply-adds a step.
     expect(KERNEL_VERSIONS.parity.rolloutDepthPerStep(sizes)).toBe(6208);
-    // The planned rollout: a lane per hidden unit, D + H.
-    expect(KERNEL_VERSIONS.planned.rolloutDepthPerStep(sizes)).toBe(158);
+    // The rollout written for the GPU: a lane per hidden unit, D + H for the observation tower, then H for a score.
+    expect(KERNEL_VERSIONS.gpu.rolloutDepthPerStep(sizes)).toBe(94 + 64 + 64);
+    // Its update: spans of M/128 rows, 128 spans, 256 pairs a segment, M·A/256 pieces, the tower once per row.
+    expect(KERNEL_VERSIONS.gpu.updateDepthPerMinibatch(sizes)).toBe(94 + 64 + 8 + 64 + 8 + 128 + 256 + 32 + 33 + 64);
     // Today's update: one invocation sums over the M rows, then the K rows twice.
     expect(KERNEL_VERSIONS.parity.updateDepthPerMinibatch(sizes)).toBe(94 + 64 + 8 + 64 + 1000 + 1000);
     const e = phaseEstimates(KERNEL_VERSIONS.parity, DEFAULTS, DEVICES.h200);
@@ -37,21 +39,21 @@ describe('the kernel model', () => {
   it('counts the kernels’ FLOPs per version: today’s rollout embeds every slot every step, its update builds a dense dS', () => {
     const S = AT_4096.envSteps;
     const parity = kernelFlops(KERNEL_VERSIONS.parity, AT_4096);
-    const planned = kernelFlops(KERNEL_VERSIONS.planned, AT_4096);
+    const gpu = kernelFlops(KERNEL_VERSIONS.gpu, AT_4096);
     // Rollout as written: S · (2·(94·64 + 64·64) + 2·8·64 + 8 · 2·(33·64 + 64·64)) = S · 120,576 ≈ 57.8 GFLOP.
     expect(parity.rollout).toBe(S * 120_576);
     // Each distinct row embedded once: S · 21,248 + 500 · 12,416 ≈ 10.2 GFLOP.
-    expect(planned.rollout).toBe(S * 21_248 + 500 * 12_416);
+    expect(gpu.rollout).toBe(S * 21_248 + 500 * 12_416);
     // The dense dS: 2·K·H = 64,000 a step an epoch where the segmented sum takes 2·A·H = 1,024.
-    expect(parity.update - planned.update).toBe(2 * S * (64_000 - 1_024));
+    expect(parity.update - gpu.update).toBe(2 * S * (64_000 - 1_024));
   });
 
-  it('puts the planned kernels’ FLOPs per steady iteration at 4,096 runs within 2× of the useful arithmetic, and not today’s', () => {
+  it('puts the GPU-written kernels’ FLOPs per steady iteration at 4,096 runs within 2× of the useful arithmetic, and not today’s', () => {
     const useful = usefulFlops(AT_4096);
     // About 60 GFLOP: 10 for the rollout, 50 for the update (the issue's estimate of the useful work).
     expect(useful / 1e9).toBeGreaterThan(55);
     expect(useful / 1e9).toBeLessThan(65);
-    expect(kernelFlops(KERNEL_VERSIONS.planned, AT_4096).total / useful).toBeLessThanOrEqual(2);
+    expect(kernelFlops(KERNEL_VERSIONS.gpu, AT_4096).total / useful).toBeLessThanOrEqual(2);
     expect(kernelFlops(KERNEL_VERSIONS.parity, AT_4096).total / useful).toBeGreaterThan(2);
   });
 
