@@ -98,8 +98,7 @@ export const KERNEL_VERSIONS = {
     rolloutBarriersPerStep: 5,
     rolloutLatency: 'cached',
     rolloutEmbedsEveryStep: false,
-    updateDepthPerMinibatch: ({ D, F, H, A, M }) =>
-      D + H + A + H + Math.ceil(M / SPANS) + SPANS + SEGMENT + Math.ceil((M * A) / SEGMENT) + F + H,
+    updateDepthPerMinibatch: ({ D, F, H, A, M }) => D + H + A + H + Math.ceil(M / SPANS) + SPANS + SEGMENT + Math.ceil((M * A) / SEGMENT) + F + H,
     updateLatency: 'streamed',
     updateDenseRows: false,
   },
