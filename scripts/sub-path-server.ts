@@ -1,7 +1,8 @@
 /**
  * Builds the page and serves `dist/` under a sub-path (as a project page on a static host would), so the
  * end-to-end tests prove that every asset, the worker and the wasm binaries load from relative URLs.
- * Anything requested outside the sub-path is a 404.
+ * Anything requested outside the sub-path is a 404. A build can be served by several servers at once (the
+ * test run builds the page once: test/support/built-page.ts).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -64,9 +65,27 @@ export const ISOLATION_HEADERS = {
   'cross-origin-embedder-policy': 'require-corp',
 } as const;
 
+/** Builds the page (`root`, default this checkout) into `outDir`, a fresh temporary folder unless given; returns the folder. */
+export async function buildPage(root = ROOT, outDir = mkdtempSync(join(tmpdir(), 'beacon-live-dist-'))): Promise<string> {
+  await build({ root, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  return outDir;
+}
+
+/** Builds the page into a temporary folder and serves it; closing the server removes the folder. */
 export async function buildAndServe(options: ServeOptions = {}): Promise<SubPathServer> {
-  const outDir = mkdtempSync(join(tmpdir(), 'beacon-live-dist-'));
-  await build({ root: options.root ?? ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  const outDir = await buildPage(options.root);
+  const server = await serveBuild(outDir, options);
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves a build that is already in `outDir` (left in place on close: others may serve it too). */
+export async function serveBuild(outDir: string, options: Pick<ServeOptions, 'isolated'> = {}): Promise<SubPathServer> {
   const misses: string[] = [];
   const requests: string[] = [];
   const refused: string[] = [];
@@ -119,10 +138,7 @@ export async function buildAndServe(options: ServeOptions = {}): Promise<SubPath
       if (script === null) replaced.delete(path);
       else replaced.set(path, script);
     },
-    close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(outDir, { recursive: true, force: true });
-    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 

@@ -52,7 +52,7 @@ export interface FirefoxOpened {
 export async function newFirefoxPage(browser: Browser, width = 1280, height = 900): Promise<FirefoxOpened> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
-  await page.setViewport({ width, height });
+  await setViewport(page, width, height);
   const errors: string[] = [];
   const lines: string[] = [];
   page.on('console', (m) => {
@@ -61,6 +61,16 @@ export async function newFirefoxPage(browser: Browser, width = 1280, height = 90
   });
   page.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
   return { page, context, errors, console: lines };
+}
+
+/**
+ * Sets the page's viewport through WebDriver BiDi's `browsingContext.setViewport` alone. puppeteer-core
+ * 24's `page.setViewport` also sends `emulation.setScreenOrientationOverride`, which Firefox ESR 140
+ * refuses as an unknown command (and the viewport then does not reliably apply).
+ */
+async function setViewport(page: Page, width: number, height: number): Promise<void> {
+  const frame = page.mainFrame() as unknown as { browsingContext: { setViewport(options: { viewport: { width: number; height: number } }): Promise<void> } };
+  await frame.browsingContext.setViewport({ viewport: { width, height } });
 }
 
 /** Navigates to the page at `url` with `query`; resolves at navigation (the time a visit is measured from). */

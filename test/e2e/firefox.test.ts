@@ -10,9 +10,9 @@
  */
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, type SubPathServer } from '../../scripts/sub-path-server.ts';
+import type { SubPathServer } from '../../scripts/sub-path-server.ts';
 import { alertsIn, badgeIn, hasIn, iterationsIn, launchFirefox, newFirefoxPage, visit, type FirefoxOpened } from './firefox-driver.ts';
-import { waitFor } from './page-driver.ts';
+import { servedBuild, waitFor } from './page-driver.ts';
 
 /** Visits per serving mode. */
 const VISITS = 3;
@@ -26,7 +26,7 @@ let server: SubPathServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([buildAndServe(), launchFirefox()]);
+  [server, browser] = await Promise.all([servedBuild(), launchFirefox()]);
 }, 300_000);
 afterAll(async () => {
   await browser?.close();

@@ -11,10 +11,10 @@ import type { Browser as ChromiumBrowser } from 'playwright-core';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/browser.ts';
-import { buildAndServe, type SubPathServer } from '../../scripts/sub-path-server.ts';
+import type { SubPathServer } from '../../scripts/sub-path-server.ts';
 import { expectBootMessage, INJECTED, injectEntryFailure, LOCALE_C, PAGE_SHOWS, type PageShows } from './boot-failure.ts';
 import { iterationsIn, launchFirefox, visit } from './firefox-driver.ts';
-import { iterations, openPage, waitFor } from './page-driver.ts';
+import { iterations, openPage, servedBuild, waitFor } from './page-driver.ts';
 
 const TINY = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0';
 const trained = (v: Record<string, number>) => Object.keys(v).length >= 2 && Object.values(v).every((i) => i >= 1);
@@ -24,7 +24,7 @@ let chromium: ChromiumBrowser | undefined;
 let firefox: FirefoxBrowser | undefined;
 
 beforeAll(async () => {
-  server = await buildAndServe();
+  server = await servedBuild();
 }, 300_000);
 afterAll(async () => {
   await chromium?.close();

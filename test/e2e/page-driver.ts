@@ -3,11 +3,13 @@
  * collected, poll it until a condition holds, and read the test contract (`[data-method][data-iteration]`
  * on each method panel, `[data-backend]` on the badge).
  */
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../../scripts/browser.ts';
-import { buildAndServe, type SubPathServer } from '../../scripts/sub-path-server.ts';
+import { serveBuild, type SubPathServer } from '../../scripts/sub-path-server.ts';
+import { sharedBuild } from '../support/built-page.ts';
 
 export interface Site {
   /** The built page, served from a sub-path. */
@@ -23,13 +25,30 @@ export interface Site {
 export function servedSite(): Site {
   const site = {} as Site;
   beforeAll(async () => {
-    [site.server, site.browser] = await Promise.all([buildAndServe(), launchChromium({ webgpu: true })]);
+    [site.server, site.browser] = await Promise.all([servedBuild(), launchChromium({ webgpu: true })]);
   }, 300_000);
   afterAll(async () => {
     await site.browser?.close();
     await site.server?.close();
   });
   return site;
+}
+
+/**
+ * A server of its own over the run's one build of the page (test/support/built-page.ts): its isolation
+ * headers and reachability are this file's to switch.
+ */
+export async function servedBuild(options: { isolated?: boolean } = {}): Promise<SubPathServer> {
+  const { site, owned } = await sharedBuild();
+  const server = await serveBuild(site, options);
+  if (!owned) return server;
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      rmSync(site, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface Opened {

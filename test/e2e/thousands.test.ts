@@ -1,11 +1,14 @@
 /**
  * Thousands of runs on stage, end to end in headless Chromium against the built page:
  * - at 64 tasks × 64 runs = 4,096 runs per method on WebGPU (the software adapter, SwiftShader, where the
- *   machine has no GPU), both panels train past iteration 2 and each shows its env steps per second; the
- *   race chart plots success against env steps once its toggle is pressed;
+ *   machine has no GPU), both panels finish their first iteration and each shows its env steps per second;
+ *   the race chart plots success against env steps once its toggle is pressed;
  * - on wasm, the "Thousands of runs" preset first says what an iteration will cost here (an estimate from
  *   this race's measured iterations) and loads only when the visitor chooses to run it.
- * SwiftShader runs the GPU's work on the CPU: the time printed says nothing about a GPU.
+ * What only the page shows is checked here: the workers, panels and chart at 4,096 runs. The GPU path's
+ * correctness at 4,096 runs (every run played, a finite update, steady iterations, no tensor left) is
+ * tested in Node, where it costs less: test/trainer/scale-webgpu.test.ts. SwiftShader runs the GPU's work
+ * on the CPU: the time printed says nothing about a GPU.
  */
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
@@ -19,7 +22,8 @@ const SMALL_WASM = 'backend=wasm&horizon=tiny&tasksPerIteration=2&groupSize=2&hi
  * short horizon took 333 s in Node (README, bench:gpu), and here two methods share two cores with the
  * page. On this 2-core machine under heavy load (load average ~30) neither panel had passed its
  * iteration-0 evaluation after 4.5 min. The bound is what a CPU standing in for a GPU needs for the
- * evaluation and three iterations of each method, not a target; a real GPU takes seconds.
+ * evaluation and three iterations of each method (what this test once waited for), not a target; a real
+ * GPU takes seconds.
  */
 const WIDE_BOUND_MS = 45 * 60_000;
 
@@ -38,47 +42,9 @@ const raceXs = (page: Page) =>
   page.locator('comparison-chart metric-chart').evaluate((el) => Array.from((el as HTMLElement & { data: ArrayLike<number>[] }).data[0] ?? []));
 
 describe('thousands of runs', () => {
-  it(
-    '4,096 runs per method on WebGPU: both panels past iteration 2, each with its env steps per second; the race chart against env steps',
-    async () => {
-      const { page, context, errors } = await openPage(site.browser, site.server.url, WIDE, { width: 1440, height: 900 });
-      try {
-        const t0 = Date.now();
-        await waitFor(
-          'iteration 3 of each method',
-          () => iterations(page),
-          (v) => v.grpo >= 3 && v.beacon >= 3,
-          WIDE_BOUND_MS,
-        );
-        console.log(
-          `64 × 64 runs on webgpu (software adapter): both panels at iteration 3 after ${((Date.now() - t0) / 1000).toFixed(0)} s; load average ${loadavg()[0].toFixed(1)}`,
-        );
-        expect(await backendOf(page)).toBe('webgpu');
-        const rates = await envStepRates(page);
-        console.log(`env steps per second: ${JSON.stringify(rates)}`);
-        expect(rates.grpo).toBeGreaterThan(0);
-        expect(rates.beacon).toBeGreaterThan(0);
-        // Shown in the panel as text too, under its label.
-        expect(await page.locator('method-panel[data-method="grpo"] dl').innerText()).toMatch(/env steps/i);
-
-        await page.locator('comparison-chart button[data-race-x="envSteps"]').evaluate((b) => (b as HTMLButtonElement).click());
-        await waitFor(
-          'raceX in the address',
-          () => page.evaluate(() => location.search),
-          (q) => q.includes('raceX=envSteps'),
-          5_000,
-        );
-        const xs = await raceXs(page);
-        // Every run plays at least one step: three iterations of 4,096 runs are at least 3 × 4,096 steps.
-        expect(Math.max(...xs)).toBeGreaterThanOrEqual(3 * 4096);
-        expect(errors).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
-    WIDE_BOUND_MS + 60_000,
-  );
-
+  // The wasm check runs first. Run after the 4,096-run check under a load average of about 30, it timed
+  // out (240 s), likely because the software adapter was still finishing the rollouts that the closed page
+  // had handed it.
   it('on wasm the preset says what it will cost here before it runs, and runs only when asked', async () => {
     const { page, context, errors } = await openPage(site.browser, site.server.url, SMALL_WASM, { width: 1440, height: 900 });
     try {
@@ -117,4 +83,45 @@ describe('thousands of runs', () => {
       await context.close();
     }
   }, 240_000);
+
+  it(
+    '4,096 runs per method on WebGPU: both panels past their first iteration, each with its env steps per second; the race chart against env steps',
+    async () => {
+      const { page, context, errors } = await openPage(site.browser, site.server.url, WIDE, { width: 1440, height: 900 });
+      try {
+        const t0 = Date.now();
+        await waitFor(
+          'iteration 1 of each method',
+          () => iterations(page),
+          (v) => v.grpo >= 1 && v.beacon >= 1,
+          WIDE_BOUND_MS,
+        );
+        console.log(
+          `64 × 64 runs on webgpu (software adapter): both panels at iteration 1 after ${((Date.now() - t0) / 1000).toFixed(0)} s; load average ${loadavg()[0].toFixed(1)}`,
+        );
+        expect(await backendOf(page)).toBe('webgpu');
+        const rates = await envStepRates(page);
+        console.log(`env steps per second: ${JSON.stringify(rates)}`);
+        expect(rates.grpo).toBeGreaterThan(0);
+        expect(rates.beacon).toBeGreaterThan(0);
+        // Shown in the panel as text too, under its label.
+        expect(await page.locator('method-panel[data-method="grpo"] dl').innerText()).toMatch(/env steps/i);
+
+        await page.locator('comparison-chart button[data-race-x="envSteps"]').evaluate((b) => (b as HTMLButtonElement).click());
+        await waitFor(
+          'raceX in the address',
+          () => page.evaluate(() => location.search),
+          (q) => q.includes('raceX=envSteps'),
+          5_000,
+        );
+        const xs = await raceXs(page);
+        // Every run plays at least one step: an iteration of 4,096 runs is at least 4,096 steps.
+        expect(Math.max(...xs)).toBeGreaterThanOrEqual(4096);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    WIDE_BOUND_MS + 60_000,
+  );
 });

@@ -14,9 +14,9 @@
  * a first visit) and closes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, type SubPathServer } from '../../scripts/sub-path-server.ts';
+import type { SubPathServer } from '../../scripts/sub-path-server.ts';
 import { expectBootMessage, injectEntryFailure, PAGE_SHOWS, type PageShows } from './boot-failure.ts';
-import { waitFor } from './page-driver.ts';
+import { servedBuild, waitFor } from './page-driver.ts';
 import { alertsIn, badgeIn, hasIn, iterationsIn, launchWebKit, type WebKit, type WebKitSession } from './webkit-driver.ts';
 
 /** Every panel passes this iteration ... */
@@ -31,7 +31,7 @@ let driver: WebKit;
 let webkit: WebKitSession;
 
 beforeAll(async () => {
-  [server, driver] = await Promise.all([buildAndServe(), launchWebKit()]);
+  [server, driver] = await Promise.all([servedBuild(), launchWebKit()]);
 }, 300_000);
 afterAll(async () => {
   await driver?.close();

@@ -1,17 +1,16 @@
 /**
  * Serves the page on a free localhost port for end-to-end tests.
  *
- * `dist` mode builds the page into a temporary folder and serves it with `vite preview`: what a
+ * `dist` mode serves the run's one build of the page (built-page.ts) with `vite preview`: what a
  * visitor of the static site gets, including bundled wasm binaries and relative asset URLs. `dev` mode
  * runs the Vite dev server (faster to start on a warm cache, no build). localhost counts as a secure
  * context, so WebGPU is available to the page.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build, createServer, preview } from 'vite';
+import { createServer, preview } from 'vite';
 import { INSECURE_HOST } from '../../scripts/browser.ts';
+import { sharedBuild } from './built-page.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -41,8 +40,7 @@ export async function startPageServer(mode: 'dist' | 'dev' = 'dist'): Promise<Pa
     await server.listen();
     return { ...urls(server.resolvedUrls, 'dev'), close: () => server.close() };
   }
-  const outDir = mkdtempSync(join(tmpdir(), 'beacon-dist-'));
-  await build({ root: ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  const { site: outDir, owned } = await sharedBuild();
   const server = await preview({
     root: ROOT,
     logLevel: 'error',
@@ -53,7 +51,7 @@ export async function startPageServer(mode: 'dist' | 'dev' = 'dist'): Promise<Pa
     ...urls(server.resolvedUrls, 'preview'),
     close: async () => {
       await server.close();
-      rmSync(outDir, { recursive: true, force: true });
+      if (owned) rmSync(outDir, { recursive: true, force: true });
     },
   };
 }

@@ -18,6 +18,9 @@
  * at the page defaults (at most 40 compute dispatches and 10 submits) and to at most 2 buffer
  * read-backs (the rollout's, and the one at the end of the iteration for the metrics:
  * src/trainer/iteration-read-back.ts).
+ *
+ * The run stops at the first iteration past the target (the claim is "within 8"), so the call counts are
+ * checked on every steady iteration up to it (iterations 2–5 for seed 2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../cli/register-gradients.ts';
@@ -65,6 +68,8 @@ describe('BEACON learns on webgpu at the page defaults', () => {
           expect(calls.dispatches).toBeLessThanOrEqual(40);
           expect(calls.submits).toBeLessThanOrEqual(10);
         }
+        // Past the target, the claim holds: the iterations left could only add time.
+        if (record!.success > TARGET_SUCCESS) break;
       }
     } finally {
       run.dispose();
