@@ -8,7 +8,8 @@
  * - the page's caches and databases are the same afterwards, and a reload offline serves the genuine page;
  * - the GRPO starter applied next in the same panel trains exactly like GRPO (the sandbox is the
  *   estimator's only way in and out, and it changes nothing of the result);
- * - with and without cross-origin isolation, in Chromium and in Firefox (WebDriver BiDi);
+ * - with and without cross-origin isolation, in Chromium, in Firefox (WebDriver BiDi) and in WebKit
+ *   (WebKitGTK's MiniBrowser through W3C WebDriver);
  * - the service worker serves only the build as built: a cache entry altered by hand is dropped and
  *   fetched again, and offline the visitor is told the page is offline and stale, never given the copy.
  * One build, one loopback host and one Chromium for the file; tiny races on wasm.
@@ -19,6 +20,7 @@ import { GRPO_TEMPLATE } from '../../src/estimator/templates.ts';
 import { alertsIn, launchFirefox, visit } from './firefox-driver.ts';
 import { iterations, openPage, servedSite, waitFor } from './page-driver.ts';
 import { ATTEMPTS, type LoopbackHost, loopbackHost, PROBE_MARK, probeEstimator, probeReport } from './sandbox-probe.ts';
+import { alertsIn as webkitAlertsIn, launchWebKit } from './webkit-driver.ts';
 
 const RACE = 'horizon=tiny&tasksPerIteration=2&groupSize=2&hiddenSize=8&sftEpisodes=0&backend=wasm&methods=grpo,custom&iters=100000';
 /** The page's channel name that a probe tries to reach; the page listens on it (LISTEN). */
@@ -206,6 +208,10 @@ describe('the service worker serves only the build as built', () => {
   }, 180_000);
 });
 
+/** The consent dialog's run button, found through the shadow roots (the drivers without playwright's locators). */
+const RUN_BUTTON = `(() => { const all = (r, out = []) => { for (const e of r.querySelectorAll('*')) { if (e.matches('consent-dialog')) out.push(e); if (e.shadowRoot) all(e.shadowRoot, out); } return out; }; return all(document)[0]?.shadowRoot?.querySelector('button.run') ?? null; })()`;
+const CLICK_RUN = `${RUN_BUTTON}.click()`;
+
 describe("a visitor's estimator in the sandbox frame (Firefox)", () => {
   it('reaches no network, no storage and no page channel, with and without cross-origin isolation', async () => {
     const browser = await launchFirefox();
@@ -221,13 +227,8 @@ describe("a visitor's estimator in the sandbox frame (Firefox)", () => {
           await visit(page, site.server.url, linkTo(probe()));
           expect(await page.evaluate('crossOriginIsolated')).toBe(isolated);
           await page.evaluate(LISTEN);
-          await page.waitForFunction(
-            `(() => { const all = (r, out = []) => { for (const e of r.querySelectorAll('*')) { if (e.matches('consent-dialog')) out.push(e); if (e.shadowRoot) all(e.shadowRoot, out); } return out; }; return all(document)[0]?.shadowRoot?.querySelector('button.run') ?? null; })()`,
-            { timeout: 60_000 },
-          );
-          await page.evaluate(
-            `(() => { const all = (r, out = []) => { for (const e of r.querySelectorAll('*')) { if (e.matches('consent-dialog')) out.push(e); if (e.shadowRoot) all(e.shadowRoot, out); } return out; }; all(document)[0].shadowRoot.querySelector('button.run').click(); })()`,
-          );
+          await page.waitForFunction(RUN_BUTTON, { timeout: 60_000 });
+          await page.evaluate(CLICK_RUN);
           const alerts = await waitFor(
             `the probe's report in Firefox (${isolated ? 'isolated' : 'not isolated'}; console: ${lines.slice(-5).join(' | ')})`,
             () => alertsIn(page),
@@ -243,6 +244,44 @@ describe("a visitor's estimator in the sandbox frame (Firefox)", () => {
     } finally {
       site.server.setIsolated(true);
       await browser.close();
+    }
+  }, 300_000);
+});
+
+describe("a visitor's estimator in the sandbox frame (WebKit)", () => {
+  it('reaches no network, no storage and no page channel, with and without cross-origin isolation', async () => {
+    const driver = await launchWebKit();
+    try {
+      for (const isolated of [true, false]) {
+        site.server.setIsolated(isolated);
+        // A session of its own for each (a first visit: fresh storage, no page left in the back/forward cache).
+        const webkit = await driver.newSession();
+        try {
+          await webkit.visit(`${site.server.url}?${linkTo(probe())}`);
+          expect(await webkit.evaluate<boolean>('crossOriginIsolated')).toBe(isolated);
+          await webkit.evaluate(`(() => { ${LISTEN} return true; })()`);
+          await waitFor(
+            'the consent dialog in WebKit',
+            () => webkit.evaluate<boolean>(`${RUN_BUTTON} !== null`),
+            (shown) => shown,
+            60_000,
+          );
+          await webkit.evaluate(CLICK_RUN);
+          const alerts = await waitFor(
+            `the probe's report in WebKit (${isolated ? 'isolated' : 'not isolated'})`,
+            () => webkitAlertsIn(webkit),
+            (a) => a.some((t) => t.includes(PROBE_MARK)),
+            90_000,
+          );
+          expectAllFailed(probeReport(alerts.find((t) => t.includes(PROBE_MARK))!));
+          expect(await webkit.evaluate<string[]>('window.__heard')).toEqual([]);
+        } finally {
+          await webkit.close();
+        }
+      }
+    } finally {
+      site.server.setIsolated(true);
+      await driver.close();
     }
   }, 300_000);
 });

@@ -218,10 +218,12 @@ describe('the pre-registration’s amendment 2', () => {
     json: JSON.parse(m[2]),
   }));
 
-  it('is the last dated section, with a machine-readable block that agrees with the code', () => {
+  it('is the last amendment (only dated errata follow it), with a machine-readable block that agrees with the code', () => {
     expect(blocks.map((b) => b.name)).toEqual(['', 'amendment-1', 'amendment-2']);
     const headings = [...text.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
-    expect(headings.at(-1)).toBe('Amendment 2 (2026-12-02): the detector study');
+    const last = headings.map((h) => h.startsWith('Amendment')).lastIndexOf(true);
+    expect(headings[last]).toBe('Amendment 2 (2026-12-02): the detector study');
+    expect(headings.slice(last + 1).filter((h) => !/^Erratum \(\d{4}-\d{2}-\d{2}\)/.test(h))).toEqual([]);
     const a2 = blocks[2].json;
     expect(a2.arms.primary).toEqual(DETECTOR_PRIMARY);
     expect(a2.arms.secondary).toEqual(DETECTOR_SECONDARY);
