@@ -7,7 +7,7 @@
  * iterations (their env steps; the distinct candidate rows as counted at those sizes, about 232 and 500).
  */
 import { readFileSync } from 'node:fs';
-import { runCommand } from '../cli/flags.ts';
+import { parseFlags, runCommand } from '../cli/flags.ts';
 import { DEVICES, formatPhase, KERNEL_VERSIONS, kernelFlops, measuredShape, phaseEstimates, usefulFlops } from './gpu-kernel-model.ts';
 
 const RECORD = new URL('../docs/results/device/h200-2026-12-04.json', import.meta.url);
@@ -25,7 +25,14 @@ function measured(name: string): { rolloutMs: number; updateMs: number; envSteps
   return { rolloutMs: Number(row['rollout ms']), updateMs: Number(row['update ms']), envSteps: Number(row['steps/iter']) };
 }
 
+const USAGE = 'usage: npm run -s bench:cost (no flags)';
+
 function main(): number {
+  // No flags: an unknown one is refused (exit 2, naming it) before anything is printed.
+  if (parseFlags(process.argv.slice(2), {}).help) {
+    console.log(USAGE);
+    return 0;
+  }
   const device = DEVICES.h200;
   const cases = [
     { label: 'page defaults (GridHouse long, 8 × 8 runs)', part: 'train webgpu, page defaults', runs: 64, distinctRows: 232 },
@@ -51,4 +58,4 @@ function main(): number {
   return 0;
 }
 
-runCommand(main, 'usage: npm run -s bench:cost (no flags)');
+runCommand(main, USAGE);
