@@ -77,7 +77,7 @@ const SPANS = 128;
 const SEGMENT = 256;
 
 export const KERNEL_VERSIONS = {
-  /** The kernels measured on the H200 on 2026-12-04 (main before issue 44's kernels). */
+  /** The kernels measured on the H200 on 2026-12-04 (main before the kernels written for the GPU). */
   parity: {
     name: 'parity kernels (main, measured on the H200 2026-12-04)',
     basis:

