@@ -3,8 +3,9 @@
  * origin is opaque) whose srcdoc holds its script inline (src/estimator/frame-main.ts) under a content
  * security policy that allows that script (by a nonce), workers and modules from Blob URLs, and nothing
  * else: no connection of any kind, no remote script, import or worker. The visitor's estimator runs in a
- * worker the frame starts; from an opaque origin it reaches no IndexedDB, no CacheStorage and none of the
- * page's BroadcastChannels, and under the policy no network. A srcdoc frame inherits the page's
+ * worker the frame starts; from an opaque origin it reaches no IndexedDB, none of the page's caches (WebKit
+ * gives the frame an empty CacheStorage of its own; Chromium and Firefox none) and none of the page's
+ * BroadcastChannels, and under the policy no network. A srcdoc frame inherits the page's
  * cross-origin embedder policy, so it loads the same with and without cross-origin isolation, and it
  * needs no file: it works offline.
  *
