@@ -139,12 +139,25 @@ export async function launchWebKit(): Promise<WebKit> {
   };
 }
 
+/** How long a WebDriver command may take before it counts as hung. */
+const COMMAND_TIMEOUT_MS = 45_000;
+
+/** A WebDriver command that got no answer in time (the driver hung, not the page's check). */
+export class WebDriverTimeout extends Error {}
+
 /** One W3C WebDriver command; a WebDriver error becomes an Error with its message. */
 async function command<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
+    // WebKitWebDriver at times never answers a command (seen once in a navigation of a fresh session):
+    // a command that hangs fails with its name instead of holding the test until its own timeout.
+    signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+  }).catch((e: unknown) => {
+    if (e instanceof Error && e.name === 'TimeoutError')
+      throw new WebDriverTimeout(`WebDriver ${method} ${path}: no answer within ${COMMAND_TIMEOUT_MS / 1000} s`);
+    throw e;
   });
   const json = (await res.json()) as { value: T & { error?: string; message?: string } };
   if (!res.ok || (json.value && typeof json.value === 'object' && 'error' in json.value && json.value.error)) {

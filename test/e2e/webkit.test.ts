@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubPathServer } from '../../scripts/sub-path-server.ts';
 import { expectBootMessage, injectEntryFailure, PAGE_SHOWS, type PageShows } from './boot-failure.ts';
 import { servedBuild, waitFor } from './page-driver.ts';
-import { alertsIn, badgeIn, hasIn, iterationsIn, launchWebKit, type WebKit, type WebKitSession } from './webkit-driver.ts';
+import { alertsIn, badgeIn, hasIn, iterationsIn, launchWebKit, type WebKit, type WebKitSession, WebDriverTimeout } from './webkit-driver.ts';
 
 /** Every panel passes this iteration ... */
 const ITERATION = 5;
@@ -38,11 +38,20 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Runs `check` in a new browser session (a first visit), closed after it whatever happens. */
-async function inSession(check: () => Promise<void>): Promise<void> {
+/**
+ * Runs `check` in a new browser session (a first visit), closed after it whatever happens. A session
+ * whose driver stops answering (WebDriverTimeout: a hang of WebKitWebDriver, not a failed check) is
+ * given up once for a new one; any other failure fails the test.
+ */
+async function inSession(check: () => Promise<void>, attempt = 1): Promise<void> {
   webkit = await driver.newSession();
   try {
     await check();
+  } catch (e) {
+    if (!(e instanceof WebDriverTimeout) || attempt > 1) throw e;
+    console.warn(`[webkit] ${e.message}: once more in a new session`);
+    await webkit.close();
+    return inSession(check, attempt + 1);
   } finally {
     await webkit.close();
   }
@@ -103,7 +112,7 @@ describe('WebKit (WebKitGTK MiniBrowser)', () => {
           restore();
         }
       }),
-    120_000,
+    240_000,
   );
 
   it(
@@ -144,7 +153,7 @@ describe('WebKit (WebKitGTK MiniBrowser)', () => {
         expect(text).toMatch(/gamma: gamma must be a number in \[0, 1\]; got "7"; using 0\.95/);
         expect(text).toMatch(/bogus: unknown setting "bogus"/);
       }),
-    120_000,
+    240_000,
   );
 
   it(
@@ -164,7 +173,7 @@ describe('WebKit (WebKitGTK MiniBrowser)', () => {
         expect(await hasIn(webkit, 'main.stage comparison-chart')).toBe(true);
         expect(await hasIn(webkit, 'settings-form')).toBe(false);
       }),
-    180_000,
+    240_000,
   );
 
   it(
