@@ -1,6 +1,6 @@
 /**
  * `virtual:estimator-frame-script`: the estimator frame's script as a string (src/estimator/frame-main.ts
- * with the sandbox worker, src/estimator/frame-worker.ts, bundled inside it as text). The page writes it
+ * with the sandbox worker, src/estimator/frame-worker.ts, bundled inside it as a data: URL). The page writes it
  * inline into the frame's srcdoc (src/estimator/sandbox-frame.ts): the frame's origin is opaque, so it
  * can load no script or worker from the page's files, and inline it needs no file, no request and no
  * precache entry (offline it is inside the page's bundle). Bundled by esbuild, in dev and build alike.
@@ -39,7 +39,8 @@ export function estimatorFramePlugin(): Plugin {
     load(id) {
       if (id !== RESOLVED) return null;
       const worker = bundle('frame-worker.ts');
-      const frame = bundle('frame-main.ts', { __ESTIMATOR_FRAME_WORKER__: JSON.stringify(worker.text) });
+      const workerUrl = `data:text/javascript;base64,${Buffer.from(worker.text, 'utf8').toString('base64')}`;
+      const frame = bundle('frame-main.ts', { __ESTIMATOR_FRAME_WORKER_URL__: JSON.stringify(workerUrl) });
       // Rebuilt in dev when any source of either bundle changes.
       for (const input of [...worker.inputs, ...frame.inputs]) this.addWatchFile(join(ROOT, input));
       return `export default ${JSON.stringify(frame.text)};`;

@@ -23,7 +23,7 @@ export type SandboxReply =
   | { type: 'advantages'; id: number; advantages: Float64Array; estimateMs: number }
   | { type: 'failed'; id: number | null; failure: FailureData };
 
-/** Turns source text into an importable URL (data: in Node, blob: in the page) and imports it. */
+/** Turns source text into an importable URL (a data: URL, in Node and in the page's frame) and imports it. */
 export interface ModuleLoader {
   url(source: string): string;
   load(url: string): Promise<unknown>;

@@ -1,7 +1,7 @@
 /**
  * The page's estimator frame: one hidden `<iframe sandbox="allow-scripts">` (no allow-same-origin, so its
  * origin is opaque) whose srcdoc holds its script inline (src/estimator/frame-main.ts) under a content
- * security policy that allows that script (by a nonce), workers and modules from Blob URLs, and nothing
+ * security policy that allows that script (by a nonce), workers and modules from data: URLs, and nothing
  * else: no connection of any kind, no remote script, import or worker. The visitor's estimator runs in a
  * worker the frame starts; from an opaque origin it reaches no IndexedDB, none of the page's caches (WebKit
  * gives the frame an empty CacheStorage of its own; Chromium and Firefox none) and none of the page's
@@ -15,9 +15,9 @@
 import FRAME_SCRIPT from 'virtual:estimator-frame-script';
 import type { FrameSpawn } from './frame-protocol.ts';
 
-/** The frame's policy: its inline script by `nonce`, Blob workers and modules, nothing else. */
+/** The frame's policy: its inline script by `nonce`, workers and modules from data: URLs, nothing else. */
 export function framePolicy(nonce: string): string {
-  return ["default-src 'none'", `script-src 'nonce-${nonce}' blob:`, 'worker-src blob:', "connect-src 'none'", "base-uri 'none'", "form-action 'none'"].join(
+  return ["default-src 'none'", `script-src 'nonce-${nonce}' data:`, 'worker-src data:', "connect-src 'none'", "base-uri 'none'", "form-action 'none'"].join(
     '; ',
   );
 }
