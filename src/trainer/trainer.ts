@@ -384,9 +384,9 @@ export class Trainer {
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 
-  /** Lets go of the latest batch and the GPU buffers the next iteration makes again (a race that ended); weights, optimiser and streams stay. */
+  /** Lets go of the GPU buffers the next iteration makes again (a race that ended): the latest batch stays only if read to the host. */
   trim(): void {
-    this.latest.release();
+    if (!this.latest.onCpu) this.latest.release();
     for (const part of [this.collector, this.fusedPpo, this.gpuMetrics, this.critic, this.engine]) part?.trim?.();
   }
 

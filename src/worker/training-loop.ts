@@ -11,9 +11,9 @@
  * Durable runs: after every completed iteration the loop keeps the run's state and posts it to the page
  * as checkpoint bytes (run-checkpoints.ts); a lost GPU device continues from there.
  *
- * A race that ended (its budget reached, halted or failed) keeps its weights but, once its last batch
- * was sent to the views, lets go of the GPU memory its next iteration would make again
- * (TrainingRun.trim; at `nodraw`, where none is sent, the batch goes too); a reset disposes the runs.
+ * A race that ended (its budget reached, halted or failed) keeps its weights and its last batch for the
+ * views, but lets go of the GPU memory its next iteration would make again (TrainingRun.trim); a reset
+ * disposes the runs.
  *
  * No failure ends the race: a failure is its own panel's (an error message with the entry's name), and
  * a fault of WebGPU itself (a kernel error, a replay that does not match: `isGpuFault`) moves the run
@@ -366,10 +366,16 @@ export class TrainingLoop {
     await this.snapshots.completed(run.trainer, this.entry!.method, this.generation, this.speed);
   }
 
-  /** A race that ended keeps its weights, not the GPU buffers its next iteration would make again. */
+  /**
+   * A race that ended keeps its weights, not the GPU buffers its next iteration would make again. A
+   * batch not sent yet (at `nodraw`) is read to the host first: a later change of speed still draws it
+   * (one that cannot be read, after a failed step, goes with the rest).
+   */
   private async trimRuns(): Promise<void> {
+    const run = this.run;
     try {
-      await this.run?.trim();
+      if (run && this.snapshots.pending) await run.trainer.batchView().catch(() => null);
+      await run?.trim();
     } catch {
       // After a device loss the buffers live on a device that is gone; nothing to free.
     }

@@ -6,8 +6,8 @@
  * the policy's weights and Adam's moments being what the run keeps; disposed, exactly to the start.
  *
  * Three iterations: the first makes what the run keeps, the other two are the steady ones. On
- * SwiftShader one iteration of this shape took 46–56 s here (2026-12-07, a 2-core machine shared with
- * other jobs), so the file takes about 2.5 minutes.
+ * SwiftShader one iteration of this shape took 46–56 s here at best (2026-12-07, a 2-core machine
+ * shared with other jobs), and the file 154–281 s in four runs.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 /**
  * The worker's training loop gives back the GPU memory of a race it no longer needs, on webgpu (Dawn,
  * SwiftShader): when a race ends (its budget reached) the run keeps its weights but not the buffers its
- * next iteration would make again, and a reset to a smaller batch holds nothing of the bigger race
- * before it. The bytes are those of live GPU buffers (created − destroyed, counted through the WebGPU
+ * next iteration would make again (its last batch stays for the views, read to the host), and a reset
+ * to a smaller batch holds nothing of the bigger race before it. The bytes are those of live GPU buffers (created − destroyed, counted through the WebGPU
  * API: src/backend/webgpu-call-counter.ts). Small shapes: the 4,096-run bounds are
  * test/trainer/gpu-memory-webgpu.test.ts's.
  */
@@ -13,7 +13,7 @@ import type { RaceConfig } from '../../src/config.ts';
 import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
 import { readShaderSources } from '../../src/gpu/shaders-node.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
-import type { FromWorker } from '../../src/worker/protocol.ts';
+import type { FromWorker, SnapshotMessage } from '../../src/worker/protocol.ts';
 import { TrainingLoop } from '../../src/worker/training-loop.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -53,25 +53,30 @@ const peakOf = (seen: readonly { type: string; bytes: number }[], from: number) 
 /** A loop on webgpu whose host notes the live GPU bytes at every message, with the message's kind. */
 function webgpuLoop() {
   const seen: { type: FromWorker['type']; finished?: boolean; bytes: number }[] = [];
+  const snapshots: SnapshotMessage[] = [];
   const loop = new TrainingLoop({
-    post: (m) => seen.push({ type: m.type, ...(m.type === 'state' ? { finished: m.finished } : {}), bytes: liveBytes() }),
+    post: (m) => {
+      seen.push({ type: m.type, ...(m.type === 'state' ? { finished: m.finished } : {}), bytes: liveBytes() });
+      if (m.type === 'snapshot') snapshots.push(m);
+    },
     prepare: async (_config, method) => createAdvantageEngine('webgpu', method, readShaderSources),
     wait: (ms) => new Promise((r) => setTimeout(r, ms)),
   });
+  const until = async (what: string, ok: () => boolean) => {
+    const t0 = Date.now();
+    while (!ok()) {
+      const errors = seen.filter((m) => m.type === 'error');
+      if (errors.length > 0) throw new Error(`the loop reported an error (${errors.length}) waiting for ${what}`);
+      if (Date.now() - t0 > 240_000) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
   /**
    * Waits for the race's end: the pump posts `finished` after its last iteration, then once more after
    * it trimmed the run (training-loop.ts `pump`), so the second `finished` state since `from` is the end.
    */
-  const ended = async (from: number) => {
-    const t0 = Date.now();
-    while (seen.slice(from).filter((m) => m.type === 'state' && m.finished).length < 2) {
-      const errors = seen.filter((m) => m.type === 'error');
-      if (errors.length > 0) throw new Error(`the loop reported an error (${errors.length})`);
-      if (Date.now() - t0 > 240_000) throw new Error('timed out waiting for the race to end');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { loop, seen, ended };
+  const ended = (from: number) => until('the race to end', () => seen.slice(from).filter((m) => m.type === 'state' && m.finished).length >= 2);
+  return { loop, seen, snapshots, ended, until };
 }
 
 describe('a webgpu race in the worker loop', () => {
@@ -85,13 +90,17 @@ describe('a webgpu race in the worker loop', () => {
     const smallAlone = peakOf(alone.seen, 0) - beforeAlone;
 
     // A bigger race first, then a reset to the small one, in another loop.
-    const { loop, seen, ended } = webgpuLoop();
+    const { loop, seen, ended, snapshots, until } = webgpuLoop();
     const before = liveBytes();
     loop.command({ type: 'init', config: race(8, 16), method: 'beacon', running: true, speed: 'nodraw' });
     await ended(0);
-    const bigEnd = seen.length;
     const bigPeak = peakOf(seen, 0) - before;
     const bigEnded = liveBytes() - before;
+    // Its last batch, never drawn at `nodraw`, is still there for the views when the speed changes.
+    loop.command({ type: 'speed', speed: 'normal' });
+    await until('the last batch', () => snapshots.length > 0);
+    expect(snapshots.map((m) => m.snapshot.iteration)).toEqual([2]);
+    const bigEnd = seen.length;
     loop.command({ type: 'reset', config: race(2, 4), running: true });
     await ended(bigEnd);
     const smallAfter = peakOf(seen, bigEnd) - before;
