@@ -47,5 +47,7 @@ export interface AdvantageEngine {
   readonly shaders?: ShaderSources;
   /** State the engine adds to the trainer's checkpoints (the custom method's code), by part name. */
   readonly parts?: Record<string, StatePart>;
+  /** Lets go of GPU buffers the next computation makes again (a race that ended); the engine stays usable. */
+  trim?(): void;
   dispose(): void;
 }

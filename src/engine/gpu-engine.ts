@@ -154,6 +154,9 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
       const { advantages, details } = await gigpo(current, batch, stateKeys, settings, true);
       return { tensor: advantages, result: details! };
     },
+    trim() {
+      estimator?.trim();
+    },
     dispose() {
       estimator?.dispose();
       estimator = undefined;

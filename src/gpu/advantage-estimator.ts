@@ -362,21 +362,21 @@ export class GpuAdvantageEstimator {
     }
   }
 
+  /** Lets go of the scratch and free outputs between batches (buffer-pool.ts `trim`); lent outputs stay with their tensors. */
+  trim(): void {
+    if (!this.disposed) this.pool.trim();
+  }
+
   /** Frees every GPU buffer; advantage tensors still alive become invalid, so dispose them first. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.pool.destroy();
-    void this.runners?.then(
-      (rs) => rs.forEach((r) => r.destroy()),
-      () => undefined,
-    );
-    void this.gigpoRunners?.then(
-      (rs) => rs.forEach((r) => r.destroy()),
-      () => undefined,
-    );
+    for (const runners of [this.runners, this.gigpoRunners]) void runners?.then(destroyRunners, () => undefined);
   }
 }
+
+const destroyRunners = (runners: readonly KernelRunner<string, string>[]) => runners.forEach((r) => r.destroy());
 
 /** A float32 part of a read-back widened to the reference's Float64Array. */
 const widen = (values: Float32Array): Float64Array => Float64Array.from(values);

@@ -8,7 +8,8 @@
  * that shrinks to well under a buffer gets a smaller one, and `trim` lets the largest go when the
  * batch that needed them is over. Output buffers are lent to tfjs tensors created with
  * `zeroCopy: true`, which tfjs never frees: each loan ends when its tensor's data is gone, and the
- * buffer then returns to a small free list.
+ * buffer then returns to a small free list, where it waits for a request of its exact size; a request
+ * of another size lets the free ones of its usage go.
  */
 
 /** The most bytes one buffer may have and still be bound whole as storage on a device with `limits`. */
@@ -106,6 +107,9 @@ export class GpuBufferPool {
   acquireOutput(bytes: number, usage: number): GPUBuffer {
     const i = this.freeOutputs.findIndex((b) => b.size === bytes && b.usage === usage);
     if (i >= 0) return this.freeOutputs.splice(i, 1)[0];
+    // None fits: the batch's size moved on (episodes end at varying steps), and a free output of this
+    // usage would only wait for a batch of exactly its old size: it goes, so the memory stays flat.
+    for (let j = this.freeOutputs.length - 1; j >= 0; j--) if (this.freeOutputs[j].usage === usage) this.destroyBuffer(this.freeOutputs.splice(j, 1)[0]);
     return this.create('output', bytes, usage);
   }
 
@@ -124,10 +128,12 @@ export class GpuBufferPool {
   }
 
   /**
-   * Lets go of what the next call would make again: the scratch buffers and the free outputs (lent
-   * ones stay with their tensors). For when the batch that needed them is over; the pool stays usable.
+   * Lets go of what the next call would make again: the scratch buffers and the free outputs, those
+   * of ended loans included (lent ones stay with their tensors). For when the batch that needed them
+   * is over; the pool stays usable.
    */
   trim(): void {
+    this.reclaim();
     for (const b of this.scratch.values()) this.destroyBuffer(b);
     for (const b of this.freeOutputs) this.destroyBuffer(b);
     this.scratch.clear();

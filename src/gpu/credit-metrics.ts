@@ -238,6 +238,11 @@ export class GpuCreditMetrics {
     this.buffers = null;
   }
 
+  /** Lets go of the table and per-run buffers between batches (the next `compute` makes them again); the runners stay. */
+  trim(): void {
+    this.destroyBuffers();
+  }
+
   dispose(): void {
     this.destroyBuffers();
     void this.runners?.then(

@@ -280,6 +280,11 @@ export class FusedCriticKernels {
     return { ...zeros, obsDim: shape.obsDim, hiddenSize: shape.hiddenSize, actionDim: 1, numActions: 1, numRows: 0, ...own };
   }
 
+  /** Lets go of the buffers the next update makes again (fused-runners.ts `trim`). */
+  trim(): void {
+    if (!this.disposed) this.runners.trim();
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

@@ -212,6 +212,11 @@ export class FusedPpoKernels {
     this.device.queue.submit([encoder.finish()]);
   }
 
+  /** Lets go of the buffers the next update makes again (fused-runners.ts `trim`); the weights' snapshot goes too. */
+  trim(): void {
+    if (!this.disposed) this.runners.trim();
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

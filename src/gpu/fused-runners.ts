@@ -53,14 +53,23 @@ export class FusedRunners {
     return KernelRunner.create(this.device, spec, this.shaders[spec.name as KernelName], workgroup);
   }
 
-  /** Lets the pool's scratch buffers go (buffer-pool.ts `trim`); the runners stay, the next update makes what it needs. */
+  /**
+   * Lets go of what the next update makes again: the pool's scratch and free buffers (buffer-pool.ts
+   * `trim`) and the runners' uniform buffers (the pipelines stay compiled, kernel.ts). For a race that
+   * ended or settings that shrank; call it between updates, never while one is being recorded.
+   */
   trim(): void {
     this.pool.trim();
+    this.destroyRunners();
   }
 
   /** Destroys every buffer (work already submitted keeps them alive until done). */
   dispose(): void {
     this.pool.destroy();
+    this.destroyRunners();
+  }
+
+  private destroyRunners(): void {
     for (const slot of this.slots) slot.then((runners) => runners.forEach((r) => r.destroy())).catch(() => undefined);
     for (const runner of this.once.values()) runner.then((r) => r.destroy()).catch(() => undefined);
     this.slots.length = 0;

@@ -17,6 +17,8 @@ import { type CollectOptions, RolloutCollector, type Rollout } from './rollout.t
 
 export interface Collector {
   collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng?: Rng, options?: CollectOptions): Promise<Rollout>;
+  /** Lets go of GPU buffers the next `collect` makes again (a race that ended); the collector stays usable. */
+  trim?(): void;
   dispose?(): void;
 }
 

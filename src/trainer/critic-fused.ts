@@ -68,6 +68,11 @@ export class FusedCriticUpdate {
     return loss;
   }
 
+  /** Lets go of the kernels' buffers between updates (fused-critic.ts `trim`): the next update makes what it needs. */
+  trim(): void {
+    this.kernels.trim();
+  }
+
   dispose(): void {
     this.kernels.dispose();
   }

@@ -50,6 +50,11 @@ export class CriticLearner {
     return criticUpdate(this.net, this.optimizer, rollout.obs, returns, config, this.rng);
   }
 
+  /** Lets go of the fused kernels' buffers between iterations (the network's weights stay). */
+  trim(): void {
+    this.fused?.trim();
+  }
+
   dispose(): void {
     this.net.dispose();
     this.optimizer.dispose();

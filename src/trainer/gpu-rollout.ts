@@ -460,6 +460,11 @@ export class GpuRolloutCollector {
     return rollout;
   }
 
+  /** Lets go of every buffer and runner between rollouts: the next `collect` makes them again, as after a device loss. */
+  trim(): void {
+    this.dispose();
+  }
+
   dispose(): void {
     const owned = [
       ...Object.values(this.buffers ?? {}),

@@ -166,6 +166,11 @@ export class FusedPpoUpdate {
     return this.pending(statsTensor, policy, shape);
   }
 
+  /** Lets go of the kernels' buffers between updates (fused-ppo.ts `trim`): the next update makes what it needs. */
+  trim(): void {
+    this.kernels.trim();
+  }
+
   dispose(): void {
     this.kernels.dispose();
   }

@@ -29,6 +29,8 @@ export type { RunState };
 
 /** Settings that shape the trainer: a state restores only into a run that agrees on them. */
 const SHAPING_KEYS = CONFIG_FIELDS.filter((f) => f.restart && f.key !== 'backend').map((f) => f.key);
+/** Live settings that size the fused update's buffers (its permutation, its minibatches' work and runners). */
+const UPDATE_SIZES = ['epochs', 'minibatches'] as const;
 
 export type RunStatus = 'completed' | 'stopped' | 'diverged';
 
@@ -47,6 +49,8 @@ export class TrainingRun {
   private stopRequested = false;
   private resumeGate: { promise: Promise<void>; open: () => void } | null = null;
   private disposed = false;
+  /** Settings that size the update's buffers changed: the next step lets the old ones go first. */
+  private trimDue = false;
   private readonly history: IterationRecord[] = [];
   /** The iteration in progress (a state waits for it: it is only ever taken between iterations). */
   private inFlight: Promise<unknown> = Promise.resolve();
@@ -77,10 +81,32 @@ export class TrainingRun {
     return this.haltMessage !== null || this.trainer.iteration >= this.budget;
   }
 
-  /** Applies settings that take effect from the next iteration; a new `iters` moves the budget. */
+  /**
+   * Applies settings that take effect from the next iteration; a new `iters` moves the budget. New
+   * epochs or minibatches resize the update's buffers: the next step first lets the old ones go (`trim`).
+   */
   updateSettings(changes: Partial<TrainConfig>): void {
+    const current = this.trainer.settings;
+    if (UPDATE_SIZES.some((k) => changes[k] !== undefined && changes[k] !== current[k])) this.trimDue = true;
     this.trainer.updateSettings(changes);
     if (changes.iters !== undefined) this.budget = changes.iters;
+  }
+
+  /**
+   * Lets go of the GPU memory the next iteration would make again (Trainer.trim) and of the buffers
+   * tfjs pooled, after any step in progress: for a race that ended. The weights stay, and a later
+   * `step` (a budget raised) runs as it would have.
+   */
+  trim(): Promise<void> {
+    return this.exclusive(async () => {
+      if (!this.disposed) this.release();
+    });
+  }
+
+  private release(): void {
+    this.trimDue = false;
+    this.trainer.trim();
+    if (tf.getBackend() === 'webgpu') releaseFreeGpuBuffers();
   }
 
   /**
@@ -90,6 +116,7 @@ export class TrainingRun {
   step(): Promise<IterationRecord | null> {
     return this.exclusive(async () => {
       if (this.finished) return null;
+      if (this.trimDue) this.release();
       try {
         const record = await this.trainer.step();
         this.history.push(record);

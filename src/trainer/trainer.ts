@@ -44,7 +44,6 @@ import { adamPart, StateError, variablesPart, type PartState, type StatePart } f
 import { disposePpoBatch, toPpoBatch } from './update-batch.ts';
 import { type BatchView, LatestBatch } from './latest-batch.ts';
 import { sampleDetailsRead } from './sample-view.ts';
-
 import type { TrainerState } from './trainer-state.ts';
 
 export type { TrainerState } from './trainer-state.ts';
@@ -385,14 +384,16 @@ export class Trainer {
     return { policyLoss: loss, entropy: NaN, approxKl: NaN, clipFraction: NaN, gradNorm: NaN };
   }
 
+  /** Lets go of the GPU buffers the next iteration makes again (a race that ended): the latest batch stays only if read to the host. */
+  trim(): void {
+    if (!this.latest.onCpu) this.latest.release();
+    for (const part of [this.collector, this.fusedPpo, this.gpuMetrics, this.critic, this.engine]) part?.trim?.();
+  }
+
   dispose(): void {
     this.latest.release();
-    this.collector.dispose?.();
-    this.fusedPpo?.dispose();
-    this.gpuMetrics?.dispose();
+    for (const part of [this.collector, this.fusedPpo, this.gpuMetrics, this.critic, this.engine]) part?.dispose?.();
     this.policy.dispose();
     this.optimizer.dispose();
-    this.critic?.dispose();
-    this.engine.dispose();
   }
 }

@@ -136,6 +136,11 @@ export class SeedRuns {
     return out;
   }
 
+  /** Every seed's run lets go of the GPU memory its next iteration would make again (TrainingRun.trim). */
+  async trim(): Promise<void> {
+    for (const r of this.runs) await r.trim();
+  }
+
   dispose(): void {
     for (const r of this.runs) r.dispose();
   }

@@ -16,6 +16,11 @@ export class SnapshotPacer {
 
   constructor(private readonly post: (message: FromWorker, transfer?: Transferable[]) => void) {}
 
+  /** The latest batch has not been sent (a speed that skipped it): a later `flush` may still send it. */
+  get pending(): boolean {
+    return this.unsent;
+  }
+
   /** A new run: nothing of it to send yet. */
   reset(): void {
     this.unsent = false;

@@ -8,14 +8,17 @@
  * the loop runs (and is tested) in Node on the cpu backend just as it runs in the worker. All work happens
  * in one async pump; commands only set flags and wake it, so a reset never lands in the middle of a step.
  *
- * Durable runs: after every completed iteration the loop keeps the run's state in memory (`lastState`)
- * and posts it to the page as checkpoint bytes (seed-checkpoints.ts: a checkpoint per seed; a few ms,
- * docs/reliability.md), which autosaves them. A lost GPU device continues from `lastState` on the new
- * backend, so no completed iteration is lost; `init`/`reset` with checkpoint bytes continue a saved run.
+ * Durable runs: after every completed iteration the loop keeps the run's state and posts it to the page
+ * as checkpoint bytes (run-checkpoints.ts); a lost GPU device continues from there.
+ *
+ * A race that ended (its budget reached, halted or failed) keeps its weights and its last batch for the
+ * views, but lets go of the GPU memory its next iteration would make again (TrainingRun.trim); a reset
+ * disposes the runs.
  *
  * No failure ends the race: a failure is its own panel's (an error message with the entry's name), and
  * a fault of WebGPU itself (a kernel error, a replay that does not match: `isGpuFault`) moves the run
- * to wasm from `lastState`, as a lost device does, with the reason announced (docs/page-failures.md).
+ * to wasm from the last completed iteration's state, as a lost device does, with the reason announced
+ * (docs/page-failures.md).
  */
 import type { RaceConfig, TrainConfig } from '../config.ts';
 import { SPEED_PACING, type Speed } from '../race/speed.ts';
@@ -23,19 +26,15 @@ import { configOfEntry, raceEntry, type RaceEntry, type RaceEntryName } from '..
 import type { PolicyWeights } from '../policy/policy.ts';
 import { seedConfigs } from '../race/seeds.ts';
 import { trainerConfig } from '../race/workload.ts';
-import type { RunState } from '../trainer/checkpoint.ts';
-import { decodeSeedCheckpoints, encodeSeedCheckpoints } from '../trainer/seed-checkpoints.ts';
 import { SeedRuns, type SeedRecord } from './seed-runs.ts';
 import { DeviceLostError, errorText, isGpuFault, LIVE_KEYS, liveSettings, StepWatch, type LoopHost } from './loop-host.ts';
 import { SnapshotPacer } from './snapshot-pacer.ts';
+import { DEVICE_LOSS_GRACE_MS, RunCheckpoints } from './run-checkpoints.ts';
 import { resetAfterDeviceLoss, resetAfterGpuFault, resetForMove, type PendingReset, type RunPosition } from './reset-plan.ts';
 import type { EstimatorCode, ToWorker } from './protocol.ts';
 import { markOnce, TIMELINE_MARKS } from '../timeline-marks.ts';
 
 export { DeviceLostError, LIVE_KEYS, type LoopHost } from './loop-host.ts';
-
-/** How long a failed step waits for a device loss to be reported before it counts as a failure. */
-const DEVICE_LOSS_GRACE_MS = 200;
 
 export class TrainingLoop {
   private config: RaceConfig | null = null;
@@ -60,8 +59,8 @@ export class TrainingLoop {
   private leftWebGpu: string | null = null;
   /** The visitor's estimator, for an entry that runs visitor code (set by init and reset; kept across a device loss). */
   private estimator: EstimatorCode | null = null;
-  /** Every seed's state after the last completed iteration (or as restored): where a lost device continues. */
-  private lastState: RunState[] | null = null;
+  /** The run's checkpoints: every seed's state after the last completed iteration (`last`), where a lost device continues. */
+  private readonly checkpoints: RunCheckpoints;
   /** The race's shared SFT prior, as the page last sent it (undefined: the trainer computes its own). */
   private prior: PolicyWeights | null | undefined = undefined;
   /** The priors of the seeds after the first, as the page last sent them (absent: one seed). */
@@ -70,13 +69,20 @@ export class TrainingLoop {
   private failed = false;
   private readonly snapshots: SnapshotPacer;
   private pumping = false;
-  /** A backend to move to at the next iteration boundary (`move`), continuing from `lastState`. */
+  /** A backend to move to at the next iteration boundary (`move`), continuing from the last completed iteration's state. */
   private pendingMove: 'webgpu' | 'wasm' | null = null;
   /** Steps a device loss can interrupt (loop-host.ts). */
   private readonly steps = new StepWatch();
 
   constructor(private readonly host: LoopHost) {
     this.snapshots = new SnapshotPacer(host.post);
+    this.checkpoints = new RunCheckpoints({
+      host,
+      steps: this.steps,
+      currentRun: () => this.run,
+      pendingRebuild: () => this.pendingReset,
+      report: (message) => this.report(message),
+    });
   }
 
   /** Handles one command from the page. */
@@ -150,7 +156,7 @@ export class TrainingLoop {
   /** Where the run stands, for a rebuild that continues it (null before `init`). */
   private position(): RunPosition | null {
     if (!this.config) return null;
-    return { config: this.config, wanted: this.wanted, prior: this.prior, extraSeeds: this.extraSeeds, lastState: this.lastState };
+    return { config: this.config, wanted: this.wanted, prior: this.prior, extraSeeds: this.extraSeeds, lastState: this.checkpoints.last };
   }
 
   get iteration(): number {
@@ -212,6 +218,7 @@ export class TrainingLoop {
     }
     if (this.finished()) this.running = false;
     if (this.entry) await this.snapshots.flush(this.run?.trainer, this.entry.method, this.generation, this.speed);
+    if (this.finished()) await this.trimRuns();
     this.postState();
   }
 
@@ -255,11 +262,11 @@ export class TrainingLoop {
     this.extraSeeds = reset.extraSeeds;
     const method = this.method!;
     const entry = this.entry!;
-    this.lastState = null;
+    this.checkpoints.last = null;
     try {
-      let saved = reset.state ?? (reset.checkpoint ? await this.decodeSaved(reset.checkpoint, method) : null);
+      let saved = reset.state ?? (reset.checkpoint ? await this.checkpoints.decode(reset.checkpoint, method) : null);
       // A device lost before the restore completes continues from the same saved state.
-      this.lastState = saved;
+      this.checkpoints.last = saved;
       const seeds = 1 + (this.extraSeeds?.length ?? 0);
       // The trainer's config as the backend probe builds it too (race/workload.ts; the flags come with the backend).
       const configs = seedConfigs(reset.config, seeds).map((c) => trainerConfig(c, entry));
@@ -299,7 +306,7 @@ export class TrainingLoop {
           saved = null;
         }
       }
-      this.lastState = saved;
+      this.checkpoints.last = saved;
       if (saved) {
         // The restored histories redraw the charts; then training goes on from the saved iteration.
         for (const { seed, record } of this.run.recordHistory) this.host.post({ type: 'record', generation: this.generation, record, seed });
@@ -311,7 +318,7 @@ export class TrainingLoop {
         markOnce(TIMELINE_MARKS.firstRecord);
         for (const { seed, record } of start) this.host.post({ type: 'record', generation: this.generation, record, seed });
       }
-      await this.keep();
+      await this.checkpoints.keep(this.run, method, this.generation);
     } catch (e) {
       if (e instanceof DeviceLostError) return; // the pump rebuilds next
       if (isGpuFault(e) && reset.config.backend !== 'wasm') {
@@ -328,40 +335,6 @@ export class TrainingLoop {
   /** Posts `message` as this panel's error (the page shows it in the panel alone). */
   private report(message: string): void {
     this.host.post({ type: 'error', generation: this.generation, method: this.method!, message });
-  }
-
-  /** Saved bytes as every seed's state, or null (and a message saying why) when they cannot be read. */
-  private async decodeSaved(bytes: ArrayBuffer, method: RaceEntryName): Promise<RunState[] | null> {
-    try {
-      return await decodeSeedCheckpoints(bytes);
-    } catch (e) {
-      this.report(`${method}: the saved state is unreadable (${errorText(e)}); started from iteration 0`);
-      return null;
-    }
-  }
-
-  /**
-   * Keeps the run's state after a completed iteration (where a lost device continues) and posts it to
-   * the page as checkpoint bytes, for autosave and run files.
-   */
-  private async keep(): Promise<void> {
-    const run = this.run;
-    const method = this.method;
-    if (!run || !method) return;
-    try {
-      const state = await this.steps.watch(run.state());
-      if (this.pendingReset || run !== this.run) return;
-      this.lastState = state;
-      const bytes = await encodeSeedCheckpoints(state);
-      this.host.post({ type: 'checkpoint', generation: this.generation, method, iteration: run.iteration, bytes }, [bytes]);
-    } catch (e) {
-      if (e instanceof DeviceLostError) return; // the pump continues from the previous state
-      // As in a step: a dying device fails the state's read-back (an aborted mapping) just before its
-      // `lost` promise settles; once the loss is reported, the run continues from the previous state.
-      await this.host.wait(DEVICE_LOSS_GRACE_MS);
-      if (this.pendingReset?.force || run !== this.run) return;
-      this.report(`${method}: the state could not be saved: ${errorText(e)}`);
-    }
   }
 
   /** One iteration of the method, unless it is finished or stopped. */
@@ -389,8 +362,23 @@ export class TrainingLoop {
     for (const { seed, record } of records) this.host.post({ type: 'record', generation: this.generation, record, seed });
     if (run.halted) this.report(`${method}: ${run.halted}`);
     if (run.halted || records.length === 0) return;
-    await this.keep();
+    await this.checkpoints.keep(run, method, this.generation);
     await this.snapshots.completed(run.trainer, this.entry!.method, this.generation, this.speed);
+  }
+
+  /**
+   * A race that ended keeps its weights, not the GPU buffers its next iteration would make again. A
+   * batch not sent yet (at `nodraw`) is read to the host first: a later change of speed still draws it
+   * (one that cannot be read, after a failed step, goes with the rest).
+   */
+  private async trimRuns(): Promise<void> {
+    const run = this.run;
+    try {
+      if (run && this.snapshots.pending) await run.trainer.batchView().catch(() => null);
+      await run?.trim();
+    } catch {
+      // After a device loss the buffers live on a device that is gone; nothing to free.
+    }
   }
 
   private disposeRuns(): void {

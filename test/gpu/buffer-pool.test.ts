@@ -1,8 +1,9 @@
 /**
  * The buffer pool's rounding agrees with the fused update's refusal (buffer-pool.ts, fused-ppo-batch.ts):
  * a batch the refusal admits gets scratch buffers the device binds whole, also where the binding limit
- * is not a power of two; and a pool gives back what a shrunken batch no longer needs. A fake device with
- * small limits stands in for an adapter's (the limits are all these functions read of it).
+ * is not a power of two; and a pool gives back what a shrunken batch, a batch of another size or an
+ * ended race no longer needs. A fake device with small limits stands in for an adapter's (the limits
+ * are all these functions read of it).
  */
 import { describe, expect, it } from 'vitest';
 import { bindableBytes, GpuBufferPool, scratchBytes } from '../../src/gpu/buffer-pool.ts';
@@ -90,5 +91,49 @@ describe('the buffer pool and the refusal', () => {
     expect(pool.scratchBuffer('work', 10_000, SCRATCH).size).toBe(16_384);
     pool.destroy();
     expect(live.size).toBe(0);
+  });
+
+  it('keeps no free output of a size no batch asks for any more, and a trim takes the outputs of ended loans', () => {
+    const { device, live } = fakeDevice(1 << 24);
+    const pool = new GpuBufferPool(device, 'test');
+    const OUTPUT = 0x80 | 0x4; // STORAGE | COPY_SRC
+    const OTHER = 0x80 | 0x8;
+    const isLive = (b: GPUBuffer) => live.has(b as unknown as { size: number });
+    // One output per batch, its size the batch's steps, lent until its tensor is gone (`end`).
+    const batch = (bytes: number, usage = OUTPUT) => {
+      pool.reclaim();
+      const buffer = pool.acquireOutput(bytes, usage);
+      const loan = { buffer, ended: false, end: () => (loan.ended = true) };
+      pool.lend(buffer, () => loan.ended);
+      return loan;
+    };
+    const first = batch(4000);
+    first.end();
+    // The same size again: the same buffer.
+    let last = batch(4000);
+    expect(last.buffer).toBe(first.buffer);
+    // Batches of varying sizes: each finds none of its size, and the free one of the old size goes,
+    // so the pool holds one output, not a list filling with stale sizes.
+    for (const bytes of [4004, 3992, 4100, 3880, 4012]) {
+      last.end();
+      last = batch(bytes);
+      expect(last.buffer.size).toBe(bytes);
+      expect([pool.liveBuffers, pool.liveBytes], `after a batch of ${bytes} bytes`).toEqual([1, bytes]);
+    }
+    last.end();
+    // A free output of another usage is not this request's to drop.
+    const other = batch(256, OTHER);
+    other.end();
+    batch(512).end();
+    expect(isLive(other.buffer)).toBe(true);
+    // A loan still running stays with its tensor through a trim; the ended ones' outputs are destroyed.
+    const running = batch(64);
+    pool.trim();
+    expect([pool.liveBuffers, pool.lentBuffers, pool.liveBytes]).toEqual([1, 1, 64]);
+    expect(isLive(running.buffer)).toBe(true);
+    running.end();
+    pool.trim();
+    expect([pool.liveBuffers, live.size]).toEqual([0, 0]);
+    pool.destroy();
   });
 });

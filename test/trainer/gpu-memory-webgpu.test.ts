@@ -1,12 +1,13 @@
 /**
- * GPU memory of a many-run webgpu trainer: the bytes in live GPU buffers (created − destroyed, counted
- * through the WebGPU API: src/backend/webgpu-call-counter.ts) stay flat across steady iterations, and
- * once the trainer is disposed they are back where they started.
+ * GPU memory of a 4,096-run webgpu trainer (GridHouse, 64 × 64 runs, tiny horizon, width 8): the bytes
+ * in live GPU buffers (created − destroyed, counted through the WebGPU API:
+ * src/backend/webgpu-call-counter.ts) and the tfjs tensors stay flat across steady iterations; when the
+ * race ends (`TrainingRun.trim`, what the page's worker calls then) the bytes go back near the start,
+ * the policy's weights and Adam's moments being what the run keeps; disposed, exactly to the start.
  *
- * At 512 runs (16 × 32), not 4,096: on SwiftShader one 4,096-run iteration (tiny horizon, width 8)
- * took 113–132 s here (2026-12-07, a 2-core machine under a load of about 30), so a few of them would
- * take over 6 minutes; this shape keeps the test to a few minutes under that load. It still holds
- * hundreds of runs' records and a fused update over thousands of steps, with batches of varying size.
+ * Three iterations: the first makes what the run keeps, the other two are the steady ones. On
+ * SwiftShader one iteration of this shape took 46–56 s here at best (2026-12-07, a 2-core machine
+ * shared with other jobs), and the file 154–281 s in four runs.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,25 +26,28 @@ beforeAll(async () => {
 });
 afterAll(() => counter.uninstall());
 
-const ITERATIONS = 4;
-/** Output buffers a pool keeps free for reuse, at their exact sizes (src/gpu/buffer-pool.ts MAX_FREE_OUTPUTS). */
-const FREE_OUTPUTS = 4;
+const ITERATIONS = 3;
 const MiB = 2 ** 20;
+/**
+ * What a trimmed run may hold besides its tfjs variables: the uniform buffers of the runners that stay
+ * (the advantage kernels' and the credit metrics', a few hundred bytes each) and tfjs's scalars.
+ */
+const KEPT_SMALL_BYTES = 64 * 1024;
 const liveBytes = () => {
   const c = counter.read();
   return c.bytesCreated - c.bytesDestroyed;
 };
 
-describe('GPU memory of a 512-run webgpu trainer', () => {
-  it('stays flat across steady iterations and goes back to the start when the trainer is disposed', { timeout: 900_000 }, async () => {
+describe('GPU memory of a 4,096-run webgpu trainer', () => {
+  it('stays flat across steady iterations, goes back near the start when the race ends, and to the start when disposed', { timeout: 900_000 }, async () => {
     const config: TrainConfig = {
       ...DEFAULT_CONFIG,
       method: 'beacon',
       backend: 'webgpu',
       env: 'gridhouse',
       horizon: 'tiny',
-      tasksPerIteration: 16,
-      groupSize: 32,
+      tasksPerIteration: 64,
+      groupSize: 64,
       hiddenSize: 8,
       epochs: 1,
       minibatches: 1,
@@ -51,9 +55,15 @@ describe('GPU memory of a 512-run webgpu trainer', () => {
       iters: ITERATIONS,
     };
     const start = liveBytes();
+    const startTensors = tf.memory().numTensors;
     const run = new TrainingRun(config, createAdvantageEngine('webgpu', 'beacon', readShaderSources));
     const perIteration: number[] = [];
+    const tensors: number[] = [];
     const steps: number[] = [];
+    let trimmed = 0;
+    let trimmedTensors = 0;
+    // Weights and Adam's two moments, float32: what a trimmed run keeps of its own.
+    const variableBytes = 3 * 4 * run.trainer.policy.variables.reduce((n, v) => n + v.size, 0);
     try {
       await run.trainer.ready();
       for (let i = 1; i <= ITERATIONS; i++) {
@@ -63,23 +73,35 @@ describe('GPU memory of a 512-run webgpu trainer', () => {
         expect(record!.fallback).toBeUndefined();
         steps.push(record!.envSteps);
         perIteration.push(liveBytes());
+        tensors.push(tf.memory().numTensors);
       }
+      expect(run.finished).toBe(true);
+      await run.trim();
+      trimmed = liveBytes();
+      trimmedTensors = tf.memory().numTensors;
     } finally {
       run.dispose();
     }
     await tf.nextFrame();
     const end = liveBytes();
-    const message = `live GPU MiB from ${(start / MiB).toFixed(2)}: per iteration ${perIteration.map((b) => (b / MiB).toFixed(3)).join(', ')} (env steps ${steps.join(', ')}); after dispose ${(end / MiB).toFixed(3)}`;
+    const mib = (b: number) => ((b - start) / MiB).toFixed(3);
+    const message =
+      `live GPU MiB above the start: per iteration ${perIteration.map(mib).join(', ')} (env steps ${steps.join(', ')}, tensors ${tensors.join(', ')}); ` +
+      `race ended ${mib(trimmed)} (${trimmedTensors} tensors, variables ${(variableBytes / MiB).toFixed(3)} MiB); disposed ${mib(end)}`;
     console.log(message);
+    expect(perIteration[0] - start, message).toBeGreaterThan(16 * MiB); // the race did hold memory
     // Iteration 1 makes what the run keeps (scratch buffers rounded to powers of two). After it, what
-    // may still grow is a pool's free list of exact-size outputs (at most FREE_OUTPUTS kept, filling
-    // as batch sizes vary), bounded here by FREE_OUTPUTS buffers of 4 float32 a step: a leak of a
-    // batch's buffers per iteration would add MiBs.
-    const steady = perIteration.slice(1);
-    const freeListBound = FREE_OUTPUTS * 4 * 4 * Math.max(...steps);
-    expect(Math.max(...steady) - perIteration[0], message).toBeLessThanOrEqual(freeListBound);
-    expect(perIteration[0] - start, message).toBeGreaterThan(1 * MiB); // the run did hold memory
+    // moves is the exact-size outputs (a float32 per step; a pool keeps none of a size no batch asks
+    // for any more), as the batch's steps vary: a few of them, 4 bytes per step of the variation. A
+    // leak of one output per iteration would add 4 bytes per step of the batch (about 0.23 MiB).
+    const variation = Math.max(...steps) - Math.min(...steps);
+    for (const bytes of perIteration.slice(1)) expect(Math.abs(bytes - perIteration[0]), message).toBeLessThanOrEqual(4 * 4 * variation + 4096);
+    expect(new Set(tensors).size, message).toBe(1);
+    // Ended: what the next iteration would make again is gone; the weights and moments stay.
+    expect(trimmed - start, message).toBeLessThanOrEqual(variableBytes + KEPT_SMALL_BYTES);
+    expect(trimmedTensors, message).toBeLessThanOrEqual(tensors[0]);
     // Disposed, the trainer's pools and kernels are destroyed: nothing it made is left.
-    expect(end - start, message).toBeLessThanOrEqual(0.01 * (Math.max(...perIteration) - start));
+    expect(end - start, message).toBe(0);
+    expect(tf.memory().numTensors, message).toBe(startTensors);
   });
 });
