@@ -12,7 +12,7 @@ import type { RaceConfig, TrainConfig } from '../../config.ts';
 import { DEFAULT_RACE, methodSpec, type Method } from '../../methods/registry.ts';
 import type { ProbeOutcome } from '../../page/backend-choice.ts';
 import { movedSentence, switchDecision } from '../../page/backend-switch.ts';
-import { PROBED_SEEDS, seedOffer, type SeedOffer } from '../../page/seed-offer.ts';
+import { OFFERED_SEEDS, PROBED_SEEDS, seedOffer, type SeedOffer } from '../../page/seed-offer.ts';
 import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
 import type { ToWorker } from '../../worker/protocol.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
@@ -145,7 +145,7 @@ export class AutoBackend {
 
   /** Times 4 and 8 seeds on WebGPU beside the probe's one seed, and sets the offer where it stands. */
   private async measureSeeds(config: RaceConfig, method: Method, oneSeedMs: number | null, token: number): Promise<void> {
-    if (oneSeedMs === null || seedOffer({ 1: oneSeedMs, 8: 0 }, this.race.seeds(), 'webgpu') === null) return; // nothing to offer
+    if (oneSeedMs === null || this.race.seeds() >= OFFERED_SEEDS) return; // nothing to offer
     const timings = await this.probes.timeSeeds(config, method, this.race.prior(), PROBED_SEEDS);
     if (!timings || token !== this.race.token()) return;
     this.offer = seedOffer({ 1: oneSeedMs, ...timings }, this.race.seeds(), this.race.current());
