@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, parseConfig } from '../src/config.ts';
-import { readPageState } from '../src/page/url-state.ts';
+import { readPageState, writePageState } from '../src/page/url-state.ts';
+import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
+import { DEFAULT_PAGE_SETTINGS } from '../src/page/page-settings.ts';
 import { combinedLimitIssues, MAX_RUNS_PER_ITERATION, MAX_SEEDS, seedsLimitIssue } from '../src/setting-limits.ts';
 import { Trainer } from '../src/trainer/trainer.ts';
 import { runCli } from '../scripts/cli.ts';
@@ -86,5 +88,9 @@ describe('seeds per method, by backend', () => {
     expect(wasm.config.backend).toBe('wasm');
     expect(wasm.issues).toEqual([{ field: 'seeds', message: expect.stringMatching(/^seeds 6 is over 5, the most seeds per method on wasm.*; using 1$/) }]);
     expect(readPageState('backend=cpu&seeds=5').issues).toEqual([]);
+    // The Share link of a 16-seed race names its backend, and reads back whole.
+    const link = writePageState({ config: { ...PAGE_DEFAULT_CONFIG, backend: 'webgpu' }, page: { ...DEFAULT_PAGE_SETTINGS, seeds: 16 } });
+    expect(link).toBe('backend=webgpu&seeds=16');
+    expect(readPageState(link)).toMatchObject({ issues: [], config: { backend: 'webgpu' }, page: { seeds: 16 } });
   });
 });
