@@ -1,7 +1,8 @@
 /**
- * `npm run train -- --seeds K` as real processes on wasm, where seeds run one after the other: each
- * seed's lines equal the single run of that seed (timings aside); a seed bundle checkpoint holds every
- * seed and resumes exactly; more seeds than the backend allows exit 2 naming the flag and the limit.
+ * `npm run train -- --seeds K` as real processes: on wasm, where seeds run one after the other, each
+ * seed's lines equal the single run of that seed (timings aside); on webgpu (the seeds' one batch once
+ * SeedRuns batches them) the same outcomes and env steps, losses within 1e-5 relative; a seed bundle
+ * checkpoint holds every seed and resumes exactly; more seeds than the backend allows exit 2 naming the flag and the limit.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,31 @@ describe('npm run train --seeds', () => {
     // Different seeds train differently: the comparison above could fail.
     expect(records(alone[0].stdout)).not.toEqual(records(alone[1].stdout).map((l) => ({ ...l, seed: 7 })));
   });
+
+  it('on webgpu (Dawn; SwiftShader here) each seed’s lines match that seed alone: the same outcomes and steps, losses within 1e-5', async () => {
+    const GPU = [...SMALL.slice(0, -1), 'webgpu', '--iters', '2'];
+    const [two, ...alone] = await Promise.all([train(...GPU, '--seed', '3', '--seeds', '2'), ...[3, 4].map((s) => train(...GPU, '--seed', String(s)))]);
+    for (const r of [two, ...alone]) {
+      ok(r);
+      expect(r.stderr).toMatch(/backend: webgpu/);
+    }
+    const lines = records(two.stdout) as unknown as Record<string, unknown>[];
+    // Whatever the float32 summation order of a batch of seeds, these are counts: equal exactly.
+    const EXACT = ['seed', 'iteration', 'method', 'success', 'partial', 'failure', 'envSteps', 'meanEpisodeLength', 'path'];
+    const CLOSE = ['policyLoss', 'entropy', 'approxKl', 'clipFraction', 'gradNorm'];
+    for (const [i, seed] of [3, 4].entries()) {
+      const single = records(alone[i].stdout) as unknown as Record<string, unknown>[];
+      const mine = lines.filter((l) => l.seed === seed);
+      expect(mine).toHaveLength(single.length);
+      mine.forEach((line, j) => {
+        for (const k of EXACT) expect(line[k], `seed ${seed}, line ${j + 1}, ${k}`).toEqual(single[j][k]);
+        for (const k of CLOSE) {
+          const [a, b] = [line[k] as number, single[j][k] as number];
+          expect(Math.abs(a - b), `seed ${seed}, line ${j + 1}, ${k}: ${a} against ${b}`).toBeLessThanOrEqual(1e-5 * Math.max(Math.abs(b), 1e-30));
+        }
+      });
+    }
+  }, 240_000);
 
   it('checkpoints every seed in one bundle; the resumed lines equal the uninterrupted run’s', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'seeds-ckpt-'));
