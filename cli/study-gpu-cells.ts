@@ -135,7 +135,7 @@ export async function runCells(
   let done = 0;
   for (const [i, cell] of cells.entries()) {
     const t0 = performance.now();
-    const label = `${runKey({ ...cell[0], seed: cell[0].seed }).replace(/-s\d+$/, '')} (seeds ${cell.map((s) => s.seed).join(', ')})`;
+    const label = `${cell[0].env}-${cell[0].horizon}-${cell[0].variant} (seeds ${cell.map((s) => s.seed).join(', ')})`;
     try {
       const results = await trainCell(cell, budget, backend);
       for (const [j, result] of results.entries()) {
@@ -145,7 +145,7 @@ export async function runCells(
       done += cell.length;
       const success = results.map((r) => `${(100 * r.finalSuccess).toFixed(0)}%`).join(' ');
       log(
-        `[cell ${i + 1}/${cells.length}] ${label}: wall ${formatDuration((performance.now() - t0) / 1000)} for ${cell.length} seeds on ${backend.describe}; final success ${success} · ${done}/${todo.length} runs · elapsed ${formatDuration((performance.now() - started) / 1000)}`,
+        `[cell ${i + 1}/${cells.length}] ${label}: wall ${formatDuration((performance.now() - t0) / 1000)} for ${cell.length} seeds on ${backend.name}${backend.adapter ? ` (${backend.adapter})` : ''}; final success ${success} · ${done}/${todo.length} runs · elapsed ${formatDuration((performance.now() - started) / 1000)}`,
       );
     } catch (e) {
       failures.push(...cell.map((s) => `${runKey(s)}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
