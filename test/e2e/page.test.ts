@@ -5,8 +5,6 @@
  *   panels pass 3 iterations, the charts hold data, the episode and credit views draw, CSV / JSON / PNG
  *   export, no console errors, no serious axe-core violations, and a lost GPU device is recovered
  *   (training continues at the last completed iteration);
- * - 8 seeds per method on WebGPU: each panel says so, the race chart draws each mean with a band and,
- *   on request, each seed's own line;
  * - every setting round-trips through the URL (load with parameters → the Share link is the same URL);
  * - bad parameters are named in a role="alert" message and replaced by defaults;
  * - the note under the race chart names the SFT prior and changes it;
@@ -154,40 +152,6 @@ describe('live page', () => {
       await context.close();
     }
   }, 600_000);
-
-  it('trains 8 seeds of each method on WebGPU, draws each mean with a band, and each seed on demand', async () => {
-    const query = 'backend=webgpu&seeds=8&horizon=tiny&tasksPerIteration=4&groupSize=4&hiddenSize=8&sftEpisodes=0';
-    const { page, context, errors } = await open(site.browser, query);
-    try {
-      expect(
-        await waitFor(
-          'a backend',
-          () => backendOf(page),
-          (b) => b !== null,
-          60_000,
-        ),
-      ).toBe('webgpu');
-      await waitFor(
-        'an iteration of every seed of each method',
-        () => iterations(page),
-        (v) => v.grpo >= 2 && v.beacon >= 2,
-        300_000,
-      );
-      expect(await page.locator('method-panel .seeds').allInnerTexts()).toEqual(['mean of 8 seeds', 'mean of 8 seeds']);
-      const series = () =>
-        page.locator('comparison-chart metric-chart').evaluate((e) => (e as HTMLElement & { series: { label: string }[] }).series.map((s) => s.label));
-      const labels = await series();
-      expect(labels.filter((l) => / \(mean ± sd over 8 seeds\)$/.test(l))).toHaveLength(2);
-      expect(labels.filter((l) => / seed \d+$/.test(l))).toEqual([]);
-      // Pressed, a method's button draws its 8 seeds' own lines (seeds 1–8 by the page's numbering).
-      await page.locator('comparison-chart [data-seed-lines=grpo]').click();
-      expect(await page.locator('comparison-chart [data-seed-lines=grpo]').getAttribute('aria-pressed')).toBe('true');
-      expect((await series()).filter((l) => / seed \d+$/.test(l))).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((s) => `GRPO seed ${s}`));
-      expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  }, 420_000);
 
   it('round-trips every setting through the URL: the Share link equals the URL it was opened with', async () => {
     // A valid non-default value for every setting the page takes.
