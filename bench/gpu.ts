@@ -1,5 +1,5 @@
 /**
- * `npm run bench:gpu [-- --cases LIST --warmup N --measure N --json --viewed --require-gpu-path] [--name value …]`: what one training iteration
+ * `npm run bench:gpu [-- --cases LIST --warmup N --measure N --seeds K --json --viewed --require-gpu-path] [--name value …]`: what one training iteration
  * asks of the WebGPU API, counted by wrapping the API itself (src/backend/webgpu-call-counter.ts), on
  * tfjs's webgpu backend in Node (Dawn).
  *
@@ -38,6 +38,10 @@
  * (the trainer's `batchViewWanted`): where the metrics are computed on the GPU its advantage details stay there, as
  * in the iterations the page does not draw; `--viewed` reads them every iteration, as the page does at
  * its normal speed (only the checked sample's, where the views draw that sample: src/trainer/sample-view.ts).
+ * `--seeds K` measures every case again with K seeds trained side by side through SeedRuns (the page's
+ * and the train command's path) and prints, per case, the two iterations' counts and training env steps
+ * per second side by side (all seeds' env steps over each whole iteration); the targets are read on the
+ * 1-seed cases.
  */
 import { readFileSync } from 'node:fs';
 import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';
@@ -45,7 +49,8 @@ import { initNodeBackend } from '../cli/node-backend.ts';
 import { createEnv } from '../envs/index.ts';
 import { callsBetween, installWebGpuCallCounter, type WebGpuCallCounts } from '../src/backend/webgpu-call-counter.ts';
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
-import { TrainingRun } from '../src/trainer/run.ts';
+import { MAX_SEEDS } from '../src/setting-limits.ts';
+import { combinedRecord, createSeedRuns, stepAllSeeds } from './seed-batch.ts';
 import { COST_MODEL, estimateRealGpuSeconds, formatEstimate, type GpuEstimate, type IterationShape, iterationFlops } from './gpu-cost-model.ts';
 import { CURRENT_KERNELS, DEVICES, phaseEstimates } from './gpu-kernel-model.ts';
 import { type CaseFigures, defaultsChecks, formatChecks, meanFigures, scaleChecks, steadyChecks, TARGETS, type TargetCheck } from './gpu-targets.ts';
@@ -101,13 +106,17 @@ const FLAGS = {
   },
   measure: { kind: { type: 'int', min: 1, max: 100 }, doc: `iterations measured per case after the warm-up; default ${MIN_MEASURED_ITERATIONS}` },
   json: { kind: 'switch', doc: 'print one JSON object instead of lines' },
+  seeds: {
+    kind: { type: 'int', min: 2, max: MAX_SEEDS.webgpu },
+    doc: 'also measure every case with K seeds (seed, seed + 1, …) trained through SeedRuns, printed beside 1 seed: counts per iteration and training env steps/s',
+  },
   viewed: {
     kind: 'switch',
     doc: "every iteration's batch read for the page's views, as the page draws at normal speed; default: iterations the page does not draw (fast speed draws 1 in 10)",
   },
   ...REQUIRE_GPU_PATH_FLAG,
 } as const;
-const USAGE = `usage: npm run bench:gpu [-- --cases LIST --warmup N --measure N --json --viewed --require-gpu-path] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
+const USAGE = `usage: npm run bench:gpu [-- --cases LIST --warmup N --measure N --seeds K --json --viewed --require-gpu-path] [-- --name value …]\n${flagsHelp(FLAGS, base)}`;
 
 /** The main thread's [CPU time, time waiting for a core] in ms (Linux schedstat), or null elsewhere. */
 function mainThreadSchedMs(): [number, number] | null {
@@ -141,6 +150,8 @@ export interface GpuIterationFigures extends WebGpuCallCounts {
 
 export interface GpuCaseReport {
   case: string;
+  /** Seeds trained side by side (SeedRuns): every figure is of all of them together. */
+  seeds: number;
   settings: string;
   runs: number;
   horizon: string;
@@ -160,16 +171,19 @@ async function measureCase(
   warmup: number,
   measure: number,
   viewed: boolean,
+  seeds: number,
   backend: Awaited<ReturnType<typeof initNodeBackend>>,
   log: (line: string) => void,
 ): Promise<GpuCaseReport> {
   const counter = installWebGpuCallCounter(globalThis, { cpuClock: mainThreadCpuMs });
-  const runs = config.tasksPerIteration * config.groupSize;
-  const settings = `${config.env}/${config.horizon}, ${config.tasksPerIteration}×${config.groupSize} runs, width ${config.hiddenSize}, ${config.method}, SFT episodes ${config.sftEpisodes}`;
+  // Every seed plays its own runs: the kernels' shape is that of all of them.
+  const runs = config.tasksPerIteration * config.groupSize * seeds;
+  const settings = `${config.env}/${config.horizon}, ${config.tasksPerIteration}×${config.groupSize} runs, width ${config.hiddenSize}, ${config.method}, SFT episodes ${config.sftEpisodes}, ${seeds} seed(s)`;
   const env = createEnv(config.env, { horizon: config.horizon, batchSize: 1 });
   const shape = { obsDim: env.obsDim, actionDim: env.actionDim, candidates: env.maxActions, hiddenSize: config.hiddenSize, epochs: config.epochs };
   log(`${name}: ${settings}`);
-  const run = new TrainingRun({ ...config, iters: warmup + measure }, backend.advantageEngine(config.method));
+  const run = await createSeedRuns({ ...config, iters: warmup + measure }, seeds, () => backend.advantageEngine(config.method));
+  // The first seed's batches are the ones the page views (SeedRuns.trainer).
   run.trainer.batchViewWanted = () => viewed;
   const iterations: GpuIterationFigures[] = [];
   const all: GpuIterationFigures[] = [];
@@ -178,10 +192,9 @@ async function measureCase(
       const before = counter.read();
       const schedBefore = mainThreadSchedMs();
       const t0 = performance.now();
-      const record = await run.step();
+      const record = combinedRecord(await stepAllSeeds(run, name));
       const wallMs = performance.now() - t0;
       const schedAfter = mainThreadSchedMs();
-      if (!record) throw new Error(`${name}: training stopped at iteration ${i + 1}: ${run.halted ?? 'no record'}`);
       const calls = callsBetween(before, counter.read());
       const hostMs = wallMs - calls.gpuWaitMs;
       const sched = schedBefore && schedAfter ? { cpu: schedAfter[0] - schedBefore[0], queue: schedAfter[1] - schedBefore[1] } : null;
@@ -225,6 +238,7 @@ async function measureCase(
   log(`  rollout env steps/s (rollout alone): ${formatSpread(throughput.rollout)}`);
   return {
     case: name,
+    seeds,
     settings,
     runs,
     horizon: config.horizon,
@@ -261,6 +275,47 @@ function verdict(cases: readonly GpuCaseReport[]): { title: string; checks: Targ
   return out;
 }
 
+/** One case at 1 seed and at K seeds: what an iteration asks of the WebGPU API, and what it trains per second. */
+export interface SeedComparison {
+  case: string;
+  seeds: [1, number];
+  dispatches: [number, number];
+  submits: [number, number];
+  readBacks: [number, number];
+  bytesReadBack: [number, number];
+  /** Training env steps per second (all seeds' steps over each whole iteration), medians. */
+  trainingStepsPerSecond: [number, number];
+  /** Whether the K-seed iteration issues no more dispatches, submits and read-backs than the 1-seed one. */
+  countsFlat: boolean;
+}
+
+function compareSeeds(one: GpuCaseReport, k: GpuCaseReport): SeedComparison {
+  const pair = (f: (c: GpuCaseReport) => number): [number, number] => [f(one), f(k)];
+  const dispatches = pair((c) => c.mean.dispatches);
+  const submits = pair((c) => c.mean.submits);
+  const readBacks = pair((c) => c.mean.readBacks);
+  return {
+    case: one.case,
+    seeds: [1, k.seeds],
+    dispatches,
+    submits,
+    readBacks,
+    bytesReadBack: pair((c) => c.mean.bytesReadBack),
+    trainingStepsPerSecond: pair((c) => c.throughput.training.median),
+    countsFlat: [dispatches, submits, readBacks].every(([a, b]) => b <= a),
+  };
+}
+
+function formatSeedComparison(c: SeedComparison): string {
+  const two = ([a, b]: [number, number], digits = 0) => `${a.toFixed(digits)} → ${b.toFixed(digits)}`;
+  const kib = ([a, b]: [number, number]) => `${(a / 1024).toFixed(1)} → ${(b / 1024).toFixed(1)} KiB`;
+  return (
+    `  ${c.case}, 1 → ${c.seeds[1]} seeds: ${two(c.dispatches)} dispatches, ${two(c.submits)} submits, ${two(c.readBacks)} read-backs (${kib(c.bytesReadBack)}); ` +
+    `training env steps/s ${two(c.trainingStepsPerSecond)} (${(c.trainingStepsPerSecond[1] / c.trainingStepsPerSecond[0]).toFixed(2)}× the 1-seed figure); ` +
+    `counts ${c.countsFlat ? 'do not grow with seeds' : 'GROW with seeds'}`
+  );
+}
+
 async function main(): Promise<number> {
   const { config, flags, help } = parseFlags(process.argv.slice(2), FLAGS, base);
   if (help) {
@@ -280,26 +335,51 @@ async function main(): Promise<number> {
       : 'iterations the page does not draw (no batch read for its views; --viewed reads one every iteration)',
   );
   const cases: GpuCaseReport[] = [];
+  const seedCases: GpuCaseReport[] = [];
+  const measureWith = (name: string, seeds: number) =>
+    measureCase(
+      name,
+      { ...config, ...CASES[name].settings },
+      flags.warmup ?? 1,
+      flags.measure ?? MIN_MEASURED_ITERATIONS,
+      flags.viewed === true,
+      seeds,
+      backend,
+      log,
+    );
   try {
-    for (const name of names)
-      cases.push(
-        await measureCase(
-          name,
-          { ...config, ...CASES[name].settings },
-          flags.warmup ?? 1,
-          flags.measure ?? MIN_MEASURED_ITERATIONS,
-          flags.viewed === true,
-          backend,
-          log,
-        ),
-      );
+    for (const name of names) {
+      cases.push(await measureWith(name, 1));
+      if (flags.seeds !== undefined) seedCases.push(await measureWith(name, flags.seeds));
+    }
   } finally {
     backend.close();
   }
   const targets = verdict(cases);
   log('Targets of the GPU-native iteration, per steady iteration (counts: any adapter; host ms: this machine):');
   for (const t of targets) for (const line of formatChecks(t.title, t.checks)) log(line);
-  if (json) console.log(JSON.stringify({ adapter: backend.describe, costModel: COST_MODEL, targets: TARGETS, cases, verdict: targets }, null, 1));
+  const seedComparisons = seedCases.map((k, i) => compareSeeds(cases[i], k));
+  if (seedComparisons.length > 0) {
+    log(
+      `1 seed against ${flags.seeds} seeds, per steady iteration (means; counts: any adapter; env steps/s: this adapter, medians over each whole iteration):`,
+    );
+    for (const c of seedComparisons) log(formatSeedComparison(c));
+  }
+  if (json)
+    console.log(
+      JSON.stringify(
+        {
+          adapter: backend.describe,
+          costModel: COST_MODEL,
+          targets: TARGETS,
+          cases,
+          verdict: targets,
+          ...(seedCases.length > 0 ? { seedCases, seedComparisons } : {}),
+        },
+        null,
+        1,
+      ),
+    );
   return flags['require-gpu-path']
     ? requireGpuPath(
         'bench:gpu',

@@ -1,10 +1,13 @@
 /**
- * `npm run bench:train [-- --iters N --env E --horizon H --backend B --methods M,… --skipUpdateRate --require-gpu-path --json]`:
+ * `npm run bench:train [-- --iters N --env E --horizon H --backend B --methods M,… --seeds K --skipUpdateRate --require-gpu-path --json]`:
  * iteration time and its split (rollout / advantage / update / critic) for every registered method,
  * training and rollout env steps per second as min / median / max (throughput.ts says what each divides),
  * the path each phase took (iteration-path.ts) and any fallback's reason, the backend's threads, BEACON's
  * extra cost over GRPO, and the PPO update's cost and achieved rate (update-rate.ts). `--json` prints one
- * JSON object. The first 2 iterations are warm-up; the default 20 leave 18 measured.
+ * JSON object. The first 2 iterations are warm-up; the default 20 leave 18 measured. `--seeds K` also
+ * trains every method with 1 and with K seeds through SeedRuns (one batch on webgpu, one seed after the
+ * other on wasm and cpu), an iteration of each in turn, and prints their training env steps per second
+ * and iteration times side by side (the WebGPU calls an iteration makes: `bench:gpu --seeds K`).
  *
  * The methods' policies diverge after the first update, so their rollouts differ in length and
  * whole-iteration times are not a like-for-like comparison. The extra cost is therefore measured on
@@ -18,6 +21,8 @@ import { TrainingRun } from '../src/trainer/run.ts';
 import { flagsHelp, parseFlags, runCommand, UsageError } from '../cli/flags.ts';
 import { initNodeBackend } from '../cli/node-backend.ts';
 import type { IterationRecord } from '../src/trainer/iteration-record.ts';
+import { MAX_SEEDS, seedsLimitIssue } from '../src/setting-limits.ts';
+import { compareSeedThroughput, formatSeedThroughput, type SeedThroughput } from './seed-batch.ts';
 import { formatUpdateRate, measureUpdateRate } from './update-rate.ts';
 import { formatSpread, gpuPathFallbacks, pathLabel, REQUIRE_GPU_PATH_FLAG, requireGpuPath, throughputOf, withThreads } from './throughput.ts';
 
@@ -28,6 +33,10 @@ const base = { ...DEFAULT_CONFIG, env: 'gridhouse', horizon: 'long', backend: 'w
 const FLAGS = {
   json: { kind: 'switch', doc: 'print one JSON object instead of tables' },
   methods: { kind: 'string', doc: `comma-separated methods to time (default: all of ${METHOD_NAMES.join(', ')})`, placeholder: 'list' },
+  seeds: {
+    kind: { type: 'int', min: 2, max: MAX_SEEDS.webgpu },
+    doc: 'also train every method with 1 and with K seeds through SeedRuns, an iteration of each in turn, and print their training env steps/s side by side',
+  },
   skipUpdateRate: { kind: 'switch', doc: 'leave out the update-rate measurement (bench:device, for its time budget)' },
   ...REQUIRE_GPU_PATH_FLAG,
 } as const;
@@ -46,6 +55,8 @@ async function main(): Promise<number> {
       throw new UsageError(`--methods: unknown method ${JSON.stringify(m)}; known methods: ${METHOD_NAMES.join(', ')}`);
   if (config.iters <= WARMUP)
     throw new UsageError(`--iters must be over ${WARMUP} (the first ${WARMUP} are warm-up, left out of the figures); got ${config.iters}`);
+  const tooManySeeds = flags.seeds === undefined ? null : seedsLimitIssue(flags.seeds, config.backend);
+  if (tooManySeeds) throw new UsageError(`--${tooManySeeds}`);
   const backend = await initNodeBackend(config.backend);
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const rows: Record<string, string | number>[] = [];
@@ -103,6 +114,10 @@ async function main(): Promise<number> {
     throughputs[method] = throughput;
   }
   const update = flags.skipUpdateRate ? null : await measureUpdateRate(config, backend);
+  const seedThroughput: Record<string, SeedThroughput> = {};
+  if (flags.seeds !== undefined)
+    for (const method of methods as typeof METHOD_NAMES)
+      seedThroughput[method] = await compareSeedThroughput({ ...config, method }, flags.seeds, () => backend.advantageEngine(method), WARMUP);
   backend.close();
   const share = (100 * extraMs) / beaconIterMs;
   if (json) {
@@ -119,6 +134,7 @@ async function main(): Promise<number> {
           beaconExtraMs: extraMs,
           beaconExtraShare: share / 100,
           update,
+          ...(flags.seeds === undefined ? {} : { seedThroughput }),
         },
         null,
         1,
@@ -139,6 +155,12 @@ async function main(): Promise<number> {
       `BEACON's extra cost over GRPO on the same batches: ${extraMs.toFixed(3)} ms per iteration = ${share.toFixed(3)}% of iteration time (target < 3%): ${share < 3 ? 'met' : 'NOT met'}`,
     );
   if (update) console.log(formatUpdateRate(update));
+  if (flags.seeds !== undefined) {
+    console.log(
+      `1 seed against ${flags.seeds} seeds through SeedRuns (an iteration of each in turn; training env steps/s: all seeds' env steps over each whole iteration, on ${withThreads(backend)}):`,
+    );
+    for (const [method, t] of Object.entries(seedThroughput)) console.log(formatSeedThroughput(method, t));
+  }
   return flags['require-gpu-path'] ? requireGpuPath('bench:train', fallbacks) : 0;
 }
 

@@ -11,9 +11,24 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, write
 import { dirname } from 'node:path';
 import { CheckpointError, decodeCheckpoint } from '../src/trainer/checkpoint.ts';
 import type { RunState } from '../src/trainer/run.ts';
+import { decodeSeedCheckpoints, SEED_BUNDLE_MAGIC } from '../src/trainer/seed-checkpoints.ts';
 
 /** The run state in the checkpoint at `path`; a CheckpointError says what is wrong (and where). */
-export async function readCheckpointFile(path: string): Promise<RunState> {
+export function readCheckpointFile(path: string): Promise<RunState> {
+  return readWith(path, decodeCheckpoint);
+}
+
+/**
+ * The run states in the checkpoint at `path`, one per seed in seed order: a plain checkpoint (one
+ * seed) or a seed bundle (src/trainer/seed-checkpoints.ts, written by `train --seeds K`).
+ */
+export function readSeedCheckpointFile(path: string): Promise<RunState[]> {
+  // Anything but a seed bundle is read as a checkpoint, so that a foreign file is named as not a checkpoint.
+  const bundle = (bytes: ArrayBuffer) => new TextDecoder().decode(new Uint8Array(bytes, 0, Math.min(8, bytes.byteLength))) === SEED_BUNDLE_MAGIC;
+  return readWith(path, async (bytes) => (bundle(bytes) ? decodeSeedCheckpoints(bytes) : [await decodeCheckpoint(bytes)]));
+}
+
+async function readWith<T>(path: string, decode: (bytes: ArrayBuffer) => Promise<T>): Promise<T> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -21,7 +36,7 @@ export async function readCheckpointFile(path: string): Promise<RunState> {
     throw new CheckpointError(`cannot read checkpoint ${path}: ${(e as Error).message}`);
   }
   try {
-    return await decodeCheckpoint(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    return await decode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   } catch (e) {
     if (e instanceof CheckpointError) throw new CheckpointError(`checkpoint ${path} is unusable: ${e.message}`);
     throw e;

@@ -24,6 +24,8 @@ export interface NodeBackend {
    * threaded build does not load: docs/performance.md; cpu: JavaScript on one thread); null for webgpu.
    */
   threads: number | null;
+  /** The GPU adapter's name on webgpu (null when it gives none, and on wasm and cpu). */
+  adapter: string | null;
   /** A fresh advantage engine for one trainer of `method`. */
   advantageEngine(method: Method): AdvantageEngine;
   /** Releases the backend so the process can exit (Dawn keeps it alive otherwise). */
@@ -40,6 +42,7 @@ export async function initNodeBackend(choice: BackendChoice): Promise<NodeBacken
       name,
       describe: `webgpu (${report.adapterName ?? 'unknown adapter'}), advantages on WGSL kernels`,
       threads: null,
+      adapter: report.adapterName ?? null,
       advantageEngine: (method) => createAdvantageEngine(name, method, readShaderSources),
       close: () => {
         tf.removeBackend('webgpu');
@@ -48,5 +51,5 @@ export async function initNodeBackend(choice: BackendChoice): Promise<NodeBacken
     };
   }
   const threads = name === 'wasm' ? (await import('@tensorflow/tfjs-backend-wasm')).getThreadsCount() : 1;
-  return { name, describe: name, threads, advantageEngine: (method) => createAdvantageEngine(name, method, readShaderSources), close: () => {} };
+  return { name, describe: name, threads, adapter: null, advantageEngine: (method) => createAdvantageEngine(name, method, readShaderSources), close: () => {} };
 }

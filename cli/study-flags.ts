@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { EnvName } from '../envs/index.ts';
-import { parseShard, type Shard } from '../src/study/matrix.ts';
+import { parseShard, STUDY_BACKENDS, type Shard, type StudyBackend } from '../src/study/matrix.ts';
 import { DETECTOR_PRIMARY } from '../src/study/detector-variants.ts';
 import { PROFILES, type StudyProfile } from '../src/study/profile.ts';
 import { ESTIMATOR_FLAGS } from './estimator-flags.ts';
@@ -33,11 +33,16 @@ const FLAGS = {
     kind: { type: 'enum', values: ['none', 'primary', 'all'] },
     doc: "the detector study's arms (pre-registration amendment 2) in the matrix: none (study v3 alone), primary (its primary set, one invocation of about 90 minutes on 2 workers), all (default; the secondary set too)",
   },
+  backend: {
+    kind: { type: 'enum', values: STUDY_BACKENDS },
+    doc: "wasm (default: the pre-registered study, a worker thread per run) or webgpu: a GPU study, each cell's seeds trained as one batch in this process, written to <outDir>/webgpu/",
+  },
   shard: { kind: 'string', placeholder: 'I/N', doc: 'train only shard I of N (1 ≤ I ≤ N) and write shards/shard-I-of-N.json; `merge` then writes the outputs' },
   ...ESTIMATOR_FLAGS,
 } as const;
 
 export const STUDY_USAGE = `usage: npm run study -- [--seeds N] [--workers N] [--quick | --shop-pilot] [--detector none|primary|all] [--fresh] [--report-only] [--shard I/N]
+       npm run study -- --backend webgpu [--seeds N] [--quick | --shop-pilot] [--detector none|primary|all] [--fresh] [--report-only]
        npm run study -- merge [--seeds N] [--quick | --shop-pilot] [--detector none|primary|all]     (merge shards/*.json into the outputs)
        npm run study -- --estimator FILE.js [--estimatorTimeout S] [--seeds N] [--workers N] [--quick]
                                                    (race your estimator in the study's cells and seeds)
@@ -57,6 +62,8 @@ export interface StudyOptions {
   shard: Shard | null;
   /** `--envs`: train only these environments' runs (and write no document); null for all. */
   envs: EnvName[] | null;
+  /** `--backend`: wasm (the pre-registered study) or webgpu (a GPU study, in <outDir>/webgpu/). */
+  backend: StudyBackend;
   /** `--estimator`: race the visitor's estimator in the profile's cells (nothing of the study is written). */
   estimator: { path: string; timeoutS?: number } | null;
 }
@@ -78,7 +85,12 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
   const detector = flags.detector ?? 'all';
   if (flags['shop-pilot'] && detector !== 'all') throw new UsageError('--detector goes with the full study or --quick; the shop pilot has no detector arms');
   if (flags.estimator !== undefined && detector !== 'all') throw new UsageError('--detector chooses study runs; --estimator races your estimator alone');
-  const profile = withDetector(flags.quick ? PROFILES.quick : flags['shop-pilot'] ? PROFILES['shop-pilot'] : PROFILES.full, detector);
+  const chosen = withDetector(flags.quick ? PROFILES.quick : flags['shop-pilot'] ? PROFILES['shop-pilot'] : PROFILES.full, detector);
+  const backend = flags.backend ?? 'wasm';
+  if (backend === 'webgpu' && (flags.workers !== undefined || flags.shard !== undefined || flags.estimator !== undefined || merge))
+    throw new UsageError("--backend webgpu trains each cell's seeds as one batch in this process: it takes no --workers, --shard, --estimator or merge");
+  // A GPU study never writes over the pre-registered (wasm) study's outputs or stored runs.
+  const profile = backend === 'webgpu' ? { ...chosen, outDir: `${chosen.outDir}/webgpu` } : chosen;
   const seeds = flags.seeds ?? profile.seeds;
   if (profile.name === 'full' && seeds < 3) throw new UsageError(`--seeds must be an integer in [3, 20] for the full study; got ${seeds}`);
   if (flags.fresh && flags['report-only'])
@@ -101,7 +113,8 @@ export function parseStudyFlags(argv: readonly string[]): StudyOptions | null {
     profile,
     detector,
     seeds,
-    workers: flags.workers ?? availableParallelism(),
+    workers: backend === 'webgpu' ? 1 : (flags.workers ?? availableParallelism()),
+    backend,
     fresh: flags.fresh === true,
     reportOnly: flags['report-only'] === true,
     shard,

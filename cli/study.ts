@@ -42,6 +42,8 @@ import {
   shardFileName,
 } from './study-store.ts';
 import { runAll } from './study-runner.ts';
+import { runCells } from './study-gpu-cells.ts';
+import { initNodeBackend } from './node-backend.ts';
 import { preregistrationRef } from './preregistration-ref.ts';
 import type { PreregistrationRef } from '../src/study/confirmatory-types.ts';
 import { raceEstimator } from './study-estimator.ts';
@@ -58,6 +60,7 @@ function canonicalCommand(options: StudyOptions): string {
     ...(options.profile.name === 'full' ? [] : [`--${options.profile.name}`]),
     ...(options.seeds !== options.profile.seeds ? ['--seeds', String(options.seeds)] : []),
     ...(options.detector !== 'all' ? ['--detector', options.detector] : []),
+    ...(options.backend !== 'wasm' ? ['--backend', options.backend] : []),
   ];
   return `npm run study${args.length ? ` -- ${args.join(' ')}` : ''}`;
 }
@@ -142,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
   // (`shardOfStudy`); `merge` checks that the shards cover the matrix.
   const committedKeys = new Set(planRuns(part, committed, profile.budget).done.map((r) => r.key));
   const mine = shard ? shardOfStudy(part, shard, committedKeys, (s) => eta.runSeconds(s)) : part;
-  const { todo, done } = planRuns(mine, stored, profile.budget);
+  const { todo, done } = planRuns(mine, stored, profile.budget, options.backend);
   const results = new Map<string, RunResult>(done.map((s) => [s.key, { ...s.result, commit: s.commit }]));
   log(
     `study (${profile.name}${shard ? `, shard ${shard.index}/${shard.count}` : ''}): ${mine.length} runs${shard ? ` of ${specs.length}` : ''}, ${done.length} stored, ${todo.length} to train · ${options.workers} workers · commit ${commit.slice(0, 12)} · budget ${JSON.stringify(profile.budget)} → ${profile.outDir}/`,
@@ -154,17 +157,28 @@ async function main(argv: string[]): Promise<number> {
     log(
       `estimated ${formatDuration(eta.secondsLeft(todo, [], Math.min(options.workers, todo.length)))} (env-step budgets × ${done.length ? 'stored runs’ and ' : ''}pilot-measured seconds per step, over ${Math.min(options.workers, todo.length)} workers)`,
     );
-    failures = await runAll(todo, { profile: options.profile, workers: options.workers }, eta, (spec, result) => {
+    const store = (spec: (typeof todo)[number], result: RunResult) => {
       const withCommit = { ...result, commit };
       results.set(result.key, withCommit);
       saveStoredRun(profile.outDir, {
         key: result.key,
-        config: runConfig(spec, profile.budget),
+        config: runConfig(spec, profile.budget, options.backend),
         envStepBudget: result.envStepBudget,
         result: withCommit,
         commit,
       });
-    });
+    };
+    if (options.backend === 'webgpu') {
+      const backend = await initNodeBackend('webgpu');
+      log(`GPU study on ${backend.describe}: each cell's seeds train as one batch, cell after cell`);
+      try {
+        failures = await runCells(todo, profile.budget, backend, eta, store);
+      } finally {
+        backend.close();
+      }
+    } else {
+      failures = await runAll(todo, { profile: options.profile, workers: options.workers }, eta, store);
+    }
   } else if (todo.length > 0) {
     log(`--report-only: ${todo.length} runs of the matrix are not stored; the report covers the ${done.length} that are`);
   }
@@ -203,6 +217,7 @@ async function main(argv: string[]): Promise<number> {
       workers: options.workers,
       shards: 1,
       preregistration: preregistrationOf(results.values()),
+      backend: options.backend,
     };
     const previous = options.reportOnly ? readPrevious(profile) : null;
     writeOutputs(

@@ -5,6 +5,7 @@
  * trains, with a message that names the settings and the limit.
  */
 import { MAX_BATCH_SIZE } from '../envs/types.ts';
+import type { BackendChoice } from './backend/names.ts';
 
 /** The most runs one iteration can play: they are stepped together as one environment batch. */
 export const MAX_RUNS_PER_ITERATION = MAX_BATCH_SIZE;
@@ -45,4 +46,29 @@ export function combinedLimitIssues(config: RunsPerIteration): CombinedLimitIssu
 export function checkCombinedLimits(config: RunsPerIteration): void {
   const [issue] = combinedLimitIssues(config);
   if (issue) throw new RangeError(issue.message);
+}
+
+/**
+ * The most seeds of one method trained side by side, by backend. On webgpu a method's seeds go through
+ * the iteration's GPU programs together (one batch with a seed axis), so 16 seeds cost little more than
+ * one on a GPU that the page's 64 runs leave mostly idle; on wasm and cpu they run one after the other,
+ * each seed its whole cost, so 5 keeps an iteration bearable. Under `auto` the backend is not known
+ * until the page or the command has started one, so the wasm/cpu limit holds: a race of more seeds
+ * names `backend=webgpu` (the page's offer of more seeds does).
+ */
+export const MAX_SEEDS: Readonly<Record<BackendChoice, number>> = { webgpu: 16, wasm: 5, cpu: 5, auto: 5 };
+/** The largest of MAX_SEEDS: the range of the `seeds` setting and flag before the backend is taken into account. */
+export const MAX_SEEDS_ANY_BACKEND = Math.max(...Object.values(MAX_SEEDS));
+
+/** Why `seeds` seeds are too many on `backend` (a message naming both and the limit), or null. */
+export function seedsLimitIssue(seeds: number, backend: BackendChoice): string | null {
+  const max = MAX_SEEDS[backend];
+  if (seeds <= max) return null;
+  const why =
+    backend === 'auto'
+      ? `under backend auto (up to ${MAX_SEEDS.webgpu} with backend=webgpu, where a method's seeds train as one batch)`
+      : backend === 'webgpu'
+        ? 'on webgpu'
+        : `on ${backend}, where seeds train one after the other (up to ${MAX_SEEDS.webgpu} with backend=webgpu)`;
+  return `seeds ${seeds} is over ${max}, the most seeds per method ${why}`;
 }

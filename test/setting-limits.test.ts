@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, parseConfig } from '../src/config.ts';
-import { readPageState } from '../src/page/url-state.ts';
-import { combinedLimitIssues, MAX_RUNS_PER_ITERATION } from '../src/setting-limits.ts';
+import { readPageState, writePageState } from '../src/page/url-state.ts';
+import { PAGE_DEFAULT_CONFIG } from '../src/page/page-defaults.ts';
+import { DEFAULT_PAGE_SETTINGS } from '../src/page/page-settings.ts';
+import { combinedLimitIssues, MAX_RUNS_PER_ITERATION, MAX_SEEDS, seedsLimitIssue } from '../src/setting-limits.ts';
 import { Trainer } from '../src/trainer/trainer.ts';
 import { runCli } from '../scripts/cli.ts';
 
@@ -59,5 +61,36 @@ describe('runs per iteration (tasksPerIteration × groupSize)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(OVER);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('seeds per method, by backend', () => {
+  it('allows 16 on webgpu and 5 on wasm, cpu and auto, and names the limit one over', () => {
+    expect(MAX_SEEDS).toEqual({ webgpu: 16, wasm: 5, cpu: 5, auto: 5 });
+    expect(seedsLimitIssue(16, 'webgpu')).toBeNull();
+    expect(seedsLimitIssue(17, 'webgpu')).toBe('seeds 17 is over 16, the most seeds per method on webgpu');
+    for (const backend of ['wasm', 'cpu'] as const) {
+      expect(seedsLimitIssue(5, backend)).toBeNull();
+      expect(seedsLimitIssue(6, backend)).toMatch(
+        new RegExp(`^seeds 6 is over 5, the most seeds per method on ${backend}, where seeds train one after the other`),
+      );
+    }
+    expect(seedsLimitIssue(6, 'auto')).toMatch(/^seeds 6 is over 5, the most seeds per method under backend auto \(up to 16 with backend=webgpu/);
+  });
+
+  it("the page URL refuses seeds over its backend's limit, naming it, and keeps one seed", () => {
+    expect(readPageState('backend=webgpu&seeds=16')).toMatchObject({ issues: [], page: { seeds: 16 } });
+    const over = readPageState('backend=webgpu&seeds=17');
+    expect(over.page.seeds).toBe(1);
+    expect(over.issues).toEqual([{ field: 'seeds', message: expect.stringMatching(/seeds must be an integer in \[1, 16\]; got "17"/) }]);
+    const wasm = readPageState('backend=wasm&seeds=6');
+    expect(wasm.page.seeds).toBe(1);
+    expect(wasm.config.backend).toBe('wasm');
+    expect(wasm.issues).toEqual([{ field: 'seeds', message: expect.stringMatching(/^seeds 6 is over 5, the most seeds per method on wasm.*; using 1$/) }]);
+    expect(readPageState('backend=cpu&seeds=5').issues).toEqual([]);
+    // The Share link of a 16-seed race names its backend, and reads back whole.
+    const link = writePageState({ config: { ...PAGE_DEFAULT_CONFIG, backend: 'webgpu' }, page: { ...DEFAULT_PAGE_SETTINGS, seeds: 16 } });
+    expect(link).toBe('backend=webgpu&seeds=16');
+    expect(readPageState(link)).toMatchObject({ issues: [], config: { backend: 'webgpu' }, page: { seeds: 16 } });
   });
 });

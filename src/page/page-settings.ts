@@ -8,6 +8,7 @@ import { describeKind, parseValue, type SettingKind } from '../config.ts';
 import { DEFAULT_RACE } from '../methods/registry.ts';
 import { isRaceEntry, RACE_ENTRY_NAMES, type RaceEntryName } from '../race/entries.ts';
 import { SPEEDS, type Speed } from '../race/speed.ts';
+import { MAX_SEEDS_ANY_BACKEND } from '../setting-limits.ts';
 
 export { SPEED_PACING, SPEEDS, type Speed } from '../race/speed.ts';
 
@@ -28,8 +29,10 @@ export interface PageSettings {
   /** Presenter mode: the stage layout (race chart and episodes large, minimal controls). */
   present: boolean;
   /**
-   * Seeds per method (1–5): seed, seed + 1, … trained side by side, drawn as mean ± sd bands
-   * (src/page/seed-runs.ts). Page-only: a CLI run or a study run has one seed each.
+   * Seeds per method: seed, seed + 1, … trained side by side, drawn as mean ± sd bands
+   * (src/page/seeds.ts). Up to 16 on webgpu, 5 on wasm, cpu and auto (MAX_SEEDS of src/setting-limits.ts,
+   * checked against the backend where the URL and the form are read). The train command's `--seeds`
+   * takes the same limits.
    */
   seeds: number;
   /** The race chart's x axis: completed iterations, or environment steps played (chart-data.ts). */
@@ -79,7 +82,12 @@ export const PAGE_FIELDS: readonly PageFieldSpec[] = [
   ),
   p('methods', { type: 'methods', min: 2, max: 4 }, DEFAULT_RACE, 'the methods raced side by side, comma-separated, in panel order'),
   p('present', { type: 'bool' }, false, 'presenter mode: race chart and episodes large, minimal controls, large text'),
-  p('seeds', { type: 'int', min: 1, max: 5 }, 1, 'seeds per method (seed, seed + 1, …), trained side by side; more than one draws each method as mean ± sd'),
+  p(
+    'seeds',
+    { type: 'int', min: 1, max: MAX_SEEDS_ANY_BACKEND },
+    1,
+    'seeds per method (seed, seed + 1, …), trained side by side; more than one draws each method as mean ± sd (up to 16 on webgpu, 5 on wasm, cpu and auto)',
+  ),
   p(
     'raceX',
     { type: 'enum', values: RACE_X },

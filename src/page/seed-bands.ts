@@ -43,3 +43,20 @@ export function successBand(perSeed: readonly MetricHistory[], beta: number, len
   }
   return { lower, upper };
 }
+
+/**
+ * Each seed's own smoothed success (the same debiased EMA as the bold line) on the comparison's x axis
+ * 1…`length`, one column per seed in seed order: the thin lines the race chart draws under a method's
+ * band when the visitor asks for its seeds. Unlike the band, a seed's line runs as far as that seed
+ * has trained.
+ */
+export function seedLines(perSeed: readonly MetricHistory[], beta: number, length: number): Column[] {
+  return perSeed.map((h) => {
+    const smoothed = debiasedEma(h.columns.success, beta);
+    const line: Column = new Array(length).fill(null);
+    h.iterations.forEach((x, j) => {
+      if (x >= 1 && x <= length) line[x - 1] = smoothed[j];
+    });
+    return line;
+  });
+}

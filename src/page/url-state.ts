@@ -17,6 +17,7 @@ import {
   type RaceConfig,
   type TrainConfig,
 } from '../config.ts';
+import { seedsLimitIssue } from '../setting-limits.ts';
 import { PAGE_DEFAULT_CONFIG } from './page-defaults.ts';
 import { DEFAULT_PAGE_SETTINGS, formatPageValue, PAGE_FIELDS, pageFieldSpec, parsePageField, type PageSettings } from './page-settings.ts';
 
@@ -78,6 +79,12 @@ export function readPageState(search: string | URLSearchParams, base: PageState 
       field: 'seeds',
       message: `seeds ${String(page.seeds)} from seed ${parsed.config.seed} would go past the largest seed ${maxSeed}; using ${base.page.seeds}`,
     });
+    page.seeds = base.page.seeds;
+  }
+  // More seeds than the backend trains side by side (MAX_SEEDS of setting-limits.ts).
+  const tooMany = seedsLimitIssue(page.seeds as number, parsed.config.backend);
+  if (tooMany) {
+    issues.push({ field: 'seeds', message: `${tooMany}; using ${base.page.seeds}` });
     page.seeds = base.page.seeds;
   }
   return { config: raceConfigOf(parsed.config), page: page as unknown as PageSettings, issues };

@@ -26,6 +26,10 @@ export interface RunSpec {
 }
 
 /** A file-name-safe key, unique within a study: `gridhouse-long-gamma1-s3`. */
+/** Where the study trains: wasm (the pre-registered study, one worker thread per run) or webgpu (a cell's seeds as one batch). */
+export const STUDY_BACKENDS = ['wasm', 'webgpu'] as const;
+export type StudyBackend = (typeof STUDY_BACKENDS)[number];
+
 export function runKey(spec: Pick<RunSpec, 'env' | 'horizon' | 'variant' | 'seed'>): string {
   return `${spec.env}-${spec.horizon}-${spec.variant}-s${spec.seed}`;
 }
@@ -77,7 +81,11 @@ export function buildMatrix(profile: MatrixDefinition, seeds: readonly number[])
 
 /** The full training config of one run: defaults, the budget, the run's fields, the method's own
  *  config (registry `configFor`), then the variant's overrides. */
-export function runConfig(spec: Pick<RunSpec, 'env' | 'horizon' | 'variant' | 'seed'>, budget: StudyBudget): TrainConfig {
+/**
+ * A run's config. `backend`: wasm for the pre-registered study; a GPU study (`--backend webgpu`) trains
+ * the same settings on webgpu, so its stored runs never pass for the wasm study's.
+ */
+export function runConfig(spec: Pick<RunSpec, 'env' | 'horizon' | 'variant' | 'seed'>, budget: StudyBudget, backend: StudyBackend = 'wasm'): TrainConfig {
   const v = variantSpec(spec.variant);
   const shared: TrainConfig = {
     ...DEFAULT_CONFIG,
@@ -88,7 +96,7 @@ export function runConfig(spec: Pick<RunSpec, 'env' | 'horizon' | 'variant' | 's
     env: spec.env,
     horizon: spec.horizon,
     seed: spec.seed,
-    backend: 'wasm',
+    backend,
   };
   return { ...methodSpec(v.method).configFor(shared), ...v.overrides };
 }
@@ -145,12 +153,13 @@ export function planRuns<R>(
   specs: readonly RunSpec[],
   stored: ReadonlyMap<string, StoredRun<R>>,
   budget: StudyBudget,
+  backend: StudyBackend = 'wasm',
 ): { todo: RunSpec[]; done: StoredRun<R>[] } {
   const todo: RunSpec[] = [];
   const done: StoredRun<R>[] = [];
   for (const spec of specs) {
     const found = stored.get(runKey(spec));
-    if (found && found.envStepBudget === stepBudget(spec, budget) && sameConfig(found.config, runConfig(spec, budget))) done.push(found);
+    if (found && found.envStepBudget === stepBudget(spec, budget) && sameConfig(found.config, runConfig(spec, budget, backend))) done.push(found);
     else todo.push(spec);
   }
   return { todo, done };

@@ -9,7 +9,7 @@ import { aucReadings, equalUpdates, type AucReadings, type EqualUpdatesCell } fr
 import { countFailures, StudyCells, summariseCells } from './study-cells.ts';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CI_LEVEL } from './confirmatory-stats.ts';
 import type { CellSummary, ClaimRecord, FailureCount, PreregistrationRef, RunEndpoints } from './confirmatory-types.ts';
-import { stepBudget, type MatrixDefinition, type RunSpec } from './matrix.ts';
+import { stepBudget, type MatrixDefinition, type RunSpec, type StudyBackend } from './matrix.ts';
 import type { StudyBudget, StudyProfile } from './profile.ts';
 import { FINAL_WINDOW, TARGET_SUCCESS, TRAILING_WINDOW, type RunResult } from './summary.ts';
 import { variantSpec, type VariantName } from './variants.ts';
@@ -57,7 +57,7 @@ export const TEST_SETTINGS = {
 export type SharedHyperparameters = Omit<TrainConfig, 'env' | 'horizon' | 'method' | 'seed'>;
 
 /** The settings every run shares before its variant's overrides (its env, horizon, method and seed are its own). */
-export function sharedHyperparameters(budget: StudyBudget): SharedHyperparameters {
+export function sharedHyperparameters(budget: StudyBudget, backend: StudyBackend = 'wasm'): SharedHyperparameters {
   const {
     env: _env,
     horizon: _horizon,
@@ -70,7 +70,7 @@ export function sharedHyperparameters(budget: StudyBudget): SharedHyperparameter
     groupSize: budget.groupSize,
     hiddenSize: budget.hiddenSize,
     iters: budget.maxIters,
-    backend: 'wasm' as const,
+    backend,
   };
   return shared;
 }
@@ -135,6 +135,8 @@ export interface DocumentMeta {
   shards: number;
   /** cli/preregistration-ref.ts, from git; null outside a repository. */
   preregistration: PreregistrationRef | null;
+  /** Where the runs trained: wasm (the pre-registered study; the default) or webgpu (a GPU study). */
+  backend?: StudyBackend;
 }
 
 /** The study document of `runs` (in matrix order: `specs`); pure, so shards merge to the same document. */
@@ -159,7 +161,7 @@ export function buildStudyDocument(specs: readonly RunSpec[], results: ReadonlyM
     detector: profile.detector,
   };
   const claims = evaluateConfirmatoryClaims(cells);
-  const shared = sharedHyperparameters(profile.budget);
+  const shared = sharedHyperparameters(profile.budget, meta.backend);
   return {
     version: 3,
     profile: profile.name,

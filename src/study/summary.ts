@@ -94,8 +94,15 @@ export interface RunResult extends RunSpec {
   cost: RunCost;
   learnMsPerKiloStep: number | null;
   secondsPerIteration: number | null;
-  /** Wall seconds the run took in its worker (SFT prior and iteration 0 included). */
+  /**
+   * Wall seconds the run took in its worker (SFT prior and iteration 0 included); in a GPU study, its
+   * cell's wall seconds divided by the cell's seeds (they trained as one batch).
+   */
   seconds: number;
+  /** A GPU study's runs only (absent on wasm, the pre-registered study's backend): where the run trained. */
+  backend?: 'webgpu';
+  /** A GPU study's runs only: the adapter, as the backend names it. */
+  adapter?: string;
   curves: RunCurves;
 }
 

@@ -13,7 +13,9 @@ import { CHECKPOINT_MAGIC, CheckpointError, decodeCheckpoint, encodeCheckpoint, 
 import { seal, unseal, type SealedFormat } from './sealed-file.ts';
 
 export const SEED_CHECKPOINTS_SCHEMA = 1;
-const FORMAT: SealedFormat = { magic: 'BEACONSD', schema: SEED_CHECKPOINTS_SCHEMA, noun: 'seed bundle', error: CheckpointError };
+/** The first 8 bytes of a seed bundle (a plain checkpoint starts with CHECKPOINT_MAGIC). */
+export const SEED_BUNDLE_MAGIC = 'BEACONSD';
+const FORMAT: SealedFormat = { magic: SEED_BUNDLE_MAGIC, schema: SEED_CHECKPOINTS_SCHEMA, noun: 'seed bundle', error: CheckpointError };
 
 interface RunExtent {
   seed: number;

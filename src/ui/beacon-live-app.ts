@@ -110,6 +110,7 @@ export class BeaconLiveApp extends LitElement {
     this.addEventListener('estimator-apply', (e) => st.applyCode(e.detail.source));
     this.addEventListener('estimator-consent', (e) => st.consentCode(e.detail.run));
     this.addEventListener('measure-again', () => this.training.auto.measureAgain());
+    this.addEventListener('seed-offer', (e) => st.takeSeedOffer(e.detail.seeds));
     new ShortcutController(this, {
       togglePause: () => this.onCommand({ command: this.training.running ? 'pause' : 'resume' }),
       step: () => this.onCommand({ command: 'step' }),
@@ -146,7 +147,7 @@ export class BeaconLiveApp extends LitElement {
     return {
       methodCount: methods.length,
       lede: `${labels.join(', ').replace(/, ([^,]*)$/, ' and $1')} train the same policy on the same tasks, side by side, in your browser. BEACON adds credit for each milestone a run reaches; watch what that does to learning.`,
-      badge: html`<backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.recovery} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing} ?measurable=${t.auto.canMeasureAgain} .note=${t.backendNote}></backend-badge>`,
+      badge: html`<backend-badge .report=${t.backend?.report ?? null} .advantages=${t.backend?.advantages ?? ''} .recovery=${t.recovery} .failure=${t.crash} .probe=${t.probe} ?probing=${t.probing} ?measurable=${t.auto.canMeasureAgain} .note=${t.backendNote} .offer=${t.auto.offer}></backend-badge>`,
       presentButton: html`<button type="button" class="present-toggle" aria-pressed=${present ? 'true' : 'false'} @click=${() => this.state.pageSetting({ changes: { present: !present } })}>
         ${present ? 'Exit presenter mode' : 'Presenter mode'}
       </button>`,

@@ -40,6 +40,11 @@ export function emit<T>(from: HTMLElement, type: keyof HTMLElementEventMap, deta
   from.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
 }
 
+/** The seeds the visitor switched to from the offer (src/page/seed-offer.ts). */
+export interface SeedOfferDetail {
+  seeds: number;
+}
+
 declare global {
   interface HTMLElementEventMap {
     'training-command': CustomEvent<TrainingCommandDetail>;
@@ -50,6 +55,8 @@ declare global {
     'scenario-select': CustomEvent<ScenarioSelectDetail>;
     'preset-load': CustomEvent<PresetLoadDetail>;
     'help-close': CustomEvent<Record<string, never>>;
+    /** The backend badge's offer of more seeds on WebGPU, taken: restart the race with them on webgpu. */
+    'seed-offer': CustomEvent<SeedOfferDetail>;
     /** The backend badge's "Measure again": time this race on wasm and WebGPU anew (under `auto`). */
     'measure-again': CustomEvent<Record<string, never>>;
   }

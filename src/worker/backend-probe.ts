@@ -9,6 +9,11 @@
  * PROBE_TIMED_ITERATIONS steady iterations are timed and their median reported. The worker says when the
  * warm-up is done (`onWarm`), so the page's deadline covers the timed part alone. Nothing of it is kept.
  * The page runs each backend's probe in a worker of its own, so a probe that overruns can be terminated.
+ *
+ * With `seeds` K > 1 the probe trains K seeds side by side through SeedRuns (seed-runs.ts, the race's own
+ * path: one batch on webgpu) and times an iteration of all of them, for the offer of more seeds
+ * (src/page/seed-offer.ts). Every seed starts from the race's prior: the timing is of an iteration's work,
+ * which does not depend on the weights' values, and K SFT priors would make the warm-up K times longer.
  */
 import type { BackendName, BackendReport } from '../backend/select.ts';
 import { applyTrainingFlags } from '../backend/webgpu-interop.ts';
@@ -19,7 +24,8 @@ import type { PolicyWeights } from '../policy/policy.ts';
 import { raceEntry } from '../race/entries.ts';
 import { PROBE_TIMED_ITERATIONS, PROBE_WARMUP_ITERATIONS } from '../race/probe-iterations.ts';
 import { raceWorkload, type RaceWorkload } from '../race/workload.ts';
-import { TrainingRun } from '../trainer/run.ts';
+import { seedConfigs } from '../race/seeds.ts';
+import { SeedRuns } from './seed-runs.ts';
 
 export interface ProbeTiming {
   backend: 'webgpu' | 'wasm';
@@ -47,10 +53,12 @@ export interface ProbeRun {
   backend: 'webgpu' | 'wasm';
   /** The race's SFT prior at `config.seed` (absent or null: the probe trainer computes its own, in the warm-up). */
   prior?: PolicyWeights | null;
+  /** Seeds trained side by side and timed together (absent: 1). */
+  seeds?: number;
 }
 
 export async function probeBackend(
-  { config, method, backend, prior }: ProbeRun,
+  { config, method, backend, prior, seeds = 1 }: ProbeRun,
   init: (backend: BackendName) => Promise<BackendReport>,
   engine: (backend: BackendName) => AdvantageEngine,
   onWarm: () => void = () => {},
@@ -64,7 +72,14 @@ export async function probeBackend(
   }
   applyTrainingFlags(report.backend);
   const info = { ...(report.adapterName !== undefined ? { adapterName: report.adapterName } : {}), ...(report.software ? { software: true } : {}) };
-  const run = new TrainingRun(probeWorkload(config, method, report.backend).config, engine(report.backend), prior ? { prior } : {});
+  const configs = seedConfigs(probeWorkload(config, method, report.backend).config, seeds);
+  const run = await SeedRuns.create(
+    configs,
+    configs.map(() => prior),
+    () => Promise.resolve(engine(report.backend)),
+    () => false,
+  );
+  if (!run) return { backend, ms: null, error: 'superseded', ...info };
   try {
     for (let i = 0; i < PROBE_WARMUP_ITERATIONS; i++) await run.step();
     onWarm();

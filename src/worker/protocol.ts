@@ -83,9 +83,9 @@ export type ToWorker =
   | { type: 'warm'; backend: TrainConfig['backend']; wasmThreads?: number }
   /**
    * A probe worker: time `backend` on a throw-away trainer running the race at `config` (backend-probe.ts),
-   * from the race's prior when given; answered by `probeWarm` after the warm-up, then `probe`.
+   * from the race's prior when given, `seeds` of it side by side (absent: 1); answered by `probeWarm` after the warm-up, then `probe`.
    */
-  | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm'; prior?: PolicyWeights | null };
+  | { type: 'probe'; config: RaceConfig; method: Method; backend: 'webgpu' | 'wasm'; prior?: PolicyWeights | null; seeds?: number };
 
 export type InjectedFault = 'kernel' | 'replay' | 'logProb' | 'deviceLostNoNewDevice';
 

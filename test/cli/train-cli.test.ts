@@ -69,7 +69,7 @@ describe('npm run train', () => {
     [['--gamma', '2'], /--gamma must be a number in \[0, 1\]; got "2"/],
     [['--horizon', 'huge'], /horizon must be one of tiny, short, medium, long/],
     [['--iters'], /--iters needs a value/],
-    [['--bogus', '1'], /unknown flag --bogus; known flags: --out, --checkpoint, --checkpointEvery, --resume, --estimator, --estimatorTimeout, --env/],
+    [['--bogus', '1'], /unknown flag --bogus; known flags: --out, --checkpoint, --checkpointEvery, --resume, --seeds, --estimator, --estimatorTimeout, --env/],
   ])('exits with 2 for %j and names the flag', async (args, message) => {
     const r = await train(...args);
     expect(r.code).toBe(2);

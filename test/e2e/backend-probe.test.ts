@@ -6,7 +6,8 @@
  *   WebGPU is measured in the background, after those first points;
  * - the verdict is remembered for this adapter: a second visit starts on the winner with no probe worker;
  * - when WebGPU wins (the probe's wasm timing scaled by the page's test hook), the race moves to it at an
- *   iteration boundary, continuing from where it was, and the badge says where and why.
+ *   iteration boundary, continuing from where it was, and the badge says where and why; then the probe
+ *   times 4 and 8 seeds side by side on WebGPU (the offer of more seeds, src/page/seed-offer.ts).
  */
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
@@ -165,6 +166,13 @@ describe('backend=auto without waiting', () => {
         240_000,
       );
       expect(Object.keys(moved).length).toBeGreaterThan(0);
+      // On WebGPU by measurement, the probe goes on to time seeds side by side, for the offer of 8 seeds.
+      await waitFor(
+        'the seeds probe',
+        () => workerNames(page),
+        (names) => names.includes('beacon-live-probe-webgpu-4-seeds'),
+        120_000,
+      );
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -332,16 +332,19 @@ describe('live page', () => {
   }, 180_000);
 
   it('names bad URL parameters in an alert and uses the defaults instead', async () => {
-    const { page, context, errors } = await open(site.browser, 'gamma=7&bogus=1&method=grpo&groupSize=1.5&autostart=0&backend=cpu');
+    const { page, context, errors } = await open(site.browser, 'gamma=7&bogus=1&method=grpo&groupSize=1.5&autostart=0&backend=cpu&seeds=6');
     try {
       const alert = page.locator('settings-alert [role=alert]');
       await alert.waitFor({ timeout: 30_000 });
       const text = await alert.innerText();
-      expect(text).toMatch(/4 URL parameters were not used/);
+      expect(text).toMatch(/5 URL parameters were not used/);
       expect(text).toMatch(/gamma: gamma must be a number in \[0, 1\]; got "7"; using 0\.95/);
       expect(text).toMatch(/bogus: unknown setting "bogus"/);
       expect(text).toMatch(/method: .*the page races its methods side by side/);
       expect(text).toMatch(/groupSize: groupSize must be an integer in \[2, 64\]; got "1\.5"; using 8/);
+      expect(text).toMatch(
+        /seeds: seeds 6 is over 5, the most seeds per method on cpu, where seeds train one after the other \(up to 16 with backend=webgpu\); using 1/,
+      );
       expect(await page.locator('settings-form #f-gamma').inputValue()).toBe('0.95');
       // The address bar keeps only what is in effect.
       await waitFor(

@@ -3,6 +3,8 @@
  * - at 64 tasks × 64 runs = 4,096 runs per method on WebGPU (the software adapter, SwiftShader, where the
  *   machine has no GPU), both panels finish their first iteration and each shows its env steps per second;
  *   the race chart plots success against env steps once its toggle is pressed;
+ * - 8 seeds per method on WebGPU (seeds side by side): each panel says so, the race chart draws each
+ *   method's mean with a band and, when its button is pressed, each seed's own line;
  * - on wasm, the "Thousands of runs" preset first says what an iteration will cost here (an estimate from
  *   this race's measured iterations) and loads only when the visitor chooses to run it.
  * What only the page shows is checked here: the workers, panels and chart at 4,096 runs. The GPU path's
@@ -124,4 +126,38 @@ describe('thousands of runs', () => {
     },
     WIDE_BOUND_MS + 60_000,
   );
+
+  it('trains 8 seeds of each method on WebGPU, draws each mean with a band, and each seed on demand', async () => {
+    const query = 'backend=webgpu&seeds=8&horizon=tiny&tasksPerIteration=4&groupSize=4&hiddenSize=8&sftEpisodes=0';
+    const { page, context, errors } = await openPage(site.browser, site.server.url, query);
+    try {
+      expect(
+        await waitFor(
+          'a backend',
+          () => backendOf(page),
+          (b) => b !== null,
+          60_000,
+        ),
+      ).toBe('webgpu');
+      await waitFor(
+        'an iteration of every seed of each method',
+        () => iterations(page),
+        (v) => v.grpo >= 2 && v.beacon >= 2,
+        300_000,
+      );
+      expect(await page.locator('method-panel .seeds').allInnerTexts()).toEqual(['mean of 8 seeds', 'mean of 8 seeds']);
+      const series = () =>
+        page.locator('comparison-chart metric-chart').evaluate((e) => (e as HTMLElement & { series: { label: string }[] }).series.map((s) => s.label));
+      const labels = await series();
+      expect(labels.filter((l) => / \(mean ± sd over 8 seeds\)$/.test(l))).toHaveLength(2);
+      expect(labels.filter((l) => / seed \d+$/.test(l))).toEqual([]);
+      // Pressed, a method's button draws its 8 seeds' own lines (seeds 1–8 by the page's numbering).
+      await page.locator('comparison-chart [data-seed-lines=grpo]').click();
+      expect(await page.locator('comparison-chart [data-seed-lines=grpo]').getAttribute('aria-pressed')).toBe('true');
+      expect((await series()).filter((l) => / seed \d+$/.test(l))).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((s) => `GRPO seed ${s}`));
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 420_000);
 });

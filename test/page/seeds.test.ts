@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { MetricHistory } from '../../src/page/metric-history.ts';
-import { meanSd, successBand } from '../../src/page/seed-bands.ts';
+import { meanSd, seedLines, successBand } from '../../src/page/seed-bands.ts';
 import { meanRecord, SeedHistories, seedConfigs, seedList } from '../../src/page/seeds.ts';
 import { debiasedEma } from '../../src/page/smoothing.ts';
 import { readPageState, writePageState } from '../../src/page/url-state.ts';
@@ -50,6 +50,15 @@ describe('band maths', () => {
     const smooth = successBand([history(a), history(b)], 0.9, 3)!;
     const centre = debiasedEma([0.2, 0.4, 0.6], 0.9);
     for (let i = 0; i < 3; i++) expect((smooth.lower[i]! + smooth.upper[i]!) / 2).toBeCloseTo(centre[i]!, 12);
+  });
+
+  it('draws each seed’s own smoothed line, as far as that seed has trained', () => {
+    const lines = seedLines([history([0.1, 0.2, 0.3]), history([0.5])], 0.9, 4);
+    expect(lines).toHaveLength(2);
+    expect(lines[0].slice(0, 3)).toEqual(debiasedEma([0.1, 0.2, 0.3], 0.9));
+    expect(lines[0][3]).toBeNull();
+    expect(lines[1]).toEqual([0.5, null, null, null]); // the debiased EMA starts at the first value
+    expect(seedLines([history([0.1, 0.3])], 0, 2)).toEqual([[0.1, 0.3]]);
   });
 
   it('covers only the iterations every seed has completed', () => {

@@ -9,7 +9,8 @@ import { PAGE_DEFAULT_CONFIG } from '../../src/page/page-defaults.ts';
 import { RACE_ENTRY_NAMES } from '../../src/race/entries.ts';
 import { DEFAULT_PAGE_SETTINGS, PAGE_FIELDS, type PageFieldSpec, type PageKind, type PageSettings } from '../../src/page/page-settings.ts';
 import { knownKeys, readPageState, writePageState } from '../../src/page/url-state.ts';
-import { combinedLimitIssues } from '../../src/setting-limits.ts';
+import { combinedLimitIssues, MAX_SEEDS, seedsLimitIssue } from '../../src/setting-limits.ts';
+import type { BackendChoice } from '../../src/backend/names.ts';
 
 function arbValue(kind: PageKind): fc.Arbitrary<unknown> {
   switch (kind.type) {
@@ -60,7 +61,8 @@ describe('page URL state', () => {
       const s = spec as FieldSpec | PageFieldSpec;
       const def =
         where === 'training' ? (PAGE_DEFAULT_CONFIG as Partial<TrainConfig>)[s.key as keyof TrainConfig] : DEFAULT_PAGE_SETTINGS[s.key as keyof PageSettings];
-      const value = otherValue(s.kind, def);
+      // More than 5 seeds need backend=webgpu (seedsLimitIssue of setting-limits.ts): the page default is auto.
+      const value = s.key === 'seeds' ? MAX_SEEDS.auto : otherValue(s.kind, def);
       expect(value).not.toEqual(def);
       const state = {
         config: where === 'training' ? { ...PAGE_DEFAULT_CONFIG, [s.key]: value } : PAGE_DEFAULT_CONFIG,
@@ -80,6 +82,7 @@ describe('page URL state', () => {
         // Valid together too: the last of the seeds (seed, seed + 1, …) is still a seed (seeds.test.ts).
         fc.pre((c.seed as number) + (p.seeds as number) - 1 <= 4294967295);
         fc.pre(combinedLimitIssues({ ...PAGE_DEFAULT_CONFIG, ...c } as TrainConfig).length === 0); // setting-limits.test.ts
+        fc.pre(seedsLimitIssue(p.seeds as number, c.backend as BackendChoice) === null);
         const state = { config: { ...PAGE_DEFAULT_CONFIG, ...c } as TrainConfig, page: p as unknown as PageSettings };
         const back = readPageState(`?${writePageState(state)}`);
         expect(back.issues).toEqual([]);
@@ -119,10 +122,11 @@ describe('page URL state', () => {
     ['methods=grpo,beacon,gigpo,ppo,beaconReleased', 'methods', /: 5 named/],
     ['methods=grpo', 'methods', /methods must be 2 to 4 distinct methods.*: 1 named/],
     ['present=2', 'present', /present must be true or false/],
-    ['seeds=0', 'seeds', /seeds must be an integer in \[1, 5\]; got "0"; using 1/],
-    ['seeds=6', 'seeds', /seeds must be an integer in \[1, 5\]; got "6"; using 1/],
-    ['seeds=2.5', 'seeds', /seeds must be an integer in \[1, 5\]; got "2\.5"/],
-    ['seeds=two', 'seeds', /seeds must be an integer in \[1, 5\]; got "two"/],
+    ['seeds=0', 'seeds', /seeds must be an integer in \[1, 16\]; got "0"; using 1/],
+    ['seeds=17', 'seeds', /seeds must be an integer in \[1, 16\]; got "17"; using 1/],
+    ['seeds=2.5', 'seeds', /seeds must be an integer in \[1, 16\]; got "2\.5"/],
+    ['seeds=two', 'seeds', /seeds must be an integer in \[1, 16\]; got "two"/],
+    ['seeds=6', 'seeds', /seeds 6 is over 5, the most seeds per method under backend auto \(up to 16 with backend=webgpu.*\); using 1/],
   ])('names the bad parameter in %s and keeps the default', (query, field, message) => {
     const { config, page, issues } = readPageState(query);
     expect(issues).toHaveLength(1);

@@ -84,6 +84,22 @@ describe('backend probe', () => {
     expect(events).toEqual(['engine', 'warm', ...Array(2 * PROBE_TIMED_ITERATIONS).fill('clock')]);
   }, 60_000);
 
+  it('with seeds K trains K seeds side by side (an engine each) and times an iteration of all of them', async () => {
+    let engines = 0;
+    const small = race({ horizon: 'tiny', tasksPerIteration: 2, groupSize: 2, hiddenSize: 8, sftEpisodes: 0 });
+    const result = await probeBackend(
+      { config: small, method: 'grpo', backend: 'wasm', seeds: 3 },
+      async () => ({ backend: 'cpu' }),
+      () => {
+        engines++;
+        return cpuAdvantageEngine;
+      },
+    );
+    expect(engines).toBe(3);
+    expect(result.backend).toBe('wasm');
+    expect(result.ms).toBeGreaterThan(0);
+  }, 60_000);
+
   it('a backend that cannot start reports why, with no timing', async () => {
     const result = await probeBackend(
       { config: race(), method: 'grpo', backend: 'webgpu' },

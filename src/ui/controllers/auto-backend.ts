@@ -3,12 +3,16 @@
  * probe controller's remembered winner, else wasm at once), the background measurement once every panel
  * shows its first point (so the probe never delays one), the move to WebGPU when it wins
  * (src/page/backend-switch.ts), and the wasm verdict stored when WebGPU fails a panel while training.
+ * Once the race is on WebGPU by measurement, the probe also times 4 and 8 seeds side by side, and the
+ * offer of 8 seeds stands where they cost at most 1.5 × one seed (src/page/seed-offer.ts); the race never
+ * switches by itself.
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { RaceConfig, TrainConfig } from '../../config.ts';
 import { DEFAULT_RACE, methodSpec, type Method } from '../../methods/registry.ts';
 import type { ProbeOutcome } from '../../page/backend-choice.ts';
 import { movedSentence, switchDecision } from '../../page/backend-switch.ts';
+import { OFFERED_SEEDS, PROBED_SEEDS, seedOffer, type SeedOffer } from '../../page/seed-offer.ts';
 import { raceEntry, type RaceEntryName } from '../../race/entries.ts';
 import type { ToWorker } from '../../worker/protocol.ts';
 import type { PolicyWeights } from '../../policy/policy.ts';
@@ -27,6 +31,8 @@ export interface RaceView {
   changed(): void;
   /** The race's SFT prior at its first seed, once known (the probe trains from it as the race does). */
   prior(): PolicyWeights | null;
+  /** Seeds per method the race trains. */
+  seeds(): number;
 }
 
 export class AutoBackend {
@@ -36,6 +42,8 @@ export class AutoBackend {
   /** The race's config, for a "Measure again" and for the verdict a GPU fault stores. */
   private config: RaceConfig | null = null;
   private method: Method = DEFAULT_RACE[0];
+  /** The offer of more seeds, once measured on WebGPU (null: none stands). */
+  offer: SeedOffer | null = null;
 
   constructor(
     host: ReactiveControllerHost,
@@ -56,6 +64,7 @@ export class AutoBackend {
   async start(config: RaceConfig, methods: readonly RaceEntryName[]): Promise<TrainConfig['backend'] | null> {
     const token = this.race.token();
     this.afterFirstPoints = null;
+    this.offer = null;
     // Timed on a built-in method: a visitor's estimator is not there to run in a probe worker.
     this.method = methods.map((m) => raceEntry(m).method).find((m) => !methodSpec(m).visitorCode) ?? DEFAULT_RACE[0];
     this.config = config;
@@ -102,11 +111,13 @@ export class AutoBackend {
     this.config = config;
     this.probes.forget();
     this.afterFirstPoints = null;
+    this.offer = null;
   }
 
   cancel(): void {
     this.probes.cancel();
     this.afterFirstPoints = null;
+    this.offer = null;
   }
 
   /**
@@ -128,6 +139,16 @@ export class AutoBackend {
     if (!outcome || token !== this.race.token()) return;
     const decision = switchDecision(outcome, this.race.current(), this.race.finished());
     if (decision.move) this.race.broadcast({ type: 'move', backend: decision.to });
+    this.race.changed();
+    if (decision.move || this.race.current() === 'webgpu') await this.measureSeeds(config, method, outcome.webgpuMs, token);
+  }
+
+  /** Times 4 and 8 seeds on WebGPU beside the probe's one seed, and sets the offer where it stands. */
+  private async measureSeeds(config: RaceConfig, method: Method, oneSeedMs: number | null, token: number): Promise<void> {
+    if (oneSeedMs === null || this.race.seeds() >= OFFERED_SEEDS) return; // nothing to offer
+    const timings = await this.probes.timeSeeds(config, method, this.race.prior(), PROBED_SEEDS);
+    if (!timings || token !== this.race.token()) return;
+    this.offer = seedOffer({ 1: oneSeedMs, ...timings }, this.race.seeds(), this.race.current());
     this.race.changed();
   }
 }

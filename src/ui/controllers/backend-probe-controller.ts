@@ -48,6 +48,9 @@ export interface ProbeStart {
   remembered: ProbeOutcome | null;
 }
 
+/** The timed part of a seeds probe: a few steady iterations of up to 8 seeds on a GPU that already won its probe. */
+const SEED_PROBE_DEADLINE_MS = 60_000;
+
 export class BackendProbeController implements ReactiveController {
   /** How `auto` was decided: remembered from an earlier visit, or measured now; null before either. */
   outcome: ProbeOutcome | null = null;
@@ -157,45 +160,72 @@ export class BackendProbeController implements ReactiveController {
     return verdictKey(adapterIdentity(adapter.info), this.browser, this.build, settingsKey(config, method));
   }
 
-  private async run(config: RaceConfig, method: Method, prior: PolicyWeights | null, token: number): Promise<Omit<ProbeOutcome, 'measured' | 'measuredAt'>> {
+  /**
+   * Times an iteration of `counts` seeds each (side by side, backend-probe.ts) on webgpu at `config`,
+   * one probe worker after another, for the offer of more seeds (src/page/seed-offer.ts). Null for a
+   * count that could not be timed; null for all when a later measurement superseded this one.
+   */
+  async timeSeeds(config: RaceConfig, method: Method, prior: PolicyWeights | null, counts: readonly number[]): Promise<Record<number, number | null> | null> {
+    const token = this.token;
+    const out: Record<number, number | null> = {};
+    for (const seeds of counts) {
+      const t = await this.timed(config, method, prior, token, 'webgpu', SEED_PROBE_DEADLINE_MS, seeds);
+      if (token !== this.token) return null;
+      out[seeds] = t && !('stoppedAfterMs' in t) ? t.ms : null;
+    }
+    this.workers = [];
+    return out;
+  }
+
+  /** One backend's probe: its timing, or where it was stopped (the warm-up's deadline, then the timed part's). */
+  private timed(
+    config: RaceConfig,
+    method: Method,
+    prior: PolicyWeights | null,
+    token: number,
+    backend: 'webgpu' | 'wasm',
+    timedDeadlineMs: number,
+    seeds = 1,
+  ): Promise<ProbeTiming | StoppedProbe | null> {
     const scale = (globalThis as ProbeHook).__beaconProbeScale ?? {};
-    /** One backend's probe: its timing, or where it was stopped (the warm-up's deadline, then the timed part's). */
-    const timed = (backend: 'webgpu' | 'wasm', timedDeadlineMs: number): Promise<ProbeTiming | StoppedProbe | null> => {
-      if (token !== this.token) return Promise.resolve(null); // superseded: start no worker
-      let timer: ReturnType<typeof setTimeout>;
-      let finish!: (t: ProbeTiming | StoppedProbe | null) => void;
-      const done = new Promise<ProbeTiming | StoppedProbe | null>((resolve) => (finish = resolve));
-      const stopAfter = (ms: number, stoppedIn: StoppedProbe['stoppedIn']) =>
-        setTimeout(() => {
-          worker.terminate();
-          finish({ stoppedAfterMs: ms, stoppedIn });
-        }, ms);
-      const worker = new TrainingWorkerClient(
-        (m) => {
-          if (m.type === 'probeWarm') {
-            // The warm-up (worker, device, compilation) is done: the deadline now covers the timed part alone.
-            clearTimeout(timer);
-            timer = stopAfter(timedDeadlineMs, 'timed');
-            return;
-          }
-          if (m.type !== 'probe') return;
+    if (token !== this.token) return Promise.resolve(null); // superseded: start no worker
+    let timer: ReturnType<typeof setTimeout>;
+    let finish!: (t: ProbeTiming | StoppedProbe | null) => void;
+    const done = new Promise<ProbeTiming | StoppedProbe | null>((resolve) => (finish = resolve));
+    const stopAfter = (ms: number, stoppedIn: StoppedProbe['stoppedIn']) =>
+      setTimeout(() => {
+        worker.terminate();
+        finish({ stoppedAfterMs: ms, stoppedIn });
+      }, ms);
+    const worker = new TrainingWorkerClient(
+      (m) => {
+        if (m.type === 'probeWarm') {
+          // The warm-up (worker, device, compilation) is done: the deadline now covers the timed part alone.
           clearTimeout(timer);
-          worker.terminate();
-          const factor = scale[backend] ?? 1;
-          finish(m.result.ms === null ? m.result : { ...m.result, ms: m.result.ms * factor });
-        },
-        (message) => {
-          clearTimeout(timer);
-          worker.terminate();
-          finish({ backend, ms: null, error: message });
-        },
-        `probe-${backend}`,
-      );
-      this.workers.push(worker);
-      timer = stopAfter(PROBE_WARMUP_DEADLINE_MS, 'warm-up');
-      worker.send({ type: 'probe', config, method, backend, prior });
-      return done;
-    };
+          timer = stopAfter(timedDeadlineMs, 'timed');
+          return;
+        }
+        if (m.type !== 'probe') return;
+        clearTimeout(timer);
+        worker.terminate();
+        const factor = scale[backend] ?? 1;
+        finish(m.result.ms === null ? m.result : { ...m.result, ms: m.result.ms * factor });
+      },
+      (message) => {
+        clearTimeout(timer);
+        worker.terminate();
+        finish({ backend, ms: null, error: message });
+      },
+      `probe-${backend}${seeds > 1 ? `-${seeds}-seeds` : ''}`,
+    );
+    this.workers.push(worker);
+    timer = stopAfter(PROBE_WARMUP_DEADLINE_MS, 'warm-up');
+    worker.send({ type: 'probe', config, method, backend, prior, ...(seeds > 1 ? { seeds } : {}) });
+    return done;
+  }
+
+  private async run(config: RaceConfig, method: Method, prior: PolicyWeights | null, token: number): Promise<Omit<ProbeOutcome, 'measured' | 'measuredAt'>> {
+    const timed = (backend: 'webgpu' | 'wasm', timedDeadlineMs: number) => this.timed(config, method, prior, token, backend, timedDeadlineMs);
     const wasmRun = await timed('wasm', 120_000);
     const wasm: ProbeTiming =
       wasmRun && !('stoppedAfterMs' in wasmRun)

@@ -174,6 +174,16 @@ export class PageStateController implements ReactiveController {
     this.changed();
   }
 
+  /**
+   * The visitor took the offer of `seeds` seeds on WebGPU (src/page/seed-offer.ts): the race restarts
+   * with them on webgpu, named in the settings (and the link), since more than 5 seeds need it.
+   */
+  takeSeedOffer(seeds: number): void {
+    this.staged = { ...this.staged, backend: 'webgpu' };
+    this.page = { ...this.page, seeds };
+    this.restart();
+  }
+
   /** Loads a scenario of the tour: its settings over the page defaults, then a restart. */
   loadScenario({ index }: ScenarioSelectDetail): void {
     const scenario = availableScenarios()[index];

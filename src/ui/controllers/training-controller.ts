@@ -86,6 +86,7 @@ export class TrainingController implements ReactiveController {
       token: () => this.startToken,
       changed: () => this.schedule(),
       prior: () => this.racePrior,
+      seeds: () => this.seeds.length,
     });
   }
 

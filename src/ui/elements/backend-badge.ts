@@ -15,7 +15,8 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { BackendReport } from '../../backend/select.ts';
 import type { ProbeOutcome } from '../../page/backend-choice.ts';
 import { sharedStyles } from '../theme.ts';
-import { emit } from '../events.ts';
+import { emit, type SeedOfferDetail } from '../events.ts';
+import type { SeedOffer } from '../../page/seed-offer.ts';
 
 const NAMES: Record<BackendReport['backend'], string> = {
   webgpu: 'WebGPU',
@@ -33,6 +34,7 @@ export class BackendBadge extends LitElement {
     probing: { type: Boolean },
     measurable: { type: Boolean },
     note: { type: String },
+    offer: { attribute: false },
     open: { type: Boolean, reflect: true },
   };
 
@@ -51,6 +53,8 @@ export class BackendBadge extends LitElement {
   declare measurable: boolean;
   /** Under `auto`: "moved to webgpu at iteration 5: 3.1× faster than wasm on this adapter", or empty. */
   declare note: string;
+  /** On WebGPU under `auto`: more seeds for little more than one seed's iteration, measured (src/page/seed-offer.ts); null: none. */
+  declare offer: SeedOffer | null;
   /** The explanation under the badge is open. */
   declare open: boolean;
 
@@ -64,6 +68,7 @@ export class BackendBadge extends LitElement {
     this.probing = false;
     this.measurable = false;
     this.note = '';
+    this.offer = null;
     this.open = false;
   }
 
@@ -163,6 +168,13 @@ export class BackendBadge extends LitElement {
       .note {
         color: var(--fg-muted);
       }
+      /* The offer of more seeds: beside the badge, visible without opening it. */
+      .seed-offer {
+        margin-left: 6px;
+        min-height: 28px;
+        padding: 2px 10px;
+        font-size: 0.8rem;
+      }
       .probe .figures {
         color: var(--fg-muted);
         font-variant-numeric: tabular-nums;
@@ -214,6 +226,13 @@ export class BackendBadge extends LitElement {
         <span class="detail">${detail}</span>
         ${this.advantages === 'webgpu-kernels' ? html`<span class="kernels">WGSL kernels</span>` : nothing}
       </button>
+      ${
+        this.offer
+          ? html`<button type="button" class="seed-offer" data-seed-offer=${this.offer.seeds} title=${this.offer.detail} @click=${() => emit<SeedOfferDetail>(this, 'seed-offer', { seeds: this.offer!.seeds })}>
+              ${this.offer.text}
+            </button>`
+          : nothing
+      }
       <span class="visually-hidden" role="status">${line}</span>
       ${this.recovery ? html`<span class="visually-hidden" role="alert">${this.recovery}</span>` : nothing}
       <div id="backend-details" class="details" role="region" aria-label="About the backend" ?hidden=${!this.open}>${this.explanation()}</div>

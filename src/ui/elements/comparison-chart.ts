@@ -2,7 +2,9 @@
  * <comparison-chart>: the racing methods' success rates on one chart (raw faint, smoothed bold), the
  * target line, and each method's iterations to the target (src/metrics/iterations-to-target.ts).
  * With several seeds per method the curves are the mean over seeds, each with a shaded ± 1 sd band
- * (src/page/seed-bands.ts) labelled in the legend; with one seed the chart is as it always was.
+ * (src/page/seed-bands.ts) labelled in the legend; with one seed the chart is as it always was. Below
+ * the chart, one button per method with seeds draws that method's seeds' own thin lines while the
+ * pointer or the focus is on it, and keeps them drawn once pressed (`data-seed-lines`, aria-pressed).
  * A toggle plots success against environment steps played instead of iterations (page setting `raceX`):
  * with thousands of runs per iteration, what a GPU buys shows as steps, not updates.
  */
@@ -13,7 +15,7 @@ import type { RaceX } from '../../page/page-settings.ts';
 import { emit, type PageSettingDetail } from '../events.ts';
 import { METRIC_DOCS } from '../../page/metric-docs.ts';
 import type { MetricHistory } from '../../page/metric-history.ts';
-import { successBand } from '../../page/seed-bands.ts';
+import { seedLines, successBand } from '../../page/seed-bands.ts';
 import type { SeedHistories } from '../../page/seeds.ts';
 import type { ChartMarker, ChartSeries } from './metric-chart.ts';
 import { methodColorVar, sharedStyles } from '../theme.ts';
@@ -30,6 +32,8 @@ export class ComparisonChart extends LitElement {
     target: { type: Number },
     plotHeight: { type: Number, attribute: 'plot-height' },
     x: { type: String },
+    pinnedSeeds: { state: true },
+    previewSeeds: { state: true },
   };
 
   /** Per entry: the mean over seeds (one seed: its own history). */
@@ -45,6 +49,10 @@ export class ComparisonChart extends LitElement {
   declare plotHeight: number;
   /** The x axis: iterations, or environment steps played. */
   declare x: RaceX;
+  /** Methods whose seeds' lines stay drawn (pressed). */
+  declare private pinnedSeeds: ReadonlySet<RaceEntryName>;
+  /** The method whose seeds' lines are drawn while the pointer or the focus is on its button. */
+  declare private previewSeeds: RaceEntryName | null;
 
   constructor() {
     super();
@@ -56,6 +64,8 @@ export class ComparisonChart extends LitElement {
     this.target = 0.6;
     this.plotHeight = 230;
     this.x = 'iterations';
+    this.pinnedSeeds = new Set();
+    this.previewSeeds = null;
   }
 
   static override styles = [
@@ -145,6 +155,16 @@ export class ComparisonChart extends LitElement {
       series.push({ label: `${raceEntry(m).label} mean + sd`, color: methodColorVar(m), edge: true, hideInLegend: true });
       columns.push(band.lower, band.upper);
     }
+    // Each seed's own line, thin and faint, for the methods the visitor asked to see.
+    for (const m of methods) {
+      const runs = bySteps ? undefined : this.seedRuns?.[m];
+      if (!runs || runs.seeds.length < 2 || !(this.pinnedSeeds.has(m) || this.previewSeeds === m)) continue;
+      seedLines(runs.perSeed, this.smoothing, columns[0].length).forEach((line, j) => {
+        series.push({ label: `${raceEntry(m).label} seed ${runs.seeds[j]}`, color: methodColorVar(m), width: 1, alpha: 0.55, hideInLegend: true });
+        columns.push(line);
+      });
+    }
+    const withSeeds = bySteps ? [] : methods.filter((m) => (this.seedRuns?.[m]?.seeds.length ?? 0) > 1);
     const markers: ChartMarker[] = [{ at: this.target, axis: 'y', label: `target ${pctTarget}`, color: '--fg-muted' }];
     for (const m of methods) {
       const at = crossing[m];
@@ -175,6 +195,28 @@ export class ComparisonChart extends LitElement {
           </button>`,
         )}
       </div>
+      ${
+        withSeeds.length === 0
+          ? ''
+          : html`<div class="axis" role="group" aria-label="Each seed's line">
+              <span class="muted">each seed:</span>
+              ${withSeeds.map(
+                (m) => html`<button
+                  type="button"
+                  data-seed-lines=${m}
+                  aria-pressed=${this.pinnedSeeds.has(m) ? 'true' : 'false'}
+                  title=${`Draw each of ${raceEntry(m).label}'s ${this.seedRuns![m]!.seeds.length} seeds (${this.seedRuns![m]!.seeds.join(', ')}) as a thin line: while pointed at, or pressed`}
+                  @click=${() => this.togglePinned(m)}
+                  @mouseenter=${() => (this.previewSeeds = m)}
+                  @mouseleave=${() => (this.previewSeeds = null)}
+                  @focus=${() => (this.previewSeeds = m)}
+                  @blur=${() => (this.previewSeeds = null)}
+                >
+                  ${raceEntry(m).label} × ${this.seedRuns![m]!.seeds.length}
+                </button>`,
+              )}
+            </div>`
+      }
       <ul class="reached" aria-label="Iterations to ${pctTarget} success">
         <li class="muted">Iterations to ${pctTarget} <metric-tip .label=${METRIC_DOCS.iterationsToTarget.label} .doc=${tip}></metric-tip></li>
         ${listed.map(
@@ -185,6 +227,12 @@ export class ComparisonChart extends LitElement {
         )}
       </ul>
     </section>`;
+  }
+
+  private togglePinned(m: RaceEntryName): void {
+    const next = new Set(this.pinnedSeeds);
+    if (!next.delete(m)) next.add(m);
+    this.pinnedSeeds = next;
   }
 
   private setX(x: RaceX): void {

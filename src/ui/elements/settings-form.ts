@@ -9,7 +9,7 @@
  */
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { ABLATIONS, CONFIG_FIELDS, describeRange, parseField, type AblationName, type FieldSpec, type RaceConfig, type TrainConfig } from '../../config.ts';
-import { combinedLimitIssues } from '../../setting-limits.ts';
+import { combinedLimitIssues, seedsLimitIssue } from '../../setting-limits.ts';
 import { PAGE_DEFAULT_CONFIG } from '../../page/page-defaults.ts';
 import { describePageRange, PAGE_FIELDS, parsePageField, type PageFieldSpec, type PageSettings } from '../../page/page-settings.ts';
 import { emit, type ConfigEditDetail, type PageSettingDetail, type StagedDetail } from '../events.ts';
@@ -273,15 +273,24 @@ export class SettingsForm extends LitElement {
   private edit(s: AnySpec, raw: string): void {
     const key = s.spec.key;
     const parsed = s.kind === 'train' ? parseField(s.spec, raw) : parsePageField(s.spec, raw);
-    const tooBig = s.kind === 'train' && !('error' in parsed) ? combinedLimitIssues({ ...this.config, ...this.staged, [key]: parsed.value })[0] : undefined;
+    const tooBig = 'error' in parsed ? undefined : this.tooBigTogether(s, parsed.value);
     if ('error' in parsed || tooBig) {
-      this.errors = { ...this.errors, [key]: `${'error' in parsed ? parsed.error : tooBig!.message}; not applied` };
+      this.errors = { ...this.errors, [key]: `${'error' in parsed ? parsed.error : tooBig}; not applied` };
       return;
     }
     const { [key]: _gone, ...rest } = this.errors;
     this.errors = rest;
     if (s.kind === 'train') emit<ConfigEditDetail>(this, 'config-edit', { changes: { [key]: parsed.value } as Partial<TrainConfig> });
     else emit<PageSettingDetail>(this, 'page-setting', { changes: { [key]: parsed.value } as Partial<PageSettings> });
+  }
+
+  /** What the edit of `s` to `value` makes too big together with the other settings (setting-limits.ts), if anything. */
+  private tooBigTogether(s: AnySpec, value: unknown): string | undefined {
+    const config = { ...this.config, ...this.staged, ...(s.kind === 'train' ? { [s.spec.key]: value } : {}) } as RaceConfig;
+    const seeds = s.kind === 'page' && s.spec.key === 'seeds' ? (value as number) : this.page.seeds;
+    const combined = s.kind === 'train' ? combinedLimitIssues(config)[0]?.message : undefined;
+    const seedsTooMany = s.spec.key === 'seeds' || s.spec.key === 'backend' ? seedsLimitIssue(seeds, config.backend) : null;
+    return combined ?? seedsTooMany ?? undefined;
   }
 
   private currentPreset(): AblationName | 'none' | 'custom' {
