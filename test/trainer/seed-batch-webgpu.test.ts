@@ -76,6 +76,7 @@ describe('seeds side by side on webgpu', () => {
     ['gridhouse', 'beacon', [11, 12, 13], 3],
     ['texthouse', 'grpo', [5, 6], 2],
     ['shop', 'gigpo', [7, 8], 2],
+    ['gridhouse', 'ppo', [9, 10], 2],
   ] as const)(
     '%s %s: each of seeds %j batched gives the records and weights it gives alone (%i iterations)',
     async (env, method, seeds, iterations) => {
