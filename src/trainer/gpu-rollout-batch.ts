@@ -7,20 +7,28 @@
  * Nothing of one seed reads another seed's data: each seed's weights lie at its own base in one flat
  * buffer (copied from its variables on the GPU, no dispatch), its draw key and starting records are its
  * own, its dictionary of candidate rows and published embeddings (which depend on its weights) is its
- * own part of the joined dictionary, and its records are its own block. The blocks are then copied into
- * each seed's own collector buffers, where the rest of its iteration (the dictionary's numbering and
- * the final records here; the advantages, the update and the metrics in its trainer) finds them as if
- * its seed had played alone, so a seed batched gives the records it gives alone, bit for bit. All of it
- * is one submit and one read-back for every seed.
- *
- * Dispatches per batched rollout: 1 for the episodes, then 2 per seed (the dictionary's numbering and
- * the final records), against 3 per seed one after the other.
+ * own part of the joined dictionary, and its records are its own block. The dictionary's numbering
+ * and the final records' pass take every seed too, a workgroup per seed, each on its own blocks. The
+ * blocks are then copied into each seed's own collector buffers, where the rest of its iteration (the
+ * advantages, the update and the metrics in its trainer) finds them as if its seed had played alone,
+ * so a seed batched gives the records it gives alone, bit for bit. A batched rollout is 3 dispatches,
+ * one submit and one read-back whatever the number of seeds (3, 1 and 1 per seed one after the other).
  */
 import { clearDictionary } from '../gpu/candidate-dictionary.ts';
 import { gatherWeights } from '../gpu/policy-logits.ts';
 import { joinSeedTables, joinsSeedTables } from '../gpu/seed-tables.ts';
 import type { GpuRolloutCollector, RolloutBatch } from './gpu-rollout.ts';
-import { type CollectorParts, computePass, episodeUniforms, type ReadLayout, type RolloutStart, submitChecked, writeStarts } from './gpu-rollout-parts.ts';
+import {
+  type CollectorParts,
+  computePass,
+  episodeUniforms,
+  type NumberingBuffers,
+  type ReadLayout,
+  recordNumbering,
+  type RolloutStart,
+  submitChecked,
+  writeStarts,
+} from './gpu-rollout-parts.ts';
 import { dictionarySize, keptBytes, recordSizes, stepBufferSizes } from './gpu-rollout-sizes.ts';
 import { Rendezvous } from './rendezvous.ts';
 import type { Rollout } from './rollout.ts';
@@ -35,7 +43,10 @@ interface Joined {
   start: RolloutStart;
 }
 
-/** The joined binding of every seed's buffer `name`, each seed's `bytes` in turn (4: none kept by any). */
+/**
+ * The joined bindings by name: each seed's block of `bytes` in turn (4: none kept), or, for the
+ * environment's step buffers, which the runs index, the whole binding's bytes.
+ */
 type SeedBuffers = Record<string, { buffer: GPUBuffer; bytes: number }>;
 
 export class SeedRolloutBatch implements RolloutBatch {
@@ -54,7 +65,7 @@ export class SeedRolloutBatch implements RolloutBatch {
    */
   static create(collectors: readonly GpuRolloutCollector[], device: GPUDevice): SeedRolloutBatch | string {
     const [first] = collectors;
-    const table = first.kernel.upload(first.env).table.name;
+    const [[table]] = first.kernel.episodeKernel.spec.storage; // the environment's table, bound first (episode-rollout.ts)
     if (!joinsSeedTables(table)) return `the ${table} table of ${first.env.name} does not join across seeds`;
     const K = collectors.length;
     const { env } = first;
@@ -130,21 +141,42 @@ export class SeedRolloutBatch implements RolloutBatch {
         const bindings = { ...Object.fromEntries(Object.entries(byName).map(([n, b]) => [n, b.buffer])), [round[0].start.table.name]: tableBuffer };
         const group = runner.prepare(bindings, episodeUniforms(env, kernel, parts[0].policy.shape.hiddenSize, K));
         computePass(encoder, (p) => runner.record(p, group, K * B));
-        // Each seed's block into its own collector's buffers: the live records, the records, the dictionary.
+        // Every seed's dictionary numbered and final records gathered, a workgroup per seed in each pass.
+        const joined = (name: string) => byName[name].buffer;
+        const numbered: NumberingBuffers = {
+          episodes: joined('episodes'),
+          table: joined('candidateTable'),
+          features: joined('features'),
+          finals: joined('finals'),
+          runOffsets: joined('runOffsets'),
+          logProbs: joined('logProbRecord'),
+          actions: joined('actionRecord'),
+          sample: joined('sample'),
+          hostFinals: joined('hostFinals'),
+        };
+        recordNumbering(encoder, parts[0], env, kernel, round[0].start.sample, numbered, K);
+        // Each seed's block into its own collector's buffers, where its trainer reads them: the records,
+        // the dictionary and its rows, the final records, the run offsets, the sample.
         parts.forEach((p, s) => {
-          const own: [string, GPUBuffer, number][] = [
-            ['episodes', p.buffers.episodes, 4 * B * W],
-            ['actionRecord', p.records.actions, byName.actionRecord.bytes],
-            ['logProbRecord', p.records.logProbs, byName.logProbRecord.bytes],
-            ['obsRecord', p.obsRecord, byName.obsRecord.bytes],
-            ['candidateTable', p.dictionary.table, byName.candidateTable.bytes],
+          const own: [string, GPUBuffer][] = [
+            ['actionRecord', p.records.actions],
+            ['logProbRecord', p.records.logProbs],
+            ['obsRecord', p.obsRecord],
+            ['candidateTable', p.dictionary.table],
+            ['features', p.numbered.features],
+            ['finals', p.numbered.finals],
+            ['runOffsets', p.numbered.runOffsets],
+            ['sample', p.numbered.sample],
+            ['hostFinals', p.numbered.hostFinals],
           ];
-          for (const [name, target, bytes] of own)
-            if (bytes > 4 || name === 'episodes') encoder.copyBufferToBuffer(byName[name].buffer, s * bytes, target, 0, bytes);
+          for (const [name, target] of own) {
+            const { bytes } = byName[name];
+            if (bytes > 4) encoder.copyBufferToBuffer(byName[name].buffer, s * bytes, target, 0, bytes);
+          }
         });
         let base = 0;
         round.forEach((j) => {
-          const layout = j.collector.recordAfterEpisodes(encoder, j.start, staging, base);
+          const layout = j.collector.recordReadBack(encoder, j.start, staging, base);
           reads.push({ base, layout });
           base += align8(layout.bytes);
         });
@@ -181,6 +213,11 @@ export class SeedRolloutBatch implements RolloutBatch {
         logProbRecord: p.records.logProbs.size,
         obsRecord: p.obsRecord.size,
         candidateTable: p.dictionary.table.size,
+        features: p.numbered.features.size,
+        finals: p.numbered.finals.size,
+        runOffsets: p.numbered.runOffsets.size,
+        sample: p.numbered.sample.size,
+        hostFinals: p.numbered.hostFinals.size,
       };
       const shared = stepBufferSizes(p.env, p.policy.shape.hiddenSize, p.kernel.recordWords, K);
       const byName: SeedBuffers = {};

@@ -9,7 +9,7 @@ import type { GpuEnvKernel } from '../gpu/gpu-envs.ts';
 import { GpuKernelError, type KernelRunner } from '../gpu/kernel.ts';
 import { injectKernelFault } from '../gpu/fault-injection.ts';
 import { policyLogitsParams } from '../gpu/policy-logits.ts';
-import type { RunSample } from '../gpu/final-records.ts';
+import { recordFinalRecords, type RunSample } from '../gpu/final-records.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { RecordName, ReadBackName } from './gpu-rollout-sizes.ts';
 
@@ -48,10 +48,65 @@ export interface CollectorParts {
   kernel: GpuEnvKernel;
   device: GPUDevice;
   runner: KernelRunner<string, string>;
+  ranks: KernelRunner<string, string>;
+  finals: KernelRunner<string, string>;
+  numbered: NumberingBuffers;
   buffers: Record<string, GPUBuffer>;
   records: Record<RecordName, GPUBuffer>;
   obsRecord: GPUBuffer;
   dictionary: { table: GPUBuffer; features: GPUBuffer };
+}
+
+/** What the dictionary's numbering and the final records' pass read and write: one seed's buffers, or every seed's joined. */
+export interface NumberingBuffers {
+  episodes: GPUBuffer;
+  table: GPUBuffer;
+  features: GPUBuffer;
+  finals: GPUBuffer;
+  runOffsets: GPUBuffer;
+  logProbs: GPUBuffer;
+  actions: GPUBuffer;
+  sample: GPUBuffer;
+  hostFinals: GPUBuffer;
+}
+
+/**
+ * Records what follows the episodes of `seeds` seeds' rollouts (a workgroup per seed in each pass):
+ * the dictionary numbered in order of first use, for the update to read (where one is kept), and the
+ * final records' pass (final-records.ts), which also copies out the checked sample's steps.
+ */
+export function recordNumbering(
+  encoder: GPUCommandEncoder,
+  runners: { ranks: KernelRunner<string, string>; finals: KernelRunner<string, string> },
+  env: VecEnv,
+  kernel: GpuEnvKernel,
+  sample: RunSample,
+  b: NumberingBuffers,
+  seeds: number,
+): void {
+  const { ranks, finals } = runners;
+  if (b.table.size > 4)
+    computePass(encoder, (p) => ranks.record(p, ranks.prepare({ candidateTable: b.table, features: b.features }, { actionDim: env.actionDim }), seeds));
+  computePass(encoder, (p) =>
+    recordFinalRecords(
+      p,
+      finals,
+      env.batchSize,
+      kernel.recordWords,
+      kernel.fields,
+      sample,
+      {
+        episodes: b.episodes,
+        finals: b.finals,
+        runOffsets: b.runOffsets,
+        logProbRecord: b.logProbs,
+        actionRecord: b.actions,
+        sampleSteps: b.sample,
+        hostFinals: b.hostFinals,
+      },
+      seeds,
+    ),
+  );
 }
 
 /** The whole-episode kernel's uniforms for `seeds` seeds' rollouts of `env` side by side (episode-rollout.ts). */

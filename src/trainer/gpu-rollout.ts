@@ -50,7 +50,7 @@
 import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
-import { FINAL_RECORDS, FINAL_SCAN_WIDTH, recordFinalRecords } from '../gpu/final-records.ts';
+import { FINAL_RECORDS, FINAL_SCAN_WIDTH } from '../gpu/final-records.ts';
 import { KernelRunner } from '../gpu/kernel.ts';
 import { CANDIDATE_RANKS, CANDIDATE_RANKS_WORKGROUP, DICTIONARY_HEADER_BYTES, DICTIONARY_SLOTS, clearDictionary } from '../gpu/candidate-dictionary.ts';
 import { gatherWeights } from '../gpu/policy-logits.ts';
@@ -62,7 +62,17 @@ import { CHECKED_RUNS } from './log-prob-check.ts';
 import { RunStarts } from './rollout-records.ts';
 import type { CollectOptions, Rollout } from './rollout.ts';
 import { RolloutFinish } from './gpu-rollout-finish.ts';
-import { type CollectorParts, computePass, episodeUniforms, type ReadLayout, type RolloutStart, submitChecked, writeStarts } from './gpu-rollout-parts.ts';
+import {
+  type CollectorParts,
+  computePass,
+  episodeUniforms,
+  type NumberingBuffers,
+  type ReadLayout,
+  recordNumbering,
+  type RolloutStart,
+  submitChecked,
+  writeStarts,
+} from './gpu-rollout-parts.ts';
 import {
   dictionarySize,
   gpuRolloutRefusal,
@@ -178,11 +188,11 @@ export class GpuRolloutCollector {
     >;
     this.obsRecord = this.create('observation record', keptBytes(4 * env.maxSteps * env.batchSize * env.obsDim, this.device), STORAGE | COPY_SRC | COPY_DST);
     this.runOffsets = this.create('run offsets', 4 * (env.batchSize + 1), io);
-    this.sampleRecord = this.create('sampled steps', readBackSizes(env).sample, STORAGE | COPY_SRC);
-    this.hostFinals = this.create('final records for the host', 2 * 4 * env.batchSize, STORAGE | COPY_SRC);
+    this.sampleRecord = this.create('sampled steps', readBackSizes(env).sample, STORAGE | COPY_SRC | COPY_DST);
+    this.hostFinals = this.create('final records for the host', 2 * 4 * env.batchSize, STORAGE | COPY_SRC | COPY_DST);
     this.dictionary = {
       table: this.create('candidate dictionary', dictionarySize(env, this.policy.shape.hiddenSize, this.device), STORAGE | COPY_SRC | COPY_DST),
-      features: this.create('candidate rows', 4 * DICTIONARY_SLOTS * env.actionDim, STORAGE | COPY_SRC),
+      features: this.create('candidate rows', 4 * DICTIONARY_SLOTS * env.actionDim, STORAGE | COPY_SRC | COPY_DST),
     };
     // What comes back of the records, then the weights the rollout acted with (for the log-probability check), then the dictionary's header.
     const recordBytes = Object.values(readBackSizes(env)).reduce((s, n) => s + n, 0);
@@ -206,7 +216,9 @@ export class GpuRolloutCollector {
     try {
       await submitChecked(this.device, 'gpu rollout', (encoder) => {
         this.recordEpisodes(encoder, start, tableBuffer);
-        read = this.recordAfterEpisodes(encoder, start, staging, 0);
+        const { ranks, finals } = this.kernels!;
+        recordNumbering(encoder, { ranks, finals }, this.env, this.kernel, start.sample, this.numbered, 1);
+        read = this.recordReadBack(encoder, start, staging, 0);
       });
       const layout = read!;
       // Only what was copied: the staging buffer has room for the whole batch's actions.
@@ -257,7 +269,8 @@ export class GpuRolloutCollector {
       policy: this.policy,
       kernel: this.kernel,
       device: this.device,
-      runner: this.kernels!.runner,
+      ...this.kernels!,
+      numbered: this.numbered,
       buffers: this.buffers!,
       records: this.records!,
       obsRecord: this.obsRecord!,
@@ -292,35 +305,33 @@ export class GpuRolloutCollector {
     computePass(encoder, (p) => runner.record(p, group, B));
   }
 
+  /** The buffers the dictionary's numbering and the final records' pass read and write (gpu-rollout-parts.ts). */
+  private get numbered(): NumberingBuffers {
+    const records = this.records!;
+    return {
+      episodes: this.buffers!.episodes,
+      table: this.dictionary!.table,
+      features: this.dictionary!.features,
+      finals: records.finals,
+      runOffsets: this.runOffsets!,
+      logProbs: records.logProbs,
+      actions: records.actions,
+      sample: this.sampleRecord!,
+      hostFinals: this.hostFinals!,
+    };
+  }
+
   /**
-   * Records what follows the episodes into `encoder`: the dictionary numbered in order of first use (one
-   * workgroup), for the update to read; the final records' pass; the copies of what comes back into
-   * `staging` from byte `base`: the final records, the sample (and every action where the host replays
-   * every run), the weights the rollout acted with and the dictionary's header.
+   * Records the copies of what comes back into `staging` from byte `base`: the final records, the
+   * sample (and every action where the host replays every run), the weights the rollout acted with
+   * and the dictionary's header.
    */
-  recordAfterEpisodes(encoder: GPUCommandEncoder, start: RolloutStart, staging: GPUBuffer, base: number): ReadLayout {
-    const { env, kernel } = this;
-    const B = env.batchSize;
+  recordReadBack(encoder: GPUCommandEncoder, start: RolloutStart, staging: GPUBuffer, base: number): ReadLayout {
+    const { env } = this;
     const buffers = this.buffers!;
     const dictionary = this.dictionary!;
     const records = this.records!;
     const keepsDictionary = dictionary.table.size > 4;
-    const { ranks, finals } = this.kernels!;
-    if (keepsDictionary)
-      computePass(encoder, (p) =>
-        ranks.record(p, ranks.prepare({ candidateTable: dictionary.table, features: dictionary.features }, { actionDim: env.actionDim }), 1),
-      );
-    computePass(encoder, (p) =>
-      recordFinalRecords(p, finals, B, kernel.recordWords, kernel.fields, start.sample, {
-        episodes: buffers.episodes,
-        finals: records.finals,
-        runOffsets: this.runOffsets!,
-        logProbRecord: records.logProbs,
-        actionRecord: records.actions,
-        sampleSteps: this.sampleRecord!,
-        hostFinals: this.hostFinals!,
-      }),
-    );
     const sizes = readBackSizes(env);
     const copied: ReadBackName[] = start.sampleOnly ? ['finals', 'sample'] : ['finals', 'sample', 'actions'];
     const readBack: Record<ReadBackName, GPUBuffer> = { finals: this.hostFinals!, sample: this.sampleRecord!, actions: records.actions };
