@@ -12,8 +12,7 @@ struct Params {
   numEpisodes: u32,
   hiddenSize: u32,
   scale: f32,
-  seed: u32,
-  iteration: u32,
+  seedRuns: u32,
   maxSteps: u32,
   numQueries: u32,
   numResults: u32,
@@ -33,7 +32,7 @@ fn main(@builtin(workgroup_id) workgroupId: vec3<u32>, @builtin(num_workgroups) 
   if (b >= params.numEpisodes) {
     return;
   }
-  let shape = RolloutShape(params.numEpisodes, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, vec2<u32>(params.seed, params.iteration), EPISODE_WORDS, E_DONE, E_STEPS, E_MILESTONE, E_STATE_KEY, params.maxSteps);
+  let shape = RolloutShape(params.numEpisodes, params.seedRuns, params.obsDim, params.actionDim, params.numCandidates, params.hiddenSize, params.scale, EPISODE_WORDS, E_DONE, E_STEPS, E_MILESTONE, E_STATE_KEY, params.maxSteps);
   if (local == 0u) {
     startRun(b, shape);
     shopStep(b, 0u, false, config);

@@ -21,17 +21,23 @@ import package::lib::dispatch::WORKGROUP_SIZE;
 import package::lib::env_step::{episodes, mask, obs, actionFeatures};
 import package::lib::acting::{MAX_HIDDEN, WeightOffsets, policyWeightOffsets, tanhUnit, linearUnit, score};
 import package::lib::sampling::{MAX_CANDIDATES, drawCandidate};
-import package::lib::rollout_candidates::{RowHash, rowHash, enterCandidate, runCacheRemember, embeddingRecord, embeddingState, embeddingWord, publishEmbedding, EMBEDDING_PUBLISHED, EMBEDDING_CLAIMED};
+import package::lib::rollout_candidates::{useSeedTable, RowHash, rowHash, enterCandidate, runCacheRemember, embeddingRecord, embeddingState, embeddingWord, publishEmbedding, EMBEDDING_PUBLISHED, EMBEDDING_CLAIMED};
 
-// Step-major records: the action and its log-probability of run b at step t at t · numEpisodes + b.
+// The seed axis: the kernel plays the runs of one or more seeds, each an independent training run of
+// `seedRuns` runs with its own policy, draw key, dictionary and records. Workgroup b plays run
+// b mod seedRuns of seed b / seedRuns. The environment's buffers (episodes, mask, obs, features)
+// hold every seed's runs in a row (b indexes them); the records hold each seed's block in turn, laid
+// out as that seed's records alone, so a seed's block is what a rollout of that seed alone writes.
+//
+// Step-major records, per seed: the action and its log-probability of run r at step t at t · seedRuns + r.
 // The action record holds the action below MILESTONE_FLAG and, in that bit, whether the milestone
-// detector fired at the step (recordMilestone); after its maxSteps · numEpisodes actions come the
+// detector fired at the step (recordMilestone); after its maxSteps · seedRuns actions come the
 // keys of the states they were taken in, at the same slots (for the metrics on the GPU,
 // shaders/credit-metrics.wgsl: one record rather than one binding more).
 @group(0) @binding(2) var<storage, read_write> actionRecord: array<i32>;
 @group(0) @binding(7) var<storage, read> weights: array<f32>;
 @group(0) @binding(8) var<storage, read_write> logProbRecord: array<f32>;
-// Step-major observations, run b's at step t from (t · numEpisodes + b) · obsDim: the update gathers its
+// Step-major observations, per seed, run r's at step t from (t · seedRuns + r) · obsDim: the update gathers its
 // batch's rows from them on the GPU (shaders/ppo-gather.wgsl). Bound to a buffer too small for a
 // slot (a batch over the binding limit), the kernel records none.
 @group(0) @binding(9) var<storage, read_write> obsRecord: array<f32>;
@@ -42,13 +48,13 @@ const MILESTONE_FLAG = 0x10000;
 
 // What the shared part reads of its kernel's uniforms, and where the run's record keeps its fields.
 struct RolloutShape {
-  numEpisodes: u32,
+  numEpisodes: u32, // every seed's runs
+  seedRuns: u32, // runs per seed
   obsDim: u32,
   actionDim: u32,
   numCandidates: u32,
   hiddenSize: u32,
   scale: f32,
-  key: vec2<u32>,
   recordWords: u32,
   doneField: u32,
   stepsField: u32,
@@ -75,6 +81,31 @@ var<workgroup> playing: u32;
 
 const PUBLISH_FLAG = 0x80000000u;
 
+fn seedOf(b: u32, r: RolloutShape) -> u32 {
+  return b / r.seedRuns;
+}
+
+fn runOf(b: u32, r: RolloutShape) -> u32 {
+  return b % r.seedRuns;
+}
+
+// Run b's step t in its seed's step-major records of one word a step (the log-probabilities).
+fn stepSlot(b: u32, t: u32, r: RolloutShape) -> u32 {
+  return (seedOf(b, r) * r.maxSteps + t) * r.seedRuns + runOf(b, r);
+}
+
+// Run b's step t in the action record, whose seed blocks hold the actions, then the state keys.
+fn actionSlot(b: u32, t: u32, r: RolloutShape) -> u32 {
+  return stepSlot(b, t, r) + seedOf(b, r) * r.maxSteps * r.seedRuns;
+}
+
+// Seed s's draw key (src/gpu/counter-rng.ts): two words each after the episodes' reset records, which
+// take at most 2 · numEpisodes · recordWords + numEpisodes words (src/trainer/gpu-rollout-sizes.ts).
+fn seedKey(s: u32, r: RolloutShape) -> vec2<u32> {
+  let at = 2u * r.numEpisodes * r.recordWords + r.numEpisodes + 2u * s;
+  return vec2<u32>(episodes[at], episodes[at + 1u]);
+}
+
 // Run b's reset record into its live record, by invocation 0 (which then steps the environment):
 // after the B live records the host uploads each run's index into its reset records (B words), then
 // the distinct reset records themselves (the runs of a group, reset alike, share one), so what crosses
@@ -92,7 +123,7 @@ fn startRun(b: u32, r: RolloutShape) {
 // the environment's step left it in the run's record, into the step's action record.
 fn recordMilestone(b: u32, t: u32, r: RolloutShape) {
   if (episodes[b * r.recordWords + r.milestoneField] != 0u) {
-    actionRecord[t * r.numEpisodes + b] |= MILESTONE_FLAG;
+    actionRecord[actionSlot(b, t, r)] |= MILESTONE_FLAG;
   }
 }
 
@@ -184,11 +215,11 @@ fn computeRows(b: u32, local: u32, count: u32, o: WeightOffsets, r: RolloutShape
   }
 }
 
-// The first word of run b's policy in the weights: one policy for every run today. A leading seed axis
-// (several independent policies, each with its own runs) returns its policy's here, and keys the
-// published embeddings by policy as well as by row (they are one policy's; lib/rollout_candidates.wgsl).
-fn runPolicyBase(b: u32) -> u32 {
-  return 0u;
+// The first word of run b's policy in the weights: the seeds' policies lie one after the other (the
+// published embeddings, which are one policy's, lie in the seed's own dictionary: useSeedTable).
+fn runPolicyBase(b: u32, r: RolloutShape) -> u32 {
+  let words = policyWeightOffsets(0u, r.obsDim, r.actionDim, r.hiddenSize).c2 + r.hiddenSize;
+  return seedOf(b, r) * words;
 }
 
 // Run b's action at step t, drawn and recorded by invocation 0 (which gets it; the others get −1).
@@ -197,8 +228,9 @@ fn actAndRecord(b: u32, t: u32, local: u32, r: RolloutShape) -> i32 {
   let D = r.obsDim;
   let F = r.actionDim;
   let A = r.numCandidates;
-  let o = policyWeightOffsets(runPolicyBase(b), D, F, H);
-  let slot = (t * r.numEpisodes + b) * D;
+  let o = policyWeightOffsets(runPolicyBase(b, r), D, F, H);
+  useSeedTable(seedOf(b, r), r.numEpisodes / r.seedRuns);
+  let slot = stepSlot(b, t, r) * D;
   if (slot + D <= arrayLength(&obsRecord)) {
     for (var i = local; i < D; i += WORKGROUP_SIZE) {
       obsRecord[slot + i] = obs[b * D + i];
@@ -216,7 +248,8 @@ fn actAndRecord(b: u32, t: u32, local: u32, r: RolloutShape) -> i32 {
     }
     tile[j] = tanhUnit(z, weights[o.b1 + j]);
   }
-  let pairs = r.maxSteps * r.numEpisodes * A;
+  let pairs = r.maxSteps * r.seedRuns * A;
+  let run = runOf(b, r);
   var row: RowHash;
   var slotPlusOne = 0u;
   var remember = false;
@@ -225,7 +258,7 @@ fn actAndRecord(b: u32, t: u32, local: u32, r: RolloutShape) -> i32 {
   if (a < A) {
     let base = (b * A + a) * F;
     row = rowHash(base, F);
-    let entered = enterCandidate(row, base, F, (b * r.maxSteps + t) * A + a, (t * r.numEpisodes + b) * A + a, admissible);
+    let entered = enterCandidate(row, base, F, (run * r.maxSteps + t) * A + a, (t * r.seedRuns + run) * A + a, admissible);
     slotPlusOne = entered.slotPlusOne;
     remember = entered.remember;
   }
@@ -279,15 +312,16 @@ fn drawAndRecord(b: u32, t: u32, r: RolloutShape) -> i32 {
     rowLogits[a] = stepLogits[a];
     admissible[a] = mask[b * A + a] != 0u;
   }
-  let counter = vec4<u32>(b, episodes[b * r.recordWords + r.stepsField], 0u, 0u);
-  var draw = drawCandidate(rowLogits, admissible, A, counter, r.key);
+  let counter = vec4<u32>(runOf(b, r), episodes[b * r.recordWords + r.stepsField], 0u, 0u);
+  var draw = drawCandidate(rowLogits, admissible, A, counter, seedKey(seedOf(b, r), r));
   if (draw.action < 0) {
     // No admissible candidate (no environment has such a state): the environment ignores the action.
     draw.action = 0;
     draw.logProb = 0.0;
   }
-  actionRecord[t * r.numEpisodes + b] = draw.action;
-  actionRecord[(r.maxSteps + t) * r.numEpisodes + b] = bitcast<i32>(episodes[b * r.recordWords + r.stateKeyField]);
-  logProbRecord[t * r.numEpisodes + b] = draw.logProb;
+  let slot = actionSlot(b, t, r);
+  actionRecord[slot] = draw.action;
+  actionRecord[slot + r.maxSteps * r.seedRuns] = bitcast<i32>(episodes[b * r.recordWords + r.stateKeyField]);
+  logProbRecord[stepSlot(b, t, r)] = draw.logProb;
   return draw.action;
 }

@@ -24,6 +24,18 @@ import package::lib::candidate_dictionary::{DICTIONARY_SLOTS, D_OVERFLOW, D_KEYS
 // run computes its rows itself.
 @group(0) @binding(10) var<storage, read_write> candidateTable: array<atomic<u32>>;
 
+// A leading seed axis: the binding holds one dictionary per seed, each `tableWords` words from
+// `tableBase` (set by useSeedTable before any other function here), so that a seed's runs never read
+// another seed's rows or embeddings (which depend on that seed's weights).
+var<private> tableBase: u32;
+var<private> tableWords: u32;
+
+// The dictionary of seed `seed` of `numSeeds`, each an equal share of the binding.
+fn useSeedTable(seed: u32, numSeeds: u32) {
+  tableWords = arrayLength(&candidateTable) / numSeeds;
+  tableBase = seed * tableWords;
+}
+
 // Slots of a run's cache (a run meets a few dozen distinct rows), and probes before giving up on it.
 const RUN_CACHE_SLOTS = 256u;
 const RUN_CACHE_PROBES = 8u;
@@ -119,10 +131,10 @@ fn tableEnter(row: RowHash, base: u32, F: u32, firstUse: u32) -> u32 {
   var found = false;
   // Linear probing; a weak exchange may fail without cause, so a probe retries its slot until it is taken.
   for (var probe = 0u; probe < 2u * DICTIONARY_SLOTS; probe++) {
-    let claim = atomicCompareExchangeWeak(&candidateTable[D_KEYS + slot], 0u, row.key);
+    let claim = atomicCompareExchangeWeak(&candidateTable[tableBase + D_KEYS + slot], 0u, row.key);
     if (claim.exchanged) {
       for (var i = 0u; i < F; i++) {
-        atomicStore(&candidateTable[D_ROWS + slot * F + i], bitcast<u32>(actionFeatures[base + i]));
+        atomicStore(&candidateTable[tableBase + D_ROWS + slot * F + i], bitcast<u32>(actionFeatures[base + i]));
       }
       found = true;
       break;
@@ -136,17 +148,17 @@ fn tableEnter(row: RowHash, base: u32, F: u32, firstUse: u32) -> u32 {
     }
   }
   if (!found) {
-    atomicStore(&candidateTable[D_OVERFLOW], 1u);
+    atomicStore(&candidateTable[tableBase + D_OVERFLOW], 1u);
     return 0u;
   }
   // A load first keeps most of these read-modify-writes, which contend on a few hundred words, from
   // happening at all (each would change nothing).
-  if (atomicLoad(&candidateTable[D_HASH_MAX + slot]) != row.check || atomicLoad(&candidateTable[D_HASH_MIN + slot]) != ~row.check) {
-    atomicMax(&candidateTable[D_HASH_MAX + slot], row.check);
-    atomicMax(&candidateTable[D_HASH_MIN + slot], ~row.check);
+  if (atomicLoad(&candidateTable[tableBase + D_HASH_MAX + slot]) != row.check || atomicLoad(&candidateTable[tableBase + D_HASH_MIN + slot]) != ~row.check) {
+    atomicMax(&candidateTable[tableBase + D_HASH_MAX + slot], row.check);
+    atomicMax(&candidateTable[tableBase + D_HASH_MIN + slot], ~row.check);
   }
-  if (atomicLoad(&candidateTable[D_FIRST_USE + slot]) < ~firstUse) {
-    atomicMax(&candidateTable[D_FIRST_USE + slot], ~firstUse);
+  if (atomicLoad(&candidateTable[tableBase + D_FIRST_USE + slot]) < ~firstUse) {
+    atomicMax(&candidateTable[tableBase + D_FIRST_USE + slot], ~firstUse);
   }
   return slot + 1u;
 }
@@ -162,7 +174,7 @@ struct Entered {
 // `pairs` at or past the buffer's end (no dictionary kept), records nothing and returns slot 0.
 fn enterCandidate(row: RowHash, base: u32, F: u32, firstUse: u32, pair: u32, admissible: bool) -> Entered {
   let pairs = dictionaryPairs(F);
-  if (pairs + (pair + 1u) > arrayLength(&candidateTable)) {
+  if (pairs + (pair + 1u) > tableWords) {
     return Entered(0u, false);
   }
   var slotPlusOne = runCacheFind(row);
@@ -170,7 +182,7 @@ fn enterCandidate(row: RowHash, base: u32, F: u32, firstUse: u32, pair: u32, adm
   if (!known) {
     slotPlusOne = tableEnter(row, base, F, firstUse);
   }
-  atomicStore(&candidateTable[pairs + pair], select(0u, slotPlusOne, admissible && slotPlusOne != 0u));
+  atomicStore(&candidateTable[tableBase + pairs + pair], select(0u, slotPlusOne, admissible && slotPlusOne != 0u));
   return Entered(slotPlusOne, !known && slotPlusOne != 0u);
 }
 
@@ -185,7 +197,7 @@ fn embeddingRecord(slotPlusOne: u32, F: u32, pairs: u32, H: u32) -> u32 {
     return 0u;
   }
   let at = embeddingsAt(F, pairs) + (slotPlusOne - 1u) * (H + 1u);
-  return select(0u, at, at + H + 1u <= arrayLength(&candidateTable));
+  return select(0u, at, at + H + 1u <= tableWords);
 }
 
 // The word that marks a record as the row of second hash `check` (never 0, which marks it free).
@@ -205,11 +217,11 @@ fn embeddingState(record: u32, check: u32) -> u32 {
     return EMBEDDING_COMPUTE;
   }
   let owner = ownerWord(check);
-  let word = atomicLoad(&candidateTable[record]);
+  let word = atomicLoad(&candidateTable[tableBase + record]);
   if (word == owner) {
     return EMBEDDING_PUBLISHED;
   }
-  if (word == 0u && atomicCompareExchangeWeak(&candidateTable[record], 0u, owner).exchanged) {
+  if (word == 0u && atomicCompareExchangeWeak(&candidateTable[tableBase + record], 0u, owner).exchanged) {
     return EMBEDDING_CLAIMED;
   }
   return EMBEDDING_COMPUTE;
@@ -217,9 +229,9 @@ fn embeddingState(record: u32, check: u32) -> u32 {
 
 // Embedding word j of the record at `record`: the complement of the float's bits, 0 while unwritten.
 fn embeddingWord(record: u32, j: u32) -> u32 {
-  return atomicLoad(&candidateTable[record + 1u + j]);
+  return atomicLoad(&candidateTable[tableBase + record + 1u + j]);
 }
 
 fn publishEmbedding(record: u32, j: u32, value: f32) {
-  atomicStore(&candidateTable[record + 1u + j], ~bitcast<u32>(value));
+  atomicStore(&candidateTable[tableBase + record + 1u + j], ~bitcast<u32>(value));
 }

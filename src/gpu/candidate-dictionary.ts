@@ -53,13 +53,14 @@ export function dictionaryTableBytes(actionDim: number): number {
 /**
  * Records the zeroing of what a rollout builds in the dictionary `table` (kept: more than 4 bytes) for
  * `pairs` pairs: its header and table, and the published embeddings where the buffer holds them (the
- * pair records are all written by the rollout).
+ * pair records are all written by the rollout). A seed batch's binding holds one dictionary per seed:
+ * `at` and `size` name one seed's bytes.
  */
-export function clearDictionary(encoder: GPUCommandEncoder, table: GPUBuffer, actionDim: number, pairs: number): void {
-  if (table.size <= 4) return;
-  encoder.clearBuffer(table, 0, dictionaryTableBytes(actionDim));
+export function clearDictionary(encoder: GPUCommandEncoder, table: GPUBuffer, actionDim: number, pairs: number, at = 0, size = table.size): void {
+  if (size <= 4) return;
+  encoder.clearBuffer(table, at, dictionaryTableBytes(actionDim));
   const embeddingsAt = dictionaryBytes(actionDim, pairs);
-  if (table.size > embeddingsAt) encoder.clearBuffer(table, embeddingsAt, table.size - embeddingsAt);
+  if (size > embeddingsAt) encoder.clearBuffer(table, at + embeddingsAt, size - embeddingsAt);
 }
 
 /** What the host reads of the dictionary after a rollout: its header. */

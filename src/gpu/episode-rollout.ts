@@ -32,9 +32,8 @@ export function episodeRolloutKernel(name: KernelName, table: string, envFields:
       ['numEpisodes', 'u32'],
       ['hiddenSize', 'u32'],
       ['scale', 'f32'],
-      /** The draw's key: the stream's seed and the rollout's word (src/gpu/counter-rng.ts). */
-      ['seed', 'u32'],
-      ['iteration', 'u32'],
+      /** Runs per seed (numEpisodes: every seed's); each seed's draw key follows its reset records (shaders/lib/rollout.wgsl). */
+      ['seedRuns', 'u32'],
       ['maxSteps', 'u32'],
       ...envFields,
       ['obsDim', 'u32'],

@@ -41,8 +41,6 @@ export const FINAL_RECORDS = defineKernel({
     ['outcome', 'u32'],
     ['maxSteps', 'u32'],
     ['sampleRuns', 'u32'],
-    ['key0', 'u32'],
-    ['key1', 'u32'],
   ]),
   storage: [
     ['episodes', 'read'],
@@ -69,6 +67,10 @@ export interface RunSample {
  * `actionRecord` into `sampleSteps` (SAMPLE_WORDS blocks of sample.runs × sample.maxSteps words: the
  * log-probabilities, the action words, the state keys, run after run; slots past a run's end left as
  * they were). `runner`: made from FINAL_RECORDS with FINAL_SCAN_WIDTH invocations per workgroup.
+ * The sample's key is read from `episodes`, after the reset records, where the rollout's host put its
+ * draw key (shaders/lib/rollout.wgsl `seedKey`). With `seeds` > 1, every seed's in one dispatch: seed
+ * s's records are runs s · B … of `episodes`, every other buffer holds the seeds' blocks in turn
+ * (src/trainer/gpu-rollout-batch.ts).
  */
 export function recordFinalRecords(
   pass: GPUComputePassEncoder,
@@ -86,6 +88,7 @@ export function recordFinalRecords(
     sampleSteps: GPUBuffer;
     hostFinals: GPUBuffer;
   },
+  seeds = 1,
 ): void {
   const { steps, success, milestonesReached, numMilestones, outcome } = fields;
   const params = {
@@ -98,10 +101,8 @@ export function recordFinalRecords(
     outcome: outcome ?? NO_OUTCOME,
     maxSteps: sample.maxSteps,
     sampleRuns: sample.runs,
-    key0: sample.key.key0,
-    key1: sample.key.key1,
   };
-  runner.record(pass, runner.prepare(buffers, params), 1);
+  runner.record(pass, runner.prepare(buffers, params), seeds);
 }
 
 /** A run's final record, as the host uses it. */

@@ -32,14 +32,18 @@ export function readBackSizes(env: VecEnv) {
 
 export type ReadBackName = keyof ReturnType<typeof readBackSizes>;
 
-/** Bytes of the buffers the rollout kernel binds besides the records, for one rollout of `env` at width `hiddenSize`. */
-export function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number): Record<string, number> {
-  const B = env.batchSize;
+/**
+ * Bytes of the buffers the rollout kernel binds besides the records, for one rollout of `env` at width
+ * `hiddenSize`, or of `seeds` seeds' rollouts side by side (gpu-rollout-batch.ts).
+ */
+export function stepBufferSizes(env: VecEnv, hiddenSize: number, recordWords: number, seeds = 1): Record<string, number> {
+  const B = seeds * env.batchSize;
   const A = env.maxActions;
   return {
-    weights: 4 * policyWeightCount(env.obsDim, env.actionDim, hiddenSize),
-    // The live records, then each run's index into its reset records and those records (at most B; resetRecords).
-    episodes: 4 * (2 * B * recordWords + B),
+    weights: 4 * seeds * policyWeightCount(env.obsDim, env.actionDim, hiddenSize),
+    // The live records, then each run's index into its reset records and those records (at most B;
+    // resetRecords), then each seed's draw key (two words; lib/rollout.wgsl seedKey).
+    episodes: 4 * (2 * B * recordWords + B + 2 * seeds),
     mask: 4 * B * A,
     obs: 4 * B * env.obsDim,
     actionFeatures: 4 * B * A * env.actionDim,

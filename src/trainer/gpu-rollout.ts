@@ -50,37 +50,29 @@
 import type { VecEnv } from '../../envs/types.ts';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import { gpuEnvKernel, type GpuEnvKernel } from '../gpu/gpu-envs.ts';
-import { FINAL_RECORDS, FINAL_SCAN_WIDTH, recordFinalRecords } from '../gpu/final-records.ts';
-import { pendingRead, readTogether } from '../gpu/pending-read.ts';
-import { GpuKernelError, KernelRunner } from '../gpu/kernel.ts';
-import {
-  CANDIDATE_RANKS,
-  CANDIDATE_RANKS_WORKGROUP,
-  DICTIONARY_HEADER_BYTES,
-  DICTIONARY_SLOTS,
-  clearDictionary,
-  dictionaryRefusal,
-  readDictionaryHeader,
-} from '../gpu/candidate-dictionary.ts';
-import { injectKernelFault, takeGpuFault } from '../gpu/fault-injection.ts';
-import { gatherWeights, policyLogitsParams, policyWeightCount } from '../gpu/policy-logits.ts';
+import { FINAL_RECORDS, FINAL_SCAN_WIDTH } from '../gpu/final-records.ts';
+import { KernelRunner } from '../gpu/kernel.ts';
+import { CANDIDATE_RANKS, CANDIDATE_RANKS_WORKGROUP, DICTIONARY_HEADER_BYTES, DICTIONARY_SLOTS, clearDictionary } from '../gpu/candidate-dictionary.ts';
+import { gatherWeights } from '../gpu/policy-logits.ts';
 import { EPISODE_ROLLOUT_WORKGROUP } from '../gpu/episode-rollout.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { Policy } from '../policy/policy.ts';
-import { Rng } from '../prng.ts';
-import { CHECKED_RUNS, checkedRuns, checkLogProbs } from './log-prob-check.ts';
-import { checkFinalRecord, checkMilestoneFlags, RunStarts, sampledLogProbs, splitMilestoneFlags } from './rollout-records.ts';
+import type { Rng } from '../prng.ts';
+import { CHECKED_RUNS } from './log-prob-check.ts';
+import { RunStarts } from './rollout-records.ts';
+import type { CollectOptions, Rollout } from './rollout.ts';
+import { RolloutFinish } from './gpu-rollout-finish.ts';
 import {
-  type CollectOptions,
-  groupOffsetsOf,
-  ReplayMismatchError,
-  resetEpisodes,
-  RolloutCollector,
-  type Rollout,
-  type StepArrays,
-  stepsOnDemand,
-} from './rollout.ts';
-import { finalsOf, type RecordedSample, runsFromFinals, SampleReplay } from './sample-replay.ts';
+  type CollectorParts,
+  computePass,
+  episodeUniforms,
+  type NumberingBuffers,
+  type ReadLayout,
+  recordNumbering,
+  type RolloutStart,
+  submitChecked,
+  writeStarts,
+} from './gpu-rollout-parts.ts';
 import {
   dictionarySize,
   gpuRolloutRefusal,
@@ -92,20 +84,11 @@ import {
   stepBufferSizes,
 } from './gpu-rollout-sizes.ts';
 
-/** What a rollout's steps are laid out from, besides its actions. */
-interface LaidOutFrom {
-  taskSeeds: Uint32Array;
-  groupSize: number;
-  episodeSeeds: Uint32Array;
-  recordedSample: RecordedSample;
-  hostFinals: Uint32Array;
-  graded: boolean;
-}
-
-/** Throws unless the GPU's dictionary holds as many distinct candidate rows as the replay's (a merge of two rows on the GPU shows here). */
-function checkDictionaryCount(count: number, rollout: Pick<Rollout, 'candidates'>, actionDim: number): void {
-  const replayed = rollout.candidates.length / actionDim;
-  if (count !== replayed) throw new GpuKernelError('gpu rollout', `the GPU's candidate dictionary holds ${count} distinct rows, the replay's ${replayed}`);
+/** Where a collector's rollout is played beside other seeds' (gpu-rollout-batch.ts `SeedRolloutBatch`). */
+export interface RolloutBatch {
+  /** Whether the next rollouts go through the batch (else each collector plays its own). */
+  readonly armed: boolean;
+  join(collector: GpuRolloutCollector, start: RolloutStart): Promise<Rollout>;
 }
 
 const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
@@ -114,9 +97,12 @@ const COPY_DST = 0x0008;
 const MAP_READ = 0x0001;
 
 export class GpuRolloutCollector {
-  private readonly kernel: GpuEnvKernel;
-  /** Lays the batch out by replaying the GPU's actions in the TypeScript environment. */
-  private readonly replayer: RolloutCollector;
+  readonly kernel: GpuEnvKernel;
+  /** The host's side after the read-back: the replay, its checks and the records kept (gpu-rollout-finish.ts). */
+  private readonly finisher: RolloutFinish;
+  /** The seed batch this collector's rollouts join when it is armed (gpu-rollout-batch.ts), or null. */
+  batch: RolloutBatch | null = null;
+  private kernels: { runner: KernelRunner<string, string>; ranks: KernelRunner<string, string>; finals: KernelRunner<string, string> } | null = null;
   private runner: Promise<KernelRunner<string, string>> | null = null;
   private ranks: Promise<KernelRunner<string, string>> | null = null;
   private finals: Promise<KernelRunner<string, string>> | null = null;
@@ -128,8 +114,6 @@ export class GpuRolloutCollector {
   private sampleRecord: GPUBuffer | null = null;
   /** The final records packed for the host, written by the same pass. */
   private hostFinals: GPUBuffer | null = null;
-  /** Replays and checks the sample where the host replays no other run. */
-  private readonly sampleReplay: SampleReplay;
   /** The batch's reset, and what the kernel starts its runs from. */
   private readonly starts: RunStarts;
   /** Rollouts collected so far: a rollout's `completeLogProbs` reads the records only while they are its own. */
@@ -142,25 +126,35 @@ export class GpuRolloutCollector {
   /** Live GPU buffers this collector owns (tests check that it does not grow). */
   liveBuffers = 0;
   /** Seconds the last rollout's replay on the CPU took (bench/rollout-gpu.ts prints it). */
-  lastReplaySeconds = 0;
+  get lastReplaySeconds(): number {
+    return this.finisher.lastReplaySeconds;
+  }
   /** The runs whose log-probabilities the last rollout checked against the policy (log-prob-check.ts). */
-  lastCheckedRuns: number[] = [];
+  get lastCheckedRuns(): number[] {
+    return this.finisher.lastCheckedRuns;
+  }
+  set lastCheckedRuns(runs: number[]) {
+    this.finisher.lastCheckedRuns = runs;
+  }
   /** Seconds that check took on the CPU (bench/rollout-gpu.ts prints it). */
-  lastCheckSeconds = 0;
+  get lastCheckSeconds(): number {
+    return this.finisher.lastCheckSeconds;
+  }
   /** Why the last rollout's batch takes the host's candidate layout instead of the GPU dictionary's, or null. */
-  lastDictionaryRefusal: string | null = null;
+  get lastDictionaryRefusal(): string | null {
+    return this.finisher.lastDictionaryRefusal;
+  }
 
   constructor(
-    private readonly env: VecEnv,
-    private readonly policy: Policy,
+    readonly env: VecEnv,
+    readonly policy: Policy,
     private readonly shaders: ShaderSources,
     private device: GPUDevice = getWebGpuDevice(),
   ) {
     const refusal = gpuRolloutRefusal(env, policy.shape.hiddenSize, device);
     if (refusal) throw new RangeError(`GPU rollout: ${refusal}`);
     this.kernel = gpuEnvKernel(env)!;
-    this.replayer = new RolloutCollector(env, policy);
-    this.sampleReplay = new SampleReplay(env, policy);
+    this.finisher = new RolloutFinish(env, policy, this.kernel);
     this.starts = new RunStarts(env, this.kernel);
   }
 
@@ -192,13 +186,13 @@ export class GpuRolloutCollector {
       RecordName,
       GPUBuffer
     >;
-    this.obsRecord = this.create('observation record', keptBytes(4 * env.maxSteps * env.batchSize * env.obsDim, this.device), STORAGE | COPY_SRC);
+    this.obsRecord = this.create('observation record', keptBytes(4 * env.maxSteps * env.batchSize * env.obsDim, this.device), STORAGE | COPY_SRC | COPY_DST);
     this.runOffsets = this.create('run offsets', 4 * (env.batchSize + 1), io);
-    this.sampleRecord = this.create('sampled steps', readBackSizes(env).sample, STORAGE | COPY_SRC);
-    this.hostFinals = this.create('final records for the host', 2 * 4 * env.batchSize, STORAGE | COPY_SRC);
+    this.sampleRecord = this.create('sampled steps', readBackSizes(env).sample, STORAGE | COPY_SRC | COPY_DST);
+    this.hostFinals = this.create('final records for the host', 2 * 4 * env.batchSize, STORAGE | COPY_SRC | COPY_DST);
     this.dictionary = {
       table: this.create('candidate dictionary', dictionarySize(env, this.policy.shape.hiddenSize, this.device), STORAGE | COPY_SRC | COPY_DST),
-      features: this.create('candidate rows', 4 * DICTIONARY_SLOTS * env.actionDim, STORAGE | COPY_SRC),
+      features: this.create('candidate rows', 4 * DICTIONARY_SLOTS * env.actionDim, STORAGE | COPY_SRC | COPY_DST),
     };
     // What comes back of the records, then the weights the rollout acted with (for the log-probability check), then the dictionary's header.
     const recordBytes = Object.values(readBackSizes(env)).reduce((s, n) => s + n, 0);
@@ -210,191 +204,32 @@ export class GpuRolloutCollector {
    * dropout decisions (in the environment's reset, as on the CPU) and `rng` one word of the action key.
    * With `options.replay` 'sample' the host replays only the check's sample (sample-replay.ts) where it
    * can (the observations kept on the GPU for the update, the flags the task detector's; a batch with
-   * milestone dropout is refused); else, and by default, every run.
+   * milestone dropout is refused); else, and by default, every run. Where a seed batch is armed
+   * (gpu-rollout-batch.ts) the rollout is played there, beside the other seeds' rollouts.
    */
   async collect(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng = rng, options: CollectOptions = {}): Promise<Rollout> {
-    const { env, kernel } = this;
-    const B = env.batchSize;
-    const A = env.maxActions;
-    // src/backend re-initialises tfjs on a new device after a device loss: start over on that one.
-    const current = getWebGpuDevice();
-    if (current !== this.device) {
-      this.dispose();
-      this.device = current;
-    }
-    const device = this.device;
-    const [runner, ranks, finals] = await this.ready();
-    this.allocate();
-    const generation = ++this.collected;
-    const buffers = this.buffers!;
-    const dictionary = this.dictionary!;
-    const keepsDictionary = dictionary.table.size > 4;
-    const records = this.records!;
+    const start = await this.begin(taskSeeds, groupSize, rng, dropoutRng, options);
+    if (this.batch?.armed) return this.batch.join(this, start);
     const staging = this.staging!;
-
-    // The WGSL environments detect with the task's detector: under another, the replay's flags are that detector's.
-    const flagsAreTheBatch = env.detector === 'task';
-    const sampleOnly = options.replay === 'sample' && flagsAreTheBatch && this.obsRecord!.size > 4;
-    const { episodeSeeds, starts, table } = sampleOnly ? this.starts.perGroup(taskSeeds, groupSize) : this.starts.everyRun(taskSeeds, groupSize, dropoutRng);
-    const key = { seed: rng.seed, iteration: rng.nextUint32() };
-    // The runs the check samples (checkedRuns: the first of this permutation), whose steps come back.
-    const sample = { runs: Math.min(CHECKED_RUNS, B), maxSteps: env.maxSteps, key: { key0: key.seed, key1: key.iteration } };
-    const tableBuffer = this.create(table.name, table.data.byteLength, STORAGE | COPY_DST);
-    device.queue.writeBuffer(tableBuffer, 0, table.data);
-    device.queue.writeBuffer(buffers.episodes, 4 * B * kernel.recordWords, starts);
-
-    const envBuffers = { ...buffers, [table.name]: tableBuffer };
-    const { scale } = policyLogitsParams(B, env.obsDim, env.actionDim, A, this.policy.shape.hiddenSize);
-    const sizes = readBackSizes(env);
-    const copied: ReadBackName[] = sampleOnly ? ['finals', 'sample'] : ['finals', 'sample', 'actions'];
-    const at = {} as Record<ReadBackName, number>;
-    let weightsAt = 0;
-    let headerAt = 0;
-    let readBytes = 0;
+    let read: ReadLayout | null = null;
+    const tableBuffer = this.create(start.table.name, start.table.data.byteLength, STORAGE | COPY_DST);
     try {
-      const encoder = device.createCommandEncoder({ label: 'gpu rollout' });
-      gatherWeights(encoder, this.policy.variables, buffers.weights);
-      clearDictionary(encoder, dictionary.table, env.actionDim, env.maxSteps * B * A);
-      const pass = (record: (p: GPUComputePassEncoder) => void) => {
-        const p = encoder.beginComputePass({ label: 'gpu rollout' });
-        record(p);
-        p.end();
-      };
-      device.pushErrorScope('out-of-memory');
-      device.pushErrorScope('internal');
-      device.pushErrorScope('validation');
-      let errors: Promise<(GPUError | null)[]>;
-      try {
-        injectKernelFault(device);
-        // One workgroup per run plays its whole episode, writing the action and log-probability records.
-        const bindings = {
-          ...envBuffers,
-          actionRecord: records.actions,
-          logProbRecord: records.logProbs,
-          obsRecord: this.obsRecord!,
-          candidateTable: dictionary.table,
-        };
-        const uniforms = {
-          numEpisodes: B,
-          hiddenSize: this.policy.shape.hiddenSize,
-          scale,
-          ...key,
-          ...kernel.episodeKernel.params(env),
-          obsDim: env.obsDim,
-          actionDim: env.actionDim,
-          numCandidates: A,
-        };
-        const group = runner.prepare(bindings, uniforms);
-        pass((p) => runner.record(p, group, B));
-        // The dictionary numbered in order of first use (one workgroup), for the update to read.
-        if (keepsDictionary)
-          pass((p) => ranks.record(p, ranks.prepare({ candidateTable: dictionary.table, features: dictionary.features }, { actionDim: env.actionDim }), 1));
-        pass((p) =>
-          recordFinalRecords(p, finals, B, kernel.recordWords, kernel.fields, sample, {
-            episodes: buffers.episodes,
-            finals: records.finals,
-            runOffsets: this.runOffsets!,
-            logProbRecord: records.logProbs,
-            actionRecord: records.actions,
-            sampleSteps: this.sampleRecord!,
-            hostFinals: this.hostFinals!,
-          }),
-        );
-        const readBack: Record<ReadBackName, GPUBuffer> = { finals: this.hostFinals!, sample: this.sampleRecord!, actions: records.actions };
-        for (const name of copied) {
-          at[name] = readBytes;
-          encoder.copyBufferToBuffer(readBack[name], 0, staging, readBytes, sizes[name]);
-          readBytes += sizes[name];
-        }
-        weightsAt = readBytes;
-        encoder.copyBufferToBuffer(buffers.weights, 0, staging, readBytes, buffers.weights.size);
-        headerAt = readBytes + buffers.weights.size;
-        readBytes = headerAt;
-        if (keepsDictionary) {
-          encoder.copyBufferToBuffer(dictionary.table, 0, staging, headerAt, DICTIONARY_HEADER_BYTES);
-          readBytes += DICTIONARY_HEADER_BYTES;
-        }
-        device.queue.submit([encoder.finish()]);
-      } finally {
-        errors = Promise.all([device.popErrorScope(), device.popErrorScope(), device.popErrorScope()]);
-      }
-      const error = (await errors).find((e) => e !== null);
-      if (error) throw new GpuKernelError('gpu rollout', error.message);
+      await submitChecked(this.device, 'gpu rollout', (encoder) => {
+        this.recordEpisodes(encoder, start, tableBuffer);
+        const { ranks, finals } = this.kernels!;
+        recordNumbering(encoder, { ranks, finals }, this.env, this.kernel, start.sample, this.numbered, 1);
+        read = this.recordReadBack(encoder, start, staging, 0);
+      });
+      const layout = read!;
       // Only what was copied: the staging buffer has room for the whole batch's actions.
-      await staging.mapAsync(MAP_READ, 0, readBytes);
-      let hostFinals: Uint32Array;
-      let recordedSample: RecordedSample;
-      let actions: Int32Array | null = null;
-      let weights: Float32Array;
-      let header: Uint32Array;
+      await staging.mapAsync(MAP_READ, 0, layout.bytes);
+      let bytes: ArrayBuffer;
       try {
-        const bytes = staging.getMappedRange(0, readBytes);
-        const copy = <C extends Uint32Array | Int32Array>(name: ReadBackName, Ctor: new (b: ArrayBuffer) => C) =>
-          new Ctor(bytes.slice(at[name], at[name] + sizes[name]));
-        hostFinals = copy('finals', Uint32Array);
-        recordedSample = { runs: sample.runs, maxSteps: env.maxSteps, key: sample.key, words: copy('sample', Uint32Array) };
-        if (!sampleOnly) actions = copy('actions', Int32Array);
-        const { obsDim, actionDim, hiddenSize } = this.policy.shape;
-        weights = new Float32Array(bytes.slice(weightsAt, weightsAt + 4 * policyWeightCount(obsDim, actionDim, hiddenSize)));
-        header = keepsDictionary ? new Uint32Array(bytes.slice(headerAt, headerAt + DICTIONARY_HEADER_BYTES)) : new Uint32Array(0);
+        bytes = staging.getMappedRange(0, layout.bytes).slice(0);
       } finally {
         staging.unmap();
       }
-      const graded = kernel.fields.outcome !== undefined;
-      const laidOut = { taskSeeds, groupSize, episodeSeeds, recordedSample, hostFinals, graded };
-      // Test hooks (gpu/fault-injection.ts): an action no environment admits, as a diverged GPU env would
-      // record; a log-probability off by 0.01, as a diverged acting pass would.
-      const faultyAction = takeGpuFault('replay');
-      const faultyLogProb = takeGpuFault('logProb');
-      const t0 = performance.now();
-      let rollout: Rollout;
-      // The steps whose log-probabilities are checked: runs of `checkedIn`, named by the batch's run.
-      let checkedIn: Rollout;
-      let checked: number[];
-      const batchRuns = (runOffsets: Int32Array) => checkedRuns(runOffsets, sample.key, this.policy.shape);
-      if (sampleOnly) {
-        const replayed = await this.sampleReplay.replay(episodeSeeds, recordedSample, hostFinals, graded, faultyAction);
-        const runs = runsFromFinals(hostFinals, B, graded);
-        rollout = stepsOnDemand(
-          { numRuns: B, groupSize, groupOffsets: groupOffsetsOf(taskSeeds.length, groupSize), taskSeeds: episodeSeeds, ...runs, sample: replayed },
-          () => this.layOutAll(rollout, generation, laidOut),
-        );
-        // The checked runs are the sample's first (both follow the same permutation): the twin's runs 0, 1, ….
-        const names = batchRuns(rollout.runOffsets);
-        [checkedIn, checked, this.lastCheckedRuns] = [replayed.rollout, names.map((_, i) => i), names];
-      } else {
-        if (faultyAction) actions![0] = -1;
-        rollout = await this.layOut({ ...laidOut, actions: actions! });
-        const names = batchRuns(rollout.runOffsets);
-        [checkedIn, checked, this.lastCheckedRuns] = [rollout, names, names];
-      }
-      this.lastReplaySeconds = (performance.now() - t0) / 1000;
-      if (faultyLogProb) checkedIn.logProbs[checkedIn.runOffsets[checked[0]]] += 0.01;
-      const t1 = performance.now();
-      const batchRun = this.lastCheckedRuns;
-      checkLogProbs(checkedIn, weights, this.policy.shape, checked, (i) => batchRun[checked.indexOf(i)]);
-      this.lastCheckSeconds = (performance.now() - t1) / 1000;
-      // The records stay on the GPU for the update, until the next rollout writes them again.
-      if (this.obsRecord!.size > 4) {
-        rollout.gpuRecords = {
-          obs: this.obsRecord!,
-          actions: records.actions,
-          logProbs: records.logProbs,
-          runOffsets: rollout.runOffsets,
-          offsets: this.runOffsets!,
-          milestones: flagsAreTheBatch,
-          credit: { finals: records.finals, stateKeysAt: env.maxSteps * B },
-        };
-        const dictionaryHeader = readDictionaryHeader(header);
-        this.lastDictionaryRefusal = keepsDictionary ? dictionaryRefusal(dictionaryHeader) : 'the candidate dictionary would be over the binding limit';
-        if (this.lastDictionaryRefusal === null) {
-          // Laid out, every live step's candidates are in both dictionaries: a merge of two rows on the GPU shows here.
-          if (!rollout.completeReplay) checkDictionaryCount(dictionaryHeader.count, rollout, env.actionDim);
-          rollout.gpuRecords.candidates = { ...dictionary, numRows: dictionaryHeader.count };
-        }
-      }
-      rollout.completeLogProbs = () => this.completeLogProbs(rollout, generation);
-      return rollout;
+      return await this.finish(start, bytes, layout);
     } finally {
       // Queue order keeps the table alive for the work already submitted.
       tableBuffer.destroy();
@@ -403,61 +238,137 @@ export class GpuRolloutCollector {
   }
 
   /**
-   * Every step's recorded log-probability into `rollout.logProbs` (run-major), read from the record
-   * while it is still that rollout's: one read-back of 4 · T · B bytes, for an update that does not
-   * gather them on the GPU (a batch over the fused kernels' limits, or records not kept).
+   * The host's side of a rollout before its dispatch: the device checked (src/backend re-initialises
+   * tfjs on a new device after a device loss: start over on that one), the kernels and buffers made,
+   * the runs reset and their starting records packed, the draw key drawn from `rng`.
    */
-  private async completeLogProbs(rollout: Rollout, generation: number): Promise<void> {
-    await rollout.completeReplay?.();
-    if (generation !== this.collected || !this.records) throw new Error('GpuRolloutCollector: a rollout’s log-probabilities asked for after the next rollout');
-    const B = this.env.batchSize;
-    const [record] = await readTogether([pendingRead(this.device, [[this.records.logProbs, B * this.env.maxSteps]], ([values]) => values.slice())]);
-    const { runOffsets, logProbs } = rollout;
-    for (let b = 0; b < B; b++) for (let s = runOffsets[b]; s < runOffsets[b + 1]; s++) logProbs[s] = record[(s - runOffsets[b]) * B + b];
-    rollout.completeLogProbs = undefined;
-  }
-
-  /**
-   * The per-step arrays of a rollout that replayed only its sample (`stepsOnDemand`), while its records
-   * are still its own: every step's action read back (one read-back of 4 · T · B bytes) and replayed
-   * in the environment, reset again as the rollout found it (no dropout was drawn), with every check
-   * of a whole replay.
-   */
-  private async layOutAll(rollout: Rollout, generation: number, laidOut: LaidOutFrom): Promise<StepArrays> {
-    if (generation !== this.collected || !this.records) throw new Error('GpuRolloutCollector: a rollout’s steps asked for after the next rollout');
-    const B = this.env.batchSize;
-    const [actions] = await readTogether([
-      pendingRead(this.device, [[this.records.actions, B * this.env.maxSteps]], ([values]) => new Int32Array(values.slice().buffer)),
-    ]);
-    resetEpisodes(this.env, laidOut.taskSeeds, laidOut.groupSize, new Rng(0));
-    const whole = await this.layOut({ ...laidOut, actions });
-    const numRows = rollout.gpuRecords?.candidates?.numRows;
-    if (numRows !== undefined) checkDictionaryCount(numRows, whole, this.env.actionDim);
-    return whole;
-  }
-
-  /**
-   * The run-major `Rollout` of every run: the GPU's actions (step-major action words, their milestone
-   * flags taken out) replayed in the TypeScript environment (reset above, not stepped since), then each
-   * run's final record and each step's flag checked against the replay's. The log-probabilities are
-   * the sample's (NaN elsewhere until `completeLogProbs`).
-   */
-  private async layOut(from: LaidOutFrom & { actions: Int32Array }): Promise<Rollout> {
-    const { taskSeeds, groupSize, episodeSeeds, recordedSample, hostFinals, graded, actions } = from;
-    const B = this.env.batchSize;
-    const flags = splitMilestoneFlags(actions);
-    const logProbs = sampledLogProbs(new Float32Array(recordedSample.words.buffer, 0, recordedSample.runs * recordedSample.maxSteps), recordedSample, B);
-    let rollout: Rollout;
-    try {
-      rollout = await this.replayer.replay(taskSeeds, groupSize, episodeSeeds, { actions, logProbs });
-    } catch (e) {
-      if (e instanceof ReplayMismatchError) throw new GpuKernelError('gpu rollout', `the GPU environment left the TypeScript one: ${e.message}`);
-      throw e;
+  async begin(taskSeeds: Uint32Array, groupSize: number, rng: Rng, dropoutRng: Rng, options: CollectOptions): Promise<RolloutStart> {
+    const current = getWebGpuDevice();
+    if (current !== this.device) {
+      this.dispose();
+      this.device = current;
     }
-    const finalOf = finalsOf(hostFinals, B, graded);
-    for (let b = 0; b < rollout.numRuns; b++) checkFinalRecord(b, finalOf(b), rollout, b);
-    if (this.env.detector === 'task') checkMilestoneFlags(rollout, flags);
-    return rollout;
+    const [runner, ranks, finals] = await this.ready();
+    this.kernels = { runner, ranks, finals };
+    this.allocate();
+    const generation = ++this.collected;
+    // The WGSL environments detect with the task's detector: under another, the replay's flags are that detector's.
+    const flagsAreTheBatch = this.env.detector === 'task';
+    const sampleOnly = options.replay === 'sample' && flagsAreTheBatch && this.obsRecord!.size > 4;
+    const { episodeSeeds, starts, table } = sampleOnly ? this.starts.perGroup(taskSeeds, groupSize) : this.starts.everyRun(taskSeeds, groupSize, dropoutRng);
+    const key = { seed: rng.seed, iteration: rng.nextUint32() };
+    // The runs the check samples (checkedRuns: the first of this permutation), whose steps come back.
+    const sample = { runs: Math.min(CHECKED_RUNS, this.env.batchSize), maxSteps: this.env.maxSteps, key: { key0: key.seed, key1: key.iteration } };
+    return { taskSeeds, groupSize, generation, sampleOnly, flagsAreTheBatch, episodeSeeds, starts, table, key, sample };
+  }
+
+  /** This collector's buffers, kernels and shape, for a seed batch that plays its rollout (gpu-rollout-batch.ts). */
+  get parts(): CollectorParts {
+    return {
+      env: this.env,
+      policy: this.policy,
+      kernel: this.kernel,
+      device: this.device,
+      ...this.kernels!,
+      numbered: this.numbered,
+      buffers: this.buffers!,
+      records: this.records!,
+      obsRecord: this.obsRecord!,
+      dictionary: this.dictionary!,
+    };
+  }
+
+  /**
+   * Records the rollout of this collector alone into `encoder`: the weights gathered, the dictionary
+   * zeroed, the starting records and the draw key uploaded, one workgroup per run playing its whole
+   * episode, writing the action and log-probability records.
+   */
+  private recordEpisodes(encoder: GPUCommandEncoder, start: RolloutStart, tableBuffer: GPUBuffer): void {
+    const { env, kernel, device } = this;
+    const B = env.batchSize;
+    const buffers = this.buffers!;
+    const dictionary = this.dictionary!;
+    device.queue.writeBuffer(tableBuffer, 0, start.table.data);
+    writeStarts(device, buffers.episodes, B, kernel.recordWords, start.starts, [start.key]);
+    gatherWeights(encoder, this.policy.variables, buffers.weights);
+    clearDictionary(encoder, dictionary.table, env.actionDim, env.maxSteps * B * env.maxActions);
+    const bindings = {
+      ...buffers,
+      [start.table.name]: tableBuffer,
+      actionRecord: this.records!.actions,
+      logProbRecord: this.records!.logProbs,
+      obsRecord: this.obsRecord!,
+      candidateTable: dictionary.table,
+    };
+    const { runner } = this.kernels!;
+    const group = runner.prepare(bindings, episodeUniforms(env, kernel, this.policy.shape.hiddenSize, 1));
+    computePass(encoder, (p) => runner.record(p, group, B));
+  }
+
+  /** The buffers the dictionary's numbering and the final records' pass read and write (gpu-rollout-parts.ts). */
+  private get numbered(): NumberingBuffers {
+    const records = this.records!;
+    return {
+      episodes: this.buffers!.episodes,
+      table: this.dictionary!.table,
+      features: this.dictionary!.features,
+      finals: records.finals,
+      runOffsets: this.runOffsets!,
+      logProbs: records.logProbs,
+      actions: records.actions,
+      sample: this.sampleRecord!,
+      hostFinals: this.hostFinals!,
+    };
+  }
+
+  /**
+   * Records the copies of what comes back into `staging` from byte `base`: the final records, the
+   * sample (and every action where the host replays every run), the weights the rollout acted with
+   * and the dictionary's header.
+   */
+  recordReadBack(encoder: GPUCommandEncoder, start: RolloutStart, staging: GPUBuffer, base: number): ReadLayout {
+    const { env } = this;
+    const buffers = this.buffers!;
+    const dictionary = this.dictionary!;
+    const records = this.records!;
+    const keepsDictionary = dictionary.table.size > 4;
+    const sizes = readBackSizes(env);
+    const copied: ReadBackName[] = start.sampleOnly ? ['finals', 'sample'] : ['finals', 'sample', 'actions'];
+    const readBack: Record<ReadBackName, GPUBuffer> = { finals: this.hostFinals!, sample: this.sampleRecord!, actions: records.actions };
+    const at = {} as Record<ReadBackName, number>;
+    let bytes = 0;
+    for (const name of copied) {
+      at[name] = bytes;
+      encoder.copyBufferToBuffer(readBack[name], 0, staging, base + bytes, sizes[name]);
+      bytes += sizes[name];
+    }
+    const weightsAt = bytes;
+    encoder.copyBufferToBuffer(buffers.weights, 0, staging, base + bytes, buffers.weights.size);
+    const headerAt = bytes + buffers.weights.size;
+    bytes = headerAt;
+    if (keepsDictionary) {
+      encoder.copyBufferToBuffer(dictionary.table, 0, staging, base + headerAt, DICTIONARY_HEADER_BYTES);
+      bytes += DICTIONARY_HEADER_BYTES;
+    }
+    return { at, weightsAt, headerAt, bytes };
+  }
+
+  /** The rollout from what came back (`bytes`, laid out as `read` says): gpu-rollout-finish.ts. */
+  finish(start: RolloutStart, bytes: ArrayBuffer, read: ReadLayout): Promise<Rollout> {
+    const kept = {
+      device: this.device,
+      records: this.records!,
+      obsRecord: this.obsRecord!,
+      runOffsets: this.runOffsets!,
+      dictionary: this.dictionary!,
+      isLatest: (generation: number) => generation === this.collected && this.records !== null,
+    };
+    return this.finisher.finish(start, bytes, read, kept);
+  }
+
+  /** Bytes this collector's rollout may read back (its staging buffer's size). */
+  get readBackBytes(): number {
+    return this.staging!.size;
   }
 
   /** Lets go of every buffer and runner between rollouts: the next `collect` makes them again, as after a device loss. */

@@ -25,6 +25,9 @@ export const isPendingDetails = (d: IterationDetails): d is PendingRead<Advantag
 
 const isPendingStats = (s: UpdateStats): s is PendingPpoStats => 'settle' in s;
 
+/** Reads pending values in one read-back (src/gpu/pending-read.ts `readTogether`). */
+export type ReadBack = (reads: PendingRead<unknown>[]) => Promise<unknown[]>;
+
 /** What the iteration read: the details (still pending where they were left on the GPU), the statistics, the GPU's metrics if any. */
 export interface IterationValues {
   details: IterationDetails;
@@ -36,13 +39,15 @@ export interface IterationValues {
  * The statistics, the metrics computed on the GPU (`metrics`) and the details on the CPU, with one
  * read-back for whatever is still on the GPU; with `leaveDetails` pending details are not read (the
  * caller keeps or releases them). Throws NonFiniteLossError (weights restored) as `ppoUpdate` does.
- * Every pending part that is read is freed, and every part is freed on an error.
+ * Every pending part that is read is freed, and every part is freed on an error. `read` reads them
+ * (a seed batch reads every seed's in one read-back: src/worker/seed-runs.ts).
  */
 export async function readIteration(
   details: IterationDetails,
   stats: UpdateStats,
   metrics?: PendingRead<CreditMetrics>,
   leaveDetails = false,
+  read: ReadBack = readTogether,
 ): Promise<IterationValues> {
   const readDetails = isPendingDetails(details) && !leaveDetails ? details : null;
   const pendingStats = isPendingStats(stats) ? stats : null;
@@ -51,7 +56,7 @@ export async function readIteration(
   try {
     // The statistics join a read-back that happens anyway; alone they are read through tfjs (any backend).
     const statsRead = pendingStats && onGpu.length > 0 ? [tensorRead(pendingStats.tensor)] : [];
-    values = await readTogether([...onGpu, ...statsRead]);
+    values = await read([...onGpu, ...statsRead]);
   } catch (e) {
     releaseIteration(details);
     metrics?.release();

@@ -19,7 +19,7 @@ import { advantageSettings, detectorOf, type TrainConfig } from '../config.ts';
 import { methodSpec } from '../methods/registry.ts';
 import type { CreditMetrics } from '../metrics/credit-metrics.ts';
 import { GpuCreditMetrics } from '../gpu/credit-metrics.ts';
-import type { PendingRead } from '../gpu/pending-read.ts';
+import { type PendingRead, readTogether } from '../gpu/pending-read.ts';
 import type { Policy, PolicyWeights } from '../policy/policy.ts';
 import { Rng } from '../prng.ts';
 import { checkCombinedLimits } from '../setting-limits.ts';
@@ -31,7 +31,7 @@ import { FusedCriticUpdate } from './critic-fused.ts';
 import { CriticLearner } from './critic-learner.ts';
 import { collectDemonstrations, trainingTaskSeed } from './demonstrations.ts';
 import type { IterationRecord } from './iteration-record.ts';
-import { detailsOnCpu, isPendingDetails, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
+import { detailsOnCpu, isPendingDetails, type ReadBack, readIteration, releaseIteration, type UpdateStats } from './iteration-read-back.ts';
 import { advantageBatchOf } from './advantage-batch.ts';
 import { recordIteration } from './record-iteration.ts';
 import { creditMetricsOnGpu, type IterationKernels, milestonesOnGpu, readsStepsOnGpu } from './gpu-batch-reads.ts';
@@ -55,7 +55,7 @@ export class Trainer {
   readonly policy: Policy;
   private config: TrainConfig;
   private readonly optimizer: tf.AdamOptimizer;
-  private readonly collector: Collector;
+  readonly collector: Collector;
   /** The rollout's path, chosen once (collector-choice.ts), and why not the GPU's where it was asked for. */
   private readonly rolloutRoute: PhaseRoute<'rollout'>;
   /** The PPO update as WGSL kernels (ppo-fused.ts): on webgpu, when the engine carries the WGSL sources. */
@@ -96,6 +96,8 @@ export class Trainer {
    * its own (a critic network and its optimiser) adds its parts here in the constructor.
    */
   protected readonly parts: Record<string, StatePart>;
+  /** Reads the iteration's values (a seed batch's rollout and read-back join its seeds': src/worker/seed-runs.ts). */
+  readBack: ReadBack = readTogether;
 
   /** `prior`: the SFT prior's weights when the caller already has them (else they are computed). */
   constructor(
@@ -294,7 +296,7 @@ export class Trainer {
     // Steps still laid out for the checked sample alone: the views draw that sample, and read only its details.
     const sample = rollout.completeReplay && rollout.sample ? { ...rollout.sample, batch: this.advantageBatch(rollout.sample.rollout, undefined) } : undefined;
     const toRead = sample && wanted && isPendingDetails(details) ? sampleDetailsRead(details, rollout.runOffsets, sample.runs) : details;
-    const read = await readIteration(toRead, pending, metrics, leaveDetails);
+    const read = await readIteration(toRead, pending, metrics, leaveDetails, this.readBack);
     const { stats } = read;
     const result = read.details;
     const t3 = now();

@@ -9,12 +9,24 @@
  * per seed would multiply tfjs backends, wasm instances and GPU devices by k on a machine that may have
  * two cores. Each seed is an ordinary `TrainingRun` (the one driver) with its own trainer, PRNG and
  * advantage engine, so seed s here gives the same records as a single-seed race of seed s.
+ *
+ * On webgpu the seeds' rollouts play as one (src/trainer/gpu-rollout-batch.ts): `step` starts every
+ * seed's iteration at once, each trainer's rollout joins the batch, one dispatch plays every seed's
+ * runs, and each trainer goes on with its own rollout (its advantages, update and metrics on its own
+ * kernels). Where the batch cannot be made (`batchRefusal` says why) or on wasm and cpu, the seeds step
+ * one after the other.
  */
+import * as tf from '@tensorflow/tfjs-core';
+import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
 import type { TrainConfig } from '../config.ts';
 import type { PolicyWeights } from '../policy/policy.ts';
 import type { AdvantageEngine } from '../engine/advantage-engine.ts';
 import type { RunState } from '../trainer/checkpoint.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
+import { type PendingRead, readTogether } from '../gpu/pending-read.ts';
+import { SeedRolloutBatch } from '../trainer/gpu-rollout-batch.ts';
+import { Rendezvous } from '../trainer/rendezvous.ts';
+import { GpuRolloutCollector } from '../trainer/gpu-rollout.ts';
 import { TrainingRun } from '../trainer/run.ts';
 import type { Trainer } from '../trainer/trainer.ts';
 
@@ -23,8 +35,41 @@ export interface SeedRecord {
   record: IterationRecord;
 }
 
+/** Every seed's pending values in one read-back, handed back seed by seed. */
+async function readEverySeed(lists: PendingRead<unknown>[][]): Promise<unknown[][]> {
+  const values = await readTogether(lists.flat());
+  let at = 0;
+  return lists.map((list) => values.slice(at, (at += list.length)));
+}
+
 export class SeedRuns {
-  private constructor(private readonly runs: readonly TrainingRun[]) {}
+  /** The seeds' GPU rollouts played as one, or null (one seed, not on webgpu, or refused: `batchRefusal`). */
+  private readonly batch: SeedRolloutBatch | null = null;
+  /** Why the seeds' rollouts play one after the other on webgpu, or null. */
+  readonly batchRefusal: string | null = null;
+  /** Where the batched seeds' end-of-iteration read-backs meet: one read-back for all (iteration-read-back.ts). */
+  private readonly reads = new Rendezvous<PendingRead<unknown>[], unknown[]>(readEverySeed);
+
+  private constructor(private readonly runs: readonly TrainingRun[]) {
+    const collectors = runs.map((r) => r.trainer.collector);
+    if (runs.length < 2 || tf.getBackend() !== 'webgpu') return;
+    if (!collectors.every((c) => c instanceof GpuRolloutCollector)) {
+      this.batchRefusal = 'the seeds roll out on the CPU';
+      return;
+    }
+    const batch = SeedRolloutBatch.create(collectors, getWebGpuDevice());
+    if (typeof batch === 'string') {
+      this.batchRefusal = batch;
+      return;
+    }
+    this.batch = batch;
+    runs.forEach((r, i) => (r.trainer.readBack = (reads) => this.reads.join(i, reads)));
+  }
+
+  /** The seeds' rollout batch (tests count its rounds), or null. */
+  get rolloutBatch(): SeedRolloutBatch | null {
+    return this.batch;
+  }
 
   /**
    * The runs of `configs` (one per seed, in seed order), each from its prior (null or absent: the
@@ -98,12 +143,40 @@ export class SeedRuns {
    * only when a seed diverged (then `halted` says which) or the budget was reached.
    */
   async step(): Promise<SeedRecord[]> {
+    if (this.batch) return this.stepTogether(this.batch);
     const out: SeedRecord[] = [];
     for (const r of this.runs) {
       const record = await r.step();
       if (record) out.push({ seed: r.trainer.settings.seed, record });
       if (r.halted !== null) break;
     }
+    return out;
+  }
+
+  /**
+   * One iteration of every seed still training, their rollouts in one batch: the trainers run at once
+   * and meet in the batch, then each goes on with its own iteration. Every seed completes the iteration
+   * (a seed that diverges does not stop the others' iteration in flight); an error is thrown once all
+   * have settled.
+   */
+  private async stepTogether(batch: SeedRolloutBatch): Promise<SeedRecord[]> {
+    const running = this.runs.filter((r) => !r.finished);
+    batch.arm(running.length);
+    this.reads.arm(running.length);
+    const settled = await Promise.allSettled(
+      running.map((r) =>
+        r.step().finally(() => {
+          batch.leave(r.trainer.collector as GpuRolloutCollector);
+          this.reads.leave(this.runs.indexOf(r));
+        }),
+      ),
+    );
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const out: SeedRecord[] = [];
+    settled.forEach((s, i) => {
+      if (s.status === 'fulfilled' && s.value) out.push({ seed: running[i].trainer.settings.seed, record: s.value });
+    });
     return out;
   }
 
@@ -142,6 +215,7 @@ export class SeedRuns {
   }
 
   dispose(): void {
+    this.batch?.dispose();
     for (const r of this.runs) r.dispose();
   }
 }

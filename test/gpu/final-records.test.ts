@@ -42,7 +42,8 @@ describe('final records', () => {
       const graded = B % 2 === 0;
       const f = fields(graded);
       const T = 300;
-      const episodes = Uint32Array.from({ length: B * WORDS }, () => rng.nextUint32());
+      // The live records, then room for the reset records, then the rollout's draw key (lib/rollout.wgsl seedKey), which keys the sample.
+      const episodes = Uint32Array.from({ length: 2 * B * WORDS + B + 2 }, () => rng.nextUint32());
       // Fields within their environments' ranges (final-records.ts HOST_FINAL_BITS): up to 1,024 steps, 8 milestones.
       for (let b = 0; b < B; b++) {
         const e = b * WORDS;
@@ -56,6 +57,7 @@ describe('final records', () => {
       // Action words (the milestone flag above the action), then the state keys, as lib/rollout.wgsl records them.
       const actionRecord = Uint32Array.from({ length: 2 * maxSteps * B }, (_, i) => (i < maxSteps * B ? rng.nextInt(0x20000) : rng.nextUint32()));
       const sample = { runs: Math.min(CHECKED_RUNS, B), maxSteps, key: { key0: rng.nextUint32(), key1: rng.nextUint32() } };
+      episodes.set([sample.key.key0, sample.key.key1], 2 * B * WORDS + B);
       const runner = await KernelRunner.create(device, FINAL_RECORDS, VITE_SHADERS[FINAL_RECORDS.name], FINAL_SCAN_WIDTH);
       const buffers = {
         episodes: uploadBuffer(device, episodes),

@@ -1,0 +1,179 @@
+/**
+ * One method's seeds trained side by side on webgpu (src/worker/seed-runs.ts with
+ * src/trainer/gpu-rollout-batch.ts): their rollouts play in one whole-episode dispatch, one submit and
+ * one read-back (the iteration's end likewise), and each seed gives, iteration by iteration, the records and the weights it gives
+ * trained alone on webgpu; its state restores exactly. The counts of a steady iteration, through the
+ * WebGPU API, against the seeds one after the other.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../../cli/register-gradients.ts';
+import { callsBetween, installWebGpuCallCounter, type WebGpuCallCounter, type WebGpuCallCounts } from '../../src/backend/webgpu-call-counter.ts';
+import { DEFAULT_CONFIG, type TrainConfig } from '../../src/config.ts';
+import { createAdvantageEngine } from '../../src/engine/advantage-engine.ts';
+import { armGpuFault } from '../../src/gpu/fault-injection.ts';
+import { GpuKernelError } from '../../src/gpu/kernel.ts';
+import { readShaderSources } from '../../src/gpu/shaders-node.ts';
+import { TIMING_KEYS, type IterationRecord } from '../../src/trainer/iteration-record.ts';
+import { TrainingRun } from '../../src/trainer/run.ts';
+import { SeedRuns } from '../../src/worker/seed-runs.ts';
+import { useWebGpuBackend } from '../support/webgpu.ts';
+
+let counter: WebGpuCallCounter;
+beforeAll(async () => {
+  await useWebGpuBackend();
+  counter = installWebGpuCallCounter();
+});
+afterAll(() => counter.uninstall());
+
+const tiny = (env: string, method: string, seed: number): TrainConfig => ({
+  ...DEFAULT_CONFIG,
+  method: method as TrainConfig['method'],
+  backend: 'webgpu',
+  env: env as TrainConfig['env'],
+  horizon: 'tiny',
+  tasksPerIteration: 2,
+  groupSize: 2,
+  hiddenSize: 8,
+  epochs: 1,
+  minibatches: 1,
+  sftEpisodes: 0,
+  seed,
+  iters: 10,
+});
+
+const engine = (config: TrainConfig) => createAdvantageEngine('webgpu', config.method, readShaderSources);
+
+async function seedRuns(configs: TrainConfig[]): Promise<SeedRuns> {
+  const runs = await SeedRuns.create(
+    configs,
+    [],
+    (i) => Promise.resolve(engine(configs[i])),
+    () => false,
+  );
+  if (!runs) throw new Error('SeedRuns.create was superseded');
+  return runs;
+}
+
+const withoutTiming = (r: IterationRecord) => {
+  const copy: Record<string, unknown> = { ...r };
+  for (const k of TIMING_KEYS) delete copy[k];
+  return copy;
+};
+
+/** Every record of `actual` equals `expected`'s, timings aside. */
+function expectSameRecords(actual: readonly IterationRecord[], expected: readonly IterationRecord[], what: string) {
+  expect(actual.length, what).toBe(expected.length);
+  actual.forEach((r, i) => expect(withoutTiming(r), `${what}, iteration ${i + 1}`).toEqual(withoutTiming(expected[i])));
+}
+
+async function weightsOf(run: { trainer: { policy: { weights(): Promise<Float32Array[]> } } }): Promise<number[]> {
+  return (await run.trainer.policy.weights()).flatMap((w) => Array.from(w));
+}
+
+describe('seeds side by side on webgpu', () => {
+  it.each([
+    ['gridhouse', 'beacon', [11, 12, 13], 3],
+    ['texthouse', 'grpo', [5, 6], 2],
+    ['shop', 'gigpo', [7, 8], 2],
+    ['gridhouse', 'ppo', [9, 10], 2],
+  ] as const)(
+    '%s %s: each of seeds %j batched gives the records and weights it gives alone (%i iterations)',
+    async (env, method, seeds, iterations) => {
+      const configs = seeds.map((s) => tiny(env, method, s));
+      const together = await seedRuns(configs);
+      try {
+        expect(together.batchRefusal).toBeNull();
+        expect(together.rolloutBatch, 'the seeds must roll out as one batch').not.toBeNull();
+        const records: IterationRecord[][] = seeds.map(() => []);
+        for (let i = 0; i < iterations; i++) {
+          const step = await together.step();
+          expect(step.map((r) => r.seed)).toEqual([...seeds]);
+          step.forEach((r, s) => records[s].push(r.record));
+        }
+        expect(together.rolloutBatch!.rounds).toBe(iterations);
+        const batchedWeights = await Promise.all((together as unknown as { runs: TrainingRun[] }).runs.map(weightsOf));
+        for (const [s, config] of configs.entries()) {
+          const alone = new TrainingRun(config, engine(config));
+          try {
+            const aloneRecords: IterationRecord[] = [];
+            for (let i = 0; i < iterations; i++) aloneRecords.push((await alone.step())!);
+            expectSameRecords(records[s], aloneRecords, `seed ${config.seed}`);
+            expect(batchedWeights[s], `seed ${config.seed}'s weights`).toEqual(await weightsOf(alone));
+          } finally {
+            alone.dispose();
+          }
+        }
+      } finally {
+        together.dispose();
+      }
+    },
+    600_000,
+  );
+
+  it("every seed's state restores exactly; a GPU fault in the batch fails the step of every seed, and the seeds continue from their last completed iteration", async () => {
+    const configs = [21, 22].map((s) => tiny('gridhouse', 'grpo', s));
+    const first = await seedRuns(configs);
+    const faulty = await seedRuns(configs);
+    const resumed = await seedRuns(configs);
+    try {
+      await first.step();
+      const state = await first.state();
+      const next = await first.step();
+      // A kernel error in the batched rollout (the test hook), as a dying device gives: the step fails, waiting on nobody.
+      await faulty.step();
+      armGpuFault('kernel');
+      await expect(faulty.step()).rejects.toThrow(GpuKernelError);
+      // The page's worker then rebuilds its seeds from their last states (src/worker/training-loop.ts).
+      await resumed.restore(state);
+      const again = await resumed.step();
+      expect(resumed.rolloutBatch!.rounds).toBe(1);
+      expect(again.map((r) => r.seed)).toEqual([21, 22]);
+      again.forEach((r, s) => expect(withoutTiming(r.record), `seed ${r.seed}`).toEqual(withoutTiming(next[s].record)));
+    } finally {
+      first.dispose();
+      faulty.dispose();
+      resumed.dispose();
+    }
+  }, 600_000);
+
+  it("a steady iteration of 4 seeds: the rollout's dispatches, its submit and read-back and the end's for all; the rest per seed (counts printed)", async () => {
+    const counts = async (seeds: number, batched: boolean): Promise<WebGpuCallCounts> => {
+      const runs = await seedRuns(Array.from({ length: seeds }, (_, i) => tiny('gridhouse', 'beacon', 31 + i)));
+      try {
+        if (!batched) (runs as unknown as { batch: unknown }).batch = null; // the seeds one after the other, as before
+        await runs.step();
+        await runs.step();
+        const tensors = tf.memory().numTensors;
+        const before = counter.read();
+        await runs.step();
+        const after = counter.read();
+        expect(tf.memory().numTensors, 'tensors stay flat').toBe(tensors);
+        return callsBetween(before, after);
+      } finally {
+        runs.dispose();
+      }
+    };
+    const one = await counts(1, false);
+    const inTurn = await counts(4, false);
+    const together = await counts(4, true);
+    const pick = (c: WebGpuCallCounts) => ({
+      dispatches: c.dispatches,
+      submits: c.submits,
+      readBacks: c.readBacks,
+      buffersCreated: c.buffersCreated - c.buffersDestroyed,
+    });
+    console.log(
+      `steady iteration, gridhouse tiny, beacon: 1 seed ${JSON.stringify(pick(one))}; 4 seeds in turn ${JSON.stringify(pick(inTurn))}; 4 seeds batched ${JSON.stringify(pick(together))}`,
+    );
+    expect(inTurn.dispatches).toBe(4 * one.dispatches);
+    // The rollout: 3 dispatches a seed in turn; batched, 3 for every seed (episodes, numbering, final records).
+    expect(together.dispatches).toBe(4 * one.dispatches - 9);
+    // The rollout's submit and the end-of-iteration read-back's submit: one each for every seed.
+    expect(together.submits).toBe(4 * one.submits - 6);
+    // Both read-backs (the rollout's, the iteration's values) one for every seed: as many as one seed's.
+    expect(together.readBacks).toBe(one.readBacks);
+    const net = (c: WebGpuCallCounts) => c.buffersCreated - c.buffersDestroyed;
+    expect(net(together), 'GPU buffers: no more kept than the seeds in turn keep').toBe(net(inTurn));
+  }, 600_000);
+});
