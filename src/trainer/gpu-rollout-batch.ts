@@ -52,7 +52,7 @@ type SeedBuffers = Record<string, { buffer: GPUBuffer; bytes: number }>;
 export class SeedRolloutBatch implements RolloutBatch {
   /** Where the seeds' rollouts meet (rendezvous.ts), in seed order. */
   private readonly rendezvous = new Rendezvous<Joined, Rollout>((round) => this.playRound(round));
-  private buffers: { device: GPUDevice; seeds: number; byName: SeedBuffers; staging: GPUBuffer } | null = null;
+  private buffers: { device: GPUDevice; seeds: number; sizes: string; byName: SeedBuffers; staging: GPUBuffer } | null = null;
 
   private constructor(private readonly collectors: readonly GpuRolloutCollector[]) {
     for (const c of collectors) c.batch = this;
@@ -199,38 +199,39 @@ export class SeedRolloutBatch implements RolloutBatch {
     }
   }
 
-  /** The joined bindings for `round`'s seeds, made again when the device or the number of seeds changes. */
+  /**
+   * The joined bindings for `round`'s seeds, made again when the device, the number of seeds or a
+   * seed's buffer sizes change (a race whose batch was resized).
+   */
   private allocate(parts: readonly CollectorParts[], round: readonly Joined[]) {
-    const { device } = parts[0];
-    if (this.buffers && (this.buffers.device !== device || this.buffers.seeds !== parts.length)) this.release();
+    const [p] = parts;
+    const { device } = p;
+    const K = parts.length;
+    const perSeed: Record<string, number> = {
+      weights: p.buffers.weights.size,
+      actionRecord: p.records.actions.size,
+      logProbRecord: p.records.logProbs.size,
+      obsRecord: p.obsRecord.size,
+      candidateTable: p.dictionary.table.size,
+      features: p.numbered.features.size,
+      finals: p.numbered.finals.size,
+      runOffsets: p.numbered.runOffsets.size,
+      sample: p.numbered.sample.size,
+      hostFinals: p.numbered.hostFinals.size,
+    };
+    const shared = stepBufferSizes(p.env, p.policy.shape.hiddenSize, p.kernel.recordWords, K);
+    const stagingBytes = round.reduce((n, j) => n + align8(j.collector.readBackBytes), 0);
+    const sizes = JSON.stringify([perSeed, shared, stagingBytes]);
+    if (this.buffers && (this.buffers.device !== device || this.buffers.seeds !== K || this.buffers.sizes !== sizes)) this.release();
     if (!this.buffers) {
-      const [p] = parts;
-      const K = parts.length;
       const io = STORAGE | COPY_SRC | COPY_DST;
-      const perSeed: Record<string, number> = {
-        weights: p.buffers.weights.size,
-        actionRecord: p.records.actions.size,
-        logProbRecord: p.records.logProbs.size,
-        obsRecord: p.obsRecord.size,
-        candidateTable: p.dictionary.table.size,
-        features: p.numbered.features.size,
-        finals: p.numbered.finals.size,
-        runOffsets: p.numbered.runOffsets.size,
-        sample: p.numbered.sample.size,
-        hostFinals: p.numbered.hostFinals.size,
-      };
-      const shared = stepBufferSizes(p.env, p.policy.shape.hiddenSize, p.kernel.recordWords, K);
       const byName: SeedBuffers = {};
       for (const [name, bytes] of Object.entries(perSeed))
         byName[name] = { buffer: device.createBuffer({ label: `seed batch ${name}`, size: bytes > 4 ? K * bytes : 4, usage: io }), bytes };
       for (const name of ['episodes', 'mask', 'obs', 'actionFeatures'])
         byName[name] = { buffer: device.createBuffer({ label: `seed batch ${name}`, size: shared[name], usage: io }), bytes: shared[name] };
-      const staging = device.createBuffer({
-        label: 'seed batch read-back',
-        size: round.reduce((n, j) => n + align8(j.collector.readBackBytes), 0),
-        usage: MAP_READ | COPY_DST,
-      });
-      this.buffers = { device, seeds: K, byName, staging };
+      const staging = device.createBuffer({ label: 'seed batch read-back', size: stagingBytes, usage: MAP_READ | COPY_DST });
+      this.buffers = { device, seeds: K, sizes, byName, staging };
     }
     return this.buffers;
   }
@@ -245,6 +246,11 @@ export class SeedRolloutBatch implements RolloutBatch {
     for (const { buffer } of Object.values(this.buffers.byName)) buffer.destroy();
     this.buffers.staging.destroy();
     this.buffers = null;
+  }
+
+  /** Lets go of the joined buffers (a race that ended); the next round makes them again. */
+  trim(): void {
+    this.release();
   }
 
   dispose(): void {

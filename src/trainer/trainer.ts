@@ -361,9 +361,8 @@ export class Trainer {
       const refusal = this.fusedPpo?.refusal(this.policy, batch, this.config) ?? null;
       const fused = refusal === null ? this.fusedPpo : null;
       route.note('update', { path: fused ? 'fused' : 'ops', fallback: refusal });
-      // A GPU rollout brought back only its checked runs' log-probabilities (and may have laid out only
-      // their steps): an update that does not gather its batch from the records on the GPU reads the
-      // rest first (into the arrays the batch holds).
+      // A GPU rollout brought back only its checked runs' log-probabilities (and maybe steps): an update
+      // that does not gather its batch on the GPU reads the rest first (into the arrays the batch holds).
       if (!(fused && batch.records)) await rollout.completeLogProbs?.();
       if (fused) {
         const pending = await fused.updateDeferred(this.policy, this.optimizer, batch, this.config, this.updateRng);

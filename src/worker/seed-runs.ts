@@ -211,6 +211,7 @@ export class SeedRuns {
 
   /** Every seed's run lets go of the GPU memory its next iteration would make again (TrainingRun.trim). */
   async trim(): Promise<void> {
+    this.batch?.trim();
     for (const r of this.runs) await r.trim();
   }
 
