@@ -4,16 +4,19 @@
 //   a1 = tanh(obs · W1 + b1), h = tanh(a1 · W2 + b2)          per minibatch row (its step from perm)
 //   g1 = tanh(feat · V1 + c1), e = g1 · V2 + c2                per distinct candidate row
 //
-// One workgroup per row (M observation rows, then K candidate rows); its invocations stride over the
-// hidden units, the first layer's outputs shared in workgroup memory. Each sum is formed as tfjs's
-// fused matMul forms it: the products first, then the bias.
+// A workgroup takes FORWARD_ROWS rows (the minibatch's observation rows in blocks, then the K
+// candidate rows in blocks); its invocations stride over the hidden units, each accumulating one unit
+// for all the block's rows, so every weight read from storage serves FORWARD_ROWS rows. The rows'
+// inputs are staged in workgroup memory INPUT_TILE at a time; the second layer reads the first's
+// outputs back from the work buffer. Each sum is formed as tfjs's fused matMul forms it: the products
+// in input order first, then the bias.
 //
 // In the update's first minibatch (`groupRows`), countBlocks more workgroups count the batch's
 // (step, candidate) pairs of each distinct row per block of pairs (lib/ppo_batch.wgsl groupOffsets):
 // integer atomics, so the counts are exact whatever the order.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, groupOffsets, MAX_HIDDEN};
+import package::lib::ppo_batch::{params, weightOffsets, workOffsets, groupOffsets, FORWARD_ROWS};
 import package::lib::acting::safeTanh;
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
@@ -24,67 +27,100 @@ import package::lib::acting::safeTanh;
 @group(0) @binding(6) var<storage, read> rows: array<i32>;
 @group(0) @binding(7) var<storage, read_write> groups: array<atomic<u32>>;
 
-var<workgroup> first: array<f32, MAX_HIDDEN>;
+// Inputs staged per pass over them: FORWARD_ROWS rows × INPUT_TILE inputs (2 KiB).
+const INPUT_TILE = 64u;
+var<workgroup> tile: array<f32, FORWARD_ROWS * INPUT_TILE>;
+
+// Where a layer reads its input rows: the observations (through the permutation), the candidate
+// features, or the work buffer (the first layer's outputs).
+const FROM_OBS = 0u;
+const FROM_FEATURES = 1u;
+const FROM_WORK = 2u;
+
+struct Layer { source: u32, input: u32, inputDim: u32, weights: u32, bias: u32, out: u32, activate: bool }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let row = workgroupIndex(wg, grid);
+  let rowBlock = workgroupIndex(wg, grid);
   let M = params.batchSize;
   let K = params.numRows;
-  if (row >= M + K) {
-    if (params.groupRows == 1u && row < M + K + params.countBlocks) {
-      countPairs(row - M - K, lid);
+  let observationBlocks = (M + FORWARD_ROWS - 1u) / FORWARD_ROWS;
+  let candidateBlocks = (K + FORWARD_ROWS - 1u) / FORWARD_ROWS;
+  if (rowBlock >= observationBlocks + candidateBlocks) {
+    let b = rowBlock - observationBlocks - candidateBlocks;
+    if (params.groupRows == 1u && b < params.countBlocks) {
+      countPairs(b, lid);
     }
     return;
   }
   let H = params.hiddenSize;
   let w = weightOffsets();
   let o = workOffsets();
-  let isObservation = row < M;
-  var inputDim = params.actionDim;
-  var input = (row - M) * params.actionDim;
-  var layer1 = w.v1;
-  var bias1 = w.c1;
-  var layer2 = w.v2;
-  var bias2 = w.c2;
-  var out1 = o.g1 + (row - M) * H;
-  var out2 = o.e + (row - M) * H;
-  if (isObservation) {
-    inputDim = params.obsDim;
-    input = perm[params.permOffset + row] * params.obsDim;
-    layer1 = w.w1;
-    bias1 = w.b1;
-    layer2 = w.w2;
-    bias2 = w.b2;
-    out1 = o.a1 + row * H;
-    out2 = o.h + row * H;
+  if (rowBlock < observationBlocks) {
+    let first = rowBlock * FORWARD_ROWS;
+    let count = min(FORWARD_ROWS, M - first);
+    denseLayer(Layer(FROM_OBS, first, params.obsDim, w.w1, w.b1, o.a1 + first * H, true), count, lid);
+    storageBarrier();
+    denseLayer(Layer(FROM_WORK, o.a1 + first * H, H, w.w2, w.b2, o.h + first * H, true), count, lid);
+  } else {
+    let first = (rowBlock - observationBlocks) * FORWARD_ROWS;
+    let count = min(FORWARD_ROWS, K - first);
+    denseLayer(Layer(FROM_FEATURES, first, params.actionDim, w.v1, w.c1, o.g1 + first * H, true), count, lid);
+    storageBarrier();
+    denseLayer(Layer(FROM_WORK, o.g1 + first * H, H, w.v2, w.c2, o.e + first * H, false), count, lid);
   }
-  for (var j = lid; j < H; j += WORKGROUP_SIZE) {
-    var z = 0.0;
-    for (var i = 0u; i < inputDim; i++) {
-      var x: f32;
-      if (isObservation) {
-        x = obs[input + i];
-      } else {
-        x = features[input + i];
+}
+
+// Input i of the rowBlock's row r (r < count).
+fn inputAt(l: Layer, r: u32, i: u32) -> f32 {
+  if (l.source == FROM_OBS) {
+    return obs[perm[params.permOffset + l.input + r] * params.obsDim + i];
+  }
+  if (l.source == FROM_FEATURES) {
+    return features[(l.input + r) * params.actionDim + i];
+  }
+  return work[l.input + r * params.hiddenSize + i];
+}
+
+// out[r, j] = act(Σ_i x[r, i] · W[i, j] + b[j]) for the rowBlock's `count` rows, the invocations striding
+// over the units j; every invocation runs every loop's trips, so the barriers stay in uniform flow.
+fn denseLayer(l: Layer, count: u32, lid: u32) {
+  let H = params.hiddenSize;
+  for (var j0 = 0u; j0 < H; j0 += WORKGROUP_SIZE) {
+    let j = j0 + lid;
+    var z: array<f32, FORWARD_ROWS>;
+    for (var i0 = 0u; i0 < l.inputDim; i0 += INPUT_TILE) {
+      workgroupBarrier();
+      for (var e = lid; e < FORWARD_ROWS * INPUT_TILE; e += WORKGROUP_SIZE) {
+        let r = e / INPUT_TILE;
+        let i = i0 + e % INPUT_TILE;
+        var x = 0.0;
+        if (r < count && i < l.inputDim) {
+          x = inputAt(l, r, i);
+        }
+        tile[e] = x;
       }
-      z += x * weights[layer1 + i * H + j];
+      workgroupBarrier();
+      if (j < H) {
+        let inputs = min(INPUT_TILE, l.inputDim - i0);
+        for (var ii = 0u; ii < inputs; ii++) {
+          let weight = weights[l.weights + (i0 + ii) * H + j];
+          for (var r = 0u; r < FORWARD_ROWS; r++) {
+            z[r] += tile[r * INPUT_TILE + ii] * weight;
+          }
+        }
+      }
     }
-    let y = safeTanh(z + weights[bias1 + j]);
-    first[j] = y;
-    work[out1 + j] = y;
-  }
-  workgroupBarrier();
-  for (var j = lid; j < H; j += WORKGROUP_SIZE) {
-    var z = 0.0;
-    for (var k = 0u; k < H; k++) {
-      z += first[k] * weights[layer2 + k * H + j];
+    if (j < H) {
+      let bias = weights[l.bias + j];
+      for (var r = 0u; r < count; r++) {
+        var y = z[r] + bias;
+        if (l.activate) {
+          y = safeTanh(y);
+        }
+        work[l.out + r * H + j] = y;
+      }
     }
-    z = z + weights[bias2 + j];
-    if (isObservation) {
-      z = safeTanh(z);
-    }
-    work[out2 + j] = z;
   }
 }
 

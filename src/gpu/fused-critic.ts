@@ -28,6 +28,7 @@ import {
   STATE_ROWS,
   PPO_ADAM,
   PPO_FORWARD,
+  forwardWorkgroups,
   PPO_GRAD_NORM,
   PPO_STEP_GRADS,
   WORKGROUP,
@@ -256,7 +257,7 @@ export class FusedCriticKernels {
           spanRows: spanRows(mb.size),
         });
         const tower = towerGrads(mb.size, D, H);
-        const workgroups = [mb.size, mb.size, tower.workgroups, groups(H + 1 + tower.floats), 1, groups(weightFloats)];
+        const workgroups = [forwardWorkgroups(mb.size, 0), mb.size, tower.workgroups, groups(H + 1 + tower.floats), 1, groups(weightFloats)];
         slots[j].forEach((runner, k) => {
           const named = Object.fromEntries(runner.spec.storage.map(([name]) => [name, bound[name]]));
           runner.record(pass, runner.prepare(named, params), workgroups[k]);
