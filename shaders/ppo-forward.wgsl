@@ -27,9 +27,11 @@ import package::lib::acting::safeTanh;
 @group(0) @binding(6) var<storage, read> rows: array<i32>;
 @group(0) @binding(7) var<storage, read_write> groups: array<atomic<u32>>;
 
-// Inputs staged per pass over them: FORWARD_ROWS rows × INPUT_TILE inputs (2 KiB).
+// Inputs staged per pass over them: INPUT_TILE inputs × FORWARD_ROWS rows (2 KiB), the rows of an
+// input in vectors of 4, so one load of workgroup memory feeds 4 rows' multiply-adds.
 const INPUT_TILE = 64u;
-var<workgroup> tile: array<f32, FORWARD_ROWS * INPUT_TILE>;
+const ROW_VECTORS = FORWARD_ROWS / 4u;
+var<workgroup> tile: array<vec4<f32>, INPUT_TILE * ROW_VECTORS>;
 
 // Where a layer reads its input rows: the observations (through the permutation), the candidate
 // features, or the work buffer (the first layer's outputs).
@@ -88,7 +90,7 @@ fn denseLayer(l: Layer, count: u32, lid: u32) {
   let H = params.hiddenSize;
   for (var j0 = 0u; j0 < H; j0 += WORKGROUP_SIZE) {
     let j = j0 + lid;
-    var z: array<f32, FORWARD_ROWS>;
+    var z: array<vec4<f32>, ROW_VECTORS>;
     for (var i0 = 0u; i0 < l.inputDim; i0 += INPUT_TILE) {
       workgroupBarrier();
       for (var e = lid; e < FORWARD_ROWS * INPUT_TILE; e += WORKGROUP_SIZE) {
@@ -98,15 +100,15 @@ fn denseLayer(l: Layer, count: u32, lid: u32) {
         if (r < count && i < l.inputDim) {
           x = inputAt(l, r, i);
         }
-        tile[e] = x;
+        tile[(e % INPUT_TILE) * ROW_VECTORS + r / 4u][r % 4u] = x;
       }
       workgroupBarrier();
       if (j < H) {
         let inputs = min(INPUT_TILE, l.inputDim - i0);
         for (var ii = 0u; ii < inputs; ii++) {
           let weight = weights[l.weights + (i0 + ii) * H + j];
-          for (var r = 0u; r < FORWARD_ROWS; r++) {
-            z[r] += tile[r * INPUT_TILE + ii] * weight;
+          for (var q = 0u; q < ROW_VECTORS; q++) {
+            z[q] += tile[ii * ROW_VECTORS + q] * weight;
           }
         }
       }
@@ -114,7 +116,7 @@ fn denseLayer(l: Layer, count: u32, lid: u32) {
     if (j < H) {
       let bias = weights[l.bias + j];
       for (var r = 0u; r < count; r++) {
-        var y = z[r] + bias;
+        var y = z[r / 4u][r % 4u] + bias;
         if (l.activate) {
           y = safeTanh(y);
         }

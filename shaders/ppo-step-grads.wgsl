@@ -32,7 +32,9 @@ const TILE_ROWS = 32u;
 const TILE_INPUTS = 16u;
 // The workgroup the arrays hold: the runner's (fused-ppo-kernels.ts WORKGROUP), 12 KiB in all.
 const MAX_LANES = 64u;
-var<workgroup> tileInputs: array<f32, TILE_ROWS * TILE_INPUTS>;
+// A staged row's TILE_INPUTS inputs in vectors of 4: one load of workgroup memory feeds 4 outputs.
+const INPUT_VECTORS = TILE_INPUTS / 4u;
+var<workgroup> tileInputs: array<vec4<f32>, TILE_ROWS * INPUT_VECTORS>;
 var<workgroup> tileDeltas: array<f32, TILE_ROWS * MAX_LANES>;
 var<workgroup> laneRow: array<i32, MAX_LANES>;
 var<workgroup> laneCursor: array<u32, MAX_LANES>;
@@ -70,7 +72,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   let M = params.batchSize;
   let rowStart = spanIndex * params.spanRows;
   let rowEnd = min(rowStart + params.spanRows, M);
-  var sums: array<f32, TILE_INPUTS>;
+  var sums: array<vec4<f32>, INPUT_VECTORS>;
   for (var base = rowStart; base < rowEnd; base += TILE_ROWS) {
     // Stage TILE_ROWS rows: their inputs (1 for the bias, 0 past the rows), and their deltas.
     for (var e = lid; e < TILE_ROWS * TILE_INPUTS; e += WORKGROUP_SIZE) {
@@ -86,7 +88,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
           x = work[o.a1 + i * H + f];
         }
       }
-      tileInputs[e] = x;
+      tileInputs[e / 4u][e % 4u] = x;
     }
     for (var r = 0u; r < TILE_ROWS; r++) {
       let i = base + r;
@@ -103,8 +105,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     workgroupBarrier();
     for (var r = 0u; r < TILE_ROWS; r++) {
       let d = tileDeltas[r * WORKGROUP_SIZE + lid];
-      for (var f = 0u; f < TILE_INPUTS; f++) {
-        sums[f] += tileInputs[r * TILE_INPUTS + f] * d;
+      for (var q = 0u; q < INPUT_VECTORS; q++) {
+        sums[q] += tileInputs[r * INPUT_VECTORS + q] * d;
       }
     }
     workgroupBarrier();
@@ -113,7 +115,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     let out = spanIndex * towerGradFloats() + outputStart;
     for (var f = 0u; f < TILE_INPUTS; f++) {
       if (firstInput + f <= inputs) {
-        partials[out + (firstInput + f) * H + column] = sums[f];
+        partials[out + (firstInput + f) * H + column] = sums[f / 4u][f % 4u];
       }
     }
   }

@@ -41,7 +41,9 @@ const DELTA_TILE = 64u;
 var<workgroup> logp: array<f32, LOSS_PAIRS>;
 var<workgroup> dScore: array<f32, LOSS_PAIRS>;
 var<workgroup> rowOf: array<i32, LOSS_PAIRS>;
-var<workgroup> deltas: array<f32, LOSS_ROWS * DELTA_TILE>;
+// dz2 staged: DELTA_TILE columns × LOSS_ROWS rows, the rows of a column in vectors of 4.
+const ROW_VECTORS = LOSS_ROWS / 4u;
+var<workgroup> deltas: array<vec4<f32>, DELTA_TILE * ROW_VECTORS>;
 // The scan's running totals, one per invocation (at most MAX_ACTIONS invocations per workgroup).
 var<workgroup> laneTotals: array<u32, MAX_ACTIONS>;
 
@@ -194,7 +196,7 @@ fn firstLayerDeltas(first: u32, count: u32, lid: u32) {
   let w2 = weightOffsets().w2;
   for (var r0 = 0u; r0 < H; r0 += WORKGROUP_SIZE) {
     let r = r0 + lid;
-    var da: array<f32, LOSS_ROWS>;
+    var da: array<vec4<f32>, ROW_VECTORS>;
     for (var j0 = 0u; j0 < H; j0 += DELTA_TILE) {
       workgroupBarrier();
       for (var e = lid; e < LOSS_ROWS * DELTA_TILE; e += WORKGROUP_SIZE) {
@@ -204,15 +206,15 @@ fn firstLayerDeltas(first: u32, count: u32, lid: u32) {
         if (row < count && j < H) {
           d = work[o.dz2 + (first + row) * H + j];
         }
-        deltas[e] = d;
+        deltas[(e % DELTA_TILE) * ROW_VECTORS + row / 4u][row % 4u] = d;
       }
       workgroupBarrier();
       if (r < H) {
         let columns = min(DELTA_TILE, H - j0);
         for (var jj = 0u; jj < columns; jj++) {
           let weight = weights[w2 + r * H + j0 + jj];
-          for (var row = 0u; row < LOSS_ROWS; row++) {
-            da[row] += deltas[row * DELTA_TILE + jj] * weight;
+          for (var q = 0u; q < ROW_VECTORS; q++) {
+            da[q] += deltas[jj * ROW_VECTORS + q] * weight;
           }
         }
       }
@@ -220,7 +222,7 @@ fn firstLayerDeltas(first: u32, count: u32, lid: u32) {
     if (r < H) {
       for (var row = 0u; row < count; row++) {
         let y = work[o.a1 + (first + row) * H + r];
-        work[o.dz1 + (first + row) * H + r] = da[row] * (1.0 - y * y);
+        work[o.dz1 + (first + row) * H + r] = da[row / 4u][row % 4u] * (1.0 - y * y);
       }
     }
   }

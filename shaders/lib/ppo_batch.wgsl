@@ -111,12 +111,12 @@ fn groupOffsets() -> GroupOffsets {
 }
 
 // Rows per workgroup of ppo-forward: each weight it reads serves this many rows (fused-ppo-kernels.ts
-// FORWARD_ROWS).
+// FORWARD_ROWS; a multiple of 4: the kernel holds its rows in vectors of 4).
 const FORWARD_ROWS = 8u;
 
 // Rows per workgroup of ppo-step-loss, and the (row, candidate) pairs its arrays hold: a block takes
 // lossRows() rows, fewer where many candidates would overflow them (fused-ppo-kernels.ts LOSS_ROWS,
-// LOSS_PAIRS, lossRows).
+// LOSS_PAIRS, lossRows; LOSS_ROWS a multiple of 4).
 const LOSS_ROWS = 8u;
 const LOSS_PAIRS = 512u;
 
