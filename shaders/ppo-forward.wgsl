@@ -5,10 +5,9 @@
 //   g1 = tanh(feat · V1 + c1), e = g1 · V2 + c2                per distinct candidate row
 //
 // A workgroup takes FORWARD_ROWS rows (the minibatch's observation rows in blocks, then the K
-// candidate rows in blocks); its invocations stride over the hidden units, each accumulating one unit
-// for all the block's rows, so every weight read from storage serves FORWARD_ROWS rows. The rows'
-// inputs are staged in workgroup memory INPUT_TILE at a time; the second layer reads the first's
-// outputs back from the work buffer. Each sum is formed as tfjs's fused matMul forms it: the products
+// candidate rows in blocks); each invocation accumulates 4 hidden units for 8 of the block's rows, so
+// every weight read from storage serves 8 rows. The rows' inputs are staged in workgroup memory
+// INPUT_TILE at a time; the second layer reads the first's outputs back from the work buffer. Each sum is formed as tfjs's fused matMul forms it: the products
 // in input order first, then the bias.
 //
 // In the update's first minibatch (`groupRows`), countBlocks more workgroups count the batch's
@@ -27,10 +26,15 @@ import package::lib::acting::safeTanh;
 @group(0) @binding(6) var<storage, read> rows: array<i32>;
 @group(0) @binding(7) var<storage, read_write> groups: array<atomic<u32>>;
 
-// Inputs staged per pass over them: INPUT_TILE inputs × FORWARD_ROWS rows (2 KiB), the rows of an
-// input in vectors of 4, so one load of workgroup memory feeds 4 rows' multiply-adds.
-const INPUT_TILE = 64u;
+// Inputs staged per pass over them: INPUT_TILE inputs × FORWARD_ROWS rows (4 KiB), the rows of an
+// input in vectors of 4. Each invocation accumulates LANE_ROWS rows × LANE_UNITS hidden units: the
+// workgroup's 64 invocations are FORWARD_ROWS / LANE_ROWS groups of rows × 16 groups of units, and per
+// input an invocation loads 4 weights and 2 vectors of inputs for 32 multiply-adds.
+const INPUT_TILE = 32u;
 const ROW_VECTORS = FORWARD_ROWS / 4u;
+const LANE_ROWS = 8u;
+const LANE_UNITS = 4u;
+const UNIT_GROUPS = 16u;
 var<workgroup> tile: array<vec4<f32>, INPUT_TILE * ROW_VECTORS>;
 
 // Where a layer reads its input rows: the observations (through the permutation), the candidate
@@ -84,13 +88,22 @@ fn inputAt(l: Layer, r: u32, i: u32) -> f32 {
   return work[l.input + r * params.hiddenSize + i];
 }
 
-// out[r, j] = act(Σ_i x[r, i] · W[i, j] + b[j]) for the rowBlock's `count` rows, the invocations striding
-// over the units j; every invocation runs every loop's trips, so the barriers stay in uniform flow.
+// out[r, j] = act(Σ_i x[r, i] · W[i, j] + b[j]) for the block's `count` rows, LANE_UNITS × UNIT_GROUPS
+// units a pass; every invocation runs every loop's trips, so the barriers stay in uniform flow.
 fn denseLayer(l: Layer, count: u32, lid: u32) {
   let H = params.hiddenSize;
-  for (var j0 = 0u; j0 < H; j0 += WORKGROUP_SIZE) {
-    let j = j0 + lid;
-    var z: array<vec4<f32>, ROW_VECTORS>;
+  let rowVector = (lid / UNIT_GROUPS) * (LANE_ROWS / 4u);
+  for (var j0 = 0u; j0 < H; j0 += UNIT_GROUPS * LANE_UNITS) {
+    let j = j0 + (lid % UNIT_GROUPS) * LANE_UNITS;
+    // zUQ: unit j + U of the rows in the invocation's row vector Q.
+    var z00 = vec4<f32>(0.0);
+    var z01 = vec4<f32>(0.0);
+    var z10 = vec4<f32>(0.0);
+    var z11 = vec4<f32>(0.0);
+    var z20 = vec4<f32>(0.0);
+    var z21 = vec4<f32>(0.0);
+    var z30 = vec4<f32>(0.0);
+    var z31 = vec4<f32>(0.0);
     for (var i0 = 0u; i0 < l.inputDim; i0 += INPUT_TILE) {
       workgroupBarrier();
       for (var e = lid; e < FORWARD_ROWS * INPUT_TILE; e += WORKGROUP_SIZE) {
@@ -106,21 +119,36 @@ fn denseLayer(l: Layer, count: u32, lid: u32) {
       if (j < H) {
         let inputs = min(INPUT_TILE, l.inputDim - i0);
         for (var ii = 0u; ii < inputs; ii++) {
-          let weight = weights[l.weights + (i0 + ii) * H + j];
-          for (var q = 0u; q < ROW_VECTORS; q++) {
-            z[q] += tile[ii * ROW_VECTORS + q] * weight;
-          }
+          // Units past H read the next input's weights: their sums are never written.
+          let at = l.weights + (i0 + ii) * H + j;
+          let w = vec4<f32>(weights[at], weights[at + 1u], weights[at + 2u], weights[at + 3u]);
+          let x0 = tile[ii * ROW_VECTORS + rowVector];
+          let x1 = tile[ii * ROW_VECTORS + rowVector + 1u];
+          z00 += x0 * w.x;
+          z01 += x1 * w.x;
+          z10 += x0 * w.y;
+          z11 += x1 * w.y;
+          z20 += x0 * w.z;
+          z21 += x1 * w.z;
+          z30 += x0 * w.w;
+          z31 += x1 * w.w;
         }
       }
     }
-    if (j < H) {
-      let bias = weights[l.bias + j];
-      for (var r = 0u; r < count; r++) {
-        var y = z[r / 4u][r % 4u] + bias;
-        if (l.activate) {
-          y = safeTanh(y);
+    var z = array<vec4<f32>, 8>(z00, z01, z10, z11, z20, z21, z30, z31);
+    for (var u = 0u; u < LANE_UNITS; u++) {
+      if (j + u < H) {
+        let bias = weights[l.bias + j + u];
+        for (var n = 0u; n < LANE_ROWS; n++) {
+          let r = rowVector * 4u + n;
+          if (r < count) {
+            var y = z[u * 2u + n / 4u][n % 4u] + bias;
+            if (l.activate) {
+              y = safeTanh(y);
+            }
+            work[l.out + r * H + j + u] = y;
+          }
         }
-        work[l.out + r * H + j] = y;
       }
     }
   }

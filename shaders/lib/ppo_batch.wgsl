@@ -110,9 +110,9 @@ fn groupOffsets() -> GroupOffsets {
   return g;
 }
 
-// Rows per workgroup of ppo-forward: each weight it reads serves this many rows (fused-ppo-kernels.ts
-// FORWARD_ROWS; a multiple of 4: the kernel holds its rows in vectors of 4).
-const FORWARD_ROWS = 8u;
+// Rows per workgroup of ppo-forward: 4 groups of 8, one per 16 of its 64 invocations
+// (fused-ppo-kernels.ts FORWARD_ROWS).
+const FORWARD_ROWS = 32u;
 
 // Rows per workgroup of ppo-step-loss, and the (row, candidate) pairs its arrays hold: a block takes
 // lossRows() rows, fewer where many candidates would overflow them (fused-ppo-kernels.ts LOSS_ROWS,

@@ -147,7 +147,7 @@ export const FUSED_PPO_MAX_HIDDEN = 512;
 export const FUSED_PPO_MAX_ACTIONS = 256;
 
 /** Rows per workgroup of ppo-forward (FORWARD_ROWS in shaders/lib/ppo_batch.wgsl). */
-export const FORWARD_ROWS = 8;
+export const FORWARD_ROWS = 32;
 
 /** ppo-forward's workgroups for `rows` observation rows and `candidateRows` distinct candidate rows (before the counting blocks). */
 export function forwardWorkgroups(rows: number, candidateRows: number): number {
