@@ -35,7 +35,7 @@ import package::lib::ppo_batch::{params, weightOffsets, workOffsets, groupOffset
 
 const MASKED_LOGIT = -1e9;
 // dz2's columns staged per pass of the first layer's backward pass: LOSS_ROWS rows × DELTA_TILE.
-const DELTA_TILE = 64u;
+const DELTA_TILE = 32u;
 
 // The block's (row, candidate) values, row-major: logits, then log p; the score gradients; the rows.
 var<workgroup> logp: array<f32, LOSS_PAIRS>;
@@ -188,15 +188,25 @@ fn rowLoss(i: u32, base: u32) {
 }
 
 // dz1 = (dz2 · W2ᵀ) · (1 − a1²) for the block's `count` rows from first on, dz2 read back from the
-// work buffer DELTA_TILE columns at a time: each invocation takes a unit r of a1 for every row, so
-// each weight of W2 is read once per block. Every invocation runs every loop's trips (the barriers).
+// work buffer DELTA_TILE columns at a time: each invocation takes 4 units of a1 (16 groups of units)
+// for 8 of the block's rows (LOSS_ROWS / 8 groups of rows), so per column it loads 4 weights and 2
+// vectors of deltas for 32 multiply-adds. Every invocation runs every loop's trips (the barriers).
 fn firstLayerDeltas(first: u32, count: u32, lid: u32) {
   let H = params.hiddenSize;
   let o = workOffsets();
   let w2 = weightOffsets().w2;
-  for (var r0 = 0u; r0 < H; r0 += WORKGROUP_SIZE) {
-    let r = r0 + lid;
-    var da: array<vec4<f32>, ROW_VECTORS>;
+  let rowVector = (lid / 16u) * 2u;
+  for (var r0 = 0u; r0 < H; r0 += 64u) {
+    let r = r0 + (lid % 16u) * 4u;
+    // dUQ: unit r + U of the rows in the invocation's row vector Q.
+    var d00 = vec4<f32>(0.0);
+    var d01 = vec4<f32>(0.0);
+    var d10 = vec4<f32>(0.0);
+    var d11 = vec4<f32>(0.0);
+    var d20 = vec4<f32>(0.0);
+    var d21 = vec4<f32>(0.0);
+    var d30 = vec4<f32>(0.0);
+    var d31 = vec4<f32>(0.0);
     for (var j0 = 0u; j0 < H; j0 += DELTA_TILE) {
       workgroupBarrier();
       for (var e = lid; e < LOSS_ROWS * DELTA_TILE; e += WORKGROUP_SIZE) {
@@ -212,17 +222,32 @@ fn firstLayerDeltas(first: u32, count: u32, lid: u32) {
       if (r < H) {
         let columns = min(DELTA_TILE, H - j0);
         for (var jj = 0u; jj < columns; jj++) {
-          let weight = weights[w2 + r * H + j0 + jj];
-          for (var q = 0u; q < ROW_VECTORS; q++) {
-            da[q] += deltas[jj * ROW_VECTORS + q] * weight;
-          }
+          // Units past H read other weights of W2 (or past it, clamped): their sums are never written.
+          let at = w2 + r * H + j0 + jj;
+          let w = vec4<f32>(weights[at], weights[at + H], weights[at + 2u * H], weights[at + 3u * H]);
+          let x0 = deltas[jj * ROW_VECTORS + rowVector];
+          let x1 = deltas[jj * ROW_VECTORS + rowVector + 1u];
+          d00 += x0 * w.x;
+          d01 += x1 * w.x;
+          d10 += x0 * w.y;
+          d11 += x1 * w.y;
+          d20 += x0 * w.z;
+          d21 += x1 * w.z;
+          d30 += x0 * w.w;
+          d31 += x1 * w.w;
         }
       }
     }
-    if (r < H) {
-      for (var row = 0u; row < count; row++) {
-        let y = work[o.a1 + (first + row) * H + r];
-        work[o.dz1 + (first + row) * H + r] = da[row / 4u][row % 4u] * (1.0 - y * y);
+    var da = array<vec4<f32>, 8>(d00, d01, d10, d11, d20, d21, d30, d31);
+    for (var u = 0u; u < 4u; u++) {
+      if (r + u < H) {
+        for (var n = 0u; n < 8u; n++) {
+          let row = rowVector * 4u + n;
+          if (row < count) {
+            let y = work[o.a1 + (first + row) * H + r + u];
+            work[o.dz1 + (first + row) * H + r + u] = da[u * 2u + n / 4u][n % 4u] * (1.0 - y * y);
+          }
+        }
       }
     }
   }

@@ -116,8 +116,8 @@ const FORWARD_ROWS = 32u;
 
 // Rows per workgroup of ppo-step-loss, and the (row, candidate) pairs its arrays hold: a block takes
 // lossRows() rows, fewer where many candidates would overflow them (fused-ppo-kernels.ts LOSS_ROWS,
-// LOSS_PAIRS, lossRows; LOSS_ROWS a multiple of 4).
-const LOSS_ROWS = 8u;
+// LOSS_PAIRS, lossRows; LOSS_ROWS: 4 groups of 8, one per 16 of its 64 invocations).
+const LOSS_ROWS = 32u;
 const LOSS_PAIRS = 512u;
 
 fn lossRows() -> u32 {

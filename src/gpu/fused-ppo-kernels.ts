@@ -155,7 +155,7 @@ export function forwardWorkgroups(rows: number, candidateRows: number): number {
 }
 
 /** Rows per workgroup of ppo-step-loss, and the (row, candidate) pairs its arrays hold (LOSS_ROWS, LOSS_PAIRS in shaders/lib/ppo_batch.wgsl). */
-const LOSS_ROWS = 8;
+const LOSS_ROWS = 32;
 const LOSS_PAIRS = 512;
 
 /** ppo-step-loss's workgroups for `rows` minibatch rows of `candidates` candidates each (lossRows in the WGSL), before the scan's. */
