@@ -93,10 +93,7 @@ export class FusedPpoKernels {
 
   private readonly runners: FusedRunners;
   private disposed = false;
-  /**
-   * When set (bench/profile-fused-update.ts), `update` submits each dispatch alone and waits for it,
-   * adding its milliseconds here by kernel name: where an update's time goes, not how fast it runs.
-   */
+  /** When set (bench/profile-fused-update.ts), `update` submits each dispatch alone, timed here by kernel name. */
   profile: Map<string, number> | null = null;
 
   constructor(
