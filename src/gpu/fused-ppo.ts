@@ -5,8 +5,8 @@
  * gradient norm with its statistics, and Adam with global-norm clipping. src/trainer/ppo.ts is the
  * reference (tfjs ops and autodiff); the values agree up to float32 rounding (a test checks).
  *
- *   1. ppo-forward                 (per row)     a1, h per minibatch row; g1, e per distinct candidate row
- *   2. ppo-step-loss               (per row)     logits, log-softmax, loss terms, dScore, dz2, dz1
+ *   1. ppo-forward                 (32 rows)     a1, h per minibatch row; g1, e per distinct candidate row
+ *   2. ppo-step-loss               (32 rows)     logits, log-softmax, loss terms, dScore, dz2, dz1
  *   3. ppo-step-grads              (per tile)    dW1, db1, dW2, db2 summed per span of rows
  *   4. ppo-candidate-grads         (per chunk)   de as a segmented sum over the pairs grouped by row; the spans' sums added
  *   5. ppo-candidate-input-grads   (per tile)    de, du1; dV1, dc1, dV2, dc2 summed per tile of rows
