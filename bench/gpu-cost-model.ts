@@ -10,7 +10,7 @@
  * - bytes over the bus: (bytes read back + bytes written by the host) at 12 GB/s, an ASSUMED effective
  *   PCIe 3.0 x16 / 4.0 x8 rate (16 GB/s raw, less the protocol's share); integrated GPUs share memory and
  *   pay less.
- * - arithmetic: the iteration's FLOPs (`iterationFlops`) at 10 TFLOP/s, an ASSUMED fp32 rate of a
+ * - arithmetic: the iteration's FLOPs (bench:gpu: gpu-kernel-model.ts `kernelFlops` of the kernels this tree runs) at 10 TFLOP/s, an ASSUMED fp32 rate of a
  *   mid-range discrete GPU. The policy's matrices are small (width 64), so a real kernel reaches a
  *   fraction of that peak: read this term as a floor.
  * - serial depth: the longest chains of dependent operations the kernels' lanes run (per rollout step,
@@ -92,7 +92,7 @@ export interface GpuEstimate {
 export type EstimateInput = Pick<WebGpuCallCounts, 'dispatches' | 'readBacks' | 'bytesReadBack' | 'bytesWritten'> & {
   /** Measured host seconds outside GPU waits (bench/gpu.ts: main-thread CPU time, else wall time). */
   hostSeconds: number;
-  /** The iteration's FLOPs (`iterationFlops(...).total`). */
+  /** The iteration's FLOPs (bench:gpu: gpu-kernel-model.ts `kernelFlops(CURRENT_KERNELS, …).total`). */
   flops: number;
   /** Seconds of the kernels' serial chains, low and high (gpu-kernel-model.ts `phaseEstimates`, rollout + update). */
   serialSeconds: { low: number; high: number };

@@ -102,10 +102,25 @@ export const KERNEL_VERSIONS = {
     updateLatency: 'streamed',
     updateDenseRows: false,
   },
+  /**
+   * The same kernels with the update's row-wise passes in blocks (2026-12-07): FLOPs and chains as
+   * `gpu`; what changed is what the model does not price, loads per multiply-add.
+   */
+  blocked: {
+    name: 'kernels written for the GPU, update rows in blocks (2026-12-07; measured on SwiftShader only)',
+    basis: `as the kernels written for the GPU, and ppo-forward and ppo-step-loss take 8 minibatch rows a workgroup (ppo-forward 8 observation or candidate rows): a lane accumulates its hidden unit for the block's 8 rows side by side, so each weight read from storage serves 8 rows and each staged input 4 (vectors of 4), where one workgroup per row read each weight once per row; ppo-step-grads reads its staged tiles as vectors of 4; ppo-candidate-grads stages its chunk's ${SEGMENT} pairs once. The FLOPs and each lane's chain of dependent operations are those of \`gpu\` (a block's rows are independent sums); the loads per multiply-add, which this model does not price, fall about 8× for the weights (measured on SwiftShader: docs/performance.md)`,
+    rolloutDepthPerStep: ({ D, H }) => D + H + H,
+    rolloutBarriersPerStep: 5,
+    rolloutLatency: 'cached',
+    rolloutEmbedsEveryStep: false,
+    updateDepthPerMinibatch: ({ D, F, H, A, M }) => D + H + A + H + Math.ceil(M / SPANS) + SPANS + SEGMENT + Math.ceil((M * A) / SEGMENT) + F + H,
+    updateLatency: 'streamed',
+    updateDenseRows: false,
+  },
 } as const satisfies Record<string, KernelVersion>;
 
-/** The kernels this tree runs (bench:gpu's serial term). */
-export const CURRENT_KERNELS: KernelVersion = KERNEL_VERSIONS.gpu;
+/** The kernels this tree runs (bench:gpu's serial and arithmetic terms). */
+export const CURRENT_KERNELS: KernelVersion = KERNEL_VERSIONS.blocked;
 
 /** A device's figures for the model; each is stated with its source where it is declared. */
 export interface DeviceProfile {

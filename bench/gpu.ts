@@ -51,8 +51,8 @@ import { callsBetween, installWebGpuCallCounter, type WebGpuCallCounts } from '.
 import { DEFAULT_CONFIG, type TrainConfig } from '../src/config.ts';
 import { MAX_SEEDS } from '../src/setting-limits.ts';
 import { combinedRecord, createSeedRuns, stepAllSeeds } from './seed-batch.ts';
-import { COST_MODEL, estimateRealGpuSeconds, formatEstimate, type GpuEstimate, type IterationShape, iterationFlops } from './gpu-cost-model.ts';
-import { CURRENT_KERNELS, DEVICES, phaseEstimates } from './gpu-kernel-model.ts';
+import { COST_MODEL, estimateRealGpuSeconds, formatEstimate, type GpuEstimate, type IterationShape } from './gpu-cost-model.ts';
+import { CURRENT_KERNELS, DEVICES, kernelFlops, phaseEstimates } from './gpu-kernel-model.ts';
 import { type CaseFigures, defaultsChecks, formatChecks, meanFigures, scaleChecks, steadyChecks, TARGETS, type TargetCheck } from './gpu-targets.ts';
 import type { IterationPath } from '../src/trainer/iteration-record.ts';
 import {
@@ -199,9 +199,10 @@ async function measureCase(
       const hostMs = wallMs - calls.gpuWaitMs;
       const sched = schedBefore && schedAfter ? { cpu: schedAfter[0] - schedBefore[0], queue: schedAfter[1] - schedBefore[1] } : null;
       const hostCpuMs = sched ? sched.cpu - calls.gpuWaitCpuMs : null;
-      const flops = iterationFlops({ ...shape, envSteps: record.envSteps }).total;
-      // The distinct candidate rows are not known here: left out of the update's chain (2·K of its M + 2·K, K ≪ M).
+      // The distinct candidate rows are not known here: left out of the update's chain (2·K of its M + 2·K, K ≪ M) and of
+      // the FLOPs (the candidate tower over K rows, K ≪ steps): the FLOPs the kernels this tree runs perform.
       const kernelShape = { ...shape, runs, envSteps: record.envSteps, distinctRows: 0, minibatches: config.minibatches };
+      const flops = kernelFlops(CURRENT_KERNELS, kernelShape).total;
       const phases = phaseEstimates(CURRENT_KERNELS, kernelShape, DEVICES.midRange);
       const serialSeconds = { low: phases.rollout.serial.low + phases.update.serial.low, high: phases.rollout.serial.high + phases.update.serial.high };
       const estimate = estimateRealGpuSeconds({ ...calls, hostSeconds: (hostCpuMs ?? hostMs) / 1000, flops, serialSeconds });

@@ -22,6 +22,13 @@ import package::lib::ppo_batch::{params, workOffsets, groupOffsets, towerGradFlo
 @group(0) @binding(5) var<storage, read> partials: array<f32>;
 @group(0) @binding(6) var<storage, read_write> grads: array<f32>;
 
+// The chunk's pairs, staged once by the whole workgroup: each pair's row, its step's row in the
+// minibatch (M or more: outside it) and its score gradient, so that the loop over the hidden units
+// reads one activation per pair and nothing else from storage.
+var<workgroup> pairRow: array<u32, SEGMENT_CHUNK>;
+var<workgroup> pairStep: array<u32, SEGMENT_CHUNK>;
+var<workgroup> pairScore: array<f32, SEGMENT_CHUNK>;
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let chunk = workgroupIndex(wg, grid);
@@ -41,22 +48,34 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   let A = params.numActions;
   let M = params.batchSize;
   let o = workOffsets();
+  for (var q = first + lid; q < last; q += WORKGROUP_SIZE) {
+    let p = groups[g.sorted + q];
+    // Where the pair's step sits in this minibatch: wraps past M for a step outside it (invPos 0, or
+    // an earlier minibatch's place).
+    let i = groups[g.invPos + p / A] - 1u - params.permOffset;
+    var score = 0.0;
+    if (i < M) {
+      score = work[o.dScore + i * A + p % A];
+    }
+    pairRow[q - first] = u32(rows[p]);
+    pairStep[q - first] = i;
+    pairScore[q - first] = score;
+  }
+  workgroupBarrier();
+  let count = last - first;
   for (var j = lid; j < H; j += WORKGROUP_SIZE) {
-    var row = u32(rows[groups[g.sorted + first]]);
+    var row = pairRow[0];
     var sum = 0.0;
-    for (var q = first; q < last; q++) {
-      let p = groups[g.sorted + q];
-      let r = u32(rows[p]);
+    for (var n = 0u; n < count; n++) {
+      let r = pairRow[n];
       if (r != row) {
         pieces[pieceIndex(row, chunk) * H + j] = sum;
         sum = 0.0;
         row = r;
       }
-      // Where the pair's step sits in this minibatch: wraps past M for a step outside it (invPos 0, or
-      // an earlier minibatch's place).
-      let i = groups[g.invPos + p / A] - 1u - params.permOffset;
+      let i = pairStep[n];
       if (i < M) {
-        sum += work[o.dScore + i * A + p % A] * work[o.h + i * H + j];
+        sum += pairScore[n] * work[o.h + i * H + j];
       }
     }
     pieces[pieceIndex(row, chunk) * H + j] = sum;

@@ -5,10 +5,11 @@
 //
 // Each layer is one product [inputs + 1, M] · [M, H] (the bias's input is 1). A workgroup takes a
 // span of spanRows rows × TILE_INPUTS inputs × WORKGROUP_SIZE outputs: it stages TILE_ROWS rows of
-// both operands at a time in workgroup memory, each invocation accumulating one output column for
-// TILE_INPUTS inputs, and writes its span's partial sums (lib/ppo_batch.wgsl towerGradFloats); the
-// next kernel (ppo-candidate-grads, critic-head-grads) adds the spans in order. No float atomics: the
-// same batch gives the same bits.
+// both operands at a time in workgroup memory, in vectors of 4, and each invocation accumulates a
+// block of 4 inputs × 4 output columns (two loads of workgroup memory feed 16 multiply-adds), then
+// writes its span's partial sums (lib/ppo_batch.wgsl towerGradFloats); the next kernel
+// (ppo-candidate-grads, critic-head-grads) adds the spans in order. Each sum runs over the span's
+// rows in order, no float atomics: the same batch gives the same bits.
 //
 // In the update's first minibatch (`groupRows`), countBlocks more workgroups place the batch's
 // (step, candidate) pairs in their rows' segments (lib/ppo_batch.wgsl groupOffsets): block b takes its
@@ -30,10 +31,14 @@ import package::lib::ppo_batch::{params, workOffsets, groupOffsets, towerGradFlo
 // Rows staged at a time, and inputs per workgroup (ppo-step-grads' tile; fused-ppo-kernels.ts).
 const TILE_ROWS = 32u;
 const TILE_INPUTS = 16u;
-// The workgroup the arrays hold: the runner's (fused-ppo-kernels.ts WORKGROUP), 12 KiB in all.
+// The workgroup the arrays hold: the runner's (fused-ppo-kernels.ts WORKGROUP), 10 KiB in all. Its
+// invocations are TILE_INPUTS / 4 groups of inputs × MAX_LANES / 4 groups of columns.
 const MAX_LANES = 64u;
-var<workgroup> tileInputs: array<f32, TILE_ROWS * TILE_INPUTS>;
-var<workgroup> tileDeltas: array<f32, TILE_ROWS * MAX_LANES>;
+const INPUT_VECTORS = TILE_INPUTS / 4u;
+const COLUMN_VECTORS = MAX_LANES / 4u;
+// A staged row's inputs and deltas, in vectors of 4 consecutive inputs or columns.
+var<workgroup> tileInputs: array<vec4<f32>, TILE_ROWS * INPUT_VECTORS>;
+var<workgroup> tileDeltas: array<vec4<f32>, TILE_ROWS * COLUMN_VECTORS>;
 var<workgroup> laneRow: array<i32, MAX_LANES>;
 var<workgroup> laneCursor: array<u32, MAX_LANES>;
 
@@ -41,7 +46,7 @@ var<workgroup> laneCursor: array<u32, MAX_LANES>;
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let group = workgroupIndex(wg, grid);
   let H = params.hiddenSize;
-  let columnBlocks = (H + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+  let columnBlocks = (H + MAX_LANES - 1u) / MAX_LANES;
   // ceil((D + 1) / TILE_INPUTS) blocks of the first layer's inputs with its bias, likewise the second's.
   let firstBlocks = (params.obsDim + TILE_INPUTS) / TILE_INPUTS;
   let secondBlocks = (H + TILE_INPUTS) / TILE_INPUTS;
@@ -55,7 +60,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   }
   let spanIndex = group / perSpan;
   var inputBlock = group % perSpan;
-  let column = (inputBlock % columnBlocks) * WORKGROUP_SIZE + lid;
+  let columnStart = (inputBlock % columnBlocks) * MAX_LANES;
   inputBlock = inputBlock / columnBlocks;
   let isFirst = inputBlock < firstBlocks;
   var inputs = H;
@@ -66,11 +71,18 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     firstInput = inputBlock * TILE_INPUTS;
     outputStart = 0u;
   }
+  // This invocation's 4 inputs (inputGroup) and 4 columns (columnGroup).
+  let inputGroup = lid / COLUMN_VECTORS;
+  let columnGroup = lid % COLUMN_VECTORS;
   let o = workOffsets();
   let M = params.batchSize;
   let rowStart = spanIndex * params.spanRows;
   let rowEnd = min(rowStart + params.spanRows, M);
-  var sums: array<f32, TILE_INPUTS>;
+  // sums_c[f]: the gradient of input inputGroup · 4 + f and column columnGroup · 4 + c.
+  var sums0 = vec4<f32>(0.0);
+  var sums1 = vec4<f32>(0.0);
+  var sums2 = vec4<f32>(0.0);
+  var sums3 = vec4<f32>(0.0);
   for (var base = rowStart; base < rowEnd; base += TILE_ROWS) {
     // Stage TILE_ROWS rows: their inputs (1 for the bias, 0 past the rows), and their deltas.
     for (var e = lid; e < TILE_ROWS * TILE_INPUTS; e += WORKGROUP_SIZE) {
@@ -86,10 +98,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
           x = work[o.a1 + i * H + f];
         }
       }
-      tileInputs[e] = x;
+      tileInputs[e / 4u][e % 4u] = x;
     }
-    for (var r = 0u; r < TILE_ROWS; r++) {
-      let i = base + r;
+    for (var e = lid; e < TILE_ROWS * MAX_LANES; e += WORKGROUP_SIZE) {
+      let i = base + e / MAX_LANES;
+      let column = columnStart + e % MAX_LANES;
       var d = 0.0;
       if (i < rowEnd && column < H) {
         if (isFirst) {
@@ -98,22 +111,27 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
           d = work[o.dz2 + i * H + column];
         }
       }
-      tileDeltas[r * WORKGROUP_SIZE + lid] = d;
+      tileDeltas[e / 4u][e % 4u] = d;
     }
     workgroupBarrier();
     for (var r = 0u; r < TILE_ROWS; r++) {
-      let d = tileDeltas[r * WORKGROUP_SIZE + lid];
-      for (var f = 0u; f < TILE_INPUTS; f++) {
-        sums[f] += tileInputs[r * TILE_INPUTS + f] * d;
-      }
+      let x = tileInputs[r * INPUT_VECTORS + inputGroup];
+      let d = tileDeltas[r * COLUMN_VECTORS + columnGroup];
+      sums0 += x * d.x;
+      sums1 += x * d.y;
+      sums2 += x * d.z;
+      sums3 += x * d.w;
     }
     workgroupBarrier();
   }
-  if (column < H) {
-    let out = spanIndex * towerGradFloats() + outputStart;
-    for (var f = 0u; f < TILE_INPUTS; f++) {
-      if (firstInput + f <= inputs) {
-        partials[out + (firstInput + f) * H + column] = sums[f];
+  let out = spanIndex * towerGradFloats() + outputStart;
+  var sums = array<vec4<f32>, 4>(sums0, sums1, sums2, sums3);
+  for (var c = 0u; c < 4u; c++) {
+    let column = columnStart + columnGroup * 4u + c;
+    for (var f = 0u; f < 4u; f++) {
+      let input = firstInput + inputGroup * 4u + f;
+      if (column < H && input <= inputs) {
+        partials[out + input * H + column] = sums[c][f];
       }
     }
   }

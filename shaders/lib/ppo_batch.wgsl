@@ -110,6 +110,20 @@ fn groupOffsets() -> GroupOffsets {
   return g;
 }
 
+// Rows per workgroup of ppo-forward: 4 groups of 8, one per 16 of its 64 invocations
+// (fused-ppo-kernels.ts FORWARD_ROWS).
+const FORWARD_ROWS = 32u;
+
+// Rows per workgroup of ppo-step-loss, and the (row, candidate) pairs its arrays hold: a block takes
+// lossRows() rows, fewer where many candidates would overflow them (fused-ppo-kernels.ts LOSS_ROWS,
+// LOSS_PAIRS, lossRows; LOSS_ROWS: 4 groups of 8, one per 16 of its 64 invocations).
+const LOSS_ROWS = 32u;
+const LOSS_PAIRS = 512u;
+
+fn lossRows() -> u32 {
+  return min(LOSS_ROWS, max(1u, LOSS_PAIRS / params.numActions));
+}
+
 // Sorted pairs per workgroup of the segmented sum (ppo-candidate-grads): each writes one piece, a
 // partial de, per row its chunk meets; row r's pieces start at pieceBase[r] (fused-ppo-kernels.ts
 // SEGMENT_CHUNK).

@@ -10,7 +10,7 @@
  * bias where the policy's V1 and c1 would be, with actionDim 1. Four of the policy's kernels serve
  * unchanged, with no candidate rows (numRows 0):
  *
- *   1. ppo-forward        (per row)     a1, h per minibatch row
+ *   1. ppo-forward        (32 rows)     a1, h per minibatch row
  *   2. critic-value-loss  (per row)     V, the squared error, g = ∂loss/∂V, dz2, dz1
  *   3. ppo-step-grads     (per tile)    dW1, db1, dW2, db2 summed per span of rows
  *   4. critic-head-grads  (per output)  the head's and its bias's gradients; the spans' sums added
@@ -28,6 +28,7 @@ import {
   STATE_ROWS,
   PPO_ADAM,
   PPO_FORWARD,
+  forwardWorkgroups,
   PPO_GRAD_NORM,
   PPO_STEP_GRADS,
   WORKGROUP,
@@ -256,7 +257,7 @@ export class FusedCriticKernels {
           spanRows: spanRows(mb.size),
         });
         const tower = towerGrads(mb.size, D, H);
-        const workgroups = [mb.size, mb.size, tower.workgroups, groups(H + 1 + tower.floats), 1, groups(weightFloats)];
+        const workgroups = [forwardWorkgroups(mb.size, 0), mb.size, tower.workgroups, groups(H + 1 + tower.floats), 1, groups(weightFloats)];
         slots[j].forEach((runner, k) => {
           const named = Object.fromEntries(runner.spec.storage.map(([name]) => [name, bound[name]]));
           runner.record(pass, runner.prepare(named, params), workgroups[k]);

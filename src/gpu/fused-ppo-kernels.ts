@@ -146,6 +146,23 @@ export const STATE_ROWS = 8;
 export const FUSED_PPO_MAX_HIDDEN = 512;
 export const FUSED_PPO_MAX_ACTIONS = 256;
 
+/** Rows per workgroup of ppo-forward (FORWARD_ROWS in shaders/lib/ppo_batch.wgsl). */
+export const FORWARD_ROWS = 32;
+
+/** ppo-forward's workgroups for `rows` observation rows and `candidateRows` distinct candidate rows (before the counting blocks). */
+export function forwardWorkgroups(rows: number, candidateRows: number): number {
+  return Math.ceil(rows / FORWARD_ROWS) + Math.ceil(candidateRows / FORWARD_ROWS);
+}
+
+/** Rows per workgroup of ppo-step-loss, and the (row, candidate) pairs its arrays hold (LOSS_ROWS, LOSS_PAIRS in shaders/lib/ppo_batch.wgsl). */
+const LOSS_ROWS = 32;
+const LOSS_PAIRS = 512;
+
+/** ppo-step-loss's workgroups for `rows` minibatch rows of `candidates` candidates each (lossRows in the WGSL), before the scan's. */
+export function lossWorkgroups(rows: number, candidates: number): number {
+  return Math.ceil(rows / Math.min(LOSS_ROWS, Math.max(1, Math.floor(LOSS_PAIRS / candidates))));
+}
+
 /** Sorted pairs per workgroup of the segmented sum, and distinct rows per workgroup of the candidate tower's backward pass (SEGMENT_CHUNK, ROW_TILE in shaders/lib/ppo_batch.wgsl). */
 export const SEGMENT_CHUNK = 256;
 export const ROW_TILE = 16;

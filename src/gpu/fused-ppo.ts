@@ -5,8 +5,8 @@
  * gradient norm with its statistics, and Adam with global-norm clipping. src/trainer/ppo.ts is the
  * reference (tfjs ops and autodiff); the values agree up to float32 rounding (a test checks).
  *
- *   1. ppo-forward                 (per row)     a1, h per minibatch row; g1, e per distinct candidate row
- *   2. ppo-step-loss               (per row)     logits, log-softmax, loss terms, dScore, dz2, dz1
+ *   1. ppo-forward                 (32 rows)     a1, h per minibatch row; g1, e per distinct candidate row
+ *   2. ppo-step-loss               (32 rows)     logits, log-softmax, loss terms, dScore, dz2, dz1
  *   3. ppo-step-grads              (per tile)    dW1, db1, dW2, db2 summed per span of rows
  *   4. ppo-candidate-grads         (per chunk)   de as a segmented sum over the pairs grouped by row; the spans' sums added
  *   5. ppo-candidate-input-grads   (per tile)    de, du1; dV1, dc1, dV2, dc2 summed per tile of rows
@@ -51,7 +51,19 @@ import {
   workFloats,
 } from './fused-ppo-batch.ts';
 import type { ShaderSources } from './shader-source.ts';
-import { WORKGROUP, STATE_ROWS, FUSED_PPO_KERNELS, LOSS_KINDS, type ParamName, rowGrouping, SEGMENT_CHUNK, spanRows, towerGrads } from './fused-ppo-kernels.ts';
+import {
+  WORKGROUP,
+  STATE_ROWS,
+  FUSED_PPO_KERNELS,
+  LOSS_KINDS,
+  forwardWorkgroups,
+  lossWorkgroups,
+  type ParamName,
+  rowGrouping,
+  SEGMENT_CHUNK,
+  spanRows,
+  towerGrads,
+} from './fused-ppo-kernels.ts';
 
 export {
   type FusedMinibatch,
@@ -81,6 +93,8 @@ export class FusedPpoKernels {
 
   private readonly runners: FusedRunners;
   private disposed = false;
+  /** When set (bench/profile-fused-update.ts), `update` submits each dispatch alone, timed here by kernel name. */
+  profile: Map<string, number> | null = null;
 
   constructor(
     readonly device: GPUDevice,
@@ -145,12 +159,19 @@ export class FusedPpoKernels {
     if (permutationRunner && !(batch.perm instanceof Uint32Array))
       recordPermutation(pass, permutationRunner, WORKGROUP, batch.numSteps, batch.perm.epochs, batch.perm.key, buffers.perm);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
-    minibatches.forEach((mb, j) =>
-      this.recordMinibatch(pass, slots[j], shape, batch, mb, j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, j === 0, true),
-    );
-    pass.end();
-    copyOut(encoder, targets, buffers, variableSizes(shape));
-    d.queue.submit([encoder.finish()]);
+    const record = (p: GPUComputePassEncoder, j: number, only?: number) =>
+      this.recordMinibatch(p, slots[j], shape, batch, minibatches[j], j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, j === 0, true, only);
+    if (this.profile) {
+      pass.end();
+      d.queue.submit([encoder.finish()]);
+      await this.profileMinibatches(minibatches.length, record);
+    } else {
+      minibatches.forEach((_, j) => record(pass, j));
+      pass.end();
+    }
+    const out = this.profile ? d.createCommandEncoder({ label: 'fused ppo update' }) : encoder;
+    copyOut(out, targets, buffers, variableSizes(shape));
+    d.queue.submit([out.finish()]);
     return { stats, errors: popScopes(d, scopes, 'fused ppo update') };
   }
 
@@ -291,6 +312,24 @@ export class FusedPpoKernels {
     return buffers;
   }
 
+  /** Each minibatch's dispatches one at a time, each submitted alone and waited for, timed into `profile`. */
+  private async profileMinibatches(count: number, record: (pass: GPUComputePassEncoder, j: number, only: number) => void): Promise<void> {
+    const d = this.device;
+    await d.queue.onSubmittedWorkDone();
+    for (let j = 0; j < count; j++)
+      for (let k = 0; k < FUSED_PPO_KERNELS.length; k++) {
+        const encoder = d.createCommandEncoder({ label: 'fused ppo profile' });
+        const pass = encoder.beginComputePass();
+        record(pass, j, k);
+        pass.end();
+        const t0 = performance.now();
+        d.queue.submit([encoder.finish()]);
+        await d.queue.onSubmittedWorkDone();
+        const name = FUSED_PPO_KERNELS[k].name;
+        this.profile?.set(name, (this.profile.get(name) ?? 0) + performance.now() - t0);
+      }
+  }
+
   private recordMinibatch(
     pass: GPUComputePassEncoder,
     runners: KernelRunner<string, string>[],
@@ -303,6 +342,7 @@ export class FusedPpoKernels {
     buffers: Record<string, GPUBuffer | number>,
     groupRows: boolean,
     step: boolean,
+    only?: number,
   ): void {
     const { obsDim: D, actionDim: F, hiddenSize: H, numActions: A } = shape;
     const M = mb.size;
@@ -344,8 +384,8 @@ export class FusedPpoKernels {
     // The first minibatch's kernels 1–3 take more workgroups: they count, scan and place the pairs.
     const grouped = groupRows ? grouping.countBlocks : 0;
     const workgroups = [
-      M + K + grouped,
-      M + (groupRows ? 1 : 0),
+      forwardWorkgroups(M, K) + grouped,
+      lossWorkgroups(M, A) + (groupRows ? 1 : 0),
       tower.workgroups + grouped,
       Math.ceil((batch.numSteps * A) / SEGMENT_CHUNK) + groups(tower.floats),
       grouping.tiles,
@@ -354,6 +394,7 @@ export class FusedPpoKernels {
     ];
     const kernels = step ? FUSED_PPO_KERNELS.length : 6;
     for (let k = 0; k < kernels; k++) {
+      if (only !== undefined && k !== only) continue;
       const runner = runners[k];
       const bound = Object.fromEntries(runner.spec.storage.map(([name]) => [name, buffers[name] as GPUBuffer]));
       runner.record(pass, runner.prepare(bound, params), workgroups[k]);

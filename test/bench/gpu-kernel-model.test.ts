@@ -5,7 +5,16 @@
  * H200 measured on 2026-12-04 (docs/results/device/h200-2026-12-04.json).
  */
 import { describe, expect, it } from 'vitest';
-import { DEVICES, KERNEL_VERSIONS, type KernelShape, kernelFlops, measuredShape, phaseEstimates, usefulFlops } from '../../bench/gpu-kernel-model.ts';
+import {
+  CURRENT_KERNELS,
+  DEVICES,
+  KERNEL_VERSIONS,
+  type KernelShape,
+  kernelFlops,
+  measuredShape,
+  phaseEstimates,
+  usefulFlops,
+} from '../../bench/gpu-kernel-model.ts';
 
 // GridHouse long at the page's width: D 94, F 33, A 8, H 64 (the shapes measured on the H200, 2026-12-04).
 const GRIDHOUSE = { obsDim: 94, actionDim: 33, candidates: 8, hiddenSize: 64, epochs: 2, minibatches: 2 };
@@ -54,6 +63,11 @@ describe('the kernel model', () => {
     expect(useful / 1e9).toBeGreaterThan(55);
     expect(useful / 1e9).toBeLessThan(65);
     expect(kernelFlops(KERNEL_VERSIONS.gpu, AT_4096).total / useful).toBeLessThanOrEqual(2);
+    // The kernels this tree runs: the update's rows in blocks change its loads, not its FLOPs or chains.
+    expect(CURRENT_KERNELS).toBe(KERNEL_VERSIONS.blocked);
+    expect(kernelFlops(CURRENT_KERNELS, AT_4096)).toEqual(kernelFlops(KERNEL_VERSIONS.gpu, AT_4096));
+    expect(phaseEstimates(CURRENT_KERNELS, AT_4096, DEVICES.h200)).toEqual(phaseEstimates(KERNEL_VERSIONS.gpu, AT_4096, DEVICES.h200));
+    expect(kernelFlops(CURRENT_KERNELS, AT_4096).total / useful).toBeLessThanOrEqual(2);
     expect(kernelFlops(KERNEL_VERSIONS.parity, AT_4096).total / useful).toBeGreaterThan(2);
   });
 

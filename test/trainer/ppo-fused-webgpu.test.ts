@@ -16,7 +16,7 @@ import { GRPO_TEMPLATE } from '../../src/estimator/templates.ts';
 import { Trainer } from '../../src/trainer/trainer.ts';
 import { callsBetween, installWebGpuCallCounter } from '../../src/backend/webgpu-call-counter.ts';
 import { ownGpuBuffer } from '../../src/backend/webgpu-interop.ts';
-import { FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
+import { FUSED_PPO_KERNELS, FusedPpoKernels, variableSizes } from '../../src/gpu/fused-ppo.ts';
 import { DICTIONARY_RANKS, DICTIONARY_SLOTS, dictionaryBytes, dictionaryPairs } from '../../src/gpu/candidate-dictionary.ts';
 import { MILESTONE_FLAG } from '../../src/trainer/rollout-records.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
@@ -214,6 +214,29 @@ describe('fused PPO update on webgpu', () => {
       disposeBatch(batch);
       update.dispose();
       for (const x of [...policies, ...adams]) x.dispose();
+    }
+  }, 180_000);
+
+  it('a profiled update (each dispatch submitted alone, bench/profile-fused-update.ts) gives the same weights, bit for bit, and times every kernel', async () => {
+    const [plainPolicy, profiledPolicy] = [new Policy(SHAPE, new Rng(11)), new Policy(SHAPE, new Rng(11))];
+    const [plainAdam, profiledAdam] = [createAdam(3e-3), createAdam(3e-3)];
+    const [plain, profiled] = [new FusedPpoUpdate(VITE_SHADERS, device), new FusedPpoUpdate(VITE_SHADERS, device)];
+    const profile = new Map<string, number>();
+    profiled.kernels.profile = profile;
+    const batch = await makeBatch(plainPolicy, 40, 6, 31);
+    try {
+      const want = await readPpoStats(await plain.updateDeferred(plainPolicy, plainAdam, batch, SETTINGS, new Rng(5)));
+      const got = await readPpoStats(await profiled.updateDeferred(profiledPolicy, profiledAdam, batch, SETTINGS, new Rng(5)));
+      expect(got).toEqual(want);
+      const [a, b] = [await plainPolicy.weights(), await profiledPolicy.weights()];
+      a.forEach((w, i) => expect(Array.from(b[i]), `variable ${i}`).toEqual(Array.from(w)));
+      expect([...profile.keys()].sort()).toEqual(FUSED_PPO_KERNELS.map((k) => k.name).sort());
+      for (const [name, ms] of profile) expect(ms, name).toBeGreaterThanOrEqual(0);
+    } finally {
+      disposeBatch(batch);
+      [plain, profiled].forEach((u) => u.dispose());
+      [plainPolicy, profiledPolicy].forEach((p) => p.dispose());
+      [plainAdam, profiledAdam].forEach((o) => o.dispose());
     }
   }, 180_000);
 
