@@ -92,6 +92,8 @@ describe('seeds side by side on webgpu', () => {
           step.forEach((r, s) => records[s].push(r.record));
         }
         expect(together.rolloutBatch!.rounds).toBe(iterations);
+        // The dual-scale methods' advantages meet too (GiGPO's and the critic's are computed by each seed).
+        expect(together.advantageBatch?.rounds ?? 0, 'advantage rounds').toBe(method === 'beacon' || method === 'grpo' ? iterations : 0);
         const batchedWeights = await Promise.all((together as unknown as { runs: TrainingRun[] }).runs.map(weightsOf));
         for (const [s, config] of configs.entries()) {
           const alone = new TrainingRun(config, engine(config));
@@ -168,9 +170,10 @@ describe('seeds side by side on webgpu', () => {
     );
     expect(inTurn.dispatches).toBe(4 * one.dispatches);
     // The rollout: 3 dispatches a seed in turn; batched, 3 for every seed (episodes, numbering, final records).
-    expect(together.dispatches).toBe(4 * one.dispatches - 9);
-    // The rollout's submit and the end-of-iteration read-back's submit: one each for every seed.
-    expect(together.submits).toBe(4 * one.submits - 6);
+    // The advantages likewise: 3 for every seed (segment scan, group reduce, combine).
+    expect(together.dispatches).toBe(4 * one.dispatches - 9 - 9);
+    // The rollout's submit, the advantages' and the end-of-iteration read-back's: one each for every seed.
+    expect(together.submits).toBe(4 * one.submits - 6 - 3);
     // Both read-backs (the rollout's, the iteration's values) one for every seed: as many as one seed's.
     expect(together.readBacks).toBe(one.readBacks);
     const net = (c: WebGpuCallCounts) => c.buffersCreated - c.buffersDestroyed;
