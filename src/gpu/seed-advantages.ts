@@ -1,7 +1,7 @@
 /**
  * Several seeds' dual-scale advantages (docs/maths.md §3–4) in one set of three dispatches and one
  * submit: the seeds of one method, each with its own estimator, hand their batches to a meeting
- * (src/trainer/seed-advantage-batch.ts), and `submitSeedAdvantages` runs the kernels once over the
+ * (src/trainer/seed-meeting.ts), and `submitSeedAdvantages` runs the kernels once over the
  * seeds' batches laid side by side.
  *
  * Why this is each seed's own computation: every kernel is local to a run (segment-scan), a group
@@ -56,6 +56,7 @@ export interface SeedAdvantageCall {
 export interface AdvantageSeat {
   readonly armed: boolean;
   join(call: SeedAdvantageCall): Promise<void>;
+  leave(): void;
 }
 
 const STORAGE = 0x0080;

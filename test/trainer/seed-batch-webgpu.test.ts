@@ -1,7 +1,8 @@
 /**
  * One method's seeds trained side by side on webgpu (src/worker/seed-runs.ts with
  * src/trainer/gpu-rollout-batch.ts): their rollouts play in one whole-episode dispatch, one submit and
- * one read-back (the iteration's end likewise), and each seed gives, iteration by iteration, the records and the weights it gives
+ * one read-back (the iteration's end likewise), their dual-scale advantages and their credit metrics
+ * each in one set of dispatches and one submit (src/trainer/seed-meeting.ts), and each seed gives, iteration by iteration, the records and the weights it gives
  * trained alone on webgpu; its state restores exactly. The counts of a steady iteration, through the
  * WebGPU API, against the seeds one after the other.
  */
@@ -94,6 +95,8 @@ describe('seeds side by side on webgpu', () => {
         expect(together.rolloutBatch!.rounds).toBe(iterations);
         // The dual-scale methods' advantages meet too (GiGPO's and the critic's are computed by each seed).
         expect(together.advantageBatch?.rounds ?? 0, 'advantage rounds').toBe(method === 'beacon' || method === 'grpo' ? iterations : 0);
+        // The credit metrics meet where the GPU computes them: not for the critic's batches (their details go to the host).
+        expect(together.metricsBatch?.rounds ?? 0, 'metrics rounds').toBe(method === 'ppo' ? 0 : iterations);
         const batchedWeights = await Promise.all((together as unknown as { runs: TrainingRun[] }).runs.map(weightsOf));
         for (const [s, config] of configs.entries()) {
           const alone = new TrainingRun(config, engine(config));
@@ -170,10 +173,10 @@ describe('seeds side by side on webgpu', () => {
     );
     expect(inTurn.dispatches).toBe(4 * one.dispatches);
     // The rollout: 3 dispatches a seed in turn; batched, 3 for every seed (episodes, numbering, final records).
-    // The advantages likewise: 3 for every seed (segment scan, group reduce, combine).
-    expect(together.dispatches).toBe(4 * one.dispatches - 9 - 9);
-    // The rollout's submit, the advantages' and the end-of-iteration read-back's: one each for every seed.
-    expect(together.submits).toBe(4 * one.submits - 6 - 3);
+    // The advantages likewise: 3 for every seed (segment scan, group reduce, combine); the metrics, 2.
+    expect(together.dispatches).toBe(4 * one.dispatches - 9 - 9 - 6);
+    // The rollout's submit, the advantages', the metrics' and the end-of-iteration read-back's: one each for every seed.
+    expect(together.submits).toBe(4 * one.submits - 6 - 3 - 3);
     // Both read-backs (the rollout's, the iteration's values) one for every seed: as many as one seed's.
     expect(together.readBacks).toBe(one.readBacks);
     const net = (c: WebGpuCallCounts) => c.buffersCreated - c.buffersDestroyed;
