@@ -2,8 +2,8 @@
  * One method's seeds trained side by side on webgpu (src/worker/seed-runs.ts with
  * src/trainer/gpu-rollout-batch.ts): their rollouts play in one whole-episode dispatch, one submit and
  * one read-back (the iteration's end likewise), their dual-scale advantages and their credit metrics
- * each in one set of dispatches and one submit (src/trainer/seed-meeting.ts), and each seed gives, iteration by iteration, the records and the weights it gives
- * trained alone on webgpu; its state restores exactly. The counts of a steady iteration, through the
+ * each in one set of dispatches and one submit (src/trainer/seed-meeting.ts), and each seed gives,
+ * iteration by iteration, the records and the weights it gives trained alone on webgpu; its state restores exactly. The counts of a steady iteration, through the
  * WebGPU API, against the seeds one after the other.
  */
 import * as tf from '@tensorflow/tfjs-core';
