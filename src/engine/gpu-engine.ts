@@ -102,7 +102,7 @@ async function gigpo(estimator: () => GpuAdvantageEstimator, batch: AdvantageBat
   const e = estimator();
   const inputs = batchToTensors(batch);
   try {
-    return { ...(await e.computeGigpo(inputs, index, settings, { details: mode })), coverage: anchorCoverage(index) };
+    return { ...(await e.computeGigpo(inputs, index, settings, { details: mode, host: batch })), coverage: anchorCoverage(index) };
   } finally {
     tf.dispose(Object.values(inputs));
   }

@@ -1,7 +1,7 @@
 /**
  * Where one method's seeds meet for a phase of their iteration computed on the GPU in one go
  * (src/worker/seed-runs.ts arms it each iteration, as it arms their rollouts' batch): their
- * dual-scale advantages (src/gpu/seed-advantages.ts) and their credit metrics
+ * advantages on the kernels (src/gpu/seed-advantages.ts) and their credit metrics
  * (src/gpu/seed-credit-metrics.ts). Each seed's kernel object hands over its call; once every seed
  * still stepping has come, `submit` encodes them all in one set of dispatches and one submit, in
  * joined buffers this meeting keeps between rounds.

@@ -12,7 +12,7 @@
  *
  * On webgpu the seeds' rollouts play as one (src/trainer/gpu-rollout-batch.ts): `step` starts every
  * seed's iteration at once, each trainer's rollout joins the batch, one dispatch plays every seed's
- * runs, and each trainer goes on with its own rollout; their dual-scale advantages meet again, and so
+ * runs, and each trainer goes on with its own rollout; their advantages on the kernels meet again, and so
  * do their credit metrics (src/trainer/seed-meeting.ts: one set of dispatches for every seed), each
  * runs its update on its own kernels, and their end-of-iteration read-backs meet. Where the batch
  * cannot be made (`batchRefusal` says why) or on wasm and cpu, the seeds step one after the other.
@@ -52,7 +52,7 @@ export class SeedRuns {
   private readonly batch: SeedRolloutBatch | null = null;
   /** Why the seeds' rollouts play one after the other on webgpu, or null. */
   readonly batchRefusal: string | null = null;
-  /** Where the batched seeds' dual-scale advantages meet (seed-meeting.ts), or null: each seed's engine alone. */
+  /** Where the batched seeds' advantages on the kernels meet (seed-meeting.ts), or null: each seed's engine alone. */
   private readonly advantages: SeedMeeting<SeedAdvantageCall> | null = null;
   /** Where the batched seeds' credit metrics meet, or null: each seed's kernels alone. */
   private readonly metrics: SeedMeeting<SeedMetricsCall> | null = null;

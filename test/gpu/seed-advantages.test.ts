@@ -1,11 +1,12 @@
 /**
- * Several seeds' dual-scale advantages in one set of dispatches (src/gpu/seed-advantages.ts, met in
+ * Several seeds' dual-scale and GiGPO advantages in one set of dispatches (src/gpu/seed-advantages.ts, met in
  * src/trainer/seed-meeting.ts), on batches written by hand with per-step milestone flags (the trainer's
  * seeds read theirs from the action records: test/trainer/seed-batch-webgpu.test.ts): seeds of
  * different group counts and run lengths each get, bit for bit, the values they get alone.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildStepGroupIndex, type GigpoResult, type GigpoSettings } from '../../src/advantages/gigpo.ts';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../../src/advantages/types.ts';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../../src/config.ts';
 import { GpuAdvantageEstimator } from '../../src/gpu/advantage-estimator.ts';
@@ -15,7 +16,7 @@ import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { methodSpec } from '../../src/methods/registry.ts';
 import { Rng } from '../../src/prng.ts';
 import { SeedMeeting } from '../../src/trainer/seed-meeting.ts';
-import { makeBatch, type RunSpec } from '../support/batches.ts';
+import { keyedRun, makeBatch, makeKeyedBatch, type RunSpec } from '../support/batches.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
 /** `groups` groups of `size` runs of 1 to 9 steps, flags and rewards drawn from `rng`. */
@@ -29,7 +30,7 @@ function drawBatch(rng: Rng, groups: number, size: number): AdvantageBatch {
 
 const settingsOf = (over: Partial<AdvantageSettings>): AdvantageSettings => ({ ...DEFAULT_ADVANTAGE_SETTINGS, ...over });
 
-describe('seeds side by side: their dual-scale advantages in one set of dispatches', () => {
+describe('seeds side by side: their advantages in one set of dispatches', () => {
   let estimators: GpuAdvantageEstimator[];
   const meeting = new SeedMeeting<SeedAdvantageCall>('test seed advantages', submitSeedAdvantages);
 
@@ -81,6 +82,42 @@ describe('seeds side by side: their dual-scale advantages in one set of dispatch
     expect(first).toEqual(alone[0]);
     expect(last).toEqual(alone[2]);
     expect(tf.memory().numTensors, 'tensors stay flat').toBe(tensors);
+  });
+
+  it("GiGPO: each of 3 seeds of different sizes gets the values it gets alone (its step groups apart from the others')", async () => {
+    const settings: GigpoSettings = { gamma: 0.9, omega: 1, normalize: 'meanStd', variant: 'paper' };
+    const rng = new Rng(11);
+    // Few distinct keys, so that step groups hold several steps; every seed has keys the others have too.
+    const keyedBatch = (groups: number, size: number) =>
+      makeKeyedBatch(
+        Array.from({ length: groups }, () =>
+          Array.from({ length: size }, () =>
+            keyedRun(
+              rng.nextInt(3) / 2,
+              Array.from({ length: 1 + rng.nextInt(6) }, () => rng.nextInt(4)),
+            ),
+          ),
+        ),
+      );
+    const seeds = [keyedBatch(2, 3), keyedBatch(3, 2), keyedBatch(1, 4)];
+    const gigpoOf = async (i: number, joined: boolean): Promise<GigpoResult> => {
+      const { batch, keys } = seeds[i];
+      const inputs = batchToTensors(batch);
+      try {
+        const out = await estimators[i].computeGigpo(inputs, buildStepGroupIndex(batch, keys), settings, { details: true, ...(joined ? { host: batch } : {}) });
+        out.advantages.dispose();
+        return out.details!;
+      } finally {
+        tf.dispose(Object.values(inputs));
+      }
+    };
+    const alone: GigpoResult[] = [];
+    for (let i = 0; i < seeds.length; i++) alone.push(await gigpoOf(i, false));
+    const rounds = meeting.rounds;
+    meeting.arm(3);
+    const together = await Promise.all(seeds.map((_, i) => gigpoOf(i, true)));
+    expect(meeting.rounds).toBe(rounds + 1);
+    together.forEach((r, i) => expect(r, `seed ${i}`).toEqual(alone[i]));
   });
 
   it('seeds of different settings are refused, naming what differs', async () => {
