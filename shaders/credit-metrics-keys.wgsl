@@ -43,14 +43,15 @@ fn main(id: Invocation) {
   let place = seedPlace(workgroupIndex(id.workgroupId, id.numWorkgroups), id.localIndex, WORKGROUP_SIZE);
   let seed = place.seed;
   let i = place.index;
-  if (i < params.numRuns) {
+  let counts = seed < params.numSeeds;
+  if (counts && i < params.numRuns) {
     countRun(seed * params.numRuns + i);
   }
-  if (i < params.tableSlots) {
+  if (counts && i < params.tableSlots) {
     countKey(seed * params.tableSlots + i);
   }
   workgroupBarrier();
-  if (id.localIndex == 0u) {
+  if (counts && id.localIndex == 0u) {
     let totalsAt = seed * TOTAL_WORDS;
     for (var w = T_SOLVED; w < T_NET; w++) {
       let n = atomicLoad(&workgroupTotals[w - T_SOLVED]);

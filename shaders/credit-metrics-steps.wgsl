@@ -94,11 +94,12 @@ fn main(id: Invocation) {
   // Every workgroup counts the steps of one seed: its totals go to that seed's block.
   let place = seedPlace(workgroupIndex(id.workgroupId, id.numWorkgroups), id.localIndex, WORKGROUP_SIZE);
   let seed = place.seed;
-  if (place.index < u32(runOffsets[seedOffsets(seed) + params.numRuns])) {
+  let counts = seed < params.numSeeds;
+  if (counts && place.index < u32(runOffsets[seedOffsets(seed) + params.numRuns])) {
     countStep(seed, place.index);
   }
   workgroupBarrier();
-  if (id.localIndex == 0u) {
+  if (counts && id.localIndex == 0u) {
     let totalsAt = seed * TOTAL_WORDS;
     for (var i = T_ZERO_STEPS; i < T_MILESTONE_ABS; i++) {
       let count = atomicLoad(&workgroupTotals[i]);

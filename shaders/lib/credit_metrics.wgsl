@@ -11,6 +11,7 @@
 // same metrics on every run and every adapter. src/gpu/credit-metrics.ts reads the totals back.
 
 struct Params {
+  // The batch's steps (the largest seed's, seeds side by side); each seed's own count is its last run offset.
   numSteps: u32,
   numRuns: u32,
   groupSize: u32,
@@ -29,6 +30,8 @@ struct Params {
   workgroupsPerSeed: u32,
   stepStride: u32,
   recordStride: u32,
+  // The seeds: workgroups past the last seed's (a 2-D grid rounds the count up) count nothing.
+  numSeeds: u32,
 }
 
 // The totals' words per seed (src/gpu/credit-metrics.ts TOTAL_WORDS).

@@ -31,6 +31,8 @@ const PARAMS = uniformFields([
   ['workgroupsPerSeed', 'u32'],
   ['stepStride', 'u32'],
   ['recordStride', 'u32'],
+  /** Seeds side by side (1: one batch); workgroups past the last seed's count nothing. */
+  ['numSeeds', 'u32'],
 ]);
 
 export const CREDIT_METRICS_STEPS = defineKernel({
@@ -165,8 +167,9 @@ export interface MetricsSeat {
 }
 
 /** The uniforms both passes share (numSteps and workgroupsPerSeed aside); one seed's strides are never read. */
-export function creditMetricsParams(keysAt: number, numRuns: number, groupSize: number, tableSlots: number, stepStride = 0, recordStride = 0) {
+export function creditMetricsParams(keysAt: number, numRuns: number, groupSize: number, tableSlots: number, numSeeds = 1, stepStride = 0, recordStride = 0) {
   return {
+    numSeeds,
     numRuns,
     groupSize,
     keysAt,

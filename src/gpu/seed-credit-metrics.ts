@@ -52,7 +52,7 @@ export function submitSeedMetrics(calls: readonly SeedMetricsCall[], pool: GpuBu
   };
   const stepWorkgroups = Math.ceil(stepStride / WORKGROUP);
   const keyWorkgroups = Math.ceil(Math.max(tableSlots, numRuns) / WORKGROUP);
-  const params = creditMetricsParams(keysAt, numRuns, groupSize, tableSlots, stepStride, recordStride);
+  const params = creditMetricsParams(keysAt, numRuns, groupSize, tableSlots, K, stepStride, recordStride);
   const [steps, keys] = first.runners;
   flushTfjsQueue(); // whatever tfjs queued that writes a seed's advantages runs first
   return submitDispatches(
