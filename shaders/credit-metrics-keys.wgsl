@@ -1,11 +1,11 @@
 // The credit metrics' second pass (lib/credit_metrics.wgsl; docs/maths.md §5), after
 // credit-metrics-steps has filled the key table: one invocation per slot counts a key seen in two runs
 // or more into the shared, signed and contradictory totals and adds |Σ A| and Σ |A| to the signal
-// retention's; the first numRuns invocations also count their run into the outcome mix and the
+// retention's; the first numRuns invocations (of each seed's) also count their run into the outcome mix and the
 // effective sample utilisation.
 
-import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
-import package::lib::credit_metrics::{params, carry, wideAbs, KEY_WORDS, K_OWNER, K_FLAGS, K_SUM, K_ABS, POSITIVE, NEGATIVE, MANY_RUNS, T_SOLVED, T_PARTIAL, T_UTILISED, T_SHARED, T_SIGNED, T_CONTRADICTORY, T_NET, T_GROSS};
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, workgroupIndex};
+import package::lib::credit_metrics::{params, seedPlace, TOTAL_WORDS, carry, wideAbs, KEY_WORDS, K_OWNER, K_FLAGS, K_SUM, K_ABS, POSITIVE, NEGATIVE, MANY_RUNS, T_SOLVED, T_PARTIAL, T_UTILISED, T_SHARED, T_SIGNED, T_CONTRADICTORY, T_NET, T_GROSS};
 
 @group(0) @binding(1) var<storage, read> finals: array<u32>;
 @group(0) @binding(2) var<storage, read_write> keyTable: array<atomic<u32>>;
@@ -39,28 +39,33 @@ fn count(at: u32) {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(id: Invocation) {
-  let i = invocationIndex(id);
-  if (i < params.numRuns) {
-    countRun(i);
+  // Every workgroup counts the runs and slots of one seed: its totals go to that seed's block.
+  let place = seedPlace(workgroupIndex(id.workgroupId, id.numWorkgroups), id.localIndex, WORKGROUP_SIZE);
+  let seed = place.seed;
+  let i = place.index;
+  let counts = seed < params.numSeeds;
+  if (counts && i < params.numRuns) {
+    countRun(seed * params.numRuns + i);
   }
-  if (i < params.tableSlots) {
-    countKey(i);
+  if (counts && i < params.tableSlots) {
+    countKey(seed * params.tableSlots + i);
   }
   workgroupBarrier();
-  if (id.localIndex == 0u) {
+  if (counts && id.localIndex == 0u) {
+    let totalsAt = seed * TOTAL_WORDS;
     for (var w = T_SOLVED; w < T_NET; w++) {
       let n = atomicLoad(&workgroupTotals[w - T_SOLVED]);
       if (n != 0u) {
-        atomicAdd(&totals[w], n);
+        atomicAdd(&totals[totalsAt + w], n);
       }
     }
     for (var w = T_NET; w < T_SOLVED + WORKGROUP_TOTAL_WORDS; w += 2u) {
-      addToTotal(w, vec2<u32>(atomicLoad(&workgroupTotals[w - T_SOLVED]), atomicLoad(&workgroupTotals[w - T_SOLVED + 1u])));
+      addToTotal(totalsAt + w, vec2<u32>(atomicLoad(&workgroupTotals[w - T_SOLVED]), atomicLoad(&workgroupTotals[w - T_SOLVED + 1u])));
     }
   }
 }
 
-// Run i into the outcome mix and the utilisation.
+// Run i (of every seed's, seed after seed) into the outcome mix and the utilisation.
 fn countRun(i: u32) {
   let record = i * params.finalWords;
   if (finals[record + params.successWord] != 0u) {
@@ -73,7 +78,7 @@ fn countRun(i: u32) {
   }
 }
 
-// Slot i's key, if it was seen in two runs or more, into the contradiction and retention totals.
+// Slot i's key (of every seed's table, seed after seed), if it was seen in two runs or more, into the contradiction and retention totals.
 fn countKey(i: u32) {
   let at = i * KEY_WORDS;
   let flags = atomicLoad(&keyTable[at + K_FLAGS]);

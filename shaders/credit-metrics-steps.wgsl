@@ -1,5 +1,5 @@
 // The credit metrics' first pass (lib/credit_metrics.wgsl; docs/maths.md §5): one invocation per step
-// of the run-major batch counts the step's |A| into the zero-advantage and the milestone / other
+// of the run-major batch (of each seed's, seeds side by side) counts the step's |A| into the zero-advantage and the milestone / other
 // totals (the workgroup's first, then once per workgroup the global ones), marks its run as carrying
 // signal, and enters A under the step's (group, action, state key)
 // in the key table, which credit-metrics-keys then reads key by key.
@@ -8,9 +8,9 @@
 // claiming step's index, with one compare-exchange; whether a later step has the same key is read
 // from the owner's records, which no invocation writes, so no step waits for another's writes.
 
-import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
-import package::lib::run_offsets::{runOfStep, runOffsets};
-import package::lib::credit_metrics::{params, fixedPoint, carry, ZERO_ADVANTAGE, ACTION_MASK, MILESTONE_BIT, KEY_WORDS, K_OWNER, K_FLAGS, K_SUM, K_ABS, POSITIVE, NEGATIVE, MANY_RUNS, T_ZERO_STEPS, T_MILESTONE_STEPS, T_OTHER_STEPS, T_MILESTONE_ABS, T_OTHER_ABS, T_OVERFLOW};
+import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, workgroupIndex};
+import package::lib::run_offsets::runOffsets;
+import package::lib::credit_metrics::{params, seedPlace, TOTAL_WORDS, fixedPoint, carry, ZERO_ADVANTAGE, ACTION_MASK, MILESTONE_BIT, KEY_WORDS, K_OWNER, K_FLAGS, K_SUM, K_ABS, POSITIVE, NEGATIVE, MANY_RUNS, T_ZERO_STEPS, T_MILESTONE_STEPS, T_OTHER_STEPS, T_MILESTONE_ABS, T_OTHER_ABS, T_OVERFLOW};
 
 @group(0) @binding(2) var<storage, read> advantages: array<f32>;
 // Step-major (lib/rollout.wgsl): each slot's action and milestone flag, then from params.keysAt the state keys.
@@ -47,15 +47,36 @@ fn addToWorkgroup(at: u32, value: vec2<u32>) {
   }
 }
 
-// Run-major step s: its run, and its slot in the step-major records.
+// Seed `seed`'s run-major step s: its run within the seed, and its slot in the seed's step-major records.
 struct StepPlace {
   run: u32,
   slot: u32,
 }
 
-fn placeOf(s: u32) -> StepPlace {
-  let b = runOfStep(s, params.numRuns);
-  return StepPlace(b, (s - u32(runOffsets[b])) * params.numRuns + b);
+// The seed's run offsets, numRuns + 1 of them from `seedOffsets(seed)`.
+fn seedOffsets(seed: u32) -> u32 {
+  return seed * (params.numRuns + 1u);
+}
+
+// The seed's last run whose first step is at most s, by binary search over its offsets.
+fn runOfStep(seed: u32, s: u32) -> u32 {
+  let base = seedOffsets(seed);
+  var low = 0u;
+  var high = params.numRuns;
+  while (high - low > 1u) {
+    let mid = (low + high) / 2u;
+    if (u32(runOffsets[base + mid]) <= s) {
+      low = mid;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
+}
+
+fn placeOf(seed: u32, s: u32) -> StepPlace {
+  let b = runOfStep(seed, s);
+  return StepPlace(b, seed * params.recordStride + (s - u32(runOffsets[seedOffsets(seed) + b])) * params.numRuns + b);
 }
 
 // A 32-bit hash of a key's three words (lowbias32's finaliser between words), for the slot to probe first.
@@ -70,34 +91,38 @@ fn mix(h: u32) -> u32 {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(id: Invocation) {
-  let s = invocationIndex(id);
-  if (s < params.numSteps) {
-    countStep(s);
+  // Every workgroup counts the steps of one seed: its totals go to that seed's block.
+  let place = seedPlace(workgroupIndex(id.workgroupId, id.numWorkgroups), id.localIndex, WORKGROUP_SIZE);
+  let seed = place.seed;
+  let counts = seed < params.numSeeds;
+  if (counts && place.index < u32(runOffsets[seedOffsets(seed) + params.numRuns])) {
+    countStep(seed, place.index);
   }
   workgroupBarrier();
-  if (id.localIndex == 0u) {
+  if (counts && id.localIndex == 0u) {
+    let totalsAt = seed * TOTAL_WORDS;
     for (var i = T_ZERO_STEPS; i < T_MILESTONE_ABS; i++) {
       let count = atomicLoad(&workgroupTotals[i]);
       if (count != 0u) {
-        atomicAdd(&totals[i], count);
+        atomicAdd(&totals[totalsAt + i], count);
       }
     }
     for (var i = T_MILESTONE_ABS; i < WORKGROUP_TOTAL_WORDS; i += 2u) {
-      addToTotal(i, vec2<u32>(atomicLoad(&workgroupTotals[i]), atomicLoad(&workgroupTotals[i + 1u])));
+      addToTotal(totalsAt + i, vec2<u32>(atomicLoad(&workgroupTotals[i]), atomicLoad(&workgroupTotals[i + 1u])));
     }
   }
 }
 
-// Step s into the workgroup's totals, its run's signal and the key table.
-fn countStep(s: u32) {
-  let place = placeOf(s);
-  let a = advantages[s];
+// Seed `seed`'s step s into the workgroup's totals, its run's signal and the seed's key table.
+fn countStep(seed: u32, s: u32) {
+  let place = placeOf(seed, s);
+  let a = advantages[seed * params.stepStride + s];
   let magnitude = abs(a);
   let record = actionRecord[place.slot];
   if (magnitude < ZERO_ADVANTAGE) {
     atomicAdd(&workgroupTotals[T_ZERO_STEPS], 1u);
   } else {
-    atomicStore(&runSignal[place.run], 1u);
+    atomicStore(&runSignal[seed * params.numRuns + place.run], 1u);
   }
   if (((record >> MILESTONE_BIT) & 1u) != 0u) {
     atomicAdd(&workgroupTotals[T_MILESTONE_STEPS], 1u);
@@ -112,11 +137,12 @@ fn countStep(s: u32) {
   let action = record & ACTION_MASK;
   let stateKey = actionRecord[params.keysAt + place.slot];
   let mask = params.tableSlots - 1u;
+  let table = seed * params.tableSlots;
   var slot = mix(mix(mix(group) ^ action) ^ stateKey) & mask;
   var found = false;
   var owner = s;
   for (var probe = 0u; probe < params.tableSlots; probe++) {
-    let claim = atomicCompareExchangeWeak(&keyTable[slot * KEY_WORDS + K_OWNER], 0u, s + 1u);
+    let claim = atomicCompareExchangeWeak(&keyTable[(table + slot) * KEY_WORDS + K_OWNER], 0u, s + 1u);
     if (claim.exchanged) {
       found = true;
       break;
@@ -124,7 +150,7 @@ fn countStep(s: u32) {
     if (claim.old_value == 0u) {
       continue; // a weak exchange may fail without cause: the slot is still empty, try it again
     }
-    let other = placeOf(claim.old_value - 1u);
+    let other = placeOf(seed, claim.old_value - 1u);
     let otherRecord = actionRecord[other.slot];
     if (other.run / params.groupSize == group && (otherRecord & ACTION_MASK) == action && actionRecord[params.keysAt + other.slot] == stateKey) {
       found = true;
@@ -134,12 +160,12 @@ fn countStep(s: u32) {
     slot = (slot + 1u) & mask;
   }
   if (!found) {
-    atomicStore(&totals[T_OVERFLOW], 1u);
+    atomicStore(&totals[seed * TOTAL_WORDS + T_OVERFLOW], 1u);
     return;
   }
-  let at = slot * KEY_WORDS;
+  let at = (table + slot) * KEY_WORDS;
   var flags = select(0u, POSITIVE, a >= ZERO_ADVANTAGE) | select(0u, NEGATIVE, a <= -ZERO_ADVANTAGE);
-  if (runOfStep(owner, params.numRuns) != place.run) {
+  if (runOfStep(seed, owner) != place.run) {
     flags |= MANY_RUNS;
   }
   if (flags != 0u) {

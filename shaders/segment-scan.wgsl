@@ -21,9 +21,13 @@ struct Params {
   shaping: u32,
   rMs: f32,
   gamma: f32,
-  // 1: `milestones` is a GPU rollout's step-major action record (run b's step t at t · numRuns + b,
+  // 1: `milestones` is a GPU rollout's step-major action record (run b's step t at t · runsPerSeed + b,
   // the flag in MILESTONE_BIT; lib/rollout.wgsl), read where the rollout left it; 0: run-major flags.
   milestoneRecord: u32,
+  // Seeds batched side by side (src/gpu/seed-advantages.ts): each seed's runsPerSeed runs follow the
+  // seed before's, and its action record starts at word seed · seedStride. One seed: numRuns and 0.
+  runsPerSeed: u32,
+  seedStride: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -42,7 +46,9 @@ const MILESTONE_BIT = 16u;
 // Whether Φ fired at run-major step t, the run's step t − start.
 fn milestoneAt(t: u32, run: u32, start: u32) -> bool {
   if (params.milestoneRecord != 0u) {
-    return ((milestones[(t - start) * params.numRuns + run] >> MILESTONE_BIT) & 1) != 0;
+    let seed = run / params.runsPerSeed;
+    let local = run - seed * params.runsPerSeed;
+    return ((milestones[seed * params.seedStride + (t - start) * params.runsPerSeed + local] >> MILESTONE_BIT) & 1) != 0;
   }
   return milestones[t] != 0;
 }

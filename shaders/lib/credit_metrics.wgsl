@@ -11,6 +11,7 @@
 // same metrics on every run and every adapter. src/gpu/credit-metrics.ts reads the totals back.
 
 struct Params {
+  // The batch's steps (the largest seed's, seeds side by side); each seed's own count is its last run offset.
   numSteps: u32,
   numRuns: u32,
   groupSize: u32,
@@ -22,6 +23,29 @@ struct Params {
   finalWords: u32,
   successWord: u32,
   reachedWord: u32,
+  // Seeds side by side (src/gpu/seed-credit-metrics.ts): seed k's workgroups are k · workgroupsPerSeed
+  // onwards, and its parts lie in blocks of their own: numRuns + 1 run offsets, stepStride advantages,
+  // recordStride words of action record, tableSlots slots, numRuns signals and final records, TOTAL_WORDS
+  // totals. One seed: workgroupsPerSeed is every workgroup, and the strides are never used.
+  workgroupsPerSeed: u32,
+  stepStride: u32,
+  recordStride: u32,
+  // The seeds: workgroups past the last seed's (a 2-D grid rounds the count up) count nothing.
+  numSeeds: u32,
+}
+
+// The totals' words per seed (src/gpu/credit-metrics.ts TOTAL_WORDS).
+const TOTAL_WORDS = 18u;
+
+// The seed of flat workgroup `flat` and the invocation's index within that seed's workgroups.
+struct SeedPlace {
+  seed: u32,
+  index: u32,
+}
+
+fn seedPlace(flat: u32, localIndex: u32, workgroupSize: u32) -> SeedPlace {
+  let seed = flat / params.workgroupsPerSeed;
+  return SeedPlace(seed, (flat - seed * params.workgroupsPerSeed) * workgroupSize + localIndex);
 }
 
 @group(0) @binding(0) var<uniform> params: Params;

@@ -7,6 +7,7 @@ import type * as tf from '@tensorflow/tfjs-core';
 import type { AdvantageBatch, AdvantageResult, AdvantageSettings } from '../advantages/types.ts';
 import type { PendingRead } from '../gpu/pending-read.ts';
 import type { RolloutRecords } from '../gpu/ppo-gather.ts';
+import type { AdvantageSeat } from '../gpu/seed-advantages.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 import type { StatePart } from '../state/state-part.ts';
 
@@ -47,6 +48,11 @@ export interface AdvantageEngine {
   readonly shaders?: ShaderSources;
   /** State the engine adds to the trainer's checkpoints (the custom method's code), by part name. */
   readonly parts?: Record<string, StatePart>;
+  /**
+   * Where the engine's advantages meet those of the other seeds of its method (src/gpu/seed-advantages.ts),
+   * or null: alone. Only on an engine whose kernels can join other seeds'.
+   */
+  seatAdvantages?(seat: AdvantageSeat | null): void;
   /** Lets go of GPU buffers the next computation makes again (a race that ended); the engine stays usable. */
   trim?(): void;
   dispose(): void;

@@ -20,6 +20,7 @@ import { GpuAdvantageEstimator } from '../gpu/advantage-estimator.ts';
 import { batchToTensors } from '../gpu/advantage-tensors.ts';
 import type { RolloutRecords } from '../gpu/ppo-gather.ts';
 import { mapRead } from '../gpu/pending-read.ts';
+import type { AdvantageSeat } from '../gpu/seed-advantages.ts';
 import type { ShaderSources } from '../gpu/shader-source.ts';
 
 /** GiGPO's advantages: the loss's tensor (the caller disposes it) and the CPU copies for metrics. */
@@ -77,7 +78,7 @@ const PATHS: GpuPaths<GpuPath> = {
       throw e;
     }
     try {
-      const { advantages, details, pendingDetails } = await e.compute(inputs, settings, switches, { details: mode });
+      const { advantages, details, pendingDetails } = await e.compute(inputs, settings, switches, { details: mode, host: batch });
       return { tensor: advantages, result: details, pending: pendingDetails };
     } finally {
       tf.dispose(Object.values(inputs));
@@ -101,7 +102,7 @@ async function gigpo(estimator: () => GpuAdvantageEstimator, batch: AdvantageBat
   const e = estimator();
   const inputs = batchToTensors(batch);
   try {
-    return { ...(await e.computeGigpo(inputs, index, settings, { details: mode })), coverage: anchorCoverage(index) };
+    return { ...(await e.computeGigpo(inputs, index, settings, { details: mode, host: batch })), coverage: anchorCoverage(index) };
   } finally {
     tf.dispose(Object.values(inputs));
   }
@@ -118,6 +119,8 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
   if (!method.gpu) throw new RangeError(`method ${method.name} has no GPU path; use the CPU engine`);
   const path = method.gpu(PATHS);
   let estimator: GpuAdvantageEstimator | undefined;
+  /** Where a seed batched with others computes its advantages with theirs (seatAdvantages). */
+  let seat: AdvantageSeat | null = null;
   // Created on first use, on the device tfjs's webgpu backend holds then; recreated if the backend
   // has moved to a new device since (src/backend re-initialises after a device loss).
   const current = () => {
@@ -125,7 +128,9 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
       estimator.dispose();
       estimator = undefined;
     }
-    return (estimator ??= new GpuAdvantageEstimator(shaders));
+    estimator ??= new GpuAdvantageEstimator(shaders);
+    estimator.seat = seat;
+    return estimator;
   };
   /**
    * What `records` hold of the batch on the GPU, as zero-copy tensors (disposing them leaves the
@@ -153,6 +158,10 @@ export function createGpuAdvantageEngine(shaders: ShaderSources, method: MethodS
     async computeGigpo(batch, stateKeys, settings) {
       const { advantages, details } = await gigpo(current, batch, stateKeys, settings, true);
       return { tensor: advantages, result: details! };
+    },
+    seatAdvantages(next) {
+      seat = next;
+      if (estimator) estimator.seat = next;
     },
     trim() {
       estimator?.trim();

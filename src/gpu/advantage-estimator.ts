@@ -18,6 +18,10 @@
  * episode term alone (per group), and step-group-reduce (per step group) for A_S and A, over a
  * step-group index the CPU builds once per batch (src/advantages/gigpo.ts).
  *
+ * A seed trained side by side with others (`seat`, with the host's offsets) hands its batch to their
+ * meeting instead, in either path: one set of the three dispatches for every seed
+ * (seed-advantages.ts), its parts copied back into its own buffers.
+ *
  * Intermediates live in slots indexed by step ranges, so no size has to be read back first: run i's
  * segment k uses slot runOffsets[i] + k − 1 and group g's baseline k uses runOffsets[first run of g]
  * + k − 1 (a run has at most as many segments as steps, a group at most as many segment indices as
@@ -27,18 +31,24 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { flushTfjsQueue, getWebGpuBackend, TENSOR_BUFFER_USAGE, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
 import { anchorCoverage, type GigpoResult, type GigpoSettings, type StepGroupIndex } from '../advantages/gigpo.ts';
-import { STD_EPSILON, type AdvantageResult, type AdvantageSettings, type EstimatorSwitches } from '../advantages/types.ts';
+import type { AdvantageResult, AdvantageSettings, EstimatorSwitches } from '../advantages/types.ts';
 import { ADVANTAGE_KEYS, checkSettings, GIGPO_KEYS } from '../config.ts';
 import { type AdvantageTensors, checkIndex, checkTensors } from './advantage-tensors.ts';
+import {
+  createDualScaleRunners,
+  createGigpoRunners,
+  type DualScaleRunners,
+  dualScaleDispatches,
+  dualScaleScratch,
+  gigpoDispatches,
+  type GigpoRunners,
+  gigpoScratch,
+} from './advantage-dispatches.ts';
 import { GpuBufferPool } from './buffer-pool.ts';
-import { COMBINE_ADVANTAGES, combineWorkgroups } from './combine-advantages.ts';
-import { GROUP_REDUCE, normalizeCode, rowWeightedCode, segmentBaselineCode, segmentNormalizeCode } from './group-reduce.ts';
-import { KernelRunner, type RecordedDispatch, submitDispatches } from './kernel.ts';
+import { type KernelRunner, submitDispatches } from './kernel.ts';
 import { keepForLater, type PendingRead, pendingRead, readTogether } from './pending-read.ts';
-import { SEGMENT_PARTIAL_BYTES, SEGMENT_SCAN, segmentScanWorkgroups } from './segment-scan.ts';
+import type { AdvantageSeat, HostOffsets, SeedAdvantageParts } from './seed-advantages.ts';
 import type { ShaderSources } from './shader-source.ts';
-import { STEP_GROUP_REDUCE, stepGroupWorkgroups } from './step-group-reduce.ts';
-import { STEP_RETURNS, stepReturnsWorkgroups } from './step-returns.ts';
 
 /**
  * The dual-scale details' arrays in the order their read holds them (one after another in the buffer
@@ -59,6 +69,11 @@ export interface GpuAdvantageOptions {
    * (`pendingDetails`), for the iteration's one joint read-back (pending-read.ts).
    */
   details?: boolean | 'deferred';
+  /**
+   * The host's copies of the batch's offsets: with them, a seed batched with others (`seat`) computes
+   * its advantages in one set of dispatches with theirs (seed-advantages.ts); without, alone.
+   */
+  host?: HostOffsets;
 }
 
 export interface GpuAdvantages {
@@ -100,9 +115,11 @@ export class GpuAdvantageEstimator {
   readonly device: GPUDevice;
   private readonly pool: GpuBufferPool;
   private readonly workgroupSize: number;
-  private runners?: Promise<Runners>;
+  private runners?: Promise<DualScaleRunners>;
   private gigpoRunners?: Promise<GigpoRunners>;
   private disposed = false;
+  /** Where this seed meets the other seeds of its method (seed-advantages.ts), or null: alone. */
+  seat: AdvantageSeat | null = null;
 
   constructor(
     private readonly shaders: ShaderSources,
@@ -131,7 +148,7 @@ export class GpuAdvantageEstimator {
 
   private ready() {
     // Compiled once per device (kernel.ts caches pipelines); a failed compile is retried next call.
-    this.runners ??= createRunners(this.device, this.shaders, this.workgroupSize);
+    this.runners ??= createDualScaleRunners(this.device, this.shaders, this.workgroupSize);
     this.runners.catch(() => (this.runners = undefined));
     return this.runners;
   }
@@ -147,7 +164,7 @@ export class GpuAdvantageEstimator {
     if (this.disposed) throw new Error('GpuAdvantageEstimator: compute() after dispose()');
     const { numGroups, numRuns, numSteps } = checkTensors(batch);
     checkSettings(settings, ADVANTAGE_KEYS);
-    const [scan, reduce, combine] = await this.ready();
+    const runners = await this.ready();
 
     // From here to the submit nothing awaits, so concurrent calls cannot interleave on the shared
     // scratch buffers. The inputs are read in place (the caller keeps `batch` alive until this call
@@ -163,70 +180,65 @@ export class GpuAdvantageEstimator {
       const [groupOffsets, runOffsets, milestones, rewards] = [batch.groupOffsets, batch.runOffsets, batch.milestones, batch.rewards].map(tensorGpuBuffer);
       flushTfjsQueue();
       this.pool.reclaim();
-      // Intermediates are bound as storage and copied out for `details`.
-      const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
+      const seat = this.seat?.armed && options.host ? this.seat : null;
+      // Intermediates are bound as storage and copied out for `details`; a seed batched with others
+      // gets its parts copied in from the joined buffers (seed-advantages.ts).
+      const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | (seat ? GPUBufferUsage.COPY_DST : 0);
       const scratch = (name: string, elements: number, bytes = 4) => this.pool.scratchBuffer(name, elements * bytes, usage);
-      const stepRun = scratch('stepRun', numSteps);
-      const stepSlot = scratch('stepSlot', numSteps);
-      const shapedRewards = scratch('shapedRewards', numSteps);
-      const runSegments = scratch('runSegments', numRuns);
-      const segmentPartials = scratch('segmentPartials', numSteps, SEGMENT_PARTIAL_BYTES);
-      const trajectoryAdvantages = scratch('trajectoryAdvantages', numRuns);
-      const baselines = scratch('baselines', numSteps);
-      const segmentScales = scratch('segmentScales', numSteps);
-      const segmentAdvantages = scratch('segmentAdvantages', numSteps);
-      output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE);
-      const baseline = segmentBaselineCode(settings, switches);
-      const wg = this.workgroupSize;
-
-      const dispatches: RecordedDispatch[] = [
-        {
-          runner: scan,
-          buffers: { groupOffsets, runOffsets, milestones, stepRun, stepSlot, shapedRewards, runSegments, segmentPartials },
-          params: {
-            numRuns,
-            numGroups,
-            shaping: baseline === 0 ? 0 : 1,
-            rMs: settings.rMs,
-            gamma: settings.gamma,
-            milestoneRecord: batch.milestoneRecord ? 1 : 0,
-          },
-          workgroups: segmentScanWorkgroups(numRuns, wg),
-        },
-        {
-          runner: reduce,
-          buffers: { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages, baselines, segmentScales },
-          params: {
-            numGroups,
-            normalize: normalizeCode(settings),
-            trajectoryTerm: settings.trajectoryTerm ? 1 : 0,
-            segmentBaseline: baseline,
-            epsilon: STD_EPSILON,
-            rowWeighted: rowWeightedCode(settings),
-            segmentNormalize: segmentNormalizeCode(settings, switches),
-          },
-          workgroups: numGroups,
-        },
-        {
-          runner: combine,
-          buffers: { stepRun, stepSlot, shapedRewards, trajectoryAdvantages, baselines, segmentAdvantages, advantages: output, segmentScales },
-          params: { numSteps, segmentBaseline: baseline, lambda: settings.lambda, segmentNormalize: segmentNormalizeCode(settings, switches) },
-          workgroups: combineWorkgroups(numSteps, wg),
-        },
-      ];
-      const partBuffers = { advantages: output, trajectoryAdvantages, segmentAdvantages, shapedRewards };
+      output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE | (seat ? GPUBufferUsage.COPY_DST : 0));
+      const intermediates = seat ? null : { ...dualScaleScratch(scratch, numRuns, numSteps), advantages: output };
+      const partBuffers: SeedAdvantageParts = intermediates ?? {
+        advantages: output,
+        trajectoryAdvantages: scratch('trajectoryAdvantages', numRuns),
+        segmentAdvantages: scratch('segmentAdvantages', numSteps),
+        shapedRewards: scratch('shapedRewards', numSteps),
+      };
       const parts = pendingRead(
         this.device,
         DETAIL_PARTS.map(([name, per]) => [partBuffers[name], per === 'step' ? numSteps : numRuns] as const),
         (values) => Object.fromEntries(DETAIL_PARTS.map(([name], i) => [name, widen(values[i])])) as unknown as AdvantageResult,
       );
-      // The kernels and, for deferred details, their copy for the iteration's read-back: one submit.
-      errors = [
-        submitDispatches(this.device, 'advantages', dispatches, (encoder) => {
-          if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'advantage details', encoder);
-        }),
-      ];
-      if (options.details && options.details !== 'deferred') details = readTogether([parts]).then(([r]) => r);
+      // For deferred details, their copy for the iteration's read-back, in the kernels' submit.
+      const after = (encoder: GPUCommandEncoder) => {
+        if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'advantage details', encoder);
+      };
+      const milestoneRecord = !!batch.milestoneRecord;
+      if (intermediates) {
+        const shape = { numGroups, numRuns, numSteps, milestoneRecord, runsPerSeed: numRuns, seedStride: 0 };
+        const inputs = { groupOffsets, runOffsets, milestones, rewards };
+        errors = [
+          submitDispatches(
+            this.device,
+            'advantages',
+            dualScaleDispatches(runners, inputs, intermediates, shape, settings, switches, this.workgroupSize),
+            after,
+          ),
+        ];
+      } else {
+        const { host } = options as { host: HostOffsets };
+        errors = [
+          seat!.join({
+            kind: 'dualScale',
+            device: this.device,
+            runners,
+            workgroupSize: this.workgroupSize,
+            numGroups,
+            numRuns,
+            numSteps,
+            host,
+            milestones,
+            milestoneRecord,
+            rewards,
+            settings,
+            switches,
+            own: partBuffers,
+            after,
+          }),
+        ];
+      }
+      // Read once the kernels are submitted: a batched seed's, once its seeds have met.
+      if (options.details && options.details !== 'deferred')
+        details = (seat ? errors[0] : Promise.resolve()).then(() => readTogether([parts])).then(([r]) => r);
       advantages = tf.tensor({ buffer: output, zeroCopy: true }, [numSteps], 'float32') as tf.Tensor1D;
       const { dataId } = advantages;
       this.pool.lend(output, () => this.backend.refCount(dataId) === 0);
@@ -257,7 +269,7 @@ export class GpuAdvantageEstimator {
     const { numGroups, numRuns, numSteps } = checkTensors(batch);
     checkSettings(settings, GIGPO_KEYS);
     checkIndex(index, numSteps);
-    const [[, reduce], [returnsKernel, stepGroups]] = await Promise.all([this.ready(), this.readyGigpo()]);
+    const [[, reduce], gigpoRunners] = await Promise.all([this.ready(), this.readyGigpo()]);
 
     // As in compute(): nothing awaits from here to the submit; tfjs's pending commands go first.
     let output: GPUBuffer | undefined;
@@ -269,64 +281,20 @@ export class GpuAdvantageEstimator {
       const [groupOffsets, runOffsets, rewards] = [batch.groupOffsets, batch.runOffsets, batch.rewards].map(tensorGpuBuffer);
       flushTfjsQueue();
       this.pool.reclaim();
-      const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
+      const seat = this.seat?.armed && options.host ? this.seat : null;
+      const copyIn = seat ? GPUBufferUsage.COPY_DST : 0; // a batched seed's parts are copied in (seed-advantages.ts)
+      const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | copyIn;
       const scratch = (name: string, elements: number, bytes = 4) => this.pool.scratchBuffer(name, elements * bytes, usage);
-      // The CPU's step-group index, uploaded once per call into buffers of its own.
-      const upload = (name: string, data: Int32Array) => {
-        const buffer = this.pool.scratchBuffer(name, data.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
-        this.device.queue.writeBuffer(buffer, 0, data);
-        return buffer;
-      };
-      const stepGroupOffsets = upload('stepGroupOffsets', index.offsets);
-      const stepGroupMembers = upload('stepGroupMembers', index.members);
-      const stepRun = scratch('stepRun', numSteps);
-      const stepReturns = scratch('stepReturns', numSteps);
-      const episodeAdvantages = scratch('trajectoryAdvantages', numRuns);
-      const stepAdvantages = scratch('segmentAdvantages', numSteps);
-      // Bound but unused by group-reduce without a segment baseline.
-      const runSegments = scratch('runSegments', numRuns);
-      const segmentPartials = scratch('segmentPartials', numSteps, SEGMENT_PARTIAL_BYTES);
-      const baselines = scratch('baselines', numSteps);
-      const segmentScales = scratch('segmentScales', numSteps);
-      output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE);
-      const wg = this.workgroupSize;
-
-      const dispatches: RecordedDispatch[] = [
-        {
-          runner: returnsKernel,
-          buffers: { runOffsets, rewards, stepRun, stepReturns },
-          params: { numRuns, gamma: settings.gamma },
-          workgroups: stepReturnsWorkgroups(numRuns, wg),
-        },
-        {
-          runner: reduce,
-          buffers: { groupOffsets, runOffsets, rewards, runSegments, segmentPartials, trajectoryAdvantages: episodeAdvantages, baselines, segmentScales },
-          params: {
-            numGroups,
-            normalize: normalizeCode(settings),
-            trajectoryTerm: 1,
-            segmentBaseline: 0,
-            epsilon: STD_EPSILON,
-            rowWeighted: rowWeightedCode(settings),
-            segmentNormalize: 0,
-          },
-          workgroups: numGroups,
-        },
-        {
-          runner: stepGroups,
-          buffers: { stepGroupOffsets, stepGroupMembers, stepRun, stepReturns, episodeAdvantages, stepAdvantages, advantages: output },
-          params: { numStepGroups: index.numStepGroups, normalize: normalizeCode(settings), omega: settings.omega, epsilon: STD_EPSILON },
-          workgroups: stepGroupWorkgroups(index.numStepGroups, wg),
-        },
-      ];
+      output = this.pool.acquireOutput(numSteps * 4, TENSOR_BUFFER_USAGE | copyIn);
+      const buffers = { ...gigpoScratch(scratch, numRuns, numSteps), advantages: output };
       const coverage = anchorCoverage(index);
       const parts = pendingRead(
         this.device,
         [
           [output, numSteps],
-          [episodeAdvantages, numRuns],
-          [stepAdvantages, numSteps],
-          [stepReturns, numSteps],
+          [buffers.episodeAdvantages, numRuns],
+          [buffers.stepAdvantages, numSteps],
+          [buffers.stepReturns, numSteps],
         ],
         ([a, aE, aS, returns]): GigpoResult => ({
           advantages: widen(a),
@@ -336,12 +304,46 @@ export class GpuAdvantageEstimator {
           anchorCoverage: coverage,
         }),
       );
-      errors = [
-        submitDispatches(this.device, 'GiGPO advantages', dispatches, (encoder) => {
-          if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'GiGPO details', encoder);
-        }),
-      ];
-      if (options.details && options.details !== 'deferred') details = readTogether([parts]).then(([r]) => r);
+      const after = (encoder: GPUCommandEncoder) => {
+        if (options.details === 'deferred') pendingDetails = keepForLater(parts, 'GiGPO details', encoder);
+      };
+      if (seat) {
+        const { host } = options as { host: HostOffsets };
+        const own = {
+          advantages: output,
+          trajectoryAdvantages: buffers.episodeAdvantages,
+          segmentAdvantages: buffers.stepAdvantages,
+          shapedRewards: buffers.stepReturns,
+        };
+        const common = { device: this.device, workgroupSize: this.workgroupSize, numGroups, numRuns, numSteps, host, rewards, own, after };
+        errors = [seat.join({ ...common, kind: 'gigpo', runners: gigpoRunners, reduce, index, settings })];
+      } else {
+        // The CPU's step-group index, uploaded once per call into buffers of its own.
+        const upload = (name: string, data: Int32Array) => {
+          const buffer = this.pool.scratchBuffer(name, data.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+          this.device.queue.writeBuffer(buffer, 0, data);
+          return buffer;
+        };
+        const inputs = {
+          groupOffsets,
+          runOffsets,
+          rewards,
+          stepGroupOffsets: upload('stepGroupOffsets', index.offsets),
+          stepGroupMembers: upload('stepGroupMembers', index.members),
+        };
+        const dispatches = gigpoDispatches(
+          gigpoRunners,
+          reduce,
+          inputs,
+          buffers,
+          { numGroups, numRuns, numStepGroups: index.numStepGroups },
+          settings,
+          this.workgroupSize,
+        );
+        errors = [submitDispatches(this.device, 'GiGPO advantages', dispatches, after)];
+      }
+      if (options.details && options.details !== 'deferred')
+        details = (seat ? errors[0] : Promise.resolve()).then(() => readTogether([parts])).then(([r]) => r);
       advantages = tf.tensor({ buffer: output, zeroCopy: true }, [numSteps], 'float32') as tf.Tensor1D;
       const { dataId } = advantages;
       this.pool.lend(output, () => this.backend.refCount(dataId) === 0);
@@ -380,20 +382,3 @@ const destroyRunners = (runners: readonly KernelRunner<string, string>[]) => run
 
 /** A float32 part of a read-back widened to the reference's Float64Array. */
 const widen = (values: Float32Array): Float64Array => Float64Array.from(values);
-
-function createRunners(device: GPUDevice, shaders: ShaderSources, workgroupSize: number) {
-  return Promise.all([
-    KernelRunner.create(device, SEGMENT_SCAN, shaders['segment-scan'], workgroupSize),
-    KernelRunner.create(device, GROUP_REDUCE, shaders['group-reduce'], workgroupSize),
-    KernelRunner.create(device, COMBINE_ADVANTAGES, shaders['combine-advantages'], workgroupSize),
-  ]);
-}
-type Runners = Awaited<ReturnType<typeof createRunners>>;
-
-function createGigpoRunners(device: GPUDevice, shaders: ShaderSources, workgroupSize: number) {
-  return Promise.all([
-    KernelRunner.create(device, STEP_RETURNS, shaders['step-returns'], workgroupSize),
-    KernelRunner.create(device, STEP_GROUP_REDUCE, shaders['step-group-reduce'], workgroupSize),
-  ]);
-}
-type GigpoRunners = Awaited<ReturnType<typeof createGigpoRunners>>;

@@ -27,6 +27,12 @@ const PARAMS = uniformFields([
   ['finalWords', 'u32'],
   ['successWord', 'u32'],
   ['reachedWord', 'u32'],
+  /** Seeds side by side (seed-credit-metrics.ts): each seed's workgroups, and its blocks' strides (0: one seed). */
+  ['workgroupsPerSeed', 'u32'],
+  ['stepStride', 'u32'],
+  ['recordStride', 'u32'],
+  /** Seeds side by side (1: one batch); workgroups past the last seed's count nothing. */
+  ['numSeeds', 'u32'],
 ]);
 
 export const CREDIT_METRICS_STEPS = defineKernel({
@@ -74,9 +80,11 @@ export const TOTALS = {
   gross: 15,
   overflow: 17,
 } as const;
-const TOTAL_WORDS = 18;
+/** The totals' words of one batch (TOTAL_WORDS in the WGSL). */
+export const TOTAL_WORDS = 18;
 
-const WORKGROUP = 64;
+/** Invocations per workgroup of both passes. */
+export const WORKGROUP = 64;
 const STORAGE = 0x0080;
 const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
@@ -131,8 +139,51 @@ export function decodeTotals(words: Uint32Array, runs: number, steps: number): C
   };
 }
 
+/** The two passes' runners: credit-metrics-steps, credit-metrics-keys. */
+export type CreditMetricsRunners = [KernelRunner<string, string>, KernelRunner<string, string>];
+
+/** One seed's call: its batch, its own totals buffer, and what its GpuCreditMetrics adds to the submit. */
+export interface SeedMetricsCall {
+  device: GPUDevice;
+  runners: CreditMetricsRunners;
+  records: CreditMetricsRecords;
+  advantages: GPUBuffer;
+  numSteps: number;
+  numRuns: number;
+  groupSize: number;
+  /** The seed's own totals (COPY_DST), into which its block is copied. */
+  totals: GPUBuffer;
+  /** Recorded after the copies out (the totals' deferred read). */
+  after: (encoder: GPUCommandEncoder) => void;
+  /** The seed's metrics on its own kernels and buffers, where the joined ones would be over the device's limits. */
+  alone: () => Promise<void>;
+}
+
+/** Where a seed's metrics meet the others' (src/trainer/seed-meeting.ts; seed-credit-metrics.ts joins them): armed only while its seeds step together. */
+export interface MetricsSeat {
+  readonly armed: boolean;
+  join(call: SeedMetricsCall): Promise<void>;
+  leave(): void;
+}
+
+/** The uniforms both passes share (numSteps and workgroupsPerSeed aside); one seed's strides are never read. */
+export function creditMetricsParams(keysAt: number, numRuns: number, groupSize: number, tableSlots: number, numSeeds = 1, stepStride = 0, recordStride = 0) {
+  return {
+    numSeeds,
+    numRuns,
+    groupSize,
+    keysAt,
+    tableSlots,
+    finalWords: FINAL_WORDS,
+    successWord: FINAL_FIELDS.indexOf('success'),
+    reachedWord: FINAL_FIELDS.indexOf('milestonesReached'),
+    stepStride,
+    recordStride,
+  };
+}
+
 export class GpuCreditMetrics {
-  private runners: Promise<[KernelRunner<string, string>, KernelRunner<string, string>]> | null = null;
+  private runners: Promise<CreditMetricsRunners> | null = null;
   private buffers: { keyTable: GPUBuffer; runSignal: GPUBuffer; totals: GPUBuffer } | null = null;
   /** Live GPU buffers this object owns (tests check that it does not grow). */
   liveBuffers = 0;
@@ -182,53 +233,76 @@ export class GpuCreditMetrics {
   ): Promise<PendingRead<CreditMetrics>> {
     const refusal = creditMetricsRefusal(numSteps, this.device);
     if (refusal) throw new RangeError(`GPU credit metrics: ${refusal}`);
-    const [steps, keys] = await this.ready();
-    const tableSlots = keyTableSlots(numSteps);
-    const { keyTable, runSignal, totals } = this.allocate(tableSlots, numRuns);
-    const params = {
-      numSteps,
-      numRuns,
-      groupSize,
-      keysAt: records.stateKeysAt,
-      tableSlots,
-      finalWords: FINAL_WORDS,
-      successWord: FINAL_FIELDS.indexOf('success'),
-      reachedWord: FINAL_FIELDS.indexOf('milestonesReached'),
-    };
+    const runners = await this.ready();
+    const seat = this.seat?.armed ? this.seat : null;
+    // Sized for this batch alone, which a seed batched with others falls back to where the joined buffers are over the limits.
+    const { totals } = this.allocate(keyTableSlots(numSteps), numRuns);
     const totalsRead = pendingRead(this.device, [[totals, TOTAL_WORDS]], ([values]) =>
       decodeTotals(new Uint32Array(values.buffer, values.byteOffset, TOTAL_WORDS), numRuns, numSteps),
     );
     let kept: PendingRead<CreditMetrics> | undefined;
+    const keep = (encoder: GPUCommandEncoder) => {
+      kept = keepForLater(totalsRead, 'credit metrics', encoder);
+    };
+    const alone = () => this.submit(runners, records, advantages, numSteps, numRuns, groupSize, keep);
+    const submitted = seat
+      ? seat.join({ device: this.device, runners, records, advantages, numSteps, numRuns, groupSize, totals, after: keep, alone })
+      : alone();
+    await submitted.catch((e) => {
+      kept?.release();
+      throw e;
+    });
+    return kept!;
+  }
+
+  /** This batch alone: both passes, the totals kept for the read-back, the buffers zeroed again; one submit. */
+  private submit(
+    [steps, keys]: CreditMetricsRunners,
+    records: CreditMetricsRecords,
+    advantages: GPUBuffer,
+    numSteps: number,
+    numRuns: number,
+    groupSize: number,
+    keep: (encoder: GPUCommandEncoder) => void,
+  ): Promise<void> {
+    const tableSlots = keyTableSlots(numSteps);
+    const { keyTable, runSignal, totals } = this.allocate(tableSlots, numRuns);
+    const stepWorkgroups = Math.ceil(numSteps / WORKGROUP);
+    const keyWorkgroups = Math.ceil(Math.max(tableSlots, numRuns) / WORKGROUP);
+    const params = creditMetricsParams(records.stateKeysAt, numRuns, groupSize, tableSlots);
     flushTfjsQueue(); // whatever tfjs queued that writes the advantages runs first
-    // Both passes, then the totals copied for the read-back and every buffer zeroed again for the next batch: one submit.
-    await submitDispatches(
+    return submitDispatches(
       this.device,
       'credit metrics',
       [
         {
           runner: steps,
           buffers: { runOffsets: records.offsets, advantages, actionRecord: records.actions, keyTable, runSignal, totals },
-          params,
-          workgroups: Math.ceil(numSteps / WORKGROUP),
+          params: { ...params, numSteps, workgroupsPerSeed: stepWorkgroups },
+          workgroups: stepWorkgroups,
         },
         {
           runner: keys,
           buffers: { finals: records.finals, keyTable, runSignal, totals },
-          params,
-          workgroups: Math.ceil(Math.max(tableSlots, numRuns) / WORKGROUP),
+          params: { ...params, numSteps, workgroupsPerSeed: keyWorkgroups },
+          workgroups: keyWorkgroups,
         },
       ],
       (encoder) => {
-        kept = keepForLater(totalsRead, 'credit metrics', encoder);
+        keep(encoder);
         encoder.clearBuffer(keyTable, 0, 4 * KEY_WORDS * tableSlots);
         encoder.clearBuffer(runSignal);
         encoder.clearBuffer(totals);
       },
-    ).catch((e) => {
-      kept?.release();
-      throw e;
-    });
-    return kept!;
+    );
+  }
+
+  /** Where this seed's metrics meet the other seeds' of its method (seed-credit-metrics.ts), or null: alone. */
+  seat: MetricsSeat | null = null;
+
+  /** This seed's step computes no metrics on the GPU this iteration: the others do not wait for it. */
+  pass(): void {
+    this.seat?.leave();
   }
 
   private destroyBuffers(): void {

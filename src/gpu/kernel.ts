@@ -107,7 +107,8 @@ export interface RecordedDispatch {
 
 /**
  * Records `dispatches` in order into one command buffer (one compute pass each, so each sees the
- * previous one's writes), then whatever `after` adds (copies), and submits once: one submit where
+ * previous one's writes), after whatever `before` adds (copies in) and before whatever `after` adds
+ * (copies out), and submits once: one submit where
  * `KernelRunner.dispatch` would make one per kernel. Each runner may appear once (its uniforms hold
  * one set of values per submit). The promise rejects with a GpuKernelError naming the kernels if the
  * device reports an error.
@@ -117,6 +118,7 @@ export function submitDispatches(
   label: string,
   dispatches: readonly RecordedDispatch[],
   after?: (encoder: GPUCommandEncoder) => void,
+  before?: (encoder: GPUCommandEncoder) => void,
 ): Promise<void> {
   const runners = new Set(dispatches.map((d) => d.runner));
   if (runners.size !== dispatches.length) throw new Error(`submitDispatches (${label}): a runner appears twice`);
@@ -128,6 +130,7 @@ export function submitDispatches(
   try {
     injectKernelFault(device);
     const encoder = device.createCommandEncoder({ label });
+    before?.(encoder);
     dispatches.forEach((d, i) => {
       const pass = encoder.beginComputePass({ label: d.runner.spec.name });
       d.runner.record(pass, groups[i], d.workgroups);

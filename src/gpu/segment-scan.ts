@@ -15,6 +15,10 @@ export const SEGMENT_SCAN = defineKernel({
     ['gamma', 'f32'],
     /** 1: `milestones` is a GPU rollout's action record (advantage-tensors.ts `milestoneRecord`). */
     ['milestoneRecord', 'u32'],
+    /** Runs of each seed batched side by side (src/gpu/seed-advantages.ts); numRuns for one seed. */
+    ['runsPerSeed', 'u32'],
+    /** Words from one seed's action record to the next's in `milestones`; 0 for one seed. */
+    ['seedStride', 'u32'],
   ]),
   storage: [
     ['groupOffsets', 'read'],

@@ -80,6 +80,20 @@ export async function creditMetricsOnGpu(
   details: IterationDetails,
   anchorCoverage: number | undefined,
 ): Promise<{ metrics?: PendingRead<CreditMetrics>; fallback: string | null }> {
+  const out = await metricsOnGpu(gpu, config, rollout, records, advantages, details, anchorCoverage);
+  if (!out.metrics) gpu?.pass(); // the seeds batched with this one do not wait for its metrics
+  return out;
+}
+
+async function metricsOnGpu(
+  gpu: GpuCreditMetrics | null,
+  config: TrainConfig,
+  rollout: Rollout,
+  records: RolloutRecords | undefined,
+  advantages: tf.Tensor1D,
+  details: IterationDetails,
+  anchorCoverage: number | undefined,
+): Promise<{ metrics?: PendingRead<CreditMetrics>; fallback: string | null }> {
   const S = rolloutSteps(rollout);
   if (!gpu || !isPendingDetails(details)) return { fallback: null };
   if (methodSpec(config.method).needs.stateKeys && anchorCoverage === undefined) return { fallback: null };

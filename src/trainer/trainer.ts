@@ -61,7 +61,7 @@ export class Trainer {
   /** The PPO update as WGSL kernels (ppo-fused.ts): on webgpu, when the engine carries the WGSL sources. */
   private readonly fusedPpo: FusedPpoUpdate | null;
   /** The credit metrics on the GPU (credit-metrics.ts): on webgpu, when the engine carries the WGSL sources. */
-  private readonly gpuMetrics: GpuCreditMetrics | null;
+  readonly gpuMetrics: GpuCreditMetrics | null;
   /** Which of the iteration's kernels this trainer has (gpu-batch-reads.ts). */
   private readonly kernels: IterationKernels;
   private readonly minibatchRows = new MinibatchRows();

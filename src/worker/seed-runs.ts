@@ -12,9 +12,10 @@
  *
  * On webgpu the seeds' rollouts play as one (src/trainer/gpu-rollout-batch.ts): `step` starts every
  * seed's iteration at once, each trainer's rollout joins the batch, one dispatch plays every seed's
- * runs, and each trainer goes on with its own rollout (its advantages, update and metrics on its own
- * kernels). Where the batch cannot be made (`batchRefusal` says why) or on wasm and cpu, the seeds step
- * one after the other.
+ * runs, and each trainer goes on with its own rollout; their advantages on the kernels meet again, and so
+ * do their credit metrics (src/trainer/seed-meeting.ts: one set of dispatches for every seed), each
+ * runs its update on its own kernels, and their end-of-iteration read-backs meet. Where the batch
+ * cannot be made (`batchRefusal` says why) or on wasm and cpu, the seeds step one after the other.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { getWebGpuDevice } from '../backend/webgpu-interop.ts';
@@ -25,6 +26,10 @@ import type { RunState } from '../trainer/checkpoint.ts';
 import type { IterationRecord } from '../trainer/iteration-record.ts';
 import { type PendingRead, readTogether } from '../gpu/pending-read.ts';
 import { SeedRolloutBatch } from '../trainer/gpu-rollout-batch.ts';
+import { type SeedAdvantageCall, submitSeedAdvantages } from '../gpu/seed-advantages.ts';
+import type { SeedMetricsCall } from '../gpu/credit-metrics.ts';
+import { submitSeedMetrics } from '../gpu/seed-credit-metrics.ts';
+import { SeedMeeting } from '../trainer/seed-meeting.ts';
 import { Rendezvous } from '../trainer/rendezvous.ts';
 import { GpuRolloutCollector } from '../trainer/gpu-rollout.ts';
 import { TrainingRun } from '../trainer/run.ts';
@@ -47,10 +52,17 @@ export class SeedRuns {
   private readonly batch: SeedRolloutBatch | null = null;
   /** Why the seeds' rollouts play one after the other on webgpu, or null. */
   readonly batchRefusal: string | null = null;
+  /** Where the batched seeds' advantages on the kernels meet (seed-meeting.ts), or null: each seed's engine alone. */
+  private readonly advantages: SeedMeeting<SeedAdvantageCall> | null = null;
+  /** Where the batched seeds' credit metrics meet, or null: each seed's kernels alone. */
+  private readonly metrics: SeedMeeting<SeedMetricsCall> | null = null;
   /** Where the batched seeds' end-of-iteration read-backs meet: one read-back for all (iteration-read-back.ts). */
   private readonly reads = new Rendezvous<PendingRead<unknown>[], unknown[]>(readEverySeed);
 
-  private constructor(private readonly runs: readonly TrainingRun[]) {
+  private constructor(
+    private readonly runs: readonly TrainingRun[],
+    engines: readonly AdvantageEngine[],
+  ) {
     const collectors = runs.map((r) => r.trainer.collector);
     if (runs.length < 2 || tf.getBackend() !== 'webgpu') return;
     if (!collectors.every((c) => c instanceof GpuRolloutCollector)) {
@@ -64,6 +76,27 @@ export class SeedRuns {
     }
     this.batch = batch;
     runs.forEach((r, i) => (r.trainer.readBack = (reads) => this.reads.join(i, reads)));
+    if (engines.every((e) => e.seatAdvantages)) {
+      const advantages = new SeedMeeting('seed advantages', submitSeedAdvantages);
+      engines.forEach((e, i) => e.seatAdvantages!(advantages.seat(i)));
+      this.advantages = advantages;
+    }
+    const gpuMetrics = runs.map((r) => r.trainer.gpuMetrics);
+    if (gpuMetrics.every((m) => m !== null)) {
+      const metrics = new SeedMeeting('seed credit metrics', submitSeedMetrics);
+      gpuMetrics.forEach((m, i) => (m.seat = metrics.seat(i)));
+      this.metrics = metrics;
+    }
+  }
+
+  /** The seeds' advantages' meeting (tests count its rounds), or null. */
+  get advantageBatch(): SeedMeeting<SeedAdvantageCall> | null {
+    return this.advantages;
+  }
+
+  /** The seeds' credit metrics' meeting (tests count its rounds), or null. */
+  get metricsBatch(): SeedMeeting<SeedMetricsCall> | null {
+    return this.metrics;
   }
 
   /** The seeds' rollout batch (tests count its rounds), or null. */
@@ -83,6 +116,7 @@ export class SeedRuns {
     superseded: () => boolean,
   ): Promise<SeedRuns | null> {
     const runs: TrainingRun[] = [];
+    const engines: AdvantageEngine[] = [];
     try {
       for (const [i, config] of configs.entries()) {
         const e = await engine(i);
@@ -92,13 +126,14 @@ export class SeedRuns {
           return null;
         }
         const prior = priors[i];
+        engines.push(e);
         runs.push(new TrainingRun(config, e, prior ? { prior } : {}));
       }
     } catch (err) {
       runs.forEach((r) => r.dispose());
       throw err;
     }
-    return new SeedRuns(runs);
+    return new SeedRuns(runs, engines);
   }
 
   get seeds(): number[] {
@@ -163,11 +198,15 @@ export class SeedRuns {
     const running = this.runs.filter((r) => !r.finished);
     batch.arm(running.length);
     this.reads.arm(running.length);
+    this.advantages?.arm(running.length);
+    this.metrics?.arm(running.length);
     const settled = await Promise.allSettled(
       running.map((r) =>
         r.step().finally(() => {
           batch.leave(r.trainer.collector as GpuRolloutCollector);
           this.reads.leave(this.runs.indexOf(r));
+          this.advantages?.leave(this.runs.indexOf(r));
+          this.metrics?.leave(this.runs.indexOf(r));
         }),
       ),
     );
@@ -212,11 +251,15 @@ export class SeedRuns {
   /** Every seed's run lets go of the GPU memory its next iteration would make again (TrainingRun.trim). */
   async trim(): Promise<void> {
     this.batch?.trim();
+    this.advantages?.trim();
+    this.metrics?.trim();
     for (const r of this.runs) await r.trim();
   }
 
   dispose(): void {
     this.batch?.dispose();
+    this.advantages?.dispose();
+    this.metrics?.dispose();
     for (const r of this.runs) r.dispose();
   }
 }

@@ -7,12 +7,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditMetrics, type CreditMetrics } from '../../src/metrics/credit-metrics.ts';
-import { creditMetricsRefusal, decodeTotals, GpuCreditMetrics, keyTableSlots } from '../../src/gpu/credit-metrics.ts';
+import { creditMetricsRefusal, decodeTotals, GpuCreditMetrics, keyTableSlots, type SeedMetricsCall } from '../../src/gpu/credit-metrics.ts';
+import { submitSeedMetrics } from '../../src/gpu/seed-credit-metrics.ts';
 import { FINAL_FIELDS, FINAL_WORDS } from '../../src/gpu/final-records.ts';
 import { readTogether } from '../../src/gpu/pending-read.ts';
 import { VITE_SHADERS } from '../../src/gpu/shaders-vite.ts';
 import { Rng } from '../../src/prng.ts';
 import { MILESTONE_FLAG } from '../../src/trainer/rollout-records.ts';
+import { SeedMeeting } from '../../src/trainer/seed-meeting.ts';
 import { uploadBuffer } from '../support/gpu-buffers.ts';
 import { useWebGpuBackend } from '../support/webgpu.ts';
 
@@ -153,5 +155,37 @@ describe('credit metrics on the GPU', () => {
         1,
       ),
     ).toThrow(/overflowed/);
+  });
+});
+
+describe('seeds side by side: their credit metrics in one pass of each kernel (src/gpu/seed-credit-metrics.ts)', () => {
+  it('each of 3 seeds of different run lengths gets the metrics it gets alone, round after round; a seed that passes is not waited for', async () => {
+    const meeting = new SeedMeeting<SeedMetricsCall>('test seed metrics', submitSeedMetrics);
+    const seeds = [0, 1, 2].map(() => new GpuCreditMetrics(device, VITE_SHADERS));
+    seeds.forEach((m, i) => (m.seat = meeting.seat(i)));
+    try {
+      const batches = [11, 12, 13].map((seed) => batchOf(seed, 4, 4, 10));
+      expect(new Set(batches.map((b) => b.S)).size, 'the seeds differ in steps').toBe(3);
+      const alone: CreditMetrics[] = [];
+      for (const [i, b] of batches.entries()) alone.push(await onGpu(seeds[i], b, 4));
+      for (let round = 1; round <= 2; round++) {
+        meeting.arm(3);
+        const together = await Promise.all(batches.map((b, i) => onGpu(seeds[i], b, 4)));
+        expect(meeting.rounds).toBe(round);
+        together.forEach((m, i) => {
+          expect(m, `seed ${i}, round ${round}`).toEqual(alone[i]);
+          expectClose(m, batches[i].cpu);
+        });
+      }
+      meeting.arm(3);
+      seeds[1].pass();
+      const [first, last] = await Promise.all([onGpu(seeds[0], batches[0], 4), onGpu(seeds[2], batches[2], 4)]);
+      expect([first, last]).toEqual([alone[0], alone[2]]);
+      expect(meeting.rounds).toBe(3);
+    } finally {
+      for (const m of seeds) m.dispose();
+      meeting.dispose();
+      expect(meeting.liveBuffers).toBe(0);
+    }
   });
 });

@@ -221,11 +221,15 @@ describe('kernel sources and layouts', () => {
 
   it('packs uniforms at the reflected offsets, and rejects values that do not fit', () => {
     const layout = reflectKernel(SEGMENT_SCAN, VITE_SHADERS['segment-scan']);
-    const bytes = new DataView(packUniforms(layout, { numRuns: 7, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95, milestoneRecord: 0 }));
+    const bytes = new DataView(
+      packUniforms(layout, { numRuns: 7, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95, milestoneRecord: 0, runsPerSeed: 7, seedStride: 0 }),
+    );
     expect([bytes.getUint32(0, true), bytes.getUint32(4, true), bytes.getUint32(8, true)]).toEqual([7, 3, 1]);
     expect(bytes.getFloat32(12, true)).toBe(2.5);
     expect(bytes.getFloat32(16, true)).toBe(Math.fround(0.95));
-    expect(() => packUniforms(layout, { numRuns: -1, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95, milestoneRecord: 0 })).toThrow(/numRuns/);
+    expect(() =>
+      packUniforms(layout, { numRuns: -1, numGroups: 3, shaping: 1, rMs: 2.5, gamma: 0.95, milestoneRecord: 0, runsPerSeed: 7, seedStride: 0 }),
+    ).toThrow(/numRuns/);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * One method's seeds trained side by side on webgpu (src/worker/seed-runs.ts with
  * src/trainer/gpu-rollout-batch.ts): their rollouts play in one whole-episode dispatch, one submit and
- * one read-back (the iteration's end likewise), and each seed gives, iteration by iteration, the records and the weights it gives
- * trained alone on webgpu; its state restores exactly. The counts of a steady iteration, through the
+ * one read-back (the iteration's end likewise), their advantages and their credit metrics
+ * each in one set of dispatches and one submit (src/trainer/seed-meeting.ts), and each seed gives,
+ * iteration by iteration, the records and the weights it gives trained alone on webgpu; its state restores exactly. The counts of a steady iteration, through the
  * WebGPU API, against the seeds one after the other.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -92,6 +93,10 @@ describe('seeds side by side on webgpu', () => {
           step.forEach((r, s) => records[s].push(r.record));
         }
         expect(together.rolloutBatch!.rounds).toBe(iterations);
+        // The advantages meet too, on the kernels (the critic's, on the CPU, are computed by each seed).
+        expect(together.advantageBatch?.rounds ?? 0, 'advantage rounds').toBe(method === 'ppo' ? 0 : iterations);
+        // The credit metrics meet where the GPU computes them: not for the critic's batches (their details go to the host).
+        expect(together.metricsBatch?.rounds ?? 0, 'metrics rounds').toBe(method === 'ppo' ? 0 : iterations);
         const batchedWeights = await Promise.all((together as unknown as { runs: TrainingRun[] }).runs.map(weightsOf));
         for (const [s, config] of configs.entries()) {
           const alone = new TrainingRun(config, engine(config));
@@ -168,9 +173,10 @@ describe('seeds side by side on webgpu', () => {
     );
     expect(inTurn.dispatches).toBe(4 * one.dispatches);
     // The rollout: 3 dispatches a seed in turn; batched, 3 for every seed (episodes, numbering, final records).
-    expect(together.dispatches).toBe(4 * one.dispatches - 9);
-    // The rollout's submit and the end-of-iteration read-back's submit: one each for every seed.
-    expect(together.submits).toBe(4 * one.submits - 6);
+    // The advantages likewise: 3 for every seed (segment scan, group reduce, combine); the metrics, 2.
+    expect(together.dispatches).toBe(4 * one.dispatches - 9 - 9 - 6);
+    // The rollout's submit, the advantages', the metrics' and the end-of-iteration read-back's: one each for every seed.
+    expect(together.submits).toBe(4 * one.submits - 6 - 3 - 3);
     // Both read-backs (the rollout's, the iteration's values) one for every seed: as many as one seed's.
     expect(together.readBacks).toBe(one.readBacks);
     const net = (c: WebGpuCallCounts) => c.buffersCreated - c.buffersDestroyed;
