@@ -37,6 +37,7 @@
  */
 import { CANDIDATE_ROWS, recordCandidateRows } from './candidate-dictionary.ts';
 import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-flat-buffers.ts';
+import { profileMinibatches } from './fused-ppo-profile.ts';
 import { FusedRunners } from './fused-runners.ts';
 import type { KernelRunner } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, recordPermutation } from './minibatch-permutation.ts';
@@ -164,7 +165,7 @@ export class FusedPpoKernels {
     if (this.profile) {
       pass.end();
       d.queue.submit([encoder.finish()]);
-      await this.profileMinibatches(minibatches.length, record);
+      await profileMinibatches(this.device, this.profile, minibatches.length, record);
     } else {
       minibatches.forEach((_, j) => record(pass, j));
       pass.end();
@@ -310,24 +311,6 @@ export class FusedPpoKernels {
     }
     if (batch.perm instanceof Uint32Array) q.writeBuffer(buffers.perm, 0, batch.perm);
     return buffers;
-  }
-
-  /** Each minibatch's dispatches one at a time, each submitted alone and waited for, timed into `profile`. */
-  private async profileMinibatches(count: number, record: (pass: GPUComputePassEncoder, j: number, only: number) => void): Promise<void> {
-    const d = this.device;
-    await d.queue.onSubmittedWorkDone();
-    for (let j = 0; j < count; j++)
-      for (let k = 0; k < FUSED_PPO_KERNELS.length; k++) {
-        const encoder = d.createCommandEncoder({ label: 'fused ppo profile' });
-        const pass = encoder.beginComputePass();
-        record(pass, j, k);
-        pass.end();
-        const t0 = performance.now();
-        d.queue.submit([encoder.finish()]);
-        await d.queue.onSubmittedWorkDone();
-        const name = FUSED_PPO_KERNELS[k].name;
-        this.profile?.set(name, (this.profile.get(name) ?? 0) + performance.now() - t0);
-      }
   }
 
   private recordMinibatch(
