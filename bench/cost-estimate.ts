@@ -5,10 +5,21 @@
  * 2026-12-04 (docs/results/device/h200-2026-12-04.json, bench:train's parts), and the FLOPs per
  * iteration against the useful arithmetic. Nothing runs on a GPU: the shapes are those of the measured
  * iterations (their env steps; the distinct candidate rows as counted at those sizes, about 232 and 500).
+ * Then the page defaults' iteration with 4, 8 and 16 seeds of one method against one seed (seedsEstimate).
  */
 import { readFileSync } from 'node:fs';
 import { parseFlags, runCommand } from '../cli/flags.ts';
-import { DEVICES, formatPhase, KERNEL_VERSIONS, kernelFlops, measuredShape, phaseEstimates, usefulFlops } from './gpu-kernel-model.ts';
+import {
+  CURRENT_KERNELS,
+  DEVICES,
+  formatPhase,
+  KERNEL_VERSIONS,
+  kernelFlops,
+  measuredShape,
+  phaseEstimates,
+  seedsEstimate,
+  usefulFlops,
+} from './gpu-kernel-model.ts';
 
 const RECORD = new URL('../docs/results/device/h200-2026-12-04.json', import.meta.url);
 
@@ -54,6 +65,13 @@ function main(): number {
         `    ${(flops / 1e9).toFixed(1)} GFLOP per iteration, ${(flops / usefulFlops(shape)).toFixed(2)}× the useful arithmetic (${(usefulFlops(shape) / 1e9).toFixed(1)} GFLOP)`,
       );
     }
+  }
+  const defaults = cases[0];
+  const shape = measuredShape(defaults.runs, measured(defaults.part).envSteps, defaults.distinctRows);
+  console.log(`\n${defaults.label}, several seeds of one method (${CURRENT_KERNELS.name}; rollouts side by side, the update per seed; midpoints):`);
+  for (const seeds of [4, 8, 16]) {
+    const e = seedsEstimate(CURRENT_KERNELS, shape, seeds, device);
+    console.log(`  ${seeds} seeds: ${(e.all * 1000).toFixed(1)} ms against ${(e.one * 1000).toFixed(1)} ms for one seed (${(e.all / e.one).toFixed(2)}×)`);
   }
   return 0;
 }

@@ -269,3 +269,16 @@ export function measuredShape(runs: number, envSteps: number, distinctRows: numb
     minibatches: DEFAULT_CONFIG.minibatches,
   };
 }
+
+/**
+ * One method's `seeds` seeds of shape `s` on `device`, as an ESTIMATE: the rollout as one dispatch of
+ * every seed's runs (src/trainer/gpu-rollout-batch.ts: seeds × runs workgroups, each seed's own
+ * dictionary, so seeds × the distinct rows), the update once per seed one after the other (it has no
+ * seed axis yet). The advantages, the metrics and the host's time are not priced.
+ */
+export function seedsEstimate(version: KernelVersion, s: KernelShape, seeds: number, device: DeviceProfile): { one: number; all: number } {
+  const one = phaseEstimates(version, s, device);
+  const rollout = phaseEstimates(version, { ...s, runs: s.runs * seeds, envSteps: s.envSteps * seeds, distinctRows: s.distinctRows * seeds }, device).rollout;
+  const mid = (p: PhaseEstimate) => (p.total.low + p.total.high) / 2;
+  return { one: mid(one.rollout) + mid(one.update), all: mid(rollout) + seeds * mid(one.update) };
+}

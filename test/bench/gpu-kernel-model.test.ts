@@ -13,6 +13,7 @@ import {
   kernelFlops,
   measuredShape,
   phaseEstimates,
+  seedsEstimate,
   usefulFlops,
 } from '../../bench/gpu-kernel-model.ts';
 
@@ -85,5 +86,18 @@ describe('the kernel model', () => {
         expect(e[phase].total.high, `${m.shape.runs} runs, ${phase}`).toBeGreaterThanOrEqual(m[phase]);
       }
     }
+  });
+});
+
+describe("the kernel model's seeds side by side", () => {
+  it('prices k seeds as one rollout of k × the runs and k updates in turn: more than one seed, less than k', () => {
+    const one = seedsEstimate(CURRENT_KERNELS, DEFAULTS, 1, DEVICES.h200);
+    expect(one.all).toBeCloseTo(one.one, 12);
+    const eight = seedsEstimate(CURRENT_KERNELS, DEFAULTS, 8, DEVICES.h200);
+    const single = phaseEstimates(CURRENT_KERNELS, DEFAULTS, DEVICES.h200);
+    const mid = (p: { total: { low: number; high: number } }) => (p.total.low + p.total.high) / 2;
+    // The updates add up seed by seed; the rollout of 512 runs still fits the H200 in one wave.
+    expect(eight.all).toBeGreaterThan(8 * mid(single.update));
+    expect(eight.all).toBeLessThan(8 * eight.one);
   });
 });
