@@ -136,7 +136,8 @@ describe('thousands of runs', () => {
           'a backend',
           () => backendOf(page),
           (b) => b !== null,
-          60_000,
+          // Each method's worker makes 8 trainers and compiles their kernels first: minutes on a loaded 2-core machine.
+          240_000,
         ),
       ).toBe('webgpu');
       await waitFor(
