@@ -17,6 +17,7 @@ import { defineKernel, GpuKernelError, KernelRunner, submitDispatches } from './
 import { keepForLater, pendingRead, type PendingRead } from './pending-read.ts';
 import type { ShaderSources } from './shader-source.ts';
 import { uniformFields } from './uniforms.ts';
+import { COPY_DST, COPY_SRC, STORAGE } from './buffer-usage.ts';
 
 const PARAMS = uniformFields([
   ['numSteps', 'u32'],
@@ -85,9 +86,6 @@ export const TOTAL_WORDS = 18;
 
 /** Invocations per workgroup of both passes. */
 export const WORKGROUP = 64;
-const STORAGE = 0x0080;
-const COPY_SRC = 0x0004;
-const COPY_DST = 0x0008;
 
 /** What the metrics read of a GPU rollout's records (src/trainer/gpu-rollout.ts). */
 export interface CreditMetricsRecords {

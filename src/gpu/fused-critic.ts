@@ -42,6 +42,7 @@ import { defineKernel } from './kernel.ts';
 import { MINIBATCH_PERMUTATION, type PermutationKey, recordPermutation } from './minibatch-permutation.ts';
 import { PPO_GATHER, recordPpoGather, type RolloutRecords } from './ppo-gather.ts';
 import type { ShaderSources } from './shader-source.ts';
+import { COPY_DST, COPY_SRC, MAP_READ, STORAGE } from './buffer-usage.ts';
 
 export const CRITIC_VALUES = defineKernel({
   name: 'critic-values',
@@ -98,10 +99,6 @@ export interface FusedCriticSettings {
   epsilon: number;
 }
 
-const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
-const COPY_SRC = 0x0004;
-const COPY_DST = 0x0008;
-const MAP_READ = 0x0001;
 const SCRATCH_USAGE = STORAGE | COPY_SRC | COPY_DST;
 
 /**

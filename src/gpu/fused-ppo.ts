@@ -75,12 +75,9 @@ export {
   fusedPpoRefusal,
   variableSizes,
 } from './fused-ppo-batch.ts';
+import { COPY_DST, COPY_SRC, MAP_READ, STORAGE } from './buffer-usage.ts';
 export { FUSED_PPO_KERNELS, FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN, FUSED_PPO_PARAMS, type LossKind } from './fused-ppo-kernels.ts';
 
-const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
-const COPY_SRC = 0x0004;
-const COPY_DST = 0x0008;
-const MAP_READ = 0x0001;
 const SCRATCH_USAGE = STORAGE | COPY_SRC | COPY_DST;
 /**
  * What tfjs needs to wrap a buffer as a tensor (webgpu-interop.ts TENSOR_BUFFER_USAGE), and COPY_DST:

@@ -15,6 +15,7 @@
  */
 import type * as tf from '@tensorflow/tfjs-core';
 import { flushTfjsQueue, getWebGpuDevice, tensorGpuBuffer } from '../backend/webgpu-interop.ts';
+import { COPY_DST, COPY_SRC, MAP_READ } from './buffer-usage.ts';
 
 /** A source of a pending read: `count` float32 values of `buffer`, from value `offset` (default 0). */
 export type ReadSource = readonly [buffer: GPUBuffer, count: number, offset?: number];
@@ -28,12 +29,6 @@ export interface PendingRead<T> {
   /** Frees what holds the values; safe to call more than once. */
   release(): void;
 }
-
-// Fixed by the WebGPU spec; written as numbers because in Node the GPU* globals may be installed after
-// this module loads.
-const MAP_READ = 0x0001;
-const COPY_SRC = 0x0004;
-const COPY_DST = 0x0008;
 
 let keptBuffers = 0;
 

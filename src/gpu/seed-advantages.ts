@@ -28,6 +28,7 @@ import {
 } from './advantage-dispatches.ts';
 import type { GpuBufferPool } from './buffer-pool.ts';
 import { submitDispatches } from './kernel.ts';
+import { COPY_DST, COPY_SRC, STORAGE } from './buffer-usage.ts';
 
 /** The host's copies of a batch's offsets (src/advantages/types.ts): the joined offsets are shifted from them. */
 export interface HostOffsets {
@@ -87,10 +88,6 @@ export interface AdvantageSeat {
   join(call: SeedAdvantageCall): Promise<void>;
   leave(): void;
 }
-
-const STORAGE = 0x0080;
-const COPY_SRC = 0x0004;
-const COPY_DST = 0x0008;
 
 /** The longest run of a seed, in steps: its action record holds that many rows of its runs. */
 function longestRun(runOffsets: ArrayLike<number>, numRuns: number): number {

@@ -15,10 +15,7 @@ import type { GpuBufferPool } from './buffer-pool.ts';
 import { creditMetricsParams, KEY_WORDS, keyTableSlots, type SeedMetricsCall, TOTAL_WORDS, WORKGROUP } from './credit-metrics.ts';
 import { FINAL_WORDS } from './final-records.ts';
 import { submitDispatches } from './kernel.ts';
-
-const STORAGE = 0x0080;
-const COPY_SRC = 0x0004;
-const COPY_DST = 0x0008;
+import { COPY_DST, COPY_SRC, STORAGE } from './buffer-usage.ts';
 
 /** The calls' metrics, seed after seed in joined buffers from `pool`: two dispatches, the copies in and out, one submit. */
 export function submitSeedMetrics(calls: readonly SeedMetricsCall[], pool: GpuBufferPool): Promise<void> {

@@ -32,11 +32,7 @@ import {
 import { dictionarySize, keptBytes, recordSizes, stepBufferSizes } from './gpu-rollout-sizes.ts';
 import { Rendezvous } from './rendezvous.ts';
 import type { Rollout } from './rollout.ts';
-
-const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
-const COPY_SRC = 0x0004;
-const COPY_DST = 0x0008;
-const MAP_READ = 0x0001;
+import { COPY_DST, COPY_SRC, MAP_READ, STORAGE } from '../gpu/buffer-usage.ts';
 
 interface Joined {
   collector: GpuRolloutCollector;

@@ -83,6 +83,7 @@ import {
   recordSizes,
   stepBufferSizes,
 } from './gpu-rollout-sizes.ts';
+import { COPY_DST, COPY_SRC, MAP_READ, STORAGE } from '../gpu/buffer-usage.ts';
 
 /** Where a collector's rollout is played beside other seeds' (gpu-rollout-batch.ts `SeedRolloutBatch`). */
 export interface RolloutBatch {
@@ -90,11 +91,6 @@ export interface RolloutBatch {
   readonly armed: boolean;
   join(collector: GpuRolloutCollector, start: RolloutStart): Promise<Rollout>;
 }
-
-const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
-const COPY_SRC = 0x0004;
-const COPY_DST = 0x0008;
-const MAP_READ = 0x0001;
 
 export class GpuRolloutCollector {
   readonly kernel: GpuEnvKernel;
