@@ -52,11 +52,11 @@ const peakOf = (seen: readonly { type: string; bytes: number }[], from: number) 
 
 /** A loop on webgpu whose host notes the live GPU bytes at every message, with the message's kind. */
 function webgpuLoop() {
-  const seen: { type: FromWorker['type']; finished?: boolean; bytes: number }[] = [];
+  const seen: { type: FromWorker['type']; finished?: boolean; generation?: number; bytes: number }[] = [];
   const snapshots: SnapshotMessage[] = [];
   const loop = new TrainingLoop({
     post: (m) => {
-      seen.push({ type: m.type, ...(m.type === 'state' ? { finished: m.finished } : {}), bytes: liveBytes() });
+      seen.push({ type: m.type, ...(m.type === 'state' ? { finished: m.finished, generation: m.generation } : {}), bytes: liveBytes() });
       if (m.type === 'snapshot') snapshots.push(m);
     },
     prepare: async (_config, method) => createAdvantageEngine('webgpu', method, readShaderSources),
@@ -73,9 +73,16 @@ function webgpuLoop() {
   };
   /**
    * Waits for the race's end: the pump posts `finished` after its last iteration, then once more after
-   * it trimmed the run (training-loop.ts `pump`), so the second `finished` state since `from` is the end.
+   * it trimmed the run (training-loop.ts `pump`), so the race's second `finished` state is the end. Only
+   * the newest generation's states count: a reset first posts the state of the race it replaces, which
+   * is finished too.
    */
-  const ended = (from: number) => until('the race to end', () => seen.slice(from).filter((m) => m.type === 'state' && m.finished).length >= 2);
+  const ended = (from: number) =>
+    until('the race to end', () => {
+      const states = seen.slice(from).filter((m) => m.type === 'state');
+      const newest = Math.max(...states.map((m) => m.generation ?? -1));
+      return states.filter((m) => m.finished && m.generation === newest).length >= 2;
+    });
   return { loop, seen, snapshots, ended, until };
 }
 
