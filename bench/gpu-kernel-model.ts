@@ -273,8 +273,8 @@ export function measuredShape(runs: number, envSteps: number, distinctRows: numb
 /**
  * One method's `seeds` seeds of shape `s` on `device`, as an ESTIMATE: the rollout as one dispatch of
  * every seed's runs (src/trainer/gpu-rollout-batch.ts: seeds × runs workgroups, each seed's own
- * dictionary, so seeds × the distinct rows), the update once per seed one after the other (it has no
- * seed axis yet). The advantages, the metrics and the host's time are not priced.
+ * dictionary, so seeds × the distinct rows), the update once per seed one after the other (one
+ * submit for all, src/gpu/seed-updates.ts, but no seed axis in its kernels yet). The advantages, the metrics and the host's time are not priced.
  */
 export function seedsEstimate(version: KernelVersion, s: KernelShape, seeds: number, device: DeviceProfile): { one: number; all: number } {
   const one = phaseEstimates(version, s, device);

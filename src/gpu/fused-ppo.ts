@@ -51,6 +51,7 @@ import {
   variableSizes,
   workFloats,
 } from './fused-ppo-batch.ts';
+import type { UpdateSeat } from './seed-updates.ts';
 import type { ShaderSources } from './shader-source.ts';
 import {
   WORKGROUP,
@@ -147,31 +148,41 @@ export class FusedPpoKernels {
     const stats = this.pool.acquireOutput(5 * 4, STATS_USAGE);
     this.pool.lend(stats, released);
     const buffers = this.writeBatch(shape, batch, minibatches);
-    const scopes = pushScopes(d);
-    const encoder = d.createCommandEncoder({ label: 'fused ppo update' });
-    copyIn(encoder, targets, buffers, variableSizes(shape));
-    encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
-    encoder.clearBuffer(buffers.groups);
-    const pass = encoder.beginComputePass({ label: 'fused ppo update' });
-    this.recordGathers(pass, gatherRunner, rowsRunner, shape, batch, buffers);
-    if (permutationRunner && !(batch.perm instanceof Uint32Array))
-      recordPermutation(pass, permutationRunner, WORKGROUP, batch.numSteps, batch.perm.epochs, batch.perm.key, buffers.perm);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
     const record = (p: GPUComputePassEncoder, j: number, only?: number) =>
       this.recordMinibatch(p, slots[j], shape, batch, minibatches[j], j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, j === 0, true, only);
-    if (this.profile) {
+    const recordUpdate = (encoder: GPUCommandEncoder, profile: boolean) => {
+      copyIn(encoder, targets, buffers, variableSizes(shape));
+      encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
+      encoder.clearBuffer(buffers.groups);
+      const pass = encoder.beginComputePass({ label: 'fused ppo update' });
+      this.recordGathers(pass, gatherRunner, rowsRunner, shape, batch, buffers);
+      if (permutationRunner && !(batch.perm instanceof Uint32Array))
+        recordPermutation(pass, permutationRunner, WORKGROUP, batch.numSteps, batch.perm.epochs, batch.perm.key, buffers.perm);
+      if (!profile) minibatches.forEach((_, j) => record(pass, j));
       pass.end();
+      if (!profile) copyOut(encoder, targets, buffers, variableSizes(shape));
+    };
+    // A seed among others records its update into their one submit (seed-updates.ts).
+    const seat = this.seat?.armed && !this.profile ? this.seat : null;
+    if (seat) return { stats, errors: seat.join({ device: d, record: (encoder) => recordUpdate(encoder, false) }) };
+    const scopes = pushScopes(d);
+    const encoder = d.createCommandEncoder({ label: 'fused ppo update' });
+    recordUpdate(encoder, !!this.profile);
+    if (this.profile) {
       d.queue.submit([encoder.finish()]);
       await profileMinibatches(this.device, this.profile, minibatches.length, record);
+      const out = d.createCommandEncoder({ label: 'fused ppo update' });
+      copyOut(out, targets, buffers, variableSizes(shape));
+      d.queue.submit([out.finish()]);
     } else {
-      minibatches.forEach((_, j) => record(pass, j));
-      pass.end();
+      d.queue.submit([encoder.finish()]);
     }
-    const out = this.profile ? d.createCommandEncoder({ label: 'fused ppo update' }) : encoder;
-    copyOut(out, targets, buffers, variableSizes(shape));
-    d.queue.submit([out.finish()]);
     return { stats, errors: popScopes(d, scopes, 'fused ppo update') };
   }
+
+  /** Where this seed's update meets the other seeds' of its method (seed-updates.ts), or null: alone. */
+  seat: UpdateSeat | null = null;
 
   /**
    * One minibatch's gradients (kernels 1–6, no clipping, no Adam step) at the weights in

@@ -59,7 +59,7 @@ export class Trainer {
   /** The rollout's path, chosen once (collector-choice.ts), and why not the GPU's where it was asked for. */
   private readonly rolloutRoute: PhaseRoute<'rollout'>;
   /** The PPO update as WGSL kernels (ppo-fused.ts): on webgpu, when the engine carries the WGSL sources. */
-  private readonly fusedPpo: FusedPpoUpdate | null;
+  readonly fusedPpo: FusedPpoUpdate | null;
   /** The credit metrics on the GPU (credit-metrics.ts): on webgpu, when the engine carries the WGSL sources. */
   readonly gpuMetrics: GpuCreditMetrics | null;
   /** Which of the iteration's kernels this trainer has (gpu-batch-reads.ts). */
@@ -285,7 +285,7 @@ export class Trainer {
     });
     let pending: UpdateStats;
     try {
-      pending = await update();
+      pending = await update().finally(() => this.fusedPpo?.kernels.seat?.leave()); // the other seeds' updates need not wait for a seed that took the ops
     } catch (e) {
       releaseIteration(details);
       metrics?.release();

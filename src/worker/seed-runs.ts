@@ -13,8 +13,9 @@
  * On webgpu the seeds' rollouts play as one (src/trainer/gpu-rollout-batch.ts): `step` starts every
  * seed's iteration at once, each trainer's rollout joins the batch, one dispatch plays every seed's
  * runs, and each trainer goes on with its own rollout; their advantages on the kernels meet again, and so
- * do their credit metrics (src/trainer/seed-meeting.ts: one set of dispatches for every seed), each
- * runs its update on its own kernels, and their end-of-iteration read-backs meet. Where the batch
+ * do their credit metrics (src/trainer/seed-meeting.ts: one set of dispatches for every seed); each
+ * records its update on its own kernels into one submit for all (src/gpu/seed-updates.ts), and their
+ * end-of-iteration read-backs meet. Where the batch
  * cannot be made (`batchRefusal` says why) or on wasm and cpu, the seeds step one after the other.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -29,6 +30,7 @@ import { SeedRolloutBatch } from '../trainer/gpu-rollout-batch.ts';
 import { type SeedAdvantageCall, submitSeedAdvantages } from '../gpu/seed-advantages.ts';
 import type { SeedMetricsCall } from '../gpu/credit-metrics.ts';
 import { submitSeedMetrics } from '../gpu/seed-credit-metrics.ts';
+import { type SeedUpdateCall, submitSeedUpdates } from '../gpu/seed-updates.ts';
 import { SeedMeeting } from '../trainer/seed-meeting.ts';
 import { Rendezvous } from '../trainer/rendezvous.ts';
 import { GpuRolloutCollector } from '../trainer/gpu-rollout.ts';
@@ -56,6 +58,8 @@ export class SeedRuns {
   private readonly advantages: SeedMeeting<SeedAdvantageCall> | null = null;
   /** Where the batched seeds' credit metrics meet, or null: each seed's kernels alone. */
   private readonly metrics: SeedMeeting<SeedMetricsCall> | null = null;
+  /** Where the batched seeds' fused updates meet: one submit for all (seed-updates.ts), or null: each seed's alone. */
+  private readonly updates: SeedMeeting<SeedUpdateCall> | null = null;
   /** Where the batched seeds' end-of-iteration read-backs meet: one read-back for all (iteration-read-back.ts). */
   private readonly reads = new Rendezvous<PendingRead<unknown>[], unknown[]>(readEverySeed);
 
@@ -81,6 +85,12 @@ export class SeedRuns {
       engines.forEach((e, i) => e.seatAdvantages!(advantages.seat(i)));
       this.advantages = advantages;
     }
+    const fused = runs.map((r) => r.trainer.fusedPpo?.kernels ?? null);
+    if (fused.every((k) => k !== null)) {
+      const updates = new SeedMeeting('seed updates', submitSeedUpdates);
+      fused.forEach((k, i) => (k!.seat = updates.seat(i)));
+      this.updates = updates;
+    }
     const gpuMetrics = runs.map((r) => r.trainer.gpuMetrics);
     if (gpuMetrics.every((m) => m !== null)) {
       const metrics = new SeedMeeting('seed credit metrics', submitSeedMetrics);
@@ -97,6 +107,11 @@ export class SeedRuns {
   /** The seeds' credit metrics' meeting (tests count its rounds), or null. */
   get metricsBatch(): SeedMeeting<SeedMetricsCall> | null {
     return this.metrics;
+  }
+
+  /** The seeds' updates' meeting (tests count its rounds), or null. */
+  get updateBatch(): SeedMeeting<SeedUpdateCall> | null {
+    return this.updates;
   }
 
   /** The seeds' rollout batch (tests count its rounds), or null. */
@@ -200,6 +215,7 @@ export class SeedRuns {
     this.reads.arm(running.length);
     this.advantages?.arm(running.length);
     this.metrics?.arm(running.length);
+    this.updates?.arm(running.length);
     const settled = await Promise.allSettled(
       running.map((r) =>
         r.step().finally(() => {
@@ -207,6 +223,7 @@ export class SeedRuns {
           this.reads.leave(this.runs.indexOf(r));
           this.advantages?.leave(this.runs.indexOf(r));
           this.metrics?.leave(this.runs.indexOf(r));
+          this.updates?.leave(this.runs.indexOf(r));
         }),
       ),
     );
@@ -253,6 +270,7 @@ export class SeedRuns {
     this.batch?.trim();
     this.advantages?.trim();
     this.metrics?.trim();
+    this.updates?.trim();
     for (const r of this.runs) await r.trim();
   }
 
@@ -260,6 +278,7 @@ export class SeedRuns {
     this.batch?.dispose();
     this.advantages?.dispose();
     this.metrics?.dispose();
+    this.updates?.dispose();
     for (const r of this.runs) r.dispose();
   }
 }

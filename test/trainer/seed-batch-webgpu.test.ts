@@ -2,7 +2,8 @@
  * One method's seeds trained side by side on webgpu (src/worker/seed-runs.ts with
  * src/trainer/gpu-rollout-batch.ts): their rollouts play in one whole-episode dispatch, one submit and
  * one read-back (the iteration's end likewise), their advantages and their credit metrics
- * each in one set of dispatches and one submit (src/trainer/seed-meeting.ts), and each seed gives,
+ * each in one set of dispatches and one submit (src/trainer/seed-meeting.ts), their updates in one
+ * submit (src/gpu/seed-updates.ts), and each seed gives,
  * iteration by iteration, the records and the weights it gives trained alone on webgpu; its state restores exactly. The counts of a steady iteration, through the
  * WebGPU API, against the seeds one after the other.
  */
@@ -78,6 +79,7 @@ describe('seeds side by side on webgpu', () => {
     ['texthouse', 'grpo', [5, 6], 2],
     ['shop', 'gigpo', [7, 8], 2],
     ['gridhouse', 'ppo', [9, 10], 2],
+    ['gridhouse', 'sft', [3, 4], 2],
   ] as const)(
     '%s %s: each of seeds %j batched gives the records and weights it gives alone (%i iterations)',
     async (env, method, seeds, iterations) => {
@@ -93,10 +95,14 @@ describe('seeds side by side on webgpu', () => {
           step.forEach((r, s) => records[s].push(r.record));
         }
         expect(together.rolloutBatch!.rounds).toBe(iterations);
-        // The advantages meet too, on the kernels (the critic's, on the CPU, are computed by each seed).
-        expect(together.advantageBatch?.rounds ?? 0, 'advantage rounds').toBe(method === 'ppo' ? 0 : iterations);
-        // The credit metrics meet where the GPU computes them: not for the critic's batches (their details go to the host).
-        expect(together.metricsBatch?.rounds ?? 0, 'metrics rounds').toBe(method === 'ppo' ? 0 : iterations);
+        // The advantages meet too where they are computed on the kernels: not the critic's (on the CPU,
+        // each seed's), nor SFT's (none). The credit metrics meet where the GPU computes them: not for
+        // the critic's batches (their details go to the host), nor SFT's.
+        const onKernels = method !== 'ppo' && method !== 'sft';
+        expect(together.advantageBatch?.rounds ?? 0, 'advantage rounds').toBe(onKernels ? iterations : 0);
+        expect(together.metricsBatch?.rounds ?? 0, 'metrics rounds').toBe(onKernels ? iterations : 0);
+        // The fused policy updates meet in one submit: critic PPO's and SFT's behaviour cloning too.
+        expect(together.updateBatch?.rounds ?? 0, 'update rounds').toBe(iterations);
         const batchedWeights = await Promise.all((together as unknown as { runs: TrainingRun[] }).runs.map(weightsOf));
         for (const [s, config] of configs.entries()) {
           const alone = new TrainingRun(config, engine(config));
@@ -142,7 +148,26 @@ describe('seeds side by side on webgpu', () => {
     }
   }, 600_000);
 
-  it("a steady iteration of 4 seeds: the rollout's dispatches, its submit and read-back and the end's for all; the rest per seed (counts printed)", async () => {
+  it("a seed whose update takes the tfjs ops (its batch refused by the fused kernels) does not hold up the others' update", async () => {
+    const configs = [41, 42, 43].map((s) => tiny('gridhouse', 'beacon', s));
+    const together = await seedRuns(configs);
+    const alone = new TrainingRun(configs[2], engine(configs[2]));
+    try {
+      // The first seed to check its batch is refused: it updates on the ops, the other two meet without it.
+      armGpuFault('updateRefusal');
+      const step = await together.step();
+      expect(step.map((r) => r.seed)).toEqual([41, 42, 43]);
+      expect(step.filter((r) => r.record.path?.update === 'ops').length, 'one seed took the ops').toBe(1);
+      expect(together.updateBatch!.rounds).toBe(1);
+      // A seed that met the others gives what it gives alone.
+      expect(withoutTiming(step[2].record)).toEqual(withoutTiming((await alone.step())!));
+    } finally {
+      together.dispose();
+      alone.dispose();
+    }
+  }, 600_000);
+
+  it("a steady iteration of 4 seeds: one seed's submits and read-backs; the rollout's, advantages' and metrics' dispatches for all, the update's per seed (counts printed)", async () => {
     const counts = async (seeds: number, batched: boolean): Promise<WebGpuCallCounts> => {
       const runs = await seedRuns(Array.from({ length: seeds }, (_, i) => tiny('gridhouse', 'beacon', 31 + i)));
       try {
@@ -175,8 +200,9 @@ describe('seeds side by side on webgpu', () => {
     // The rollout: 3 dispatches a seed in turn; batched, 3 for every seed (episodes, numbering, final records).
     // The advantages likewise: 3 for every seed (segment scan, group reduce, combine); the metrics, 2.
     expect(together.dispatches).toBe(4 * one.dispatches - 9 - 9 - 6);
-    // The rollout's submit, the advantages', the metrics' and the end-of-iteration read-back's: one each for every seed.
-    expect(together.submits).toBe(4 * one.submits - 6 - 3 - 3);
+    // The rollout's submit, the advantages', the metrics', the update's and the end-of-iteration read-back's: one each for every seed.
+    expect(together.submits).toBe(4 * one.submits - 6 - 3 - 3 - 3);
+    expect(together.submits, 'as many submits as one seed').toBe(one.submits);
     // Both read-backs (the rollout's, the iteration's values) one for every seed: as many as one seed's.
     expect(together.readBacks).toBe(one.readBacks);
     const net = (c: WebGpuCallCounts) => c.buffersCreated - c.buffersDestroyed;
