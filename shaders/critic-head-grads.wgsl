@@ -7,7 +7,7 @@
 // sums ppo-step-grads left per span of rows, in order (lib/ppo_batch.wgsl towerGradFloats).
 
 import package::lib::dispatch::{WORKGROUP_SIZE, Invocation, invocationIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, towerGradFloats, towerSpans};
+import package::lib::ppo_batch::{seedParams, Params, weightOffsets, workOffsets, towerGradFloats, towerSpans};
 
 @group(0) @binding(1) var<storage, read> work: array<f32>;
 @group(0) @binding(2) var<storage, read_write> grads: array<f32>;
@@ -15,11 +15,12 @@ import package::lib::ppo_batch::{params, weightOffsets, workOffsets, towerGradFl
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(id: Invocation) {
+  let params = seedParams[id.workgroupId.z];
   let q = invocationIndex(id);
   let M = params.batchSize;
   let H = params.hiddenSize;
-  let w = weightOffsets();
-  let o = workOffsets();
+  let w = weightOffsets(params);
+  let o = workOffsets(params);
   if (q < H) {
     var sum = 0.0;
     for (var i = 0u; i < M; i++) {
@@ -32,11 +33,11 @@ fn main(id: Invocation) {
       sum += work[o.stats + i * 4u + 1u];
     }
     grads[w.c1] = sum;
-  } else if (q < H + 1u + towerGradFloats()) {
+  } else if (q < H + 1u + towerGradFloats(params)) {
     let p = q - (H + 1u);
-    let size = towerGradFloats();
+    let size = towerGradFloats(params);
     var sum = 0.0;
-    for (var t = 0u; t < towerSpans(); t++) {
+    for (var t = 0u; t < towerSpans(params); t++) {
       sum += partials[t * size + p];
     }
     grads[p] = sum;

@@ -13,7 +13,7 @@
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
 import package::lib::tower_backward::{weights, work, dz, firstLayerDeltas};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets};
+import package::lib::ppo_batch::{seedParams, Params, weightOffsets, workOffsets};
 
 @group(0) @binding(3) var<storage, read> returns: array<f32>;
 @group(0) @binding(4) var<storage, read> perm: array<u32>;
@@ -22,14 +22,15 @@ var<workgroup> gradient: f32;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let params = seedParams[wg.z];
   let i = workgroupIndex(wg, grid);
   let M = params.batchSize;
   if (i >= M) {
     return;
   }
   let H = params.hiddenSize;
-  let o = workOffsets();
-  let w = weightOffsets();
+  let o = workOffsets(params);
+  let w = weightOffsets(params);
   if (lid == 0u) {
     // The head as tfjs's fused matMul forms it: the products first, then the bias.
     var value = 0.0;
@@ -56,5 +57,5 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   }
   workgroupBarrier();
   // dz1 = (dz2 · W2ᵀ) · (1 − a1²), from dz (lib/tower_backward.wgsl).
-  firstLayerDeltas(i, lid);
+  firstLayerDeltas(params, i, lid);
 }

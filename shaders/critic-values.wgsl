@@ -8,7 +8,7 @@
 // then the bias, and tanh as ppo-forward computes it.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, MAX_HIDDEN};
+import package::lib::ppo_batch::{seedParams, Params, weightOffsets, MAX_HIDDEN};
 import package::lib::acting::safeTanh;
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
@@ -20,13 +20,14 @@ var<workgroup> second: array<f32, MAX_HIDDEN>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let params = seedParams[wg.z];
   let s = workgroupIndex(wg, grid);
   if (s >= params.numSteps) {
     return;
   }
   let H = params.hiddenSize;
   let D = params.obsDim;
-  let w = weightOffsets();
+  let w = weightOffsets(params);
   for (var j = lid; j < H; j += WORKGROUP_SIZE) {
     var z = 0.0;
     for (var i = 0u; i < D; i++) {

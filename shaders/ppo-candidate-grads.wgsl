@@ -13,7 +13,7 @@
 // tower's gradients over the spans, in order, into the gradient buffer.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, workOffsets, groupOffsets, towerGradFloats, towerSpans, SEGMENT_CHUNK};
+import package::lib::ppo_batch::{seedParams, Params, workOffsets, groupOffsets, towerGradFloats, towerSpans, SEGMENT_CHUNK};
 
 @group(0) @binding(1) var<storage, read> work: array<f32>;
 @group(0) @binding(2) var<storage, read> rows: array<i32>;
@@ -31,13 +31,17 @@ var<workgroup> pairScore: array<f32, SEGMENT_CHUNK>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let params = seedParams[wg.z];
+  if (params.batchSize == 0u) {
+    return; // this seed has no minibatch in this slot (fewer steps than minibatches)
+  }
   let chunk = workgroupIndex(wg, grid);
   let chunks = (params.numSteps * params.numActions + SEGMENT_CHUNK - 1u) / SEGMENT_CHUNK;
   if (chunk >= chunks) {
-    addSpans((chunk - chunks) * WORKGROUP_SIZE + lid);
+    addSpans(params, (chunk - chunks) * WORKGROUP_SIZE + lid);
     return;
   }
-  let g = groupOffsets();
+  let g = groupOffsets(params);
   let total = groups[g.rowStart + params.numRows];
   let first = chunk * SEGMENT_CHUNK;
   if (first >= total) {
@@ -47,7 +51,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   let H = params.hiddenSize;
   let A = params.numActions;
   let M = params.batchSize;
-  let o = workOffsets();
+  let o = workOffsets(params);
   for (var q = first + lid; q < last; q += WORKGROUP_SIZE) {
     let p = groups[g.sorted + q];
     // Where the pair's step sits in this minibatch: wraps past M for a step outside it (invPos 0, or
@@ -57,7 +61,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     if (i < M) {
       score = work[o.dScore + i * A + p % A];
     }
-    pairRow[q - first] = u32(rows[p]);
+    pairRow[q - first] = u32(rows[params.stepBase * A + p]);
     pairStep[q - first] = i;
     pairScore[q - first] = score;
   }
@@ -69,7 +73,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     for (var n = 0u; n < count; n++) {
       let r = pairRow[n];
       if (r != row) {
-        pieces[pieceIndex(row, chunk) * H + j] = sum;
+        pieces[params.pieceBase + pieceIndex(params, row, chunk) * H + j] = sum;
         sum = 0.0;
         row = r;
       }
@@ -78,24 +82,24 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
         sum += pairScore[n] * work[o.h + i * H + j];
       }
     }
-    pieces[pieceIndex(row, chunk) * H + j] = sum;
+    pieces[params.pieceBase + pieceIndex(params, row, chunk) * H + j] = sum;
   }
 }
 
-fn pieceIndex(row: u32, chunk: u32) -> u32 {
-  let g = groupOffsets();
+fn pieceIndex(params: Params, row: u32, chunk: u32) -> u32 {
+  let g = groupOffsets(params);
   return groups[g.pieceBase + row] + chunk - groups[g.rowStart + row] / SEGMENT_CHUNK;
 }
 
 // Output q of the observation tower's gradients: its spans' partial sums, in order.
-fn addSpans(q: u32) {
-  let size = towerGradFloats();
+fn addSpans(params: Params, q: u32) {
+  let size = towerGradFloats(params);
   if (q >= size) {
     return;
   }
   var sum = 0.0;
-  for (var t = 0u; t < towerSpans(); t++) {
-    sum += partials[t * size + q];
+  for (var t = 0u; t < towerSpans(params); t++) {
+    sum += partials[params.partialBase + t * size + q];
   }
-  grads[q] = sum;
+  grads[params.weightBase + q] = sum;
 }

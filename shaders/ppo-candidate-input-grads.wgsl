@@ -9,7 +9,7 @@
 // grad-norm adds the tiles in order. The invocations stride over the hidden units, then the outputs.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, groupOffsets, candidatePartialFloats, candidatePartialsStart, ROW_TILE};
+import package::lib::ppo_batch::{seedParams, Params, weightOffsets, workOffsets, groupOffsets, candidatePartialFloats, candidatePartialsStart, ROW_TILE};
 
 @group(0) @binding(1) var<storage, read> features: array<f32>;
 @group(0) @binding(2) var<storage, read> weights: array<f32>;
@@ -20,6 +20,10 @@ import package::lib::ppo_batch::{params, weightOffsets, workOffsets, groupOffset
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let params = seedParams[wg.z];
+  if (params.batchSize == 0u) {
+    return; // this seed has no minibatch in this slot (fewer steps than minibatches)
+  }
   let tile = workgroupIndex(wg, grid);
   let K = params.numRows;
   let first = tile * ROW_TILE;
@@ -29,16 +33,16 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   let last = min(first + ROW_TILE, K);
   let H = params.hiddenSize;
   let F = params.actionDim;
-  let w = weightOffsets();
-  let o = workOffsets();
-  let g = groupOffsets();
+  let w = weightOffsets(params);
+  let o = workOffsets(params);
+  let g = groupOffsets(params);
   for (var r = first; r < last; r++) {
     let firstPiece = groups[g.pieceBase + r];
     let endPiece = groups[g.pieceBase + r + 1u];
     for (var j = lid; j < H; j += WORKGROUP_SIZE) {
       var sum = 0.0;
       for (var n = firstPiece; n < endPiece; n++) {
-        sum += pieces[n * H + j];
+        sum += pieces[params.pieceBase + n * H + j];
       }
       work[o.de + r * H + j] = sum;
     }
@@ -57,14 +61,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   }
   storageBarrier();
   workgroupBarrier();
-  let size = candidatePartialFloats();
+  let size = candidatePartialFloats(params);
   for (var q = lid; q < size; q += WORKGROUP_SIZE) {
     var sum = 0.0;
     if (q < F * H) {
       let f = q / H;
       let j = q % H;
       for (var r = first; r < last; r++) {
-        sum += features[r * F + f] * work[o.du1 + r * H + j];
+        sum += features[(params.rowBase + r) * F + f] * work[o.du1 + r * H + j];
       }
     } else if (q < F * H + H) {
       let j = q - F * H;
@@ -84,6 +88,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
         sum += work[o.de + r * H + j];
       }
     }
-    partials[candidatePartialsStart() + tile * size + q] = sum;
+    partials[params.partialBase + candidatePartialsStart(params) + tile * size + q] = sum;
   }
 }

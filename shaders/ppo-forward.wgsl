@@ -15,7 +15,7 @@
 // integer atomics, so the counts are exact whatever the order.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, groupOffsets, FORWARD_ROWS};
+import package::lib::ppo_batch::{seedParams, Params, weightOffsets, workOffsets, groupOffsets, FORWARD_ROWS};
 import package::lib::acting::safeTanh;
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
@@ -47,6 +47,10 @@ struct Layer { source: u32, input: u32, inputDim: u32, weights: u32, bias: u32, 
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let params = seedParams[wg.z];
+  if (params.batchSize == 0u) {
+    return; // this seed has no minibatch in this slot (fewer steps than minibatches)
+  }
   let rowBlock = workgroupIndex(wg, grid);
   let M = params.batchSize;
   let K = params.numRows;
@@ -55,42 +59,42 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   if (rowBlock >= observationBlocks + candidateBlocks) {
     let b = rowBlock - observationBlocks - candidateBlocks;
     if (params.groupRows == 1u && b < params.countBlocks) {
-      countPairs(b, lid);
+      countPairs(params, b, lid);
     }
     return;
   }
   let H = params.hiddenSize;
-  let w = weightOffsets();
-  let o = workOffsets();
+  let w = weightOffsets(params);
+  let o = workOffsets(params);
   if (rowBlock < observationBlocks) {
     let first = rowBlock * FORWARD_ROWS;
     let count = min(FORWARD_ROWS, M - first);
-    denseLayer(Layer(FROM_OBS, first, params.obsDim, w.w1, w.b1, o.a1 + first * H, true), count, lid);
+    denseLayer(params, Layer(FROM_OBS, first, params.obsDim, w.w1, w.b1, o.a1 + first * H, true), count, lid);
     storageBarrier();
-    denseLayer(Layer(FROM_WORK, o.a1 + first * H, H, w.w2, w.b2, o.h + first * H, true), count, lid);
+    denseLayer(params, Layer(FROM_WORK, o.a1 + first * H, H, w.w2, w.b2, o.h + first * H, true), count, lid);
   } else {
     let first = (rowBlock - observationBlocks) * FORWARD_ROWS;
     let count = min(FORWARD_ROWS, K - first);
-    denseLayer(Layer(FROM_FEATURES, first, params.actionDim, w.v1, w.c1, o.g1 + first * H, true), count, lid);
+    denseLayer(params, Layer(FROM_FEATURES, first, params.actionDim, w.v1, w.c1, o.g1 + first * H, true), count, lid);
     storageBarrier();
-    denseLayer(Layer(FROM_WORK, o.g1 + first * H, H, w.v2, w.c2, o.e + first * H, false), count, lid);
+    denseLayer(params, Layer(FROM_WORK, o.g1 + first * H, H, w.v2, w.c2, o.e + first * H, false), count, lid);
   }
 }
 
 // Input i of the rowBlock's row r (r < count).
-fn inputAt(l: Layer, r: u32, i: u32) -> f32 {
+fn inputAt(params: Params, l: Layer, r: u32, i: u32) -> f32 {
   if (l.source == FROM_OBS) {
-    return obs[perm[params.permOffset + l.input + r] * params.obsDim + i];
+    return obs[(params.stepBase + perm[params.permOffset + l.input + r]) * params.obsDim + i];
   }
   if (l.source == FROM_FEATURES) {
-    return features[(l.input + r) * params.actionDim + i];
+    return features[(params.rowBase + l.input + r) * params.actionDim + i];
   }
   return work[l.input + r * params.hiddenSize + i];
 }
 
 // out[r, j] = act(Σ_i x[r, i] · W[i, j] + b[j]) for the block's `count` rows, LANE_UNITS × UNIT_GROUPS
 // units a pass; every invocation runs every loop's trips, so the barriers stay in uniform flow.
-fn denseLayer(l: Layer, count: u32, lid: u32) {
+fn denseLayer(params: Params, l: Layer, count: u32, lid: u32) {
   let H = params.hiddenSize;
   let rowVector = (lid / UNIT_GROUPS) * (LANE_ROWS / 4u);
   for (var j0 = 0u; j0 < H; j0 += UNIT_GROUPS * LANE_UNITS) {
@@ -111,7 +115,7 @@ fn denseLayer(l: Layer, count: u32, lid: u32) {
         let i = i0 + e % INPUT_TILE;
         var x = 0.0;
         if (r < count && i < l.inputDim) {
-          x = inputAt(l, r, i);
+          x = inputAt(params, l, r, i);
         }
         tile[(e % INPUT_TILE) * ROW_VECTORS + r / 4u][r % 4u] = x;
       }
@@ -155,12 +159,12 @@ fn denseLayer(l: Layer, count: u32, lid: u32) {
 }
 
 // Block b's pairs counted at their rows: counts[r · countBlocks + b] (ppo-step-loss scans them).
-fn countPairs(b: u32, lid: u32) {
-  let g = groupOffsets();
+fn countPairs(params: Params, b: u32, lid: u32) {
+  let g = groupOffsets(params);
   let start = b * params.blockPairs;
   let end = min(start + params.blockPairs, params.numSteps * params.numActions);
   for (var p = start + lid; p < end; p += WORKGROUP_SIZE) {
-    let r = rows[p];
+    let r = rows[params.stepBase * params.numActions + p];
     if (r >= 0) {
       atomicAdd(&groups[g.counts + u32(r) * params.countBlocks + b], 1u);
     }

@@ -19,7 +19,7 @@
 // after another, so every pair's place is the same on every run: by row, then by pair.
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
-import package::lib::ppo_batch::{params, workOffsets, groupOffsets, towerGradFloats, towerSpans};
+import package::lib::ppo_batch::{seedParams, Params, workOffsets, groupOffsets, towerGradFloats, towerSpans};
 
 @group(0) @binding(1) var<storage, read> obs: array<f32>;
 @group(0) @binding(2) var<storage, read> perm: array<u32>;
@@ -44,6 +44,10 @@ var<workgroup> laneCursor: array<u32, MAX_LANES>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let params = seedParams[wg.z];
+  if (params.batchSize == 0u) {
+    return; // this seed has no minibatch in this slot (fewer steps than minibatches)
+  }
   let group = workgroupIndex(wg, grid);
   let H = params.hiddenSize;
   let columnBlocks = (H + MAX_LANES - 1u) / MAX_LANES;
@@ -51,10 +55,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   let firstBlocks = (params.obsDim + TILE_INPUTS) / TILE_INPUTS;
   let secondBlocks = (H + TILE_INPUTS) / TILE_INPUTS;
   let perSpan = (firstBlocks + secondBlocks) * columnBlocks;
-  let tiles = towerSpans() * perSpan;
+  let tiles = towerSpans(params) * perSpan;
   if (group >= tiles) {
     if (params.groupRows == 1u && group < tiles + params.countBlocks) {
-      placePairs(group - tiles, lid);
+      placePairs(params, group - tiles, lid);
     }
     return;
   }
@@ -74,7 +78,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   // This invocation's 4 inputs (inputGroup) and 4 columns (columnGroup).
   let inputGroup = lid / COLUMN_VECTORS;
   let columnGroup = lid % COLUMN_VECTORS;
-  let o = workOffsets();
+  let o = workOffsets(params);
   let M = params.batchSize;
   let rowStart = spanIndex * params.spanRows;
   let rowEnd = min(rowStart + params.spanRows, M);
@@ -93,7 +97,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
         x = 1.0;
       } else if (i < rowEnd && f < inputs) {
         if (isFirst) {
-          x = obs[perm[params.permOffset + i] * params.obsDim + f];
+          x = obs[(params.stepBase + perm[params.permOffset + i]) * params.obsDim + f];
         } else {
           x = work[o.a1 + i * H + f];
         }
@@ -124,22 +128,22 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     }
     workgroupBarrier();
   }
-  let out = spanIndex * towerGradFloats() + outputStart;
+  let out = spanIndex * towerGradFloats(params) + outputStart;
   var sums = array<vec4<f32>, 4>(sums0, sums1, sums2, sums3);
   for (var c = 0u; c < 4u; c++) {
     let column = columnStart + columnGroup * 4u + c;
     for (var f = 0u; f < 4u; f++) {
       let input = firstInput + inputGroup * 4u + f;
       if (column < H && input <= inputs) {
-        partials[out + input * H + column] = sums[c][f];
+        partials[params.partialBase + out + input * H + column] = sums[c][f];
       }
     }
   }
 }
 
 // Block b's admissible pairs into their rows' segments, in pair order.
-fn placePairs(b: u32, lid: u32) {
-  let g = groupOffsets();
+fn placePairs(params: Params, b: u32, lid: u32) {
+  let g = groupOffsets(params);
   let blocks = params.countBlocks;
   let start = b * params.blockPairs;
   let end = min(start + params.blockPairs, params.numSteps * params.numActions);
@@ -147,7 +151,7 @@ fn placePairs(b: u32, lid: u32) {
     let p = base + lid;
     var r = -1;
     if (p < end) {
-      r = rows[p];
+      r = rows[params.stepBase * params.numActions + p];
     }
     laneRow[lid] = r;
     workgroupBarrier();

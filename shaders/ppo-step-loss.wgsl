@@ -24,7 +24,7 @@
 
 import package::lib::dispatch::{WORKGROUP_SIZE, workgroupIndex};
 import package::lib::tower_backward::{weights, work};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, groupOffsets, GroupOffsets, lossRows, LOSS_ROWS, LOSS_PAIRS, MAX_ACTIONS, LOSS_CLONING, SEGMENT_CHUNK};
+import package::lib::ppo_batch::{seedParams, Params, weightOffsets, workOffsets, groupOffsets, GroupOffsets, lossRows, LOSS_ROWS, LOSS_PAIRS, MAX_ACTIONS, LOSS_CLONING, SEGMENT_CHUNK};
 
 @group(0) @binding(3) var<storage, read> rows: array<i32>;
 @group(0) @binding(4) var<storage, read> actions: array<u32>;
@@ -49,25 +49,29 @@ var<workgroup> laneTotals: array<u32, MAX_ACTIONS>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let params = seedParams[wg.z];
+  if (params.batchSize == 0u) {
+    return; // this seed has no minibatch in this slot (fewer steps than minibatches)
+  }
   let rowBlock = workgroupIndex(wg, grid);
   let M = params.batchSize;
-  let R = lossRows();
+  let R = lossRows(params);
   let blocks = (M + R - 1u) / R;
   if (rowBlock >= blocks) {
     if (rowBlock == blocks && params.groupRows == 1u) {
-      scanCounts(lid);
+      scanCounts(params, lid);
     }
     return;
   }
   let H = params.hiddenSize;
   let A = params.numActions;
-  let o = workOffsets();
+  let o = workOffsets(params);
   let first = rowBlock * R;
   let count = min(R, M - first);
   for (var e = lid; e < count * A; e += WORKGROUP_SIZE) {
     let i = first + e / A;
     let a = e % A;
-    let k = rows[perm[params.permOffset + i] * A + a];
+    let k = rows[(params.stepBase + perm[params.permOffset + i]) * A + a];
     rowOf[e] = k;
     if (k < 0) {
       logp[e] = MASKED_LOGIT;
@@ -81,7 +85,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
   }
   workgroupBarrier();
   if (lid < count) {
-    rowLoss(first + lid, lid * A);
+    rowLoss(params, first + lid, lid * A);
   }
   workgroupBarrier();
   for (var e = lid; e < count * A; e += WORKGROUP_SIZE) {
@@ -102,15 +106,15 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     work[o.dz2 + (first + r) * H + j] = dh * (1.0 - y * y);
   }
   storageBarrier();
-  firstLayerDeltas(first, count, lid);
+  firstLayerDeltas(params, first, count, lid);
 }
 
 // Row i's loss, its statistics and its score gradients, from its logits at logp[base …] (its step's
 // candidates): the serial part, one invocation per row.
-fn rowLoss(i: u32, base: u32) {
+fn rowLoss(params: Params, i: u32, base: u32) {
   let A = params.numActions;
   let M = params.batchSize;
-  let o = workOffsets();
+  let o = workOffsets(params);
   let s = perm[params.permOffset + i];
   // The largest logit, and the first candidate that has it (tfjs's argMax: cloning's accuracy).
   var top = logp[base];
@@ -131,7 +135,7 @@ fn rowLoss(i: u32, base: u32) {
     logp[base + a] = (logp[base + a] - top) - logTotal;
     entropy += exp(logp[base + a]) * logp[base + a];
   }
-  let action = actions[s];
+  let action = actions[params.stepBase + s];
   let count = f32(M);
   // ∂loss/∂log p[action], the entropy term's scale and the row's statistics: cloning's first, PPO's
   // in their place unless cloning.
@@ -139,8 +143,8 @@ fn rowLoss(i: u32, base: u32) {
   var entropyScale = 0.0;
   var rowStats = vec4<f32>(logp[base + action], select(0.0, 1.0, best == action), 0.0, 0.0);
   if (params.lossKind != LOSS_CLONING) {
-    let advantage = advantages[s];
-    let logRatio = logp[base + action] - oldLogProbs[s];
+    let advantage = advantages[params.stepBase + s];
+    let logRatio = logp[base + action] - oldLogProbs[params.stepBase + s];
     let ratio = exp(logRatio);
     let clipped = min(max(ratio, params.clipLow), params.clipHigh);
     let unclippedTerm = ratio * advantage;
@@ -184,17 +188,17 @@ fn rowLoss(i: u32, base: u32) {
   work[st + 1u] = rowStats.y;
   work[st + 2u] = rowStats.z;
   work[st + 3u] = rowStats.w;
-  groups[groupOffsets().invPos + s] = params.permOffset + i + 1u;
+  groups[groupOffsets(params).invPos + s] = params.permOffset + i + 1u;
 }
 
 // dz1 = (dz2 · W2ᵀ) · (1 − a1²) for the block's `count` rows from first on, dz2 read back from the
 // work buffer DELTA_TILE columns at a time: each invocation takes 4 units of a1 (16 groups of units)
 // for 8 of the block's rows (LOSS_ROWS / 8 groups of rows), so per column it loads 4 weights and 2
 // vectors of deltas for 32 multiply-adds. Every invocation runs every loop's trips (the barriers).
-fn firstLayerDeltas(first: u32, count: u32, lid: u32) {
+fn firstLayerDeltas(params: Params, first: u32, count: u32, lid: u32) {
   let H = params.hiddenSize;
-  let o = workOffsets();
-  let w2 = weightOffsets().w2;
+  let o = workOffsets(params);
+  let w2 = weightOffsets(params).w2;
   let rowVector = (lid / 16u) * 2u;
   for (var r0 = 0u; r0 < H; r0 += 64u) {
     let r = r0 + (lid % 16u) * 4u;
@@ -258,8 +262,8 @@ fn firstLayerDeltas(first: u32, count: u32, lid: u32) {
 // admissible pairs). Then each row's pieces, the chunks of SEGMENT_CHUNK sorted pairs its segment
 // meets, scanned into pieceBase. Each invocation scans a contiguous range; the ranges' totals are
 // scanned by invocation 0.
-fn scanCounts(lid: u32) {
-  let g = groupOffsets();
+fn scanCounts(params: Params, lid: u32) {
+  let g = groupOffsets(params);
   let K = params.numRows;
   let blocks = params.countBlocks;
   let n = K * blocks;

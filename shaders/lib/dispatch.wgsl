@@ -21,3 +21,8 @@ fn workgroupIndex(workgroupId: vec3<u32>, numWorkgroups: vec3<u32>) -> u32 {
 fn invocationIndex(id: Invocation) -> u32 {
   return workgroupIndex(id.workgroupId, id.numWorkgroups) * WORKGROUP_SIZE + id.localIndex;
 }
+
+// The most seeds a kernel with a seed axis takes (kernel-spec.ts KERNEL_SEEDS): its uniforms are one
+// Params per seed, `array<Params, KERNEL_SEEDS>`, and the grid's z is the seed. Each workgroup takes
+// its seed's as a `let`, so values read from them stay uniform for the barriers.
+const KERNEL_SEEDS = 16u;

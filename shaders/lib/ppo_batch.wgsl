@@ -1,14 +1,16 @@
 // What the fused PPO update's seven kernels (ppo-forward, ppo-step-loss, ppo-step-grads,
 // ppo-candidate-grads, ppo-candidate-input-grads, ppo-grad-norm, ppo-adam) share, and the fused
 // critic's (critic-values, critic-value-loss, critic-head-grads, with four of the seven): the one
-// Params struct at @binding(0), written once per minibatch (src/gpu/fused-ppo.ts FUSED_PPO_PARAMS),
-// and where each kernel finds its values in the flat buffers. Weights, gradients and Adam's moments
+// Params struct at @binding(0), one per seed and written once per minibatch
+// (src/gpu/fused-ppo-kernels.ts FUSED_PPO_PARAMS), and where each kernel finds its values in the flat
+// buffers. Weights, gradients and Adam's moments
 // are flat, in `Policy.variables` order: W1 [D, H], b1, W2 [H, H], b2, V1 [F, H], c1, V2 [H, H], c2
 // (the critic's: W1, b1, W2, b2, then its head [H] and bias where V1 and c1 are, with F = 1). The
 // work buffer holds one minibatch's activations and deltas at offsets that depend on its size M
 // (workOffsets).
 
 import package::lib::acting::{WeightOffsets, policyWeightOffsets};
+import package::lib::dispatch::KERNEL_SEEDS;
 
 struct Params {
   numSteps: u32,
@@ -44,9 +46,27 @@ struct Params {
   blockPairs: u32,
   // Rows per span of ppo-step-grads' tiled sums (a multiple of TILE_ROWS): one partial sum per span.
   spanRows: u32,
+  // Where this seed's part of each joined buffer starts (all 0 for one seed alone): its flat weights,
+  // gradients and moments (weightOffsets), work (workOffsets), groups (groupOffsets), pieces, partials,
+  // state and statistics; its steps in obs (× obsDim), rows (× numActions), actions, oldLogProbs and
+  // advantages; its distinct rows in features (× actionDim). Its permutation's start is in permOffset.
+  weightBase: u32,
+  workBase: u32,
+  groupBase: u32,
+  pieceBase: u32,
+  partialBase: u32,
+  stepBase: u32,
+  rowBase: u32,
+  stateBase: u32,
+  // The struct is a uniform array's element: 16-byte multiple (@size pads it to 160 bytes).
+  @size(16) statsBase: u32,
 }
 
-@group(0) @binding(0) var<uniform> params: Params;
+// One Params per seed (lib/dispatch.wgsl KERNEL_SEEDS): each kernel's main takes its workgroup's as
+// `let params = seedParams[workgroup_id.z]` and hands it to every function below, so it stays uniform
+// (the barriers need it). The critic's three kernels run one seed alone (z = 0, every base 0).
+// Several seeds side by side: src/gpu/fused-ppo-seeds.ts.
+@group(0) @binding(0) var<uniform> seedParams: array<Params, KERNEL_SEEDS>;
 
 // The loss ppo-step-loss differentiates (`lossKind`; fused-ppo-kernels.ts LOSS_KINDS): PPO's clipped
 // surrogate with its entropy bonus and KL penalty (docs/maths.md §4), or behaviour cloning's
@@ -58,12 +78,11 @@ const LOSS_CLONING = 1u;
 const MAX_HIDDEN = 512u;
 const MAX_ACTIONS = 256u;
 
-// Where each variable lies in the flat buffers: the acting pass's layout (lib/acting.wgsl), one definition.
-// Every kernel reads its workgroup's index from the grid's x and y alone (lib/dispatch.wgsl), and
-// every weight, moment and gradient through weightOffsets: a leading seed axis (several policies, each
-// its own weights, moments, norm and permutation) would take the grid's z and add its policy's base here.
-fn weightOffsets() -> WeightOffsets {
-  return policyWeightOffsets(0u, params.obsDim, params.actionDim, params.hiddenSize);
+// Where each variable lies in the flat buffers: the acting pass's layout (lib/acting.wgsl), one
+// definition, from the seed's base. Every kernel reads its workgroup's index from the grid's x and y
+// (lib/dispatch.wgsl) and its seed from z.
+fn weightOffsets(params: Params) -> WeightOffsets {
+  return policyWeightOffsets(params.weightBase, params.obsDim, params.actionDim, params.hiddenSize);
 }
 
 // a1, h, dz2, dz1: [M, H] per minibatch row; g1, e, de, du1: [K, H] per distinct candidate row;
@@ -72,15 +91,15 @@ fn weightOffsets() -> WeightOffsets {
 // most likely, 0, 0).
 struct WorkOffsets { a1: u32, h: u32, dz2: u32, dz1: u32, g1: u32, e: u32, de: u32, du1: u32, dScore: u32, stats: u32 }
 
-fn workOffsets() -> WorkOffsets {
+fn workOffsets(params: Params) -> WorkOffsets {
   let MH = params.batchSize * params.hiddenSize;
   let KH = params.numRows * params.hiddenSize;
   var o: WorkOffsets;
-  o.a1 = 0u;
-  o.h = MH;
-  o.dz2 = 2u * MH;
-  o.dz1 = 3u * MH;
-  o.g1 = 4u * MH;
+  o.a1 = params.workBase;
+  o.h = o.a1 + MH;
+  o.dz2 = o.a1 + 2u * MH;
+  o.dz1 = o.a1 + 3u * MH;
+  o.g1 = o.a1 + 4u * MH;
   o.e = o.g1 + KH;
   o.de = o.e + KH;
   o.du1 = o.de + KH;
@@ -100,10 +119,10 @@ fn workOffsets() -> WorkOffsets {
 // (the admissible pairs, by row, then by pair).
 struct GroupOffsets { counts: u32, rowStart: u32, pieceBase: u32, invPos: u32, sorted: u32 }
 
-fn groupOffsets() -> GroupOffsets {
+fn groupOffsets(params: Params) -> GroupOffsets {
   var g: GroupOffsets;
-  g.counts = 0u;
-  g.rowStart = params.numRows * params.countBlocks;
+  g.counts = params.groupBase;
+  g.rowStart = g.counts + params.numRows * params.countBlocks;
   g.pieceBase = g.rowStart + params.numRows + 1u;
   g.invPos = g.pieceBase + params.numRows + 1u;
   g.sorted = g.invPos + params.numSteps;
@@ -120,7 +139,7 @@ const FORWARD_ROWS = 32u;
 const LOSS_ROWS = 32u;
 const LOSS_PAIRS = 512u;
 
-fn lossRows() -> u32 {
+fn lossRows(params: Params) -> u32 {
   return min(LOSS_ROWS, max(1u, LOSS_PAIRS / params.numActions));
 }
 
@@ -133,24 +152,24 @@ const SEGMENT_CHUNK = 256u;
 const ROW_TILE = 16u;
 
 // Floats of one row tile's partial gradients: V1, c1, V2, c2 in the flat layout's order.
-fn candidatePartialFloats() -> u32 {
+fn candidatePartialFloats(params: Params) -> u32 {
   return (params.actionDim + params.hiddenSize + 2u) * params.hiddenSize;
 }
 
 // The observation tower's gradients W1, b1, W2, b2 (the flat layout's first floats): ppo-step-grads
 // sums them per span of spanRows minibatch rows into the `partials` buffer, [spans, towerGradFloats];
 // the next kernel adds the spans in order. The candidate tower's partials follow them.
-fn towerGradFloats() -> u32 {
+fn towerGradFloats(params: Params) -> u32 {
   let H = params.hiddenSize;
   return (params.obsDim + 1u) * H + (H + 1u) * H;
 }
 
-fn towerSpans() -> u32 {
+fn towerSpans(params: Params) -> u32 {
   return (params.batchSize + params.spanRows - 1u) / params.spanRows;
 }
 
-fn candidatePartialsStart() -> u32 {
-  return towerSpans() * towerGradFloats();
+fn candidatePartialsStart(params: Params) -> u32 {
+  return towerSpans(params) * towerGradFloats(params);
 }
 
 // The state buffer (ppo-grad-norm writes it, ppo-adam reads it): Adam's β1^t, β2^t, the step's bias

@@ -4,13 +4,14 @@
 
 @group(0) @binding(1) var<storage, read> runOffsets: array<i32>;
 
-// The last run whose first step is at most s, by binary search over numRuns + 1 offsets.
-fn runOfStep(s: u32, numRuns: u32) -> u32 {
+// The last run whose first step is at most s, by binary search over numRuns + 1 offsets from
+// runOffsets[base] on (a seed's own, where several seeds' offsets are joined; 0 for one batch).
+fn runOfStep(s: u32, numRuns: u32, base: u32) -> u32 {
   var low = 0u;
   var high = numRuns;
   while (high - low > 1u) {
     let mid = (low + high) / 2u;
-    if (u32(runOffsets[mid]) <= s) {
+    if (u32(runOffsets[base + mid]) <= s) {
       low = mid;
     } else {
       high = mid;
@@ -19,8 +20,8 @@ fn runOfStep(s: u32, numRuns: u32) -> u32 {
   return low;
 }
 
-// The step-major record slot of run-major step s.
-fn recordSlot(s: u32, numRuns: u32) -> u32 {
-  let b = runOfStep(s, numRuns);
-  return (s - u32(runOffsets[b])) * numRuns + b;
+// The step-major record slot of run-major step s (both the seed's own, its offsets from `base` on).
+fn recordSlot(s: u32, numRuns: u32, base: u32) -> u32 {
+  let b = runOfStep(s, numRuns, base);
+  return (s - u32(runOffsets[base + b])) * numRuns + b;
 }

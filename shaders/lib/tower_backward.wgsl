@@ -4,7 +4,7 @@
 // in the work buffer. Both kernels bind the flat weights at 1 and the work buffer at 2.
 
 import package::lib::dispatch::{WORKGROUP_SIZE};
-import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN};
+import package::lib::ppo_batch::{seedParams, Params, weightOffsets, workOffsets, MAX_HIDDEN};
 
 @group(0) @binding(1) var<storage, read> weights: array<f32>;
 @group(0) @binding(2) var<storage, read_write> work: array<f32>;
@@ -12,10 +12,10 @@ import package::lib::ppo_batch::{params, weightOffsets, workOffsets, MAX_HIDDEN}
 var<workgroup> dz: array<f32, MAX_HIDDEN>;
 
 // Row i's dz1, the workgroup's invocations striding over the hidden units.
-fn firstLayerDeltas(i: u32, lid: u32) {
+fn firstLayerDeltas(params: Params, i: u32, lid: u32) {
   let H = params.hiddenSize;
-  let o = workOffsets();
-  let w = weightOffsets();
+  let o = workOffsets(params);
+  let w = weightOffsets(params);
   for (var r = lid; r < H; r += WORKGROUP_SIZE) {
     var da = 0.0;
     for (var j = 0u; j < H; j++) {

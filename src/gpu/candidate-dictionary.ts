@@ -106,12 +106,16 @@ export const CANDIDATE_ROWS = defineKernel({
     ['numRuns', 'u32'],
     ['numCandidates', 'u32'],
     ['actionDim', 'u32'],
+    ['offsetBase', 'u32'],
+    ['tableBase', 'u32'],
+    ['stepBase', 'u32'],
   ]),
   storage: [
     ['runOffsets', 'read'],
     ['candidateTable', 'read'],
     ['rows', 'read_write'],
   ],
+  seeds: true,
 });
 
 /** A GPU rollout's numbered dictionary, where the update reads its candidate rows and features. */
@@ -139,5 +143,28 @@ export function recordCandidateRows(
   into: { rows: GPUBuffer },
 ): void {
   const bound = { runOffsets: offsets, candidateTable: candidates.table, rows: into.rows };
-  runner.record(pass, runner.prepare(bound, shape), Math.ceil((shape.numSteps * shape.numCandidates) / workgroup));
+  recordCandidateRowParts(pass, runner, workgroup, bound, [{ ...shape, offsetBase: 0, tableBase: 0, stepBase: 0 }]);
+}
+
+/** One seed's part of joined candidate rows: its shape, where its offsets and dictionary start, where its rows go (× numCandidates). */
+export type CandidateRowsPart = {
+  numSteps: number;
+  numRuns: number;
+  numCandidates: number;
+  actionDim: number;
+  offsetBase: number;
+  tableBase: number;
+  stepBase: number;
+};
+
+/** As `recordCandidateRows`, every seed's rows in one dispatch (the kernel's seed axis), from joined offsets and dictionaries. */
+export function recordCandidateRowParts(
+  pass: GPUComputePassEncoder,
+  runner: KernelRunner<string, string>,
+  workgroup: number,
+  bound: { runOffsets: GPUBuffer; candidateTable: GPUBuffer; rows: GPUBuffer },
+  parts: readonly CandidateRowsPart[],
+): void {
+  const workgroups = Math.max(...parts.map((p) => Math.ceil((p.numSteps * p.numCandidates) / workgroup)));
+  runner.record(pass, runner.prepareSeeds(bound, parts), workgroups, parts.length);
 }

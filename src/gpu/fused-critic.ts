@@ -47,6 +47,7 @@ import { COPY_DST, COPY_SRC, MAP_READ, STORAGE } from './buffer-usage.ts';
 export const CRITIC_VALUES = defineKernel({
   name: 'critic-values',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['weights', 'read'],
     ['obs', 'read'],
@@ -56,6 +57,7 @@ export const CRITIC_VALUES = defineKernel({
 export const CRITIC_VALUE_LOSS = defineKernel({
   name: 'critic-value-loss',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['weights', 'read'],
     ['work', 'read_write'],
@@ -66,6 +68,7 @@ export const CRITIC_VALUE_LOSS = defineKernel({
 export const CRITIC_HEAD_GRADS = defineKernel({
   name: 'critic-head-grads',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['work', 'read'],
     ['grads', 'read_write'],

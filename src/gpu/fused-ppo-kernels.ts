@@ -7,7 +7,8 @@ import { uniformFields } from './uniforms.ts';
 
 /**
  * The uniforms every fused PPO kernel reads: the `Params` struct of shaders/lib/ppo_batch.wgsl, which
- * all seven import; the offsets are reflected from it when each kernel is compiled (kernel.ts).
+ * all seven import, one per seed (a seed axis: kernel-spec.ts `seeds`); the offsets are reflected from
+ * it when each kernel is compiled (kernel.ts). The bases place a seed's part of each joined buffer.
  */
 export const FUSED_PPO_PARAMS = uniformFields([
   ['numSteps', 'u32'],
@@ -38,7 +39,29 @@ export const FUSED_PPO_PARAMS = uniformFields([
   ['countBlocks', 'u32'],
   ['blockPairs', 'u32'],
   ['spanRows', 'u32'],
+  ['weightBase', 'u32'],
+  ['workBase', 'u32'],
+  ['groupBase', 'u32'],
+  ['pieceBase', 'u32'],
+  ['partialBase', 'u32'],
+  ['stepBase', 'u32'],
+  ['rowBase', 'u32'],
+  ['stateBase', 'u32'],
+  ['statsBase', 'u32'],
 ]);
+export type SeedBaseName = 'weightBase' | 'workBase' | 'groupBase' | 'pieceBase' | 'partialBase' | 'stepBase' | 'rowBase' | 'stateBase' | 'statsBase';
+/** A seed alone: each of its parts at the start of its buffer. */
+export const NO_SEED_BASES: Readonly<Record<SeedBaseName, number>> = {
+  weightBase: 0,
+  workBase: 0,
+  groupBase: 0,
+  pieceBase: 0,
+  partialBase: 0,
+  stepBase: 0,
+  rowBase: 0,
+  stateBase: 0,
+  statsBase: 0,
+};
 export type ParamName = (typeof FUSED_PPO_PARAMS)[number][0];
 
 /**
@@ -51,6 +74,7 @@ export type LossKind = keyof typeof LOSS_KINDS;
 export const PPO_FORWARD = defineKernel({
   name: 'ppo-forward',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['weights', 'read'],
     ['obs', 'read'],
@@ -64,6 +88,7 @@ export const PPO_FORWARD = defineKernel({
 export const PPO_STEP_LOSS = defineKernel({
   name: 'ppo-step-loss',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['weights', 'read'],
     ['work', 'read_write'],
@@ -78,6 +103,7 @@ export const PPO_STEP_LOSS = defineKernel({
 export const PPO_STEP_GRADS = defineKernel({
   name: 'ppo-step-grads',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['obs', 'read'],
     ['perm', 'read'],
@@ -90,6 +116,7 @@ export const PPO_STEP_GRADS = defineKernel({
 export const PPO_CANDIDATE_GRADS = defineKernel({
   name: 'ppo-candidate-grads',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['work', 'read'],
     ['rows', 'read'],
@@ -102,6 +129,7 @@ export const PPO_CANDIDATE_GRADS = defineKernel({
 export const PPO_CANDIDATE_INPUT_GRADS = defineKernel({
   name: 'ppo-candidate-input-grads',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['features', 'read'],
     ['weights', 'read'],
@@ -114,6 +142,7 @@ export const PPO_CANDIDATE_INPUT_GRADS = defineKernel({
 export const PPO_GRAD_NORM = defineKernel({
   name: 'ppo-grad-norm',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['grads', 'read_write'],
     ['work', 'read'],
@@ -125,6 +154,7 @@ export const PPO_GRAD_NORM = defineKernel({
 export const PPO_ADAM = defineKernel({
   name: 'ppo-adam',
   params: FUSED_PPO_PARAMS,
+  seeds: true,
   storage: [
     ['weights', 'read_write'],
     ['firstMoment', 'read_write'],

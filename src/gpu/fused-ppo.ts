@@ -34,9 +34,13 @@
  * and shared, kernel.ts). The weights and Adam's moments are copied from the callers' buffers (the
  * tfjs variables') into flat buffers first and back after, GPU-side copies, not dispatches; a copy
  * of the weights from before the update is kept for `restoreWeights`.
+ *
+ * Every kernel has a seed axis (the grid's z, one Params per seed: kernel-spec.ts `seeds`): here one
+ * seed runs alone, every base 0; a method's seeds on one GPU run as one update in fused-ppo-seeds.ts.
  */
 import { CANDIDATE_ROWS, recordCandidateRows } from './candidate-dictionary.ts';
 import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-flat-buffers.ts';
+import { minibatchDispatch } from './fused-ppo-params.ts';
 import { profileMinibatches } from './fused-ppo-profile.ts';
 import { FusedRunners } from './fused-runners.ts';
 import type { KernelRunner } from './kernel.ts';
@@ -51,21 +55,9 @@ import {
   variableSizes,
   workFloats,
 } from './fused-ppo-batch.ts';
-import type { UpdateSeat } from './seed-updates.ts';
+import type { UpdateSeat } from './fused-ppo-seeds.ts';
 import type { ShaderSources } from './shader-source.ts';
-import {
-  WORKGROUP,
-  STATE_ROWS,
-  FUSED_PPO_KERNELS,
-  LOSS_KINDS,
-  forwardWorkgroups,
-  lossWorkgroups,
-  type ParamName,
-  rowGrouping,
-  SEGMENT_CHUNK,
-  spanRows,
-  towerGrads,
-} from './fused-ppo-kernels.ts';
+import { WORKGROUP, STATE_ROWS, FUSED_PPO_KERNELS, NO_SEED_BASES, rowGrouping } from './fused-ppo-kernels.ts';
 
 export {
   type FusedMinibatch,
@@ -97,7 +89,7 @@ export class FusedPpoKernels {
 
   constructor(
     readonly device: GPUDevice,
-    shaders: ShaderSources,
+    readonly shaders: ShaderSources,
   ) {
     this.runners = new FusedRunners(device, shaders, 'fused ppo', FUSED_PPO_KERNELS);
   }
@@ -147,11 +139,24 @@ export class FusedPpoKernels {
     this.pool.reclaim();
     const stats = this.pool.acquireOutput(5 * 4, STATS_USAGE);
     this.pool.lend(stats, released);
-    const buffers = this.writeBatch(shape, batch, minibatches);
     // Statistics rows repeat every `statsOver` minibatches: the last group's mean is the one left in `stats`.
-    const record = (p: GPUComputePassEncoder, j: number, only?: number) =>
-      this.recordMinibatch(p, slots[j], shape, batch, minibatches[j], j % statsOver, statsOver, settings, { ...buffers, statsOut: stats }, j === 0, true, only);
     const recordUpdate = (encoder: GPUCommandEncoder, profile: boolean) => {
+      const buffers = this.writeBatch(shape, batch, minibatches);
+      const record = (p: GPUComputePassEncoder, j: number, only?: number) =>
+        this.recordMinibatch(
+          p,
+          slots[j],
+          shape,
+          batch,
+          minibatches[j],
+          j % statsOver,
+          statsOver,
+          settings,
+          { ...buffers, statsOut: stats },
+          j === 0,
+          true,
+          only,
+        );
       copyIn(encoder, targets, buffers, variableSizes(shape));
       encoder.copyBufferToBuffer(buffers.weights, 0, buffers.snapshot, 0, buffers.weightBytes);
       encoder.clearBuffer(buffers.groups);
@@ -162,26 +167,29 @@ export class FusedPpoKernels {
       if (!profile) minibatches.forEach((_, j) => record(pass, j));
       pass.end();
       if (!profile) copyOut(encoder, targets, buffers, variableSizes(shape));
+      return { buffers, record };
     };
-    // A seed among others records its update into their one submit (seed-updates.ts).
+    const alone = async () => {
+      const scopes = pushScopes(d);
+      const encoder = d.createCommandEncoder({ label: 'fused ppo update' });
+      const { buffers, record } = recordUpdate(encoder, !!this.profile);
+      d.queue.submit([encoder.finish()]);
+      if (this.profile) {
+        await profileMinibatches(this.device, this.profile, minibatches.length, record);
+        const out = d.createCommandEncoder({ label: 'fused ppo update' });
+        copyOut(out, targets, buffers, variableSizes(shape));
+        d.queue.submit([out.finish()]);
+      }
+      return popScopes(d, scopes, 'fused ppo update');
+    };
+    // A seed among others hands its update to their one (fused-ppo-seeds.ts), which keeps its weights' snapshot where alone would.
     const seat = this.seat?.armed && !this.profile ? this.seat : null;
-    if (seat) return { stats, errors: seat.join({ device: d, record: (encoder) => recordUpdate(encoder, false) }) };
-    const scopes = pushScopes(d);
-    const encoder = d.createCommandEncoder({ label: 'fused ppo update' });
-    recordUpdate(encoder, !!this.profile);
-    if (this.profile) {
-      d.queue.submit([encoder.finish()]);
-      await profileMinibatches(this.device, this.profile, minibatches.length, record);
-      const out = d.createCommandEncoder({ label: 'fused ppo update' });
-      copyOut(out, targets, buffers, variableSizes(shape));
-      d.queue.submit([out.finish()]);
-    } else {
-      d.queue.submit([encoder.finish()]);
-    }
-    return { stats, errors: popScopes(d, scopes, 'fused ppo update') };
+    if (!seat) return { stats, errors: alone() };
+    const snapshot = this.pool.scratchBuffer('snapshot', 4 * sumOf(variableSizes(shape)), SCRATCH_USAGE);
+    return { stats, errors: seat.join({ device: d, shaders: this.shaders, shape, batch, minibatches, settings, targets, stats, snapshot, alone }) };
   }
 
-  /** Where this seed's update meets the other seeds' of its method (seed-updates.ts), or null: alone. */
+  /** Where this seed's update meets the other seeds' of its method (fused-ppo-seeds.ts), or null: alone. */
   seat: UpdateSeat | null = null;
 
   /**
@@ -335,54 +343,7 @@ export class FusedPpoKernels {
     step: boolean,
     only?: number,
   ): void {
-    const { obsDim: D, actionDim: F, hiddenSize: H, numActions: A } = shape;
-    const M = mb.size;
-    const K = batch.numRows;
-    const weightCount = sumOf(variableSizes(shape));
-    const grouping = rowGrouping(batch.numSteps, A, K, H, F, D, M);
-    const tower = towerGrads(M, D, H);
-    const params: Record<ParamName, number> = {
-      numSteps: batch.numSteps,
-      batchSize: M,
-      permOffset: mb.offset,
-      numRows: K,
-      obsDim: D,
-      actionDim: F,
-      hiddenSize: H,
-      numActions: A,
-      scale: 1 / Math.sqrt(H),
-      clipLow: 1 - s.clipRatio,
-      clipHigh: 1 + s.clipRatio,
-      clipRatio: s.clipRatio,
-      entropyCoef: s.entropyCoef,
-      klCoef: s.klCoef,
-      maxGradNorm: s.maxGradNorm,
-      learningRate: s.learningRate,
-      beta1: s.beta1,
-      beta2: s.beta2,
-      epsilon: s.epsilon,
-      statsRow: row,
-      statsRows: rows,
-      weightCount,
-      lossKind: LOSS_KINDS[s.lossKind ?? 'ppo'],
-      valueCoef: 0,
-      groupRows: groupRows ? 1 : 0,
-      countBlocks: grouping.countBlocks,
-      blockPairs: grouping.blockPairs,
-      spanRows: spanRows(M),
-    };
-    const groups = (n: number) => Math.ceil(n / WORKGROUP);
-    // The first minibatch's kernels 1–3 take more workgroups: they count, scan and place the pairs.
-    const grouped = groupRows ? grouping.countBlocks : 0;
-    const workgroups = [
-      forwardWorkgroups(M, K) + grouped,
-      lossWorkgroups(M, A) + (groupRows ? 1 : 0),
-      tower.workgroups + grouped,
-      Math.ceil((batch.numSteps * A) / SEGMENT_CHUNK) + groups(tower.floats),
-      grouping.tiles,
-      1,
-      groups(weightCount),
-    ];
+    const { params, workgroups } = minibatchDispatch(shape, batch, mb, row, rows, s, groupRows, NO_SEED_BASES);
     const kernels = step ? FUSED_PPO_KERNELS.length : 6;
     for (let k = 0; k < kernels; k++) {
       if (only !== undefined && k !== only) continue;

@@ -21,7 +21,7 @@ export class FusedRunners {
 
   /** `label` names the pool's buffers; `minibatchKernels`: the kernels of one minibatch, in dispatch order. */
   constructor(
-    private readonly device: GPUDevice,
+    readonly device: GPUDevice,
     private readonly shaders: ShaderSources,
     label: string,
     private readonly minibatchKernels: readonly { name: string }[],

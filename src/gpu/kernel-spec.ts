@@ -14,7 +14,15 @@ export interface KernelSpec<P extends string, B extends string> {
   params: UniformFields<P>;
   /** Storage buffers at @binding(1), @binding(2), … in order, with the WGSL variable names. */
   storage: readonly (readonly [B, StorageAccess])[];
+  /**
+   * A kernel with a seed axis: @binding(0) is `var<uniform> seedParams: array<Params, KERNEL_SEEDS>`,
+   * one `Params` per seed, and the grid's z is the seed (each workgroup reads its seed's).
+   */
+  seeds?: boolean;
 }
+
+/** The most seeds a kernel with a seed axis takes in one dispatch (KERNEL_SEEDS in shaders/lib/dispatch.wgsl; MAX_SEEDS.webgpu). */
+export const KERNEL_SEEDS = 16;
 
 /** Identity with inference: keeps the field and binding names as literal types. */
 export function defineKernel<const P extends string, const B extends string>(spec: KernelSpec<P, B>): KernelSpec<P, B> {

@@ -10,7 +10,7 @@
  * caused it rather than surfacing later from some unrelated submit.
  */
 import { shaderOrigin } from './shader-source.ts';
-import { packUniforms, type UniformLayout } from './uniforms.ts';
+import { packSeedUniforms, packUniforms, type UniformLayout } from './uniforms.ts';
 import { injectKernelFault } from './fault-injection.ts';
 import { GpuKernelError, type KernelSpec } from './kernel-spec.ts';
 
@@ -184,7 +184,7 @@ export class KernelRunner<P extends string, B extends string> {
     const x = Math.max(1, Math.min(workgroups, maxPerDimension));
     const y = Math.ceil(workgroups / x);
     if (y > maxPerDimension) return Promise.reject(new GpuKernelError(this.spec.name, `${workgroups} workgroups exceed the device's grid`));
-    const uniformBytes = packUniforms(this.compiled.params, params); // may throw: before any scope is pushed
+    const uniformBytes = this.pack([params]); // may throw: before any scope is pushed
     d.pushErrorScope('out-of-memory');
     d.pushErrorScope('internal');
     d.pushErrorScope('validation');
@@ -218,7 +218,12 @@ export class KernelRunner<P extends string, B extends string> {
    * and returns the bind group of `buffers`. Errors surface from the caller's error scopes.
    */
   prepare(buffers: Readonly<Record<B, GPUBuffer>>, params: Readonly<Record<P, number>>): GPUBindGroup {
-    this.device.queue.writeBuffer(this.uniforms, 0, packUniforms(this.compiled.params, params));
+    return this.prepareSeeds(buffers, [params]);
+  }
+
+  /** As `prepare`, for a kernel with a seed axis: seed s's uniforms are `params[s]` (the grid's z is s: `record`'s `seeds`). */
+  prepareSeeds(buffers: Readonly<Record<B, GPUBuffer>>, params: readonly Readonly<Record<P, number>>[]): GPUBindGroup {
+    this.device.queue.writeBuffer(this.uniforms, 0, this.pack(params));
     return this.device.createBindGroup({
       label: this.spec.name,
       layout: this.compiled.layout,
@@ -229,15 +234,26 @@ export class KernelRunner<P extends string, B extends string> {
     });
   }
 
-  /** Records one dispatch of `workgroups` workgroups (a 2-D grid past the per-dimension limit) into `pass`. */
-  record(pass: GPUComputePassEncoder, bindGroup: GPUBindGroup, workgroups: number): void {
+  /** One struct, or one per seed where the kernel has a seed axis (kernel-spec.ts `seeds`). */
+  private pack(params: readonly Readonly<Record<P, number>>[]): ArrayBuffer {
+    const layout = this.compiled.params;
+    if (this.spec.seeds) return packSeedUniforms(layout, layout.structSize, params);
+    if (params.length !== 1) throw new RangeError(`${this.spec.name} has no seed axis: one set of uniforms, not ${params.length}`);
+    return packUniforms(layout, params[0]);
+  }
+
+  /**
+   * Records one dispatch of `workgroups` workgroups (a 2-D grid past the per-dimension limit) into
+   * `pass`, for each of `seeds` seeds (the grid's z) where the kernel has a seed axis.
+   */
+  record(pass: GPUComputePassEncoder, bindGroup: GPUBindGroup, workgroups: number, seeds = 1): void {
     const maxPerDimension = this.device.limits.maxComputeWorkgroupsPerDimension;
     const x = Math.max(1, Math.min(workgroups, maxPerDimension));
     const y = Math.ceil(workgroups / x);
     if (y > maxPerDimension) throw new GpuKernelError(this.spec.name, `${workgroups} workgroups exceed the device's grid`);
     pass.setPipeline(this.compiled.pipeline);
     pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(x, y);
+    pass.dispatchWorkgroups(x, y, seeds);
   }
 
   destroy(): void {

@@ -16,8 +16,10 @@ export const MINIBATCH_PERMUTATION = defineKernel({
     ['epochs', 'u32'],
     ['key0', 'u32'],
     ['key1', 'u32'],
+    ['permBase', 'u32'],
   ]),
   storage: [['perm', 'read_write']],
+  seeds: true,
 });
 
 /** The key of one update's permutation: the run's seed and a draw of the update stream. */
@@ -94,5 +96,26 @@ export function recordPermutation(
   key: PermutationKey,
   perm: GPUBuffer,
 ): void {
-  runner.record(pass, runner.prepare({ perm }, { numSteps, epochs, ...key }), permutationWorkgroups(numSteps, epochs, workgroup));
+  recordPermutations(pass, runner, workgroup, [{ numSteps, epochs, key, permBase: 0 }], perm);
+}
+
+/** One seed's orders to draw: its steps, epochs and key, and where in the joined `perm` they go. */
+export interface PermutationDraw {
+  numSteps: number;
+  epochs: number;
+  key: PermutationKey;
+  permBase: number;
+}
+
+/** As `recordPermutation`, every seed's orders in one dispatch (the kernel's seed axis). */
+export function recordPermutations(
+  pass: GPUComputePassEncoder,
+  runner: KernelRunner<string, string>,
+  workgroup: number,
+  draws: readonly PermutationDraw[],
+  perm: GPUBuffer,
+): void {
+  const params = draws.map((d) => ({ numSteps: d.numSteps, epochs: d.epochs, ...d.key, permBase: d.permBase }));
+  const workgroups = Math.max(...draws.map((d) => permutationWorkgroups(d.numSteps, d.epochs, workgroup)));
+  runner.record(pass, runner.prepareSeeds({ perm }, params), workgroups, draws.length);
 }

@@ -13,6 +13,9 @@ export const PPO_GATHER = defineKernel({
     ['numSteps', 'u32'],
     ['numRuns', 'u32'],
     ['obsDim', 'u32'],
+    ['offsetBase', 'u32'],
+    ['slotBase', 'u32'],
+    ['stepBase', 'u32'],
   ]),
   storage: [
     ['runOffsets', 'read'],
@@ -23,6 +26,7 @@ export const PPO_GATHER = defineKernel({
     ['actions', 'read_write'],
     ['oldLogProbs', 'read_write'],
   ],
+  seeds: true,
 });
 
 /**
@@ -76,5 +80,36 @@ export function recordPpoGather(
     actions: into.actions,
     oldLogProbs: into.oldLogProbs,
   };
-  runner.record(pass, runner.prepare(bound, { numSteps, numRuns: records.runOffsets.length - 1, obsDim }), Math.ceil(numSteps / workgroup));
+  const seed = { numSteps, numRuns: records.runOffsets.length - 1, offsetBase: 0, slotBase: 0, stepBase: 0 };
+  recordPpoGathers(pass, runner, workgroup, obsDim, bound, [seed]);
+}
+
+/** One seed's part of a joined gather: its steps and runs, where its offsets and record slots start, where its rows go. */
+export type GatherPart = {
+  numSteps: number;
+  numRuns: number;
+  offsetBase: number;
+  slotBase: number;
+  stepBase: number;
+};
+
+/** As `recordPpoGather`, every seed's rows in one dispatch (the kernel's seed axis) from joined records into joined rows. */
+export function recordPpoGathers(
+  pass: GPUComputePassEncoder,
+  runner: KernelRunner<string, string>,
+  workgroup: number,
+  obsDim: number,
+  bound: Record<(typeof PPO_GATHER.storage)[number][0], GPUBuffer>,
+  parts: readonly GatherPart[],
+): void {
+  const workgroups = Math.max(...parts.map((p) => Math.ceil(p.numSteps / workgroup)));
+  runner.record(
+    pass,
+    runner.prepareSeeds(
+      bound,
+      parts.map((p) => ({ ...p, obsDim })),
+    ),
+    workgroups,
+    parts.length,
+  );
 }

@@ -52,3 +52,15 @@ export function packUniforms<N extends string>(layout: UniformLayout<N>, values:
   }
   return bytes;
 }
+
+/**
+ * One struct per seed for a kernel with a seed axis (`var<uniform> seedParams: array<Params, N>`):
+ * seed s's values at s × the struct's buffer size (a multiple of 16, as a uniform array's stride).
+ */
+export function packSeedUniforms<N extends string>(layout: UniformLayout<N>, structBytes: number, seeds: readonly Readonly<Record<N, number>>[]): ArrayBuffer {
+  if (seeds.length < 1 || seeds.length * structBytes > layout.bufferSize)
+    throw new RangeError(`uniforms: ${seeds.length} seeds, between 1 and ${layout.bufferSize / structBytes} fit`);
+  const bytes = new Uint8Array(seeds.length * structBytes);
+  seeds.forEach((values, s) => bytes.set(new Uint8Array(packUniforms({ ...layout, bufferSize: structBytes }, values)), s * structBytes));
+  return bytes.buffer;
+}

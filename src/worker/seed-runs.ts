@@ -14,8 +14,8 @@
  * seed's iteration at once, each trainer's rollout joins the batch, one dispatch plays every seed's
  * runs, and each trainer goes on with its own rollout; their advantages on the kernels meet again, and so
  * do their credit metrics (src/trainer/seed-meeting.ts: one set of dispatches for every seed); each
- * records its update on its own kernels into one submit for all (src/gpu/seed-updates.ts), and their
- * end-of-iteration read-backs meet. Where the batch
+ * hands its update to one that runs every seed's through each kernel once (src/gpu/fused-ppo-seeds.ts),
+ * and their end-of-iteration read-backs meet. Where the batch
  * cannot be made (`batchRefusal` says why) or on wasm and cpu, the seeds step one after the other.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -30,7 +30,7 @@ import { SeedRolloutBatch } from '../trainer/gpu-rollout-batch.ts';
 import { type SeedAdvantageCall, submitSeedAdvantages } from '../gpu/seed-advantages.ts';
 import type { SeedMetricsCall } from '../gpu/credit-metrics.ts';
 import { submitSeedMetrics } from '../gpu/seed-credit-metrics.ts';
-import { type SeedUpdateCall, submitSeedUpdates } from '../gpu/seed-updates.ts';
+import { SeedPpoUpdates, type SeedUpdateCall } from '../gpu/fused-ppo-seeds.ts';
 import { SeedMeeting } from '../trainer/seed-meeting.ts';
 import { Rendezvous } from '../trainer/rendezvous.ts';
 import { GpuRolloutCollector } from '../trainer/gpu-rollout.ts';
@@ -58,8 +58,10 @@ export class SeedRuns {
   private readonly advantages: SeedMeeting<SeedAdvantageCall> | null = null;
   /** Where the batched seeds' credit metrics meet, or null: each seed's kernels alone. */
   private readonly metrics: SeedMeeting<SeedMetricsCall> | null = null;
-  /** Where the batched seeds' fused updates meet: one submit for all (seed-updates.ts), or null: each seed's alone. */
+  /** Where the batched seeds' fused updates meet: one set of dispatches and one submit for all (fused-ppo-seeds.ts), or null: each seed's alone. */
   private readonly updates: SeedMeeting<SeedUpdateCall> | null = null;
+  /** The joined update's kernels and buffers (fused-ppo-seeds.ts), or null. */
+  private readonly joinedUpdates: SeedPpoUpdates | null = null;
   /** Where the batched seeds' end-of-iteration read-backs meet: one read-back for all (iteration-read-back.ts). */
   private readonly reads = new Rendezvous<PendingRead<unknown>[], unknown[]>(readEverySeed);
 
@@ -87,7 +89,9 @@ export class SeedRuns {
     }
     const fused = runs.map((r) => r.trainer.fusedPpo?.kernels ?? null);
     if (fused.every((k) => k !== null)) {
-      const updates = new SeedMeeting('seed updates', submitSeedUpdates);
+      const joined = new SeedPpoUpdates();
+      this.joinedUpdates = joined;
+      const updates = new SeedMeeting<SeedUpdateCall>('seed updates', (calls) => joined.submit(calls));
       fused.forEach((k, i) => (k!.seat = updates.seat(i)));
       this.updates = updates;
     }
@@ -271,6 +275,7 @@ export class SeedRuns {
     this.advantages?.trim();
     this.metrics?.trim();
     this.updates?.trim();
+    this.joinedUpdates?.trim();
     for (const r of this.runs) await r.trim();
   }
 
@@ -279,6 +284,7 @@ export class SeedRuns {
     this.advantages?.dispose();
     this.metrics?.dispose();
     this.updates?.dispose();
+    this.joinedUpdates?.dispose();
     for (const r of this.runs) r.dispose();
   }
 }

@@ -19,6 +19,8 @@ import { GROUP_REDUCE } from '../../src/gpu/group-reduce.ts';
 import { FUSED_PPO_KERNELS, FUSED_PPO_MAX_ACTIONS, FUSED_PPO_MAX_HIDDEN } from '../../src/gpu/fused-ppo.ts';
 import { cachedPipelineCount, GpuKernelError, KernelRunner, type KernelSpec } from '../../src/gpu/kernel.ts';
 import { reflectKernel } from '../../src/gpu/kernel-reflect.ts';
+import { KERNEL_SEEDS } from '../../src/gpu/kernel-spec.ts';
+import { MAX_SEEDS } from '../../src/setting-limits.ts';
 import { POLICY_LOGITS } from '../../src/gpu/policy-logits.ts';
 import { GRIDHOUSE_ROLLOUT, SHOP_ROLLOUT, TEXTHOUSE_ROLLOUT } from '../../src/gpu/episode-rollout.ts';
 import { SAMPLE_ACTIONS } from '../../src/gpu/sample-actions.ts';
@@ -162,7 +164,13 @@ describe('kernel sources and layouts', () => {
     expect(layout.structSize).toBe(reflectStruct(wgsl, 'Params').size);
     expect(layout.bufferSize % 16).toBe(0);
     expect(layout.bufferSize).toBeGreaterThanOrEqual(layout.structSize);
-    expect(reflectBindings(wgsl).map((b) => b.name)).toEqual(['params', ...spec.storage.map(([name]) => name)]);
+    // A kernel with a seed axis binds one Params per seed (kernel-spec.ts `seeds`), KERNEL_SEEDS of them.
+    expect(reflectBindings(wgsl).map((b) => b.name)).toEqual([spec.seeds ? 'seedParams' : 'params', ...spec.storage.map(([name]) => name)]);
+    if (spec.seeds) {
+      expect(layout.bufferSize).toBe(KERNEL_SEEDS * layout.structSize);
+      expect(layout.structSize % 16, 'a uniform array element is a multiple of 16 bytes').toBe(0);
+      expect(wgsl).toContain(`var<uniform> seedParams: array<Params, KERNEL_SEEDS>;`);
+    }
     expect(wgsl).toMatch(/override WORKGROUP_SIZE: u32/);
     expect(wgsl).toMatch(/@workgroup_size\(WORKGROUP_SIZE\)/);
   });
@@ -190,9 +198,12 @@ describe('kernel sources and layouts', () => {
     const params = reflectStruct(module.replace(/^import [^\n]*$/gm, ''), 'Params');
     expect(module).toContain(`const MAX_HIDDEN = ${FUSED_PPO_MAX_HIDDEN}u;`);
     expect(module).toContain(`const MAX_ACTIONS = ${FUSED_PPO_MAX_ACTIONS}u;`);
+    expect(wgslConsts(VITE_SHADER_FILES['lib/dispatch.wgsl']).get('KERNEL_SEEDS')).toBe(KERNEL_SEEDS);
+    expect(KERNEL_SEEDS, 'every seed the settings allow on webgpu fits one dispatch').toBe(MAX_SEEDS.webgpu);
     for (const spec of FUSED_PPO_KERNELS) {
       const file = VITE_SHADER_FILES[`${spec.name}.wgsl`];
-      expect(file, spec.name).toMatch(/^import package::lib::ppo_batch::\{params,/m);
+      expect(file, spec.name).toMatch(/^import package::lib::ppo_batch::\{seedParams, Params,/m);
+      expect(file, spec.name).toMatch(/let params = seedParams\[[a-zA-Z.]+\.z\];/);
       expect(file, spec.name).not.toMatch(/struct Params|var<uniform>/);
       expect(reflectStruct(VITE_SHADERS[spec.name], 'Params'), spec.name).toEqual(params);
     }

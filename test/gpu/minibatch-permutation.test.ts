@@ -9,6 +9,8 @@ import { KernelRunner } from '../../src/gpu/kernel.ts';
 import {
   feistelHalfBits,
   MINIBATCH_PERMUTATION,
+  type PermutationDraw,
+  recordPermutations,
   minibatchPermutation,
   permutationSlices,
   permutedIndex,
@@ -90,10 +92,40 @@ describe('minibatch permutation on the GPU', () => {
     const perm = emptyBuffer(device, 4 * n * epochs);
     try {
       const key = { key0: 0x9e3779b9, key1: n * 7919 };
-      await runner.dispatch({ perm }, { numSteps: n, epochs, ...key }, permutationWorkgroups(n, epochs, 64));
+      await runner.dispatch({ perm }, { numSteps: n, epochs, ...key, permBase: 0 }, permutationWorkgroups(n, epochs, 64));
       const gpu = new Uint32Array(await readBack(device, perm, 4 * n * epochs));
       expect(Array.from(gpu)).toEqual(Array.from(minibatchPermutation(n, epochs, key)));
       for (let e = 0; e < epochs; e++) expect(isPermutation(gpu.subarray(e * n, (e + 1) * n), n), `epoch ${e}`).toBe(true);
+    } finally {
+      perm.destroy();
+      runner.destroy();
+    }
+  });
+
+  it('draws several seeds in one dispatch (the seed axis): each seed its own key, steps and place, as the twin draws it alone', async () => {
+    const runner = await KernelRunner.create(device, MINIBATCH_PERMUTATION, VITE_SHADERS['minibatch-permutation'], 64);
+    const draws: PermutationDraw[] = [
+      { numSteps: 37, epochs: 2, key: { key0: 11, key1: 1 }, permBase: 0 },
+      { numSteps: 300, epochs: 2, key: { key0: 12, key1: 2 }, permBase: 80 },
+      { numSteps: 5, epochs: 2, key: { key0: 13, key1: 3 }, permBase: 700 },
+    ];
+    const words = 710;
+    const perm = emptyBuffer(device, 4 * words);
+    try {
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      recordPermutations(pass, runner, 64, draws, perm);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      const gpu = new Uint32Array(await readBack(device, perm, 4 * words));
+      for (const d of draws) {
+        const span = d.numSteps * d.epochs;
+        expect(Array.from(gpu.subarray(d.permBase, d.permBase + span)), `seed with key0 ${d.key.key0}`).toEqual(
+          Array.from(minibatchPermutation(d.numSteps, d.epochs, d.key)),
+        );
+      }
+      // Nothing written between the seeds' blocks (74 … 79, 680 … 699).
+      expect(Array.from(gpu.subarray(74, 80)).concat(Array.from(gpu.subarray(680, 700)))).toEqual(new Array(26).fill(0));
     } finally {
       perm.destroy();
       runner.destroy();

@@ -132,7 +132,7 @@ export async function expectDictionaryMatches(rollout: Rollout, collector: GpuRo
   try {
     await runner.dispatch(
       { runOffsets: rollout.gpuRecords!.offsets, candidateTable: candidates!.table, rows },
-      { numSteps: S, numRuns: rollout.numRuns, numCandidates: numActions, actionDim },
+      { numSteps: S, numRuns: rollout.numRuns, numCandidates: numActions, actionDim, offsetBase: 0, tableBase: 0, stepBase: 0 },
       Math.ceil((S * numActions) / 64),
     );
     const gathered = new Int32Array(await readBack(device, rows));

@@ -1,9 +1,9 @@
 /**
  * One method's seeds trained side by side on webgpu (src/worker/seed-runs.ts with
  * src/trainer/gpu-rollout-batch.ts): their rollouts play in one whole-episode dispatch, one submit and
- * one read-back (the iteration's end likewise), their advantages and their credit metrics
- * each in one set of dispatches and one submit (src/trainer/seed-meeting.ts), their updates in one
- * submit (src/gpu/seed-updates.ts), and each seed gives,
+ * one read-back (the iteration's end likewise), their advantages, their credit metrics and their
+ * updates each in one set of dispatches and one submit (src/trainer/seed-meeting.ts,
+ * src/gpu/fused-ppo-seeds.ts), and each seed gives,
  * iteration by iteration, the records and the weights it gives trained alone on webgpu; its state restores exactly. The counts of a steady iteration, through the
  * WebGPU API, against the seeds one after the other.
  */
@@ -148,6 +148,31 @@ describe('seeds side by side on webgpu', () => {
     }
   }, 600_000);
 
+  it('seeds with fewer steps than minibatches, each its own count of minibatches (the slots a seed lacks are empty), give what they give alone', async () => {
+    // 2 runs of at most 16 steps: fewer steps than 64 minibatches, so a seed has one minibatch a step.
+    const configs = [16, 17].map((s) => ({ ...tiny('gridhouse', 'beacon', s), tasksPerIteration: 1, minibatches: 64, epochs: 2 }));
+    const together = await seedRuns(configs);
+    try {
+      const records: IterationRecord[][] = configs.map(() => []);
+      for (let i = 0; i < 2; i++) (await together.step()).forEach((r, s) => records[s].push(r.record));
+      const slices = records.map((r) => r.map((x) => Math.min(64, x.envSteps)));
+      expect(slices[0], 'the seeds must differ in minibatches for the test to mean anything').not.toEqual(slices[1]);
+      expect(together.updateBatch!.rounds).toBe(2);
+      for (const [s, config] of configs.entries()) {
+        const alone = new TrainingRun(config, engine(config));
+        try {
+          const aloneRecords: IterationRecord[] = [];
+          for (let i = 0; i < 2; i++) aloneRecords.push((await alone.step())!);
+          expectSameRecords(records[s], aloneRecords, `seed ${config.seed}`);
+        } finally {
+          alone.dispose();
+        }
+      }
+    } finally {
+      together.dispose();
+    }
+  }, 600_000);
+
   it("a seed whose update takes the tfjs ops (its batch refused by the fused kernels) does not hold up the others' update", async () => {
     const configs = [41, 42, 43].map((s) => tiny('gridhouse', 'beacon', s));
     const together = await seedRuns(configs);
@@ -167,7 +192,7 @@ describe('seeds side by side on webgpu', () => {
     }
   }, 600_000);
 
-  it("a steady iteration of 4 seeds: one seed's submits and read-backs; the rollout's, advantages' and metrics' dispatches for all, the update's per seed (counts printed)", async () => {
+  it("a steady iteration of 4 seeds: one seed's dispatches, submits and read-backs (counts printed)", async () => {
     const counts = async (seeds: number, batched: boolean): Promise<WebGpuCallCounts> => {
       const runs = await seedRuns(Array.from({ length: seeds }, (_, i) => tiny('gridhouse', 'beacon', 31 + i)));
       try {
@@ -197,14 +222,12 @@ describe('seeds side by side on webgpu', () => {
       `steady iteration, gridhouse tiny, beacon: 1 seed ${JSON.stringify(pick(one))}; 4 seeds in turn ${JSON.stringify(pick(inTurn))}; 4 seeds batched ${JSON.stringify(pick(together))}`,
     );
     expect(inTurn.dispatches).toBe(4 * one.dispatches);
-    // The rollout: 3 dispatches a seed in turn; batched, 3 for every seed (episodes, numbering, final records).
-    // The advantages likewise: 3 for every seed (segment scan, group reduce, combine); the metrics, 2.
-    expect(together.dispatches).toBe(4 * one.dispatches - 9 - 9 - 6);
-    // The rollout's submit, the advantages', the metrics', the update's and the end-of-iteration read-back's: one each for every seed.
-    expect(together.submits).toBe(4 * one.submits - 6 - 3 - 3 - 3);
+    // Every phase dispatches each of its kernels once for every seed (a seed axis): the rollout (3), the
+    // advantages (3), the metrics (2) and the update (the gather, the candidate rows, the permutation
+    // and 7 a minibatch); one submit each, and the iteration's two read-backs, as one seed's.
+    expect(together.dispatches, 'as many dispatches as one seed').toBe(one.dispatches);
     expect(together.submits, 'as many submits as one seed').toBe(one.submits);
-    // Both read-backs (the rollout's, the iteration's values) one for every seed: as many as one seed's.
-    expect(together.readBacks).toBe(one.readBacks);
+    expect(together.readBacks, 'as many read-backs as one seed').toBe(one.readBacks);
     const net = (c: WebGpuCallCounts) => c.buffersCreated - c.buffersDestroyed;
     expect(net(together), 'GPU buffers: no more kept than the seeds in turn keep').toBe(net(inTurn));
   }, 600_000);
