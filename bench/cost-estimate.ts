@@ -68,7 +68,7 @@ function main(): number {
   }
   const defaults = cases[0];
   const shape = measuredShape(defaults.runs, measured(defaults.part).envSteps, defaults.distinctRows);
-  console.log(`\n${defaults.label}, several seeds of one method (${CURRENT_KERNELS.name}; rollouts side by side, the update per seed; midpoints):`);
+  console.log(`\n${defaults.label}, several seeds of one method (${CURRENT_KERNELS.name}; rollouts and updates side by side, a seed axis in each; midpoints):`);
   for (const seeds of [4, 8, 16]) {
     const e = seedsEstimate(CURRENT_KERNELS, shape, seeds, device);
     console.log(`  ${seeds} seeds: ${(e.all * 1000).toFixed(1)} ms against ${(e.one * 1000).toFixed(1)} ms for one seed (${(e.all / e.one).toFixed(2)}×)`);

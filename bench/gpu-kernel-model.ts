@@ -273,12 +273,14 @@ export function measuredShape(runs: number, envSteps: number, distinctRows: numb
 /**
  * One method's `seeds` seeds of shape `s` on `device`, as an ESTIMATE: the rollout as one dispatch of
  * every seed's runs (src/trainer/gpu-rollout-batch.ts: seeds × runs workgroups, each seed's own
- * dictionary, so seeds × the distinct rows), the update once per seed one after the other (one
- * submit for all, src/gpu/seed-updates.ts, but no seed axis in its kernels yet). The advantages, the metrics and the host's time are not priced.
+ * dictionary, so seeds × the distinct rows), and the update as one set of dispatches over every
+ * seed's batch (src/gpu/fused-ppo-seeds.ts: the kernels' seed axis), priced as one update of seeds ×
+ * the steps and distinct rows in as many minibatches. The advantages, the metrics and the host's time
+ * are not priced.
  */
 export function seedsEstimate(version: KernelVersion, s: KernelShape, seeds: number, device: DeviceProfile): { one: number; all: number } {
   const one = phaseEstimates(version, s, device);
-  const rollout = phaseEstimates(version, { ...s, runs: s.runs * seeds, envSteps: s.envSteps * seeds, distinctRows: s.distinctRows * seeds }, device).rollout;
+  const all = phaseEstimates(version, { ...s, runs: s.runs * seeds, envSteps: s.envSteps * seeds, distinctRows: s.distinctRows * seeds }, device);
   const mid = (p: PhaseEstimate) => (p.total.low + p.total.high) / 2;
-  return { one: mid(one.rollout) + mid(one.update), all: mid(rollout) + seeds * mid(one.update) };
+  return { one: mid(one.rollout) + mid(one.update), all: mid(all.rollout) + mid(all.update) };
 }

@@ -50,8 +50,8 @@ export function checkCombinedLimits(config: RunsPerIteration): void {
 
 /**
  * The most seeds of one method trained side by side, by backend. On webgpu a method's seeds share the
- * rollout, the advantages and the metrics (a seed axis) and the update's submit (its kernels still
- * run per seed: docs/performance.md), on a GPU that the page's 64 runs leave mostly idle; on wasm and cpu they run one after the other,
+ * rollout, the advantages, the metrics and the update (a seed axis in their kernels:
+ * docs/performance.md), on a GPU that the page's 64 runs leave mostly idle; on wasm and cpu they run one after the other,
  * each seed its whole cost, so 5 keeps an iteration bearable. Under `auto` the backend is not known
  * until the page or the command has started one, so the wasm/cpu limit holds: a race of more seeds
  * names `backend=webgpu` (the page's offer of more seeds does).

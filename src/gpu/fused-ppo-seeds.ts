@@ -1,6 +1,6 @@
 /**
  * Several seeds' fused PPO updates (fused-ppo.ts) as one: the seeds of one method hand their updates
- * to a meeting (src/trainer/seed-meeting.ts; seed-updates.ts), and `SeedPpoUpdates.submit` runs each
+ * to a meeting (src/trainer/seed-meeting.ts; src/worker/seed-runs.ts arms it), and `SeedPpoUpdates.submit` runs each
  * of the update's kernels once for all of them, with a seed axis (the grid's z: kernel-spec.ts
  * `seeds`), in one submit: the gather, the candidate rows, the permutation, and per minibatch slot the
  * seven kernels, so an iteration's dispatches do not grow with its seeds.
