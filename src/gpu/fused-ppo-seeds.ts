@@ -113,7 +113,6 @@ export class SeedPpoUpdates {
     }
     const slots = await runners.minibatches(layout.slots);
     const [gather, rows, permutation] = await Promise.all([runners.single(PPO_GATHER), runners.single(CANDIDATE_ROWS), runners.single(MINIBATCH_PERMUTATION)]);
-    runners.pool.reclaim();
     const buffers = Object.fromEntries(
       Object.entries(layout.floats).map(([name, n]) => [name, runners.pool.scratchBuffer(`seeds ${name}`, 4 * Math.max(1, n), JOINED_USAGE)]),
     ) as Record<keyof typeof layout.floats, GPUBuffer>;
