@@ -15,30 +15,41 @@ interface FlatBuffers {
   state: GPUBuffer;
 }
 
+/**
+ * Where in the flat buffers a seed's part starts, in floats: its weights and moments, and its state
+ * (several seeds' joined buffers, fused-ppo-seeds.ts; 0 for one network alone).
+ */
+export interface FlatBases {
+  weightBase: number;
+  stateBase: number;
+}
+
+const ALONE: FlatBases = { weightBase: 0, stateBase: 0 };
+
 /** The variables' weights and moments into the flat buffers, β^t into the state's first two words. */
-export function copyIn(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
-  let offset = 0;
+export function copyIn(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[], at: FlatBases = ALONE): void {
+  let offset = 4 * at.weightBase;
   sizes.forEach((n, i) => {
     encoder.copyBufferToBuffer(t.weights[i], 0, b.weights, offset, n * 4);
     encoder.copyBufferToBuffer(t.firstMoments[i], 0, b.firstMoment, offset, n * 4);
     encoder.copyBufferToBuffer(t.secondMoments[i], 0, b.secondMoment, offset, n * 4);
     offset += n * 4;
   });
-  encoder.copyBufferToBuffer(t.accBeta1, 0, b.state, 0, 4);
-  encoder.copyBufferToBuffer(t.accBeta2, 0, b.state, 4, 4);
+  encoder.copyBufferToBuffer(t.accBeta1, 0, b.state, 4 * at.stateBase, 4);
+  encoder.copyBufferToBuffer(t.accBeta2, 0, b.state, 4 * at.stateBase + 4, 4);
 }
 
 /** The flat buffers back into the variables' own. */
-export function copyOut(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[]): void {
-  let offset = 0;
+export function copyOut(encoder: GPUCommandEncoder, t: FusedPpoTargets, b: FlatBuffers, sizes: number[], at: FlatBases = ALONE): void {
+  let offset = 4 * at.weightBase;
   sizes.forEach((n, i) => {
     encoder.copyBufferToBuffer(b.weights, offset, t.weights[i], 0, n * 4);
     encoder.copyBufferToBuffer(b.firstMoment, offset, t.firstMoments[i], 0, n * 4);
     encoder.copyBufferToBuffer(b.secondMoment, offset, t.secondMoments[i], 0, n * 4);
     offset += n * 4;
   });
-  encoder.copyBufferToBuffer(b.state, 0, t.accBeta1, 0, 4);
-  encoder.copyBufferToBuffer(b.state, 4, t.accBeta2, 0, 4);
+  encoder.copyBufferToBuffer(b.state, 4 * at.stateBase, t.accBeta1, 0, 4);
+  encoder.copyBufferToBuffer(b.state, 4 * at.stateBase + 4, t.accBeta2, 0, 4);
 }
 
 export function pushScopes(d: GPUDevice): number {

@@ -18,7 +18,7 @@
 import { bindableBytes } from './buffer-pool.ts';
 import { COPY_DST, COPY_SRC, STORAGE } from './buffer-usage.ts';
 import { CANDIDATE_ROWS, type CandidateRowsPart, recordCandidateRowParts } from './candidate-dictionary.ts';
-import { popScopes, pushScopes, sumOf } from './fused-flat-buffers.ts';
+import { copyIn, copyOut, popScopes, pushScopes, sumOf } from './fused-flat-buffers.ts';
 import {
   type FusedMinibatch,
   type FusedPpoBatch,
@@ -310,18 +310,9 @@ export class SeedPpoUpdates {
 function copyPartIn(encoder: GPUCommandEncoder, part: SeedPart, b: Record<string, GPUBuffer>, shape: FusedPpoShape): void {
   const { call, bases } = part;
   const { targets, batch } = call;
-  let at = 4 * bases.weightBase;
-  let flat = 0;
-  variableSizes(shape).forEach((n, i) => {
-    encoder.copyBufferToBuffer(targets.weights[i], 0, b.weights, at, 4 * n);
-    encoder.copyBufferToBuffer(targets.firstMoments[i], 0, b.firstMoment, at, 4 * n);
-    encoder.copyBufferToBuffer(targets.secondMoments[i], 0, b.secondMoment, at, 4 * n);
-    encoder.copyBufferToBuffer(targets.weights[i], 0, call.snapshot, flat, 4 * n);
-    at += 4 * n;
-    flat += 4 * n;
-  });
-  encoder.copyBufferToBuffer(targets.accBeta1, 0, b.state, 4 * bases.stateBase, 4);
-  encoder.copyBufferToBuffer(targets.accBeta2, 0, b.state, 4 * bases.stateBase + 4, 4);
+  const sizes = variableSizes(shape);
+  copyIn(encoder, targets, { weights: b.weights, firstMoment: b.firstMoment, secondMoment: b.secondMoment, state: b.state }, sizes, bases);
+  encoder.copyBufferToBuffer(b.weights, 4 * bases.weightBase, call.snapshot, 0, 4 * sumOf(sizes));
   // Behaviour cloning reads no advantages (docs/maths.md §9).
   if (call.settings.lossKind !== 'cloning') encoder.copyBufferToBuffer(batch.advantages, 0, b.advantages, 4 * bases.stepBase, 4 * batch.numSteps);
   if (batch.numRows > 0) encoder.copyBufferToBuffer(batch.features, 0, b.features, 4 * bases.rowBase * shape.actionDim, 4 * batch.numRows * shape.actionDim);
@@ -336,16 +327,7 @@ function copyPartIn(encoder: GPUCommandEncoder, part: SeedPart, b: Record<string
 
 /** A seed's updated weights, moments and β^t back into its variables, its statistics into its own buffer. */
 function copyPartOut(encoder: GPUCommandEncoder, part: SeedPart, b: Record<string, GPUBuffer>, shape: FusedPpoShape): void {
-  const { targets, stats } = part.call;
-  const { bases } = part;
-  let at = 4 * bases.weightBase;
-  variableSizes(shape).forEach((n, i) => {
-    encoder.copyBufferToBuffer(b.weights, at, targets.weights[i], 0, 4 * n);
-    encoder.copyBufferToBuffer(b.firstMoment, at, targets.firstMoments[i], 0, 4 * n);
-    encoder.copyBufferToBuffer(b.secondMoment, at, targets.secondMoments[i], 0, 4 * n);
-    at += 4 * n;
-  });
-  encoder.copyBufferToBuffer(b.state, 4 * bases.stateBase, targets.accBeta1, 0, 4);
-  encoder.copyBufferToBuffer(b.state, 4 * bases.stateBase + 4, targets.accBeta2, 0, 4);
-  encoder.copyBufferToBuffer(b.statsOut, 4 * bases.statsBase, stats, 0, 20);
+  const { bases, call } = part;
+  copyOut(encoder, call.targets, { weights: b.weights, firstMoment: b.firstMoment, secondMoment: b.secondMoment, state: b.state }, variableSizes(shape), bases);
+  encoder.copyBufferToBuffer(b.statsOut, 4 * bases.statsBase, call.stats, 0, 20);
 }
