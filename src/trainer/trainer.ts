@@ -285,7 +285,7 @@ export class Trainer {
     });
     let pending: UpdateStats;
     try {
-      pending = await update().finally(() => this.fusedPpo?.kernels.seat?.leave()); // the other seeds' updates need not wait for a seed that took the ops
+      pending = await update().finally(() => this.fusedPpo?.kernels.seat?.leave()); // a seed on the ops: the others go on
     } catch (e) {
       releaseIteration(details);
       metrics?.release();
