@@ -52,9 +52,11 @@ describe('one acting pass (shaders/lib/acting.wgsl)', () => {
         .map(([file]) => file);
     expect(definers(/fn safeTanh\(/)).toEqual(['lib/acting.wgsl']);
     expect(definers(/struct WeightOffsets/)).toEqual(['lib/acting.wgsl']);
-    // The offsets computed in one function; the update's library asks it with its own params.
+    // The offsets computed in one function; the update's library asks it with its own params, from its seed's base.
     expect(definers(/let c2 = v2 \+ H \* H;|o\.c2 = o\.v2 \+ H \* H;/)).toEqual(['lib/acting.wgsl']);
-    expect(code(VITE_SHADER_FILES['lib/ppo_batch.wgsl'])).toContain('return policyWeightOffsets(0u, params.obsDim, params.actionDim, params.hiddenSize);');
+    expect(code(VITE_SHADER_FILES['lib/ppo_batch.wgsl'])).toContain(
+      'return policyWeightOffsets(params.weightBase, params.obsDim, params.actionDim, params.hiddenSize);',
+    );
   });
 
   it.each(ACTING_KERNELS)('%s: links acting.wgsl’s safeTanh and calls no built-in tanh', (name) => {
