@@ -218,27 +218,43 @@ describe("a visitor's estimator in the sandbox frame (Firefox)", () => {
     try {
       for (const isolated of [true, false]) {
         site.server.setIsolated(isolated);
-        // A page of its own context, without the driver's viewport call (this Firefox's BiDi lacks the screen-orientation command it sends).
-        const context = await browser.createBrowserContext();
-        const page = await context.newPage();
-        const lines: string[] = [];
-        page.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
-        try {
-          await visit(page, site.server.url, linkTo(probe()));
-          expect(await page.evaluate('crossOriginIsolated')).toBe(isolated);
-          await page.evaluate(LISTEN);
-          await page.waitForFunction(RUN_BUTTON, { timeout: 60_000 });
-          await page.evaluate(CLICK_RUN);
-          const alerts = await waitFor(
-            `the probe's report in Firefox (${isolated ? 'isolated' : 'not isolated'}; console: ${lines.slice(-5).join(' | ')})`,
-            () => alertsIn(page),
-            (a) => a.some((t) => t.includes(PROBE_MARK)),
-            90_000,
-          );
-          expectAllFailed(probeReport(alerts.find((t) => t.includes(PROBE_MARK))!));
-          expect(await page.evaluate('window.__heard')).toEqual([]);
-        } finally {
-          await context.close();
+        // Under load, Firefox has once held the probe's worker past the estimator's 10 s limit (its
+        // synchronous importScripts, most likely): the page then stops the estimator, and nothing of
+        // it reached the host. That outcome is a failure to reach out too, but it brings no report, so
+        // the probe runs once more; a second stop fails the test.
+        for (let attempt = 1; ; attempt++) {
+          // A page of its own context, without the driver's viewport call (this Firefox's BiDi lacks the screen-orientation command it sends).
+          const context = await browser.createBrowserContext();
+          const page = await context.newPage();
+          const lines: string[] = [];
+          page.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
+          try {
+            await visit(page, site.server.url, linkTo(probe()));
+            expect(await page.evaluate('crossOriginIsolated')).toBe(isolated);
+            await page.evaluate(LISTEN);
+            await page.waitForFunction(RUN_BUTTON, { timeout: 60_000 });
+            await page.evaluate(CLICK_RUN);
+            const stopped = (t: string) => /over the time limit of \d+ s; it was stopped/.test(t);
+            const alerts = await waitFor(
+              `the probe's report in Firefox (${isolated ? 'isolated' : 'not isolated'}; console: ${lines.slice(-5).join(' | ')})`,
+              () => alertsIn(page),
+              (a) => a.some((t) => t.includes(PROBE_MARK) || (attempt === 1 && stopped(t))),
+              90_000,
+            );
+            expect(host.reached, 'nothing reached the host').toEqual([]);
+            expect(await page.evaluate('window.__heard')).toEqual([]);
+            const report = alerts.find((t) => t.includes(PROBE_MARK));
+            if (!report) {
+              console.log(
+                `Firefox (${isolated ? 'isolated' : 'not isolated'}): the probe was stopped at the time limit (${alerts.find(stopped)}); probing once more`,
+              );
+              continue;
+            }
+            expectAllFailed(probeReport(report));
+            break;
+          } finally {
+            await context.close();
+          }
         }
       }
     } finally {
