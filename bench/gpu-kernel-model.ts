@@ -76,6 +76,19 @@ export interface KernelVersion {
 const SPANS = 128;
 const SEGMENT = 256;
 
+/** The kernels written for the GPU (2026-12-07): read from the kernels, not yet measured on a GPU. */
+const GPU_KERNELS = {
+  name: 'kernels written for the GPU (2026-12-07; not measured on a GPU)',
+  basis: `read from shaders/lib/rollout.wgsl and shaders/ppo-*.wgsl as merged: a lane per hidden unit for both towers, so a steady step's chain is D + H (the observation tower) and H (a candidate's score summed in unit order), 5 barriers a step, each distinct row embedded once per rollout (in chunks of up to 16 rows a lane, only on the steps that meet a new row); the update's weight gradients summed over spans of rows (at most ${SPANS} spans, then one ordered reduction over them), the candidate-embedding gradient a segmented sum (${SEGMENT} pairs a workgroup, then each row's pieces in order), the candidate tower's backward pass once per distinct row`,
+  rolloutDepthPerStep: ({ D, H }) => D + H + H,
+  rolloutBarriersPerStep: 5,
+  rolloutLatency: 'cached',
+  rolloutEmbedsEveryStep: false,
+  updateDepthPerMinibatch: ({ D, F, H, A, M }) => D + H + A + H + Math.ceil(M / SPANS) + SPANS + SEGMENT + Math.ceil((M * A) / SEGMENT) + F + H,
+  updateLatency: 'streamed',
+  updateDenseRows: false,
+} as const satisfies KernelVersion;
+
 export const KERNEL_VERSIONS = {
   /** The kernels measured on the H200 on 2026-12-04 (main before the kernels written for the GPU). */
   parity: {
@@ -90,32 +103,15 @@ export const KERNEL_VERSIONS = {
     updateLatency: 'streamed',
     updateDenseRows: true,
   },
-  /** The kernels written for the GPU (2026-12-07): read from the kernels, not yet measured on a GPU. */
-  gpu: {
-    name: 'kernels written for the GPU (2026-12-07; not measured on a GPU)',
-    basis: `read from shaders/lib/rollout.wgsl and shaders/ppo-*.wgsl as merged: a lane per hidden unit for both towers, so a steady step's chain is D + H (the observation tower) and H (a candidate's score summed in unit order), 5 barriers a step, each distinct row embedded once per rollout (in chunks of up to 16 rows a lane, only on the steps that meet a new row); the update's weight gradients summed over spans of rows (at most ${SPANS} spans, then one ordered reduction over them), the candidate-embedding gradient a segmented sum (${SEGMENT} pairs a workgroup, then each row's pieces in order), the candidate tower's backward pass once per distinct row`,
-    rolloutDepthPerStep: ({ D, H }) => D + H + H,
-    rolloutBarriersPerStep: 5,
-    rolloutLatency: 'cached',
-    rolloutEmbedsEveryStep: false,
-    updateDepthPerMinibatch: ({ D, F, H, A, M }) => D + H + A + H + Math.ceil(M / SPANS) + SPANS + SEGMENT + Math.ceil((M * A) / SEGMENT) + F + H,
-    updateLatency: 'streamed',
-    updateDenseRows: false,
-  },
+  gpu: GPU_KERNELS,
   /**
    * The same kernels with the update's row-wise passes in blocks (2026-12-07): FLOPs and chains as
    * `gpu`; what changed is what the model does not price, loads per multiply-add.
    */
   blocked: {
+    ...GPU_KERNELS,
     name: 'kernels written for the GPU, update rows in blocks (2026-12-07; measured on SwiftShader only)',
-    basis: `as the kernels written for the GPU, and ppo-forward and ppo-step-loss take 8 minibatch rows a workgroup (ppo-forward 8 observation or candidate rows): a lane accumulates its hidden unit for the block's 8 rows side by side, so each weight read from storage serves 8 rows and each staged input 4 (vectors of 4), where one workgroup per row read each weight once per row; ppo-step-grads reads its staged tiles as vectors of 4; ppo-candidate-grads stages its chunk's ${SEGMENT} pairs once. The FLOPs and each lane's chain of dependent operations are those of \`gpu\` (a block's rows are independent sums); the loads per multiply-add, which this model does not price, fall about 8× for the weights (measured on SwiftShader: docs/performance.md)`,
-    rolloutDepthPerStep: ({ D, H }) => D + H + H,
-    rolloutBarriersPerStep: 5,
-    rolloutLatency: 'cached',
-    rolloutEmbedsEveryStep: false,
-    updateDepthPerMinibatch: ({ D, F, H, A, M }) => D + H + A + H + Math.ceil(M / SPANS) + SPANS + SEGMENT + Math.ceil((M * A) / SEGMENT) + F + H,
-    updateLatency: 'streamed',
-    updateDenseRows: false,
+    basis: `as the kernels written for the GPU, and ppo-forward and ppo-step-loss take 32 minibatch rows a workgroup (ppo-forward 32 observation or candidate rows): a lane accumulates its hidden units for 8 of the block's rows side by side, so each weight read from storage serves 8 rows and each staged input 4 (vectors of 4), where one workgroup per row read each weight once per row; ppo-step-grads reads its staged tiles as vectors of 4; ppo-candidate-grads stages its chunk's ${SEGMENT} pairs once. The FLOPs and each lane's chain of dependent operations are those of \`gpu\` (a block's rows are independent sums); the loads per multiply-add, which this model does not price, fall about 8× for the weights (measured on SwiftShader: docs/performance.md)`,
   },
 } as const satisfies Record<string, KernelVersion>;
 

@@ -89,6 +89,28 @@ export function variableSizes(s: Pick<FusedPpoShape, 'obsDim' | 'actionDim' | 'h
   return [s.obsDim * H, H, H * H, H, s.actionDim * H, H, H * H, H];
 }
 
+/**
+ * Writes the batch's host rows that the GPU does not gather (fused-ppo.ts `writeBatch`): its candidate
+ * rows, observations, actions and old log-probabilities from step `stepBase` on, and its permutation
+ * from `permBase` on (a seed's place in joined buffers, fused-ppo-seeds.ts; 0 for one batch alone).
+ */
+export function writeHostRows(
+  queue: GPUQueue,
+  shape: FusedPpoShape,
+  batch: FusedPpoBatch,
+  into: { rows: GPUBuffer; obs: GPUBuffer; actions: GPUBuffer; oldLogProbs: GPUBuffer; perm: GPUBuffer },
+  stepBase = 0,
+  permBase = 0,
+): void {
+  if (!batch.records?.candidates) queue.writeBuffer(into.rows, 4 * stepBase * shape.numActions, batch.rows);
+  if (!batch.records) {
+    queue.writeBuffer(into.obs, 4 * stepBase * shape.obsDim, batch.obs);
+    queue.writeBuffer(into.actions, 4 * stepBase, batch.actions);
+    queue.writeBuffer(into.oldLogProbs, 4 * stepBase, batch.oldLogProbs);
+  }
+  if (batch.perm instanceof Uint32Array) queue.writeBuffer(into.perm, 4 * permBase, batch.perm);
+}
+
 /** Floats of one minibatch's work buffer for A candidates per step (workOffsets in the WGSL). */
 export function workFloats(M: number, K: number, H: number, A: number): number {
   return 4 * M * H + 4 * K * H + M * A + 4 * M;

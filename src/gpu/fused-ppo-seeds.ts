@@ -27,6 +27,7 @@ import {
   type FusedPpoTargets,
   variableSizes,
   workFloats,
+  writeHostRows,
 } from './fused-ppo-batch.ts';
 import { FUSED_PPO_KERNELS, rowGrouping, type SeedBaseName, STATE_ROWS, WORKGROUP } from './fused-ppo-kernels.ts';
 import { minibatchDispatch } from './fused-ppo-params.ts';
@@ -74,15 +75,13 @@ interface SeedPart {
 
 const JOINED_USAGE = STORAGE | COPY_SRC | COPY_DST;
 
-/** Why these calls cannot run as one (they then run alone, one after the other), or null. */
-function joinRefusal(calls: readonly SeedUpdateCall[]): string | null {
+/** Whether these calls can run as one: policies of one shape, and batches all gathered on the GPU or all written by the host (else each runs alone). */
+function joinable(calls: readonly SeedUpdateCall[]): boolean {
   const [first] = calls;
   const same = (a: FusedPpoShape, b: FusedPpoShape) =>
     a.obsDim === b.obsDim && a.actionDim === b.actionDim && a.hiddenSize === b.hiddenSize && a.numActions === b.numActions;
-  if (calls.some((c) => !same(c.shape, first.shape))) return 'the seeds’ policies differ in shape';
   const gathered = (c: SeedUpdateCall) => `${!!c.batch.records}/${!!c.batch.records?.candidates}/${c.batch.perm instanceof Uint32Array}`;
-  if (calls.some((c) => gathered(c) !== gathered(first))) return 'some seeds’ batches are on the GPU and some on the host';
-  return null;
+  return calls.every((c) => same(c.shape, first.shape) && gathered(c) === gathered(first));
 }
 
 export class SeedPpoUpdates {
@@ -95,7 +94,7 @@ export class SeedPpoUpdates {
 
   /** The calls' updates in one submit, each of the update's kernels dispatched once for every seed. */
   async submit(calls: readonly SeedUpdateCall[]): Promise<void> {
-    if (calls.length === 1 || joinRefusal(calls) !== null) {
+    if (calls.length === 1 || !joinable(calls)) {
       for (const c of calls) await c.alone();
       return;
     }
@@ -116,7 +115,7 @@ export class SeedPpoUpdates {
     const buffers = Object.fromEntries(
       Object.entries(layout.floats).map(([name, n]) => [name, runners.pool.scratchBuffer(`seeds ${name}`, 4 * Math.max(1, n), JOINED_USAGE)]),
     ) as Record<keyof typeof layout.floats, GPUBuffer>;
-    this.writeHostParts(device, layout.parts, buffers);
+    for (const { call, bases, permBase } of layout.parts) writeHostRows(device.queue, shape, call.batch, buffers, bases.stepBase, permBase);
     const scopes = pushScopes(device);
     let errors: Promise<void>;
     try {
@@ -215,21 +214,6 @@ export class SeedPpoUpdates {
       );
       runner.record(pass, group, Math.max(...active.map((d) => d.workgroups[k])), parts.length);
     });
-  }
-
-  /** The host's rows of batches that the GPU did not gather (behaviour cloning's), written at their seeds' bases. */
-  private writeHostParts(device: GPUDevice, parts: readonly SeedPart[], buffers: Record<string, GPUBuffer>): void {
-    const q = device.queue;
-    for (const { call, bases, permBase } of parts) {
-      const { batch, shape } = call;
-      if (!batch.records?.candidates) q.writeBuffer(buffers.rows, 4 * bases.stepBase * shape.numActions, batch.rows);
-      if (!batch.records) {
-        q.writeBuffer(buffers.obs, 4 * bases.stepBase * shape.obsDim, batch.obs);
-        q.writeBuffer(buffers.actions, 4 * bases.stepBase, batch.actions);
-        q.writeBuffer(buffers.oldLogProbs, 4 * bases.stepBase, batch.oldLogProbs);
-      }
-      if (batch.perm instanceof Uint32Array) q.writeBuffer(buffers.perm, 4 * permBase, batch.perm);
-    }
   }
 
   /** Every seed's bases, and each joined buffer's size in floats (or words). */

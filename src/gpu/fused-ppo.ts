@@ -54,6 +54,7 @@ import {
   type FusedPpoTargets,
   variableSizes,
   workFloats,
+  writeHostRows,
 } from './fused-ppo-batch.ts';
 import type { UpdateSeat } from './fused-ppo-seeds.ts';
 import type { ShaderSources } from './shader-source.ts';
@@ -318,14 +319,7 @@ export class FusedPpoKernels {
       features: batch.features,
       advantages: batch.advantages,
     };
-    const q = this.device.queue;
-    if (!batch.records?.candidates) q.writeBuffer(buffers.rows, 0, batch.rows);
-    if (!batch.records) {
-      q.writeBuffer(buffers.obs, 0, batch.obs);
-      q.writeBuffer(buffers.actions, 0, batch.actions);
-      q.writeBuffer(buffers.oldLogProbs, 0, batch.oldLogProbs);
-    }
-    if (batch.perm instanceof Uint32Array) q.writeBuffer(buffers.perm, 0, batch.perm);
+    writeHostRows(this.device.queue, shape, batch, buffers);
     return buffers;
   }
 

@@ -237,7 +237,7 @@ export class KernelRunner<P extends string, B extends string> {
   /** One struct, or one per seed where the kernel has a seed axis (kernel-spec.ts `seeds`). */
   private pack(params: readonly Readonly<Record<P, number>>[]): ArrayBuffer {
     const layout = this.compiled.params;
-    if (this.spec.seeds) return packSeedUniforms(layout, layout.structSize, params);
+    if (this.spec.seeds) return packSeedUniforms(layout, params);
     if (params.length !== 1) throw new RangeError(`${this.spec.name} has no seed axis: one set of uniforms, not ${params.length}`);
     return packUniforms(layout, params[0]);
   }

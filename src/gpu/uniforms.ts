@@ -55,9 +55,10 @@ export function packUniforms<N extends string>(layout: UniformLayout<N>, values:
 
 /**
  * One struct per seed for a kernel with a seed axis (`var<uniform> seedParams: array<Params, N>`):
- * seed s's values at s × the struct's buffer size (a multiple of 16, as a uniform array's stride).
+ * seed s's values at s × the struct's size (a multiple of 16, as a uniform array's stride).
  */
-export function packSeedUniforms<N extends string>(layout: UniformLayout<N>, structBytes: number, seeds: readonly Readonly<Record<N, number>>[]): ArrayBuffer {
+export function packSeedUniforms<N extends string>(layout: UniformLayout<N>, seeds: readonly Readonly<Record<N, number>>[]): ArrayBuffer {
+  const structBytes = layout.structSize;
   if (seeds.length < 1 || seeds.length * structBytes > layout.bufferSize)
     throw new RangeError(`uniforms: ${seeds.length} seeds, between 1 and ${layout.bufferSize / structBytes} fit`);
   const bytes = new Uint8Array(seeds.length * structBytes);
